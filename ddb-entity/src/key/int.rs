@@ -1,0 +1,323 @@
+//! Integers: fixed-width decimal.
+//!
+//! # Format
+//!
+//! Every integer type has a *width* `W`, the number of decimal digits of its
+//! `MAX` ([`PaddedInt::MAX_DIGITS`]): `u8`/`i8` 3, `u16`/`i16` 5,
+//! `u32`/`i32` 10, `u64` 20, `i64` 19, `u128`/`i128` 39, and `usize`/`isize`
+//! as `u64`/`i64` on 64-bit targets.
+//!
+//! - A non-negative value is its decimal digits, left-padded with `0` to
+//!   exactly `W` digits: `42u32` → `0000000042`.
+//! - A negative value is `-` followed by the *nine's complement* of its
+//!   magnitude padded to `W` digits (each digit `d` written as `9 - d`):
+//!   `-1i32` → `-9999999998`, `-42i32` → `-9999999957`.
+//!
+//! # Why it sorts
+//!
+//! Equal-width digit strings compare as the numbers they spell. `-` (0x2D)
+//! sorts below every digit, so negatives come before non-negatives; among
+//! negatives a larger magnitude has a smaller complement, so `-42` sorts
+//! before `-1`. (Left-padding alone, as some libraries do, turns `-5` into
+//! `00-5` and sorts it among the positives.) `-`, `0`…`9` are all above the
+//! delimiter `#`. A complement of all nines would be `-0`, which no value
+//! encodes to and decoding rejects.
+//!
+//! # Declared width
+//!
+//! [`Padded<W, T>`](Padded) (or `#[key(width = W)]` in a template) uses
+//! `W` digits instead of the type's full width. A value whose magnitude has
+//! more than `W` digits is [`KeyError::WidthOverflow`], never a truncated
+//! and mis-sorted key.
+
+use super::{DecodeKeyPart, KeyError, KeyPart};
+
+/// An integer type that can be written with a declared number of digits.
+///
+/// Implemented for every primitive integer type; the full-width
+/// [`KeyPart`] implementations are `encode_padded(MAX_DIGITS)`.
+///
+/// ```
+/// use ddb_entity::key::{KeyError, PaddedInt};
+///
+/// let mut out = String::new();
+/// 42u32.encode_padded(6, &mut out)?;
+/// assert_eq!(out, "000042");
+/// assert_eq!(u32::decode_padded("000042", 6)?, 42);
+///
+/// let mut out = String::new();
+/// assert_eq!(
+///     1_000_000u32.encode_padded(6, &mut out),
+///     Err(KeyError::WidthOverflow { digits: 7, width: 6 })
+/// );
+/// assert_eq!(
+///     7u8.encode_padded(4, &mut out),
+///     Err(KeyError::InvalidWidth { width: 4, max: 3 })
+/// );
+/// # Ok::<(), KeyError>(())
+/// ```
+pub trait PaddedInt: KeyPart + DecodeKeyPart + Copy {
+    /// Decimal digits of the type's `MAX`: its full key width.
+    const MAX_DIGITS: usize;
+
+    /// Appends the value as `width` digits (plus a leading `-` for a
+    /// negative value).
+    ///
+    /// Errors with [`KeyError::InvalidWidth`] unless
+    /// `1 <= width <= MAX_DIGITS`, and with [`KeyError::WidthOverflow`] if
+    /// the magnitude has more than `width` digits.
+    fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError>;
+
+    /// Parses exactly what [`encode_padded`](Self::encode_padded) writes for
+    /// `width`, and nothing else.
+    fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError>;
+}
+
+/// An integer written with exactly `WIDTH` digits instead of its type's full
+/// width.
+///
+/// For readable keys with small numbers, or to match keys written by another
+/// system. Values that need more digits are an error when the key is
+/// built.
+///
+/// ```
+/// use ddb_entity::key::{self, KeyError, Padded};
+///
+/// assert_eq!(key::encode(&Padded::<6, u32>(42))?, "000042");
+/// assert_eq!(key::encode(&Padded::<3, i64>(-7))?, "-992");
+/// assert_eq!(key::decode::<Padded<6, u32>>("000042")?, Padded(42));
+/// assert!(matches!(
+///     key::encode(&Padded::<2, u8>(100)),
+///     Err(KeyError::WidthOverflow { digits: 3, width: 2 })
+/// ));
+/// # Ok::<(), KeyError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Padded<const WIDTH: usize, T>(pub T);
+
+impl<const WIDTH: usize, T: PaddedInt> KeyPart for Padded<WIDTH, T> {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.0.encode_padded(WIDTH, out)
+    }
+}
+
+impl<const WIDTH: usize, T: PaddedInt> DecodeKeyPart for Padded<WIDTH, T> {
+    fn decode_key(component: &str) -> Result<Self, KeyError> {
+        T::decode_padded(component, WIDTH).map(Padded)
+    }
+}
+
+/// Decimal digits of `n` (1 for zero).
+const fn digit_count(mut n: u128) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// The longest component any integer writes: `-` and 39 digits.
+const BUF_LEN: usize = 40;
+
+/// A stack buffer of ASCII zeros into which digits are written from the end.
+struct Digits {
+    buf: [u8; BUF_LEN],
+    start: usize,
+}
+
+impl Digits {
+    fn new() -> Self {
+        Self {
+            buf: [b'0'; BUF_LEN],
+            start: BUF_LEN,
+        }
+    }
+
+    fn push_front(&mut self, digit: u8) {
+        // Callers push at most 39 digits and one sign, so this never
+        // underflows; saturating keeps that a non-panicking invariant.
+        self.start = self.start.saturating_sub(1);
+        self.buf[self.start] = digit;
+    }
+
+    fn len(&self) -> usize {
+        BUF_LEN - self.start
+    }
+
+    /// Extends the digits to `width` with the buffer's leading zeros.
+    fn pad_to(&mut self, width: usize) {
+        self.start = BUF_LEN.saturating_sub(width).min(self.start);
+    }
+
+    fn nines_complement(&mut self) {
+        for b in &mut self.buf[self.start..] {
+            *b = b'9' - (*b - b'0');
+        }
+    }
+
+    fn write_to(&self, out: &mut String) {
+        out.reserve(self.len());
+        // Every byte is an ASCII digit or `-`: pushing them as chars is exact.
+        out.extend(self.buf[self.start..].iter().map(|&b| char::from(b)));
+    }
+}
+
+fn check_width(width: usize, max: usize) -> Result<(), KeyError> {
+    if width == 0 || width > max {
+        Err(KeyError::InvalidWidth { width, max })
+    } else {
+        Ok(())
+    }
+}
+
+/// Parses exactly `width` ASCII digits (read as their nine's complement if
+/// `complement`), rejecting any value above `max`.
+///
+/// `None` for anything else: other lengths, signs, non-digits, overflow.
+fn parse_digits(text: &str, width: usize, complement: bool, max: u128) -> Option<u128> {
+    if text.len() != width {
+        return None;
+    }
+    let mut value: u128 = 0;
+    for b in text.bytes() {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        let digit = if complement { b'9' - b } else { b - b'0' };
+        value = value.checked_mul(10)?.checked_add(u128::from(digit))?;
+    }
+    (value <= max).then_some(value)
+}
+
+macro_rules! unsigned {
+    ($($t:ty => $expected:literal),* $(,)?) => {$(
+        impl PaddedInt for $t {
+            const MAX_DIGITS: usize = digit_count(<$t>::MAX as u128);
+
+            fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError> {
+                check_width(width, Self::MAX_DIGITS)?;
+                let mut digits = Digits::new();
+                let mut n = *self;
+                loop {
+                    // `n % 10 < 10`, so the cast is exact.
+                    digits.push_front(b'0' + (n % 10) as u8);
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                if digits.len() > width {
+                    return Err(KeyError::WidthOverflow { digits: digits.len(), width });
+                }
+                digits.pad_to(width);
+                digits.write_to(out);
+                Ok(())
+            }
+
+            fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError> {
+                check_width(width, Self::MAX_DIGITS)?;
+                parse_digits(component, width, false, <$t>::MAX as u128)
+                    .and_then(|n| <$t>::try_from(n).ok())
+                    .ok_or_else(|| KeyError::malformed(
+                        if width == Self::MAX_DIGITS { $expected } else { "zero-padded digits of the declared width" },
+                        component,
+                    ))
+            }
+        }
+
+        impl KeyPart for $t {
+            fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+                self.encode_padded(Self::MAX_DIGITS, out)
+            }
+        }
+
+        impl DecodeKeyPart for $t {
+            fn decode_key(component: &str) -> Result<Self, KeyError> {
+                Self::decode_padded(component, Self::MAX_DIGITS)
+            }
+        }
+    )*};
+}
+
+macro_rules! signed {
+    ($($t:ty => $expected:literal),* $(,)?) => {$(
+        impl PaddedInt for $t {
+            const MAX_DIGITS: usize = digit_count(<$t>::MAX as u128);
+
+            fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError> {
+                check_width(width, Self::MAX_DIGITS)?;
+                let mut digits = Digits::new();
+                // `unsigned_abs` keeps `MIN` exact, where `abs` would overflow.
+                let mut n = self.unsigned_abs();
+                loop {
+                    digits.push_front(b'0' + (n % 10) as u8);
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                }
+                if digits.len() > width {
+                    return Err(KeyError::WidthOverflow { digits: digits.len(), width });
+                }
+                digits.pad_to(width);
+                if *self < 0 {
+                    digits.nines_complement();
+                    digits.push_front(b'-');
+                }
+                digits.write_to(out);
+                Ok(())
+            }
+
+            fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError> {
+                check_width(width, Self::MAX_DIGITS)?;
+                let expected = if width == Self::MAX_DIGITS {
+                    $expected
+                } else {
+                    "zero-padded digits of the declared width, negatives as - and their nine's complement"
+                };
+                let malformed = || KeyError::malformed(expected, component);
+                match component.strip_prefix('-') {
+                    None => parse_digits(component, width, false, <$t>::MAX as u128)
+                        .and_then(|n| <$t>::try_from(n).ok())
+                        .ok_or_else(malformed),
+                    // `-` and all nines would be `-0`: no value writes it.
+                    Some(complement) => parse_digits(complement, width, true, <$t>::MIN.unsigned_abs() as u128)
+                        .filter(|&magnitude| magnitude != 0)
+                        .and_then(|magnitude| (0 as $t).checked_sub_unsigned(magnitude.try_into().ok()?))
+                        .ok_or_else(malformed),
+                }
+            }
+        }
+
+        impl KeyPart for $t {
+            fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+                self.encode_padded(Self::MAX_DIGITS, out)
+            }
+        }
+
+        impl DecodeKeyPart for $t {
+            fn decode_key(component: &str) -> Result<Self, KeyError> {
+                Self::decode_padded(component, Self::MAX_DIGITS)
+            }
+        }
+    )*};
+}
+
+unsigned! {
+    u8 => "u8 (3 zero-padded digits)",
+    u16 => "u16 (5 zero-padded digits)",
+    u32 => "u32 (10 zero-padded digits)",
+    u64 => "u64 (20 zero-padded digits)",
+    u128 => "u128 (39 zero-padded digits)",
+    usize => "usize (zero-padded digits, as many as usize::MAX has)",
+}
+
+signed! {
+    i8 => "i8 (3 zero-padded digits, negatives as - and their nine's complement)",
+    i16 => "i16 (5 zero-padded digits, negatives as - and their nine's complement)",
+    i32 => "i32 (10 zero-padded digits, negatives as - and their nine's complement)",
+    i64 => "i64 (19 zero-padded digits, negatives as - and their nine's complement)",
+    i128 => "i128 (39 zero-padded digits, negatives as - and their nine's complement)",
+    isize => "isize (zero-padded digits, as many as isize::MAX has, negatives as - and their nine's complement)",
+}

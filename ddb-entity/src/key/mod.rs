@@ -1,0 +1,286 @@
+//! Order-preserving, injective, reversible key encoding.
+//!
+//! DynamoDB compares `S` keys by their UTF-8 bytes. Every range query,
+//! every `begins_with` and every "newest first" therefore depends on one
+//! promise: **the byte order of an encoded key is the order of the typed
+//! values it was built from**. This module keeps that promise for every
+//! value of every supported type, and for whole composite keys such as
+//! `ORDER#{placed}#{order_id}`.
+//!
+//! A key is a sequence of *segments* joined by the [`DELIMITER`] `#`: the
+//! template's literal segments (`ORDER`) and the *components* that typed
+//! values encode to through [`KeyPart`]. [`KeyBuf`] assembles keys and
+//! prefixes, [`KeyReader`] parses them back, [`prefix_upper_bound`] closes a
+//! `BETWEEN` range over a prefix.
+//!
+//! ```
+//! use ddb_entity::key::{KeyBuf, KeyReader};
+//!
+//! let mut key = KeyBuf::new();
+//! key.literal("NAME").part("Smith Jr")?.part(&7u32)?;
+//! let key = key.finish();
+//! assert_eq!(key, "NAME#Smith$`Jr#0000000007");
+//!
+//! let mut reader = KeyReader::new(&key);
+//! reader.literal("NAME")?;
+//! let last: String = reader.part()?;
+//! let n: u32 = reader.part()?;
+//! reader.finish()?;
+//! assert_eq!((last.as_str(), n), ("Smith Jr", 7));
+//! # Ok::<(), ddb_entity::key::KeyError>(())
+//! ```
+//!
+//! # Formats
+//!
+//! | type | component | example |
+//! | --- | --- | --- |
+//! | `u8`…`u128`, `usize` | zero-padded decimal, full width | `42u32` → `0000000042` |
+//! | `i8`…`i128`, `isize` | as unsigned; negatives `-` + nine's complement | `-1i32` → `-9999999998` |
+//! | [`Padded<W, T>`](Padded) | as above, `W` digits | `Padded::<6, u32>(42)` → `000042` |
+//! | `f32`, `f64` | IEEE-754 total order as fixed-width hex | `1.0f64` → `bff0000000000000` |
+//! | `bool` | `false` / `true` | |
+//! | `str`, `String`, `char` | bytes `<= $` escaped as `$` + byte + 0x40 | `"a b"` → ``a$`b`` |
+//! | `NaiveDate` | `YYYY-MM-DD` | `2026-03-14` |
+//! | `NaiveTime` | `HH:MM:SS.nnnnnnnnn` | `09:31:00.000000000` |
+//! | `NaiveDateTime` | `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn` | |
+//! | `DateTime<Utc>` | `YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ` | `2026-03-14T09:31:00.000000000Z` |
+//! | `Uuid` | lowercase hyphenated | `67e55044-10b1-426f-9247-bb680e5fe0c8` |
+//! | `Ulid` | 26 Crockford base32 characters | `01ARZ3NDEKTSV4RRFFQ69G5FAV` |
+//!
+//! The chrono types need the feature `chrono`, `Uuid` the feature `uuid`,
+//! `Ulid` the feature `ulid`. Each module's docs state the exact format and
+//! why it sorts.
+
+mod bound;
+mod builder;
+mod error;
+mod float;
+#[cfg(any(feature = "uuid", feature = "ulid"))]
+mod id;
+mod int;
+mod reader;
+mod scalar;
+mod string;
+#[cfg(feature = "chrono")]
+mod time;
+
+use std::borrow::Cow;
+use std::rc::Rc;
+use std::sync::Arc;
+
+pub use bound::{SORT_KEY_MAX_BYTES, prefix_upper_bound};
+pub use builder::KeyBuf;
+pub use error::KeyError;
+pub use int::{Padded, PaddedInt};
+pub use reader::KeyReader;
+pub use string::StrPrefix;
+#[cfg(feature = "chrono")]
+pub use time::{Year, YearMonth};
+
+/// The byte that joins the segments of a key: `#` (0x23).
+///
+/// No component encoding ever contains it, nor any byte below it; see
+/// [`KeyPart`] for why that one invariant carries the whole contract.
+///
+/// ```
+/// assert_eq!(ddb_entity::key::DELIMITER, '#');
+/// ```
+pub const DELIMITER: char = '#';
+
+/// A value that can fill a `{hole}` of a key template.
+///
+/// # The contract
+///
+/// An implementation appends a *component* to a key. For all values `a`,
+/// `b` of the implementing type it promises:
+///
+/// 1. **Order**: `a < b` ⇔ `enc(a) < enc(b)`, comparing the UTF-8 bytes
+///    as DynamoDB does, and `a == b` ⇔ `enc(a) == enc(b)`.
+/// 2. **Round trip**: [`DecodeKeyPart::decode_key`]`(enc(a)) == a`.
+/// 3. **Injectivity**: distinct values never encode equal (this follows
+///    from 1, and is what keeps one entity's key space sealed from
+///    another's).
+/// 4. **Component bytes**: every byte of `enc(a)` is greater than `0x23`,
+///    the [`DELIMITER`] `#`. In particular no value ever writes a `#`.
+///
+/// # Why one byte rule is enough
+///
+/// A composite key joins components with `#`:
+/// `enc(a₁) # enc(a₂) # …`. Compare two keys of one template,
+/// `(a₁, a₂, …)` and `(b₁, b₂, …)`, byte by byte:
+///
+/// - If `enc(a₁) == enc(b₁)` both continue with `#` and the comparison
+///   moves on to the next component, just as tuple comparison moves on
+///   when `a₁ == b₁`.
+/// - If the encodings first differ at a byte inside both, that byte
+///   decides, and by rule 1 it decides as `a₁.cmp(b₁)` does.
+/// - If `enc(a₁)` is a proper prefix of `enc(b₁)`, the shorter key
+///   continues with `#` (0x23) while the longer continues with a
+///   component byte, which rule 4 makes greater than `0x23`; so the key
+///   built from `a₁` sorts first, and rule 1 says `a₁ < b₁`.
+///
+/// So **tuple order ⇔ byte order of the joined key**. And because no
+/// component contains `#`, splitting a key on `#` recovers exactly the
+/// components it was built from: no value can forge a delimiter, alias two
+/// holes, or reach into another entity's key space.
+///
+/// The same rule makes prefixes honest: `NAME#Smith#` (a prefix cut at a
+/// component boundary, see [`KeyBuf::finish_prefix`]) matches every key whose
+/// last name is exactly `Smith` and never `NAME#Smithson#…`.
+///
+/// # Implementing it
+///
+/// Unit enums get an implementation from `#[derive(KeyPart)]`. By hand, the
+/// easiest correct route is to map onto a type that already keeps the
+/// contract:
+///
+/// ```
+/// use ddb_entity::key::{self, DecodeKeyPart, KeyError, KeyPart};
+///
+/// /// Priority 1 sorts first.
+/// #[derive(Debug, PartialEq, PartialOrd)]
+/// struct Priority(u8);
+///
+/// impl KeyPart for Priority {
+///     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+///         self.0.encode_key(out)
+///     }
+/// }
+/// impl DecodeKeyPart for Priority {
+///     fn decode_key(component: &str) -> Result<Self, KeyError> {
+///         u8::decode_key(component).map(Priority)
+///     }
+/// }
+///
+/// assert_eq!(key::encode(&Priority(1))?, "001");
+/// assert_eq!(key::decode::<Priority>("001")?, Priority(1));
+/// # Ok::<(), KeyError>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used in a DynamoDB key template",
+    label = "this field's type has no order-preserving key encoding",
+    note = "implement `ddb_entity::key::KeyPart` (and `DecodeKeyPart`), derive `KeyPart` for a unit enum, or use a supported type: integers, f32/f64, bool, char, String, and with features chrono dates/times, uuid, ulid"
+)]
+pub trait KeyPart {
+    /// Appends this value's component encoding to `out`.
+    ///
+    /// Never writes `#` nor any byte below it. On error `out` may hold a
+    /// partial component; callers discard the key.
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyPart;
+    ///
+    /// let mut out = String::from("CUST#");
+    /// 42u64.encode_key(&mut out)?;
+    /// assert_eq!(out, "CUST#00000000000000000042");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError>;
+}
+
+/// Parses a component written by [`KeyPart::encode_key`] back into a value.
+///
+/// Decoding is strict: it accepts only canonical encodings, so
+/// `decode(enc(x)) == x` and any other text — a hand-written key, another
+/// type's component, a foreign entity's key — is a [`KeyError`], never a
+/// near-miss value.
+///
+/// ```
+/// use ddb_entity::key::DecodeKeyPart;
+///
+/// assert_eq!(u16::decode_key("00042")?, 42);
+/// assert!(u16::decode_key("42").is_err());
+/// assert!(u16::decode_key("+0042").is_err());
+/// # Ok::<(), ddb_entity::key::KeyError>(())
+/// ```
+pub trait DecodeKeyPart: Sized {
+    /// Parses one component (the text between two `#`).
+    fn decode_key(component: &str) -> Result<Self, KeyError>;
+}
+
+/// A value that encodes a left cut of `T`'s component encoding, such as the
+/// year of a date or the first letters of a name.
+///
+/// # The contract
+///
+/// For every `x: T`, `enc(cut)` is a byte-prefix of `enc(x)` exactly when
+/// `x` lies under the cut (the date is in that year, the name starts with
+/// those letters). Its bytes obey the component rule of [`KeyPart`].
+///
+/// A cut ends a key: [`KeyBuf::cut`] writes it as the last, partial
+/// component of a `begins_with` prefix.
+///
+/// ```
+/// use ddb_entity::key::{self, PrefixOf, StrPrefix};
+///
+/// let mut cut = String::new();
+/// PrefixOf::<String>::encode_prefix(&StrPrefix("Smith J"), &mut cut)?;
+/// assert!(key::encode("Smith Jr")?.starts_with(&cut));
+/// assert!(!key::encode("Smithson")?.starts_with(&cut));
+/// # Ok::<(), ddb_entity::key::KeyError>(())
+/// ```
+pub trait PrefixOf<T: ?Sized> {
+    /// Appends the partial component to `out`.
+    fn encode_prefix(&self, out: &mut String) -> Result<(), KeyError>;
+}
+
+/// Encodes one value as a standalone component.
+///
+/// ```
+/// use ddb_entity::key;
+///
+/// assert_eq!(key::encode(&-5i8)?, "-994");
+/// assert_eq!(key::encode("a#b")?, "a$cb");
+/// # Ok::<(), key::KeyError>(())
+/// ```
+pub fn encode<P: KeyPart + ?Sized>(part: &P) -> Result<String, KeyError> {
+    let mut out = String::new();
+    part.encode_key(&mut out)?;
+    Ok(out)
+}
+
+/// Decodes one standalone component.
+///
+/// ```
+/// use ddb_entity::key;
+///
+/// assert_eq!(key::decode::<i8>("-994")?, -5);
+/// assert_eq!(key::decode::<String>("a$cb")?, "a#b");
+/// # Ok::<(), key::KeyError>(())
+/// ```
+pub fn decode<P: DecodeKeyPart>(component: &str) -> Result<P, KeyError> {
+    P::decode_key(component)
+}
+
+// Pointer-like wrappers encode as what they point to, so templates accept
+// `&str`, `Cow<str>`, `Arc<str>` fields without copies.
+
+impl<T: KeyPart + ?Sized> KeyPart for &T {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_key(out)
+    }
+}
+
+impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_key(out)
+    }
+}
+
+impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_key(out)
+    }
+}
+
+impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_key(out)
+    }
+}
+
+impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_key(out)
+    }
+}
