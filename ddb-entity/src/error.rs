@@ -1,0 +1,258 @@
+//! The one error type of the crate.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+
+use crate::key::KeyError;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in `ddb-entity`.
+///
+/// Errors found *before* a request is sent (a key that cannot be encoded, a
+/// schema that cannot be created) have their own variants; a request that
+/// DynamoDB refused keeps the SDK's typed error as its [`source`]
+/// ([`std::error::Error::source`]). Branch on the predicates
+/// ([`is_condition_failed`](Error::is_condition_failed), …) rather than on
+/// variants, which may grow.
+///
+/// ```
+/// use ddb_entity::{Error, key::KeyError};
+///
+/// let err = Error::from(KeyError::NaN);
+/// assert!(err.is_key());
+/// assert!(!err.is_condition_failed());
+/// assert!(err.to_string().starts_with("invalid key: "));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A key could not be encoded or parsed; nothing was sent.
+    #[error("invalid key: {0}")]
+    Key(#[from] KeyError),
+
+    /// DynamoDB (or the HTTP layer under the SDK) answered a request with an
+    /// error. The SDK's typed error is the [`source`](std::error::Error::source).
+    #[error("{operation} on table `{table}` failed: {code}")]
+    Service {
+        /// The DynamoDB API operation, e.g. `"PutItem"`.
+        operation: &'static str,
+        /// The table the request was sent to.
+        table: String,
+        /// The service's error code (`ConditionalCheckFailedException`, …),
+        /// or a short description when no response arrived.
+        code: String,
+        /// The SDK's error.
+        #[source]
+        source: Box<aws_sdk_dynamodb::Error>,
+    },
+
+    /// The table exists, but its key schema or indexes differ from the
+    /// [`TableSchema`](crate::TableSchema) the code declares.
+    #[error(
+        "table `{table}` does not match its declared schema: {detail}; \
+         change the declaration, or migrate the table (a new index needs UpdateTable and a backfill)"
+    )]
+    SchemaMismatch {
+        /// The table's name.
+        table: String,
+        /// What differs.
+        detail: String,
+    },
+
+    /// An entity could not be serialised into an item (`serde_dynamo`).
+    #[error("could not encode a `{entity}` as a DynamoDB item: {source}")]
+    Encode {
+        /// The entity type.
+        entity: &'static str,
+        /// The serializer's error.
+        #[source]
+        source: serde_dynamo::Error,
+    },
+
+    /// An item could not be deserialised into an entity (`serde_dynamo`):
+    /// a missing field, a value of the wrong type.
+    #[error("could not decode a `{entity}` from a DynamoDB item: {source}")]
+    Decode {
+        /// The entity type.
+        entity: &'static str,
+        /// The deserializer's error; it names the field.
+        #[source]
+        source: serde_dynamo::Error,
+    },
+
+    /// An item's type attribute names another entity type than the one
+    /// asked for (or is missing): it is not decoded as the wrong type.
+    #[error(
+        "the item is not a `{entity}`: its type attribute is {found:?}, expected {expected:?}"
+    )]
+    WrongType {
+        /// The entity type asked for.
+        entity: &'static str,
+        /// The type attribute value that entity writes.
+        expected: &'static str,
+        /// The value found, if any.
+        found: Option<String>,
+    },
+
+    /// A field of the entity serialises under the name of a key attribute or
+    /// of the type attribute, which the library writes itself.
+    #[error(
+        "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys or the entity type; rename the field (e.g. #[serde(rename = \"…\")])"
+    )]
+    AttributeClash {
+        /// The entity type.
+        entity: &'static str,
+        /// The clashing attribute name.
+        attribute: &'static str,
+    },
+
+    /// The declared schema, or the table's name, is not one DynamoDB
+    /// accepts; nothing was sent.
+    #[error("invalid table definition: {0}")]
+    InvalidSchema(String),
+
+    /// A table (or one of its indexes) did not become `ACTIVE` in time.
+    #[error(
+        "table `{table}` was not ACTIVE after {waited:?} (status: {status}); \
+         retry later or raise the wait"
+    )]
+    NotActive {
+        /// The table's name.
+        table: String,
+        /// The last status seen.
+        status: String,
+        /// How long we waited.
+        waited: Duration,
+    },
+}
+
+impl Error {
+    /// Wraps an SDK error with the operation and table it came from.
+    pub(crate) fn service<E>(operation: &'static str, table: &str, err: E) -> Self
+    where
+        E: Into<aws_sdk_dynamodb::Error>,
+    {
+        let source: aws_sdk_dynamodb::Error = err.into();
+        let code = match source.code() {
+            Some(code) => code.to_owned(),
+            None => short_description(&source),
+        };
+        Error::Service {
+            operation,
+            table: table.to_owned(),
+            code,
+            source: Box::new(source),
+        }
+    }
+
+    /// The SDK error behind a [`Service`](Error::Service) error.
+    pub fn sdk_error(&self) -> Option<&aws_sdk_dynamodb::Error> {
+        match self {
+            Error::Service { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// A key could not be encoded or parsed (nothing was sent).
+    pub fn is_key(&self) -> bool {
+        matches!(self, Error::Key(_))
+    }
+
+    /// A condition expression (including "item must not exist yet") failed.
+    pub fn is_condition_failed(&self) -> bool {
+        matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
+        )
+    }
+
+    /// The request was throttled; it is safe to retry after a back-off.
+    pub fn is_throttled(&self) -> bool {
+        use aws_sdk_dynamodb::Error as E;
+        matches!(
+            self.sdk_error(),
+            Some(
+                E::ProvisionedThroughputExceededException(_)
+                    | E::RequestLimitExceeded(_)
+                    | E::ThrottlingException(_)
+            )
+        ) || self.code() == Some("ThrottlingException")
+    }
+
+    /// DynamoDB rejected the request as invalid (`ValidationException`).
+    pub fn is_validation(&self) -> bool {
+        self.code() == Some("ValidationException")
+    }
+
+    /// The table (or index) does not exist.
+    pub fn is_resource_not_found(&self) -> bool {
+        matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
+        )
+    }
+
+    /// The service's error code, when DynamoDB answered with one.
+    pub fn code(&self) -> Option<&str> {
+        self.sdk_error().and_then(|e| e.code())
+    }
+}
+
+/// A one-line description of an SDK error that carries no service code
+/// (a connection refused, a timeout): the innermost cause is what helps.
+fn short_description(err: &aws_sdk_dynamodb::Error) -> String {
+    let mut cause: &dyn std::error::Error = err;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::error::ErrorMetadata;
+    use aws_sdk_dynamodb::types::error::{
+        ConditionalCheckFailedException, ProvisionedThroughputExceededException,
+    };
+
+    use super::*;
+
+    fn service(source: aws_sdk_dynamodb::Error) -> Error {
+        Error::service("PutItem", "app", source)
+    }
+
+    #[test]
+    fn predicates_follow_the_service_error() {
+        let condition = service(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(
+            ConditionalCheckFailedException::builder()
+                .meta(ErrorMetadata::builder().code("ConditionalCheckFailedException").build())
+                .build(),
+        ));
+        assert!(condition.is_condition_failed());
+        assert!(!condition.is_throttled());
+        assert_eq!(
+            condition.to_string(),
+            "PutItem on table `app` failed: ConditionalCheckFailedException"
+        );
+        assert!(std::error::Error::source(&condition).is_some());
+
+        let throttled = service(aws_sdk_dynamodb::Error::ProvisionedThroughputExceededException(
+            ProvisionedThroughputExceededException::builder().build(),
+        ));
+        assert!(throttled.is_throttled());
+        assert!(!throttled.is_condition_failed());
+
+        let validation = Error::service(
+            "PutItem",
+            "app",
+            aws_sdk_dynamodb::operation::put_item::PutItemError::generic(
+                ErrorMetadata::builder().code("ValidationException").build(),
+            ),
+        );
+        assert!(validation.is_validation());
+        assert_eq!(validation.code(), Some("ValidationException"));
+    }
+}

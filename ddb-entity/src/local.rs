@@ -1,0 +1,184 @@
+//! A real DynamoDB for examples and tests, with nothing to install.
+//!
+//! [`LocalDynamo::start`] serves [dynoxide](https://crates.io/crates/dynoxide-rs)
+//! — a DynamoDB emulator over SQLite, checked against real AWS by a public
+//! conformance suite — *in this process*, on a loopback port, and hands back
+//! an `aws_sdk_dynamodb::Client` that talks to it over HTTP. Every call gets
+//! its own empty in-memory database, so tests are isolated and need no
+//! clean-up; dropping the [`LocalDynamo`] stops its server.
+//!
+//! When the environment variable `DDB_ENDPOINT` is set (e.g.
+//! `http://127.0.0.1:5000` for moto, or DynamoDB Local), the same call
+//! connects there instead, so a whole suite can be run against another
+//! implementation unchanged. Such a server is shared: use
+//! [`LocalDynamo::unique_table_name`] to keep tests apart.
+//!
+//! Use it for your own services' tests too:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use ddb_entity::local::LocalDynamo;
+//!
+//! let dynamo = LocalDynamo::start().await?;
+//! let tables = dynamo.client().list_tables().send().await?;
+//! assert!(tables.table_names().is_empty() || std::env::var("DDB_ENDPOINT").is_ok());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Requires the `local` feature and a Tokio runtime.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use tokio::sync::oneshot;
+
+/// The environment variable naming an external endpoint to use instead of
+/// the embedded server.
+pub const ENDPOINT_ENV: &str = "DDB_ENDPOINT";
+
+/// A running local DynamoDB and a client for it. Dropping it stops the
+/// embedded server (an external one, from `DDB_ENDPOINT`, is left alone).
+pub struct LocalDynamo {
+    client: Client,
+    endpoint: String,
+    /// Present for the embedded server: dropping it signals shutdown.
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+/// Why a local DynamoDB could not be started.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LocalError {
+    /// The embedded database could not be opened.
+    #[error("could not open the embedded DynamoDB database: {0}")]
+    Database(String),
+    /// No loopback port could be bound.
+    #[error("could not listen on a loopback port for the embedded DynamoDB: {0}")]
+    Listen(#[from] std::io::Error),
+    /// `DDB_ENDPOINT` is set but is not an `http://` or `https://` URL.
+    #[error("{ENDPOINT_ENV}={0:?} is not a URL; set it to e.g. http://127.0.0.1:8000 or unset it to use the embedded server")]
+    BadEndpoint(String),
+}
+
+impl LocalDynamo {
+    /// Connects to `DDB_ENDPOINT` when it is set, otherwise starts the
+    /// embedded server with a fresh in-memory database.
+    pub async fn start() -> Result<Self, LocalError> {
+        match std::env::var(ENDPOINT_ENV) {
+            Ok(endpoint) if !endpoint.trim().is_empty() => Self::connect(endpoint.trim()),
+            _ => Self::start_embedded().await,
+        }
+    }
+
+    /// Starts the embedded server with a fresh in-memory database, whatever
+    /// the environment says.
+    pub async fn start_embedded() -> Result<Self, LocalError> {
+        let db = dynoxide::Database::memory().map_err(|e| LocalError::Database(e.to_string()))?;
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let endpoint = format!("http://{}", listener.local_addr()?);
+        let (shutdown, stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            // A dropped sender resolves `stopped` too: that is the shutdown.
+            let signal = async move {
+                let _ = stopped.await;
+            };
+            if let Err(err) = dynoxide::server::serve_with_shutdown(listener, db, signal).await {
+                tracing::error!(%err, "embedded DynamoDB server stopped with an error");
+            }
+        });
+        tracing::debug!(%endpoint, "embedded DynamoDB started");
+        Ok(LocalDynamo {
+            client: client_for(&endpoint),
+            endpoint,
+            shutdown: Some(shutdown),
+        })
+    }
+
+    /// Connects to a DynamoDB-compatible server at `endpoint` (no server is
+    /// started; static test credentials and `us-east-1` are used).
+    pub fn connect(endpoint: impl Into<String>) -> Result<Self, LocalError> {
+        let endpoint = endpoint.into();
+        if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
+            return Err(LocalError::BadEndpoint(endpoint));
+        }
+        Ok(LocalDynamo {
+            client: client_for(&endpoint),
+            endpoint,
+            shutdown: None,
+        })
+    }
+
+    /// A client for this server (cheap: SDK clients share their internals).
+    pub fn client(&self) -> Client {
+        self.client.clone()
+    }
+
+    /// A config builder preset for this server (endpoint, plain-HTTP client,
+    /// test credentials, region), to add interceptors, retry settings and
+    /// the like before building your own client.
+    pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
+        config_builder_for(&self.endpoint)
+    }
+
+    /// The server's URL, e.g. `http://127.0.0.1:40213`.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Whether this is the embedded server (not one from `DDB_ENDPOINT`).
+    pub fn is_embedded(&self) -> bool {
+        self.shutdown.is_some()
+    }
+
+    /// A table name no other caller in this process (or, with overwhelming
+    /// likelihood, any other process) gets: `"{prefix}-{unique}"`. Use it
+    /// when tests share one server.
+    pub fn unique_table_name(&self, prefix: &str) -> String {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or_default();
+        format!("{prefix}-{:x}-{nanos:x}-{n}", std::process::id())
+    }
+}
+
+impl Drop for LocalDynamo {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}
+
+impl fmt::Debug for LocalDynamo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LocalDynamo")
+            .field("endpoint", &self.endpoint)
+            .field("embedded", &self.is_embedded())
+            .finish_non_exhaustive()
+    }
+}
+
+fn client_for(endpoint: &str) -> Client {
+    Client::from_conf(config_builder_for(endpoint).build())
+}
+
+fn config_builder_for(endpoint: &str) -> aws_sdk_dynamodb::config::Builder {
+    // Plain HTTP on purpose: the SDK's default HTTPS client loads a CA bundle
+    // at start-up and panics on a machine without one, even for http://.
+    let http = aws_smithy_http_client::Builder::new().build_http();
+    aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .endpoint_url(endpoint)
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "local", "local", None, None, "ddb-entity-local",
+        ))
+        .http_client(http)
+}

@@ -1,0 +1,284 @@
+//! Idempotent table creation for examples, tests and development stages.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
+    KeyType, Projection, ProjectionType, ScalarAttributeType, TableDescription, TableStatus,
+};
+use tracing::Instrument;
+
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::table::{KeySchema, Table, TableSchema, validate_table_name};
+
+/// What [`CreateTable`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provisioned {
+    /// The table did not exist and was created.
+    Created,
+    /// The table already existed with the declared keys and indexes.
+    AlreadyExisted,
+}
+
+/// Creates the table if it is missing (on-demand capacity, every declared
+/// index projecting `ALL`), then waits until it and its indexes are `ACTIVE`.
+///
+/// An existing table is checked against the declaration: different keys, or
+/// a declared index the table lacks, is [`Error::SchemaMismatch`] — never a
+/// silent success that fails on the first query. Made by
+/// [`Db::create_table_if_missing`].
+#[must_use = "nothing happens until you call `.send().await`"]
+#[derive(Debug)]
+pub struct CreateTable<'db, T: Table> {
+    db: &'db Db<T>,
+    wait: Duration,
+}
+
+impl<T: Table> Db<T> {
+    /// Creates the table if it does not exist yet, for examples, tests and
+    /// development stages (production tables belong in your infrastructure
+    /// code). Idempotent: a second call finds the table and returns
+    /// [`Provisioned::AlreadyExisted`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, Provisioned, local::LocalDynamo};
+    ///
+    /// ddb_entity::table! {
+    ///     /// The app's table.
+    ///     pub struct App { partition_key: "PK", sort_key: "SK" }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// assert_eq!(db.create_table_if_missing().send().await?, Provisioned::Created);
+    /// assert_eq!(db.create_table_if_missing().send().await?, Provisioned::AlreadyExisted);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn create_table_if_missing(&self) -> CreateTable<'_, T> {
+        CreateTable {
+            db: self,
+            wait: Duration::from_secs(120),
+        }
+    }
+}
+
+impl<T: Table> CreateTable<'_, T> {
+    /// How long to wait for the table and its indexes to become `ACTIVE`
+    /// (default: two minutes).
+    pub fn wait(mut self, wait: Duration) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    /// Sends the requests.
+    pub async fn send(self) -> Result<Provisioned> {
+        let table = self.db.table_name();
+        let span = tracing::info_span!("ddb.create_table_if_missing", table);
+        async move {
+            T::SCHEMA.validate().map_err(Error::InvalidSchema)?;
+            validate_table_name(table).map_err(Error::InvalidSchema)?;
+            let outcome = match describe(self.db).await? {
+                Some(existing) => {
+                    check_matches(table, &T::SCHEMA, &existing)?;
+                    Provisioned::AlreadyExisted
+                }
+                None => create(self.db).await?,
+            };
+            wait_until_active(self.db, self.wait).await?;
+            tracing::debug!(?outcome, "table ready");
+            Ok(outcome)
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+impl<'db, T: Table> IntoFuture for CreateTable<'db, T> {
+    type Output = Result<Provisioned>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
+    let response = db
+        .client()
+        .describe_table()
+        .table_name(db.table_name())
+        .send()
+        .await;
+    match response {
+        Ok(output) => Ok(output.table),
+        Err(err)
+            if matches!(
+                err.as_service_error(),
+                Some(DescribeTableError::ResourceNotFoundException(_))
+            ) =>
+        {
+            Ok(None)
+        }
+        Err(err) => Err(Error::service("DescribeTable", db.table_name(), err)),
+    }
+}
+
+async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
+    let schema = &T::SCHEMA;
+    let invalid = |err: aws_sdk_dynamodb::error::BuildError| Error::InvalidSchema(err.to_string());
+    let definitions = schema
+        .key_attributes()
+        .into_iter()
+        .map(|name| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(invalid)?;
+    let indexes = schema
+        .indexes
+        .iter()
+        .map(|index| {
+            GlobalSecondaryIndex::builder()
+                .index_name(index.name)
+                .set_key_schema(Some(key_schema_elements(index.keys).map_err(invalid)?))
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
+                .build()
+                .map_err(invalid)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let response = db
+        .client()
+        .create_table()
+        .table_name(db.table_name())
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_attribute_definitions(Some(definitions))
+        .set_key_schema(Some(key_schema_elements(schema.primary).map_err(invalid)?))
+        .set_global_secondary_indexes((!indexes.is_empty()).then_some(indexes))
+        .send()
+        .await;
+    match response {
+        Ok(_) => Ok(Provisioned::Created),
+        // Someone else created it between our describe and create.
+        Err(err) if err.as_service_error().is_some_and(|e| e.is_resource_in_use_exception()) => {
+            Ok(Provisioned::AlreadyExisted)
+        }
+        Err(err) => Err(Error::service("CreateTable", db.table_name(), err)),
+    }
+}
+
+fn key_schema_elements(
+    keys: KeySchema,
+) -> Result<Vec<KeySchemaElement>, aws_sdk_dynamodb::error::BuildError> {
+    let hash = KeySchemaElement::builder()
+        .attribute_name(keys.partition_key)
+        .key_type(KeyType::Hash)
+        .build()?;
+    let range = keys
+        .sort_key
+        .map(|name| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(KeyType::Range)
+                .build()
+        })
+        .transpose()?;
+    Ok(std::iter::once(hash).chain(range).collect())
+}
+
+/// The declared keys as DynamoDB describes them: (HASH, RANGE) names.
+fn described_keys(elements: &[KeySchemaElement]) -> (Option<&str>, Option<&str>) {
+    let find = |kind: KeyType| {
+        elements
+            .iter()
+            .find(|e| e.key_type == kind)
+            .map(|e| e.attribute_name.as_str())
+    };
+    (find(KeyType::Hash), find(KeyType::Range))
+}
+
+fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription) -> Result<()> {
+    let mismatch = |detail: String| Error::SchemaMismatch {
+        table: table.to_owned(),
+        detail,
+    };
+    let declared = (Some(schema.primary.partition_key), schema.primary.sort_key);
+    let found = described_keys(existing.key_schema());
+    if declared != found {
+        return Err(mismatch(format!(
+            "the primary key is {found:?} (partition, sort), declared {declared:?}"
+        )));
+    }
+    for index in schema.indexes {
+        let Some(gsi) = existing
+            .global_secondary_indexes()
+            .iter()
+            .find(|gsi| gsi.index_name() == Some(index.name))
+        else {
+            return Err(mismatch(format!("index `{}` is missing", index.name)));
+        };
+        let declared = (Some(index.keys.partition_key), index.keys.sort_key);
+        let found = described_keys(gsi.key_schema());
+        if declared != found {
+            return Err(mismatch(format!(
+                "index `{}` has keys {found:?} (partition, sort), declared {declared:?}",
+                index.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+async fn wait_until_active<T: Table>(db: &Db<T>, wait: Duration) -> Result<()> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(20);
+    loop {
+        let description = describe(db).await?;
+        let status = description
+            .as_ref()
+            .map(table_status)
+            .unwrap_or_else(|| "missing".to_owned());
+        if status == "ACTIVE" {
+            return Ok(());
+        }
+        if started.elapsed() >= wait {
+            return Err(Error::NotActive {
+                table: db.table_name().to_owned(),
+                status,
+                waited: started.elapsed(),
+            });
+        }
+        super::pause(db.client(), pause).await;
+        pause = (pause * 2).min(Duration::from_secs(1));
+    }
+}
+
+/// `ACTIVE` only when the table and every index are; otherwise the first
+/// status that is not.
+fn table_status(description: &TableDescription) -> String {
+    if description.table_status() != Some(&TableStatus::Active) {
+        return format!("{:?}", description.table_status());
+    }
+    for gsi in description.global_secondary_indexes() {
+        // An emulator may omit the index status; only a stated one counts.
+        if let Some(status) = gsi.index_status() {
+            if status != &IndexStatus::Active {
+                return format!("index {:?}: {status:?}", gsi.index_name());
+            }
+        }
+    }
+    "ACTIVE".to_owned()
+}

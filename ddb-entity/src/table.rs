@@ -1,0 +1,291 @@
+//! Table definitions: key attribute names and generic, overloadable indexes.
+//!
+//! A single-table design names its key attributes generically (`PK`, `SK`,
+//! `GSI1PK`, …) because every entity type stores its own meaning in them.
+//! The *shape* of the table is therefore a compile-time constant, declared
+//! once with [`table!`](crate::table!), while the table's *name* is a runtime
+//! value given to [`Db::new`](crate::Db::new) (it differs per stage, per test).
+
+/// The key attributes of the table or of one index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeySchema {
+    /// The partition (HASH) key attribute, e.g. `"PK"`.
+    pub partition_key: &'static str,
+    /// The sort (RANGE) key attribute, e.g. `"SK"`, if the index has one.
+    pub sort_key: Option<&'static str>,
+}
+
+/// A global secondary index: its name and key attributes. Every attribute is
+/// projected (`ALL`), so a query on the index returns whole entities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IndexSchema {
+    /// The index name, e.g. `"GSI1"`.
+    pub name: &'static str,
+    /// The index's key attributes, e.g. `GSI1PK` / `GSI1SK`.
+    pub keys: KeySchema,
+}
+
+/// The shape of a single table: primary key, type attribute and indexes.
+///
+/// Declare it with [`table!`](crate::table!) rather than by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TableSchema {
+    /// The primary key. A single table always has a sort key: it is what lets
+    /// one partition hold an item collection of several entity types.
+    pub primary: KeySchema,
+    /// The attribute naming each item's entity type, e.g. `"_type"`.
+    pub type_attribute: &'static str,
+    /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
+    pub indexes: &'static [IndexSchema],
+}
+
+impl TableSchema {
+    /// The index named `name`, if the table declares it.
+    ///
+    /// ```
+    /// ddb_entity::table! {
+    ///     /// The app's table.
+    ///     pub struct App {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: {
+    ///             /// Orders by id.
+    ///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
+    ///         },
+    ///     }
+    /// }
+    /// use ddb_entity::Table;
+    /// assert_eq!(App::SCHEMA.index("GSI1").unwrap().keys.partition_key, "GSI1PK");
+    /// assert!(App::SCHEMA.index("GSI9").is_none());
+    /// ```
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.indexes.iter().find(|index| index.name == name)
+    }
+
+    /// Every distinct key attribute of the table and its indexes, in
+    /// declaration order: the `AttributeDefinitions` of a CreateTable request.
+    pub fn key_attributes(&self) -> Vec<&'static str> {
+        let all = std::iter::once(self.primary)
+            .chain(self.indexes.iter().map(|index| index.keys))
+            .flat_map(|keys| std::iter::once(keys.partition_key).chain(keys.sort_key));
+        let mut distinct = Vec::new();
+        for name in all {
+            if !distinct.contains(&name) {
+                distinct.push(name);
+            }
+        }
+        distinct
+    }
+
+    /// Checks what DynamoDB would reject, so a bad declaration fails with a
+    /// clear message instead of a `ValidationException`.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut index_names: Vec<&str> = Vec::new();
+        for index in self.indexes {
+            if index.name.len() < 3 || index.name.len() > 255 {
+                return Err(format!(
+                    "index name `{}` must be 3 to 255 characters long",
+                    index.name
+                ));
+            }
+            if index_names.contains(&index.name) {
+                return Err(format!("index `{}` is declared twice", index.name));
+            }
+            index_names.push(index.name);
+        }
+        if self.indexes.len() > 20 {
+            return Err(format!(
+                "{} global secondary indexes declared; DynamoDB allows 20 by default",
+                self.indexes.len()
+            ));
+        }
+        let keys = std::iter::once(self.primary).chain(self.indexes.iter().map(|i| i.keys));
+        for key in keys {
+            if Some(key.partition_key) == key.sort_key {
+                return Err(format!(
+                    "`{}` is both the partition and the sort key of one index",
+                    key.partition_key
+                ));
+            }
+        }
+        for name in self.key_attributes() {
+            if name.is_empty() {
+                return Err("a key attribute name is empty".into());
+            }
+            if name == self.type_attribute {
+                return Err(format!(
+                    "the type attribute `{name}` is also a key attribute; give it its own name"
+                ));
+            }
+        }
+        if self.type_attribute.is_empty() {
+            return Err("the type attribute name is empty".into());
+        }
+        Ok(())
+    }
+}
+
+/// Checks a table name against DynamoDB's rules (3 to 255 characters of
+/// `a-z A-Z 0-9 _ - .`), so a bad name fails before any request. Some
+/// emulators accept names that DynamoDB refuses; this keeps them honest.
+///
+/// ```
+/// assert!(ddb_entity::validate_table_name("app-prod_v2.1").is_ok());
+/// assert!(ddb_entity::validate_table_name("my table").is_err());
+/// ```
+pub fn validate_table_name(name: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if !(3..=255).contains(&name.len()) {
+        return Err(format!(
+            "table name `{name}` has {} characters; DynamoDB needs 3 to 255",
+            name.len()
+        ));
+    }
+    if let Some(bad) = name.chars().find(|&c| !allowed(c)) {
+        return Err(format!(
+            "table name `{name}` contains {bad:?}; DynamoDB allows only a-z, A-Z, 0-9, `_`, `-` and `.`"
+        ));
+    }
+    Ok(())
+}
+
+/// A table shape, implemented by [`table!`](crate::table!).
+pub trait Table: 'static {
+    /// The key attributes, type attribute and indexes.
+    const SCHEMA: TableSchema;
+}
+
+/// A global secondary index of table [`Index::Table`], implemented by
+/// [`table!`](crate::table!). Entities name it to fill its key attributes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an index declared with `table!`",
+    label = "not an index",
+    note = "declare it in the `indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait Index: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name and key attributes.
+    const SCHEMA: IndexSchema;
+}
+
+/// Something a Query can run on: the table's primary key ([`Primary`]) or
+/// one of its global secondary indexes. Key values ([`Partition`](crate::Partition),
+/// [`SortKey`](crate::SortKey)) are typed by it, so a partition of one index
+/// can never be sent to another.
+pub trait QueryIndex: 'static {
+    /// The table.
+    type Table: Table;
+    /// The index name to send, `None` for the table itself.
+    const INDEX_NAME: Option<&'static str>;
+    /// The key attributes.
+    const KEYS: KeySchema;
+}
+
+/// The table's own primary key, as a [`QueryIndex`].
+///
+/// ```
+/// use ddb_entity::{Primary, QueryIndex};
+/// ddb_entity::table! {
+///     /// The app's table.
+///     pub struct App { partition_key: "PK", sort_key: "SK" }
+/// }
+/// assert_eq!(<Primary<App> as QueryIndex>::INDEX_NAME, None);
+/// assert_eq!(<Primary<App> as QueryIndex>::KEYS.partition_key, "PK");
+/// ```
+pub struct Primary<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T: Table> QueryIndex for Primary<T> {
+    type Table = T;
+    const INDEX_NAME: Option<&'static str> = None;
+    const KEYS: KeySchema = T::SCHEMA.primary;
+}
+
+impl<I: Index> QueryIndex for I {
+    type Table = I::Table;
+    const INDEX_NAME: Option<&'static str> = Some(I::SCHEMA.name);
+    const KEYS: KeySchema = I::SCHEMA.keys;
+}
+
+/// Declares a single table's shape: a unit struct implementing [`Table`] and
+/// one unit struct per global secondary index implementing [`Index`].
+///
+/// `type_attribute` is optional (default `"_type"`); so is each index's
+/// `sort_key`.
+///
+/// ```
+/// ddb_entity::table! {
+///     /// The e-commerce table of the seed lessons.
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         type_attribute: "_type",
+///         indexes: {
+///             /// Overloaded: orders by id, products by SKU, …
+///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
+///             /// Sparse: only items that have `GSI2PK` are in it.
+///             pub Gsi2 = "GSI2" { partition_key: "GSI2PK", sort_key: "GSI2SK" },
+///         },
+///     }
+/// }
+///
+/// use ddb_entity::{Index, Table};
+/// assert_eq!(App::SCHEMA.primary.partition_key, "PK");
+/// assert_eq!(App::SCHEMA.indexes.len(), 2);
+/// assert_eq!(<Gsi2 as Index>::SCHEMA.keys.sort_key, Some("GSI2SK"));
+/// ```
+#[macro_export]
+macro_rules! table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $table:ident {
+            partition_key: $pk:literal,
+            sort_key: $sk:literal
+            $(, type_attribute: $type_attr:literal)?
+            $(, indexes: {
+                $(
+                    $(#[$index_meta:meta])*
+                    $index_vis:vis $index:ident = $index_name:literal {
+                        partition_key: $index_pk:literal
+                        $(, sort_key: $index_sk:literal)?
+                        $(,)?
+                    }
+                ),* $(,)?
+            })?
+            $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+        $vis struct $table;
+
+        impl $crate::Table for $table {
+            const SCHEMA: $crate::TableSchema = $crate::TableSchema {
+                primary: $crate::KeySchema {
+                    partition_key: $pk,
+                    sort_key: ::core::option::Option::Some($sk),
+                },
+                // The first element is the caller's, when given.
+                type_attribute: [$($type_attr,)? "_type"][0],
+                indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
+            };
+        }
+
+        $($(
+            $(#[$index_meta])*
+            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+            $index_vis struct $index;
+
+            impl $crate::Index for $index {
+                type Table = $table;
+                const SCHEMA: $crate::IndexSchema = $crate::IndexSchema {
+                    name: $index_name,
+                    keys: $crate::KeySchema {
+                        partition_key: $index_pk,
+                        sort_key: [$(::core::option::Option::Some($index_sk),)? ::core::option::Option::None][0],
+                    },
+                };
+            }
+        )*)?
+    };
+}

@@ -1,0 +1,7 @@
+//! The integration suite: one test binary (each binary links the whole AWS
+//! SDK again), talking over HTTP with the real `aws-sdk-dynamodb` client to
+//! the embedded DynamoDB, or to the server named by `DDB_ENDPOINT` (moto in
+//! the CI cross-check).
+
+mod support;
+mod table;
