@@ -3,5 +3,6 @@
 //! the embedded DynamoDB, or to the server named by `DDB_ENDPOINT` (moto in
 //! the CI cross-check).
 
+mod keys;
 mod support;
 mod table;

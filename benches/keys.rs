@@ -1,0 +1,3 @@
+//! Key-encoding benchmarks (being written).
+
+fn main() {}
