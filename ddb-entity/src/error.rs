@@ -85,9 +85,7 @@ pub enum Error {
 
     /// An item's type attribute names another entity type than the one
     /// asked for (or is missing): it is not decoded as the wrong type.
-    #[error(
-        "the item is not a `{entity}`: its type attribute is {found:?}, expected {expected:?}"
-    )]
+    #[error("the item is not a `{entity}`: its type attribute is {found:?}, expected {expected:?}")]
     WrongType {
         /// The entity type asked for.
         entity: &'static str,
@@ -228,7 +226,11 @@ mod tests {
     fn predicates_follow_the_service_error() {
         let condition = service(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(
             ConditionalCheckFailedException::builder()
-                .meta(ErrorMetadata::builder().code("ConditionalCheckFailedException").build())
+                .meta(
+                    ErrorMetadata::builder()
+                        .code("ConditionalCheckFailedException")
+                        .build(),
+                )
                 .build(),
         ));
         assert!(condition.is_condition_failed());
@@ -239,9 +241,11 @@ mod tests {
         );
         assert!(std::error::Error::source(&condition).is_some());
 
-        let throttled = service(aws_sdk_dynamodb::Error::ProvisionedThroughputExceededException(
-            ProvisionedThroughputExceededException::builder().build(),
-        ));
+        let throttled = service(
+            aws_sdk_dynamodb::Error::ProvisionedThroughputExceededException(
+                ProvisionedThroughputExceededException::builder().build(),
+            ),
+        );
         assert!(throttled.is_throttled());
         assert!(!throttled.is_condition_failed());
 

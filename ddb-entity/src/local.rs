@@ -60,7 +60,9 @@ pub enum LocalError {
     #[error("could not listen on a loopback port for the embedded DynamoDB: {0}")]
     Listen(#[from] std::io::Error),
     /// `DDB_ENDPOINT` is set but is not an `http://` or `https://` URL.
-    #[error("{ENDPOINT_ENV}={0:?} is not a URL; set it to e.g. http://127.0.0.1:8000 or unset it to use the embedded server")]
+    #[error(
+        "{ENDPOINT_ENV}={0:?} is not a URL; set it to e.g. http://127.0.0.1:8000 or unset it to use the embedded server"
+    )]
     BadEndpoint(String),
 }
 
@@ -178,7 +180,11 @@ fn config_builder_for(endpoint: &str) -> aws_sdk_dynamodb::config::Builder {
         .endpoint_url(endpoint)
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new(
-            "local", "local", None, None, "ddb-entity-local",
+            "local",
+            "local",
+            None,
+            None,
+            "ddb-entity-local",
         ))
         .http_client(http)
 }

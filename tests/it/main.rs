@@ -3,6 +3,9 @@
 //! the embedded DynamoDB, or to the server named by `DDB_ENDPOINT` (moto in
 //! the CI cross-check).
 
+mod entity;
 mod keys;
+mod model;
 mod support;
 mod table;
+mod ui;

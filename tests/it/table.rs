@@ -17,7 +17,10 @@ async fn creating_a_table_twice_is_a_no_op() {
     let dynamo = LocalDynamo::start().await.unwrap();
     let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("twice"));
 
-    assert_eq!(db.create_table_if_missing().await.unwrap(), Provisioned::Created);
+    assert_eq!(
+        db.create_table_if_missing().await.unwrap(),
+        Provisioned::Created
+    );
     assert_eq!(
         db.create_table_if_missing().await.unwrap(),
         Provisioned::AlreadyExisted
@@ -38,7 +41,10 @@ async fn creating_a_table_twice_is_a_no_op() {
         .collect();
     indexes.sort();
     assert_eq!(indexes, ["GSI1", "GSI2"]);
-    assert_eq!(App::SCHEMA.key_attributes(), ["PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"]);
+    assert_eq!(
+        App::SCHEMA.key_attributes(),
+        ["PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"]
+    );
 }
 
 #[tokio::test]
@@ -49,7 +55,10 @@ async fn an_item_written_is_read_back_equal() {
         ("SK".to_owned(), s("PROFILE")),
         ("_type".to_owned(), s("CUSTOMER")),
         ("name".to_owned(), s("Ada")),
-        ("balance_cents".to_owned(), AttributeValue::N("-1250".into())),
+        (
+            "balance_cents".to_owned(),
+            AttributeValue::N("-1250".into()),
+        ),
     ]);
     db.client()
         .put_item()
@@ -132,7 +141,10 @@ async fn an_invalid_schema_is_refused_before_any_request() {
     let dynamo = LocalDynamo::connect("http://127.0.0.1:9").unwrap();
     let db = Db::<Clash>::new(dynamo.client(), "clash");
     let err = db.create_table_if_missing().await.unwrap_err();
-    assert!(matches!(err, ddb_entity::Error::InvalidSchema(_)), "{err:?}");
+    assert!(
+        matches!(err, ddb_entity::Error::InvalidSchema(_)),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -143,7 +155,10 @@ async fn an_invalid_table_name_is_refused_before_any_request() {
     for name in ["no spaces allowed!", "ab", &"x".repeat(256)] {
         let db = Db::<App>::new(dynamo.client(), name);
         let err = db.create_table_if_missing().await.unwrap_err();
-        assert!(matches!(err, ddb_entity::Error::InvalidSchema(_)), "{name}: {err:?}");
+        assert!(
+            matches!(err, ddb_entity::Error::InvalidSchema(_)),
+            "{name}: {err:?}"
+        );
         assert!(err.to_string().contains("table name"), "{err}");
     }
 }

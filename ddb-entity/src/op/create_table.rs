@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement,
-    KeyType, Projection, ProjectionType, ScalarAttributeType, TableDescription, TableStatus,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
+    Projection, ProjectionType, ScalarAttributeType, TableDescription, TableStatus,
 };
 use tracing::Instrument;
 
@@ -173,7 +173,11 @@ async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
     match response {
         Ok(_) => Ok(Provisioned::Created),
         // Someone else created it between our describe and create.
-        Err(err) if err.as_service_error().is_some_and(|e| e.is_resource_in_use_exception()) => {
+        Err(err)
+            if err
+                .as_service_error()
+                .is_some_and(|e| e.is_resource_in_use_exception()) =>
+        {
             Ok(Provisioned::AlreadyExisted)
         }
         Err(err) => Err(Error::service("CreateTable", db.table_name(), err)),
@@ -274,10 +278,10 @@ fn table_status(description: &TableDescription) -> String {
     }
     for gsi in description.global_secondary_indexes() {
         // An emulator may omit the index status; only a stated one counts.
-        if let Some(status) = gsi.index_status() {
-            if status != &IndexStatus::Active {
-                return format!("index {:?}: {status:?}", gsi.index_name());
-            }
+        if let Some(status) = gsi.index_status()
+            && status != &IndexStatus::Active
+        {
+            return format!("index {:?}: {status:?}", gsi.index_name());
         }
     }
     "ACTIVE".to_owned()

@@ -1,0 +1,83 @@
+//! The struct an entity is derived from, read into what the checks need.
+
+use syn::{Attribute, Field, GenericArgument, Ident, PathArguments, Type};
+
+/// One named field.
+pub(crate) struct KeyField<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    /// `T` when the field is written `Option<T>`: it can make an index sparse.
+    pub(crate) option_inner: Option<&'a Type>,
+    /// `#[serde(skip…)]`: the field is not stored, so it cannot be a key.
+    pub(crate) serde_skipped: bool,
+}
+
+impl<'a> KeyField<'a> {
+    pub(crate) fn new(field: &'a Field) -> Option<Self> {
+        Some(KeyField {
+            ident: field.ident.as_ref()?,
+            ty: &field.ty,
+            option_inner: option_inner(&field.ty),
+            serde_skipped: serde_skipped(&field.attrs),
+        })
+    }
+
+    /// The field's name without a raw-identifier prefix.
+    pub(crate) fn name(&self) -> String {
+        let name = self.ident.to_string();
+        name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+    }
+}
+
+/// `Option<T>` (also `std::option::Option<T>`, `core::option::Option<T>`)
+/// recognised by its path: a derive cannot resolve types.
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segments: Vec<_> = path.path.segments.iter().collect();
+    let last = segments.last()?;
+    let prefix_ok = match segments.len() {
+        1 => true,
+        3 => {
+            let root = segments[0].ident.to_string();
+            (root == "std" || root == "core") && segments[1].ident == "option"
+        }
+        _ => false,
+    };
+    if !prefix_ok || last.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first() {
+        Some(GenericArgument::Type(inner)) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+fn serde_skipped(attrs: &[Attribute]) -> bool {
+    let mut skipped = false;
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        // Other serde keys are serde's business: ignore what we don't know.
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("skip")
+                || meta.path.is_ident("skip_serializing")
+                || meta.path.is_ident("skip_deserializing")
+            {
+                skipped = true;
+            }
+            if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let content;
+                syn::parenthesized!(content in meta.input);
+                let _: proc_macro2::TokenStream = content.parse()?;
+            }
+            Ok(())
+        });
+    }
+    skipped
+}

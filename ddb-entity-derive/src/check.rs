@@ -1,0 +1,358 @@
+//! The rules that span attributes, templates and fields. Produces the
+//! validated model that `expand` turns into code without further checks.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, Generics, Ident, LitStr, Path, Type, Visibility};
+
+use crate::ast::KeyField;
+use crate::attr;
+use crate::ctxt::Ctxt;
+use crate::template::{self, Segment, Template};
+
+/// A validated `#[derive(Entity)]`.
+pub(crate) struct EntityModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) generics: &'a Generics,
+    pub(crate) table: Path,
+    pub(crate) type_name: String,
+    pub(crate) pk: KeyTemplate,
+    pub(crate) sk: KeyTemplate,
+    pub(crate) indexes: Vec<IndexModel>,
+}
+
+/// One index the entity fills.
+pub(crate) struct IndexModel {
+    pub(crate) path: Path,
+    /// The index type's name, e.g. `Gsi1`, for generated names.
+    pub(crate) name: Ident,
+    pub(crate) pk: KeyTemplate,
+    pub(crate) sk: Option<KeyTemplate>,
+}
+
+impl IndexModel {
+    /// The fields whose `None` takes the item out of this index.
+    pub(crate) fn sparse_holes(&self) -> impl Iterator<Item = &HoleModel> {
+        self.pk
+            .holes()
+            .chain(self.sk.iter().flat_map(KeyTemplate::holes))
+            .filter(|hole| hole.optional)
+    }
+}
+
+/// A template whose holes are resolved to fields.
+pub(crate) struct KeyTemplate {
+    pub(crate) source: String,
+    pub(crate) parts: Vec<Part>,
+}
+
+pub(crate) enum Part {
+    Literal(String),
+    /// Boxed: a field's type makes a hole large next to a literal.
+    Hole(Box<HoleModel>),
+}
+
+#[derive(Clone)]
+pub(crate) struct HoleModel {
+    pub(crate) field: Ident,
+    /// The key part type: the field's type, or `T` of an `Option<T>` field.
+    pub(crate) ty: Type,
+    pub(crate) optional: bool,
+    pub(crate) width: Option<usize>,
+    /// Where the hole is written, for errors about its type.
+    pub(crate) span: Span,
+}
+
+impl KeyTemplate {
+    pub(crate) fn holes(&self) -> impl Iterator<Item = &HoleModel> {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Hole(hole) => Some(hole.as_ref()),
+            Part::Literal(_) => None,
+        })
+    }
+}
+
+/// Validates a `#[derive(Entity)]` input.
+pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
+    let cx = Ctxt::default();
+    let fields = named_fields(&cx, input);
+    if let Some(lifetime) = input.generics.lifetimes().next() {
+        cx.error(
+            lifetime,
+            "an entity cannot borrow: items are decoded into owned values; use owned field types (String, Vec, …)",
+        );
+    }
+    let attrs = attr::entity_attrs(&cx, &input.attrs);
+    let ident = &input.ident;
+    if attrs.table.is_none() {
+        cx.error(
+            ident,
+            "missing `table`: add #[entity(table = YourTable, pk = \"…\", sk = \"…\")], where YourTable is declared with `ddb_entity::table!`",
+        );
+    }
+    let resolve = |lit: &Option<LitStr>, what: &str, allow_sparse: bool, span: Span| {
+        let Some(lit) = lit else {
+            cx.error_at(span, format!("missing `{what}`: {}", missing_help(what)));
+            return None;
+        };
+        let template = template::parse(&cx, lit)?;
+        resolve(&cx, &template, &fields, allow_sparse)
+    };
+    let pk = resolve(&attrs.pk, "pk", false, ident.span());
+    let sk = resolve(&attrs.sk, "sk", false, ident.span());
+
+    let mut indexes = Vec::new();
+    for (position, index) in attrs.indexes.iter().enumerate() {
+        let repeated = attrs.indexes[..position]
+            .iter()
+            .any(|earlier| earlier.index == index.index);
+        if repeated {
+            cx.error(
+                &index.index,
+                "this index is already filled by another #[entity(index = …)]; an entity has one key per index",
+            );
+            continue;
+        }
+        let Some(name) = index.index.segments.last().map(|s| s.ident.clone()) else {
+            continue;
+        };
+        let pk = resolve(&index.pk, "pk", true, index.span);
+        let sk = match &index.sk {
+            Some(_) => resolve(&index.sk, "sk", true, index.span).map(Some),
+            None => Some(None),
+        };
+        if let (Some(pk), Some(sk)) = (pk, sk) {
+            indexes.push(IndexModel {
+                path: index.index.clone(),
+                name,
+                pk,
+                sk,
+            });
+        }
+    }
+
+    let type_name = type_name(&cx, &attrs, sk.as_ref());
+    match (attrs.table, pk, sk, type_name) {
+        (Some(table), Some(pk), Some(sk), Some(type_name)) => cx.finish(EntityModel {
+            ident,
+            vis: &input.vis,
+            generics: &input.generics,
+            table,
+            type_name,
+            pk,
+            sk,
+            indexes,
+        }),
+        _ => {
+            // Every missing piece recorded an error.
+            cx.finish(())?;
+            unreachable!("a missing piece of the model always records an error")
+        }
+    }
+}
+
+fn missing_help(what: &str) -> &'static str {
+    match what {
+        "pk" => "every key needs a partition key template, e.g. pk = \"CUST#{customer_id}\"",
+        _ => {
+            "a single table has a sort key, so every entity needs a sort key template, e.g. sk = \"ORDER#{placed}#{order_id}\" or sk = \"PROFILE\""
+        }
+    }
+}
+
+fn named_fields<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Vec<KeyField<'a>> {
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => named.named.iter().filter_map(KeyField::new).collect(),
+            _ => {
+                cx.error(
+                    &input.ident,
+                    "#[derive(Entity)] needs a struct with named fields: key templates name the fields",
+                );
+                Vec::new()
+            }
+        },
+        _ => {
+            cx.error(
+                &input.ident,
+                "#[derive(Entity)] works on structs; for a unit enum used inside keys, derive `KeyPart`",
+            );
+            Vec::new()
+        }
+    }
+}
+
+fn resolve(
+    cx: &Ctxt,
+    template: &Template,
+    fields: &[KeyField<'_>],
+    allow_sparse: bool,
+) -> Option<KeyTemplate> {
+    let mut ok = true;
+    let mut parts = Vec::new();
+    for segment in &template.segments {
+        match segment {
+            Segment::Literal(text) => parts.push(Part::Literal(text.clone())),
+            Segment::Hole(hole) => {
+                let Some(field) = fields.iter().find(|field| field.name() == hole.field) else {
+                    cx.error_at(hole.span, unknown_field(&hole.field, fields));
+                    ok = false;
+                    continue;
+                };
+                if field.serde_skipped {
+                    cx.error_at(
+                        hole.span,
+                        format!(
+                            "`{}` is skipped by serde, so it would be lost on the next read; a key field must be stored (remove #[serde(skip…)])",
+                            hole.field
+                        ),
+                    );
+                    ok = false;
+                }
+                if field.option_inner.is_some() && !allow_sparse {
+                    cx.error_at(
+                        hole.span,
+                        format!(
+                            "`{}` is an `Option`, but the primary key cannot be sparse: every item needs its whole key; use a non-optional field, or move this template to an index (an `Option` field there makes the index sparse)",
+                            hole.field
+                        ),
+                    );
+                    ok = false;
+                }
+                parts.push(Part::Hole(Box::new(HoleModel {
+                    field: field.ident.clone(),
+                    ty: field.option_inner.unwrap_or(field.ty).clone(),
+                    optional: field.option_inner.is_some(),
+                    width: hole.width,
+                    span: hole.span,
+                })));
+            }
+        }
+    }
+    ok.then(|| KeyTemplate {
+        source: template.source(),
+        parts,
+    })
+}
+
+fn unknown_field(name: &str, fields: &[KeyField<'_>]) -> String {
+    let closest = fields
+        .iter()
+        .map(|field| field.name())
+        .min_by_key(|candidate| edit_distance(name, candidate))
+        .filter(|candidate| edit_distance(name, candidate) <= name.len().max(3) / 3 + 1);
+    match closest {
+        Some(candidate) => format!(
+            "no field `{name}` in this struct; did you mean `{{{candidate}}}`? A hole names one of the struct's fields"
+        ),
+        None => format!(
+            "no field `{name}` in this struct; a hole `{{…}}` names one of the struct's fields"
+        ),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(ca != *cb);
+            current.push(substitute.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+fn type_name(cx: &Ctxt, attrs: &attr::EntityAttrs, sk: Option<&KeyTemplate>) -> Option<String> {
+    if let Some(lit) = &attrs.type_name {
+        let value = lit.value();
+        if value.is_empty() || value.contains('#') {
+            cx.error(
+                lit,
+                "`type` names the entity type: a non-empty word without `#`, e.g. type = \"ORDER\"",
+            );
+            return None;
+        }
+        return Some(value);
+    }
+    let sk = sk?;
+    match sk.parts.first() {
+        Some(Part::Literal(text)) => Some(text.clone()),
+        _ => {
+            let span = attrs
+                .sk
+                .as_ref()
+                .map_or_else(Span::call_site, |lit| lit.span());
+            cx.error_at(
+                span,
+                "the sort key starts with a hole, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal such as \"ORDER#{…}\"",
+            );
+            None
+        }
+    }
+}
+
+/// A validated `#[derive(KeyPart)]` enum.
+pub(crate) struct KeyPartModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) generics: &'a Generics,
+    /// (variant, name in keys)
+    pub(crate) variants: Vec<(&'a Ident, String)>,
+}
+
+/// Validates a `#[derive(KeyPart)]` input: a unit enum whose names are
+/// distinct, non-empty and made of bytes above `$` (so they need no escaping
+/// and decode by plain comparison).
+pub(crate) fn key_part(input: &DeriveInput) -> syn::Result<KeyPartModel<'_>> {
+    let cx = Ctxt::default();
+    let mut variants = Vec::new();
+    match &input.data {
+        Data::Enum(data) => {
+            if data.variants.is_empty() {
+                cx.error(&input.ident, "#[derive(KeyPart)] needs at least one variant");
+            }
+            for variant in &data.variants {
+                if !matches!(variant.fields, Fields::Unit) {
+                    cx.error(
+                        &variant.ident,
+                        "#[derive(KeyPart)] supports unit variants only: a key part is one name; move data into its own key hole",
+                    );
+                    continue;
+                }
+                let rename = attr::variant_rename(&cx, &variant.attrs);
+                let (name, span) = match &rename {
+                    Some(lit) => (lit.value(), lit.span()),
+                    None => (variant.ident.to_string(), variant.ident.span()),
+                };
+                if name.is_empty() || name.bytes().any(|b| b <= b'$') {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "key name {name:?} must be non-empty and free of spaces and of `!\"#$` and control characters; rename it with #[key(rename = \"…\")]"
+                        ),
+                    );
+                    continue;
+                }
+                if let Some((earlier, _)) = variants.iter().find(|(_, n)| *n == name) {
+                    cx.error_at(
+                        span,
+                        format!("key name {name:?} is already used by `{earlier}`; key names must be distinct"),
+                    );
+                    continue;
+                }
+                variants.push((&variant.ident, name));
+            }
+        }
+        _ => cx.error(
+            &input.ident,
+            "#[derive(KeyPart)] works on unit enums; for a struct, implement `KeyPart` by hand (see its docs)",
+        ),
+    }
+    cx.finish(KeyPartModel {
+        ident: &input.ident,
+        generics: &input.generics,
+        variants,
+    })
+}

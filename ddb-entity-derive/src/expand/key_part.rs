@@ -1,0 +1,43 @@
+//! `#[derive(KeyPart)]` for unit enums.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::check::KeyPartModel;
+
+pub(crate) fn key_part(model: &KeyPartModel<'_>) -> TokenStream {
+    let ident = model.ident;
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let variants: Vec<_> = model.variants.iter().map(|(variant, _)| *variant).collect();
+    let names: Vec<_> = model.variants.iter().map(|(_, name)| name).collect();
+    let listed = names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let expected = format!("{ident} (one of {listed})");
+    quote! {
+        impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
+            fn encode_key(
+                &self,
+                out: &mut ::std::string::String,
+            ) -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                out.push_str(match self {
+                    #( Self::#variants => #names, )*
+                });
+                ::core::result::Result::Ok(())
+            }
+        }
+
+        impl #impl_generics ::ddb_entity::key::DecodeKeyPart for #ident #ty_generics #where_clause {
+            fn decode_key(
+                component: &str,
+            ) -> ::core::result::Result<Self, ::ddb_entity::key::KeyError> {
+                match component {
+                    #( #names => ::core::result::Result::Ok(Self::#variants), )*
+                    _ => ::core::result::Result::Err(::ddb_entity::key::KeyError::malformed(#expected, component)),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Key builders: whole keys, partitions, and sort-key stage builders that
+//! can only be cut from the left.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::check::{EntityModel, HoleModel, KeyTemplate, Part};
+
+/// What a generated function takes for a hole: the hole's own type for a
+/// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
+pub(super) fn arg_type(hole: &HoleModel) -> TokenStream {
+    let ty = &hole.ty;
+    match hole.width {
+        Some(_) => quote!(#ty),
+        None => quote!(impl ::ddb_entity::KeyArg<#ty>),
+    }
+}
+
+/// The value to hand to `KeyBuf::part` for a hole whose argument is `arg`.
+pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
+    let ty = &hole.ty;
+    match hole.width {
+        Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
+        None => quote!(&#arg),
+    }
+}
+
+/// Statements appending `template` to the `KeyBuf` named `buf`, each hole
+/// taken from the function parameter of the same name.
+pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
+    let statements = template.parts.iter().map(|part| match part {
+        Part::Literal(text) => quote!(#buf.literal(#text);),
+        Part::Hole(hole) => {
+            let field = &hole.field;
+            let value = part_value(hole, &quote!(#field));
+            quote!(#buf.part(#value)?;)
+        }
+    });
+    quote!(#(#statements)*)
+}
+
+/// `name: Type` parameters for the holes of `templates`, each field once,
+/// in order of first appearance.
+pub(super) fn params<'t>(
+    templates: impl IntoIterator<Item = &'t KeyTemplate>,
+) -> Vec<&'t HoleModel> {
+    let mut holes: Vec<&HoleModel> = Vec::new();
+    for hole in templates.into_iter().flat_map(KeyTemplate::holes) {
+        if !holes.iter().any(|seen| seen.field == hole.field) {
+            holes.push(hole);
+        }
+    }
+    holes
+}
+
+pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
+    let params = holes.iter().map(|hole| {
+        let field = &hole.field;
+        let ty = arg_type(hole);
+        quote!(#field: #ty)
+    });
+    quote!(#(#params),*)
+}
+
+/// The sort-key builder of one template: `Entity::sk()` (or
+/// `Entity::gsi1_sk()`) and its stage type. Returns (constructor fn, items).
+pub(super) struct SortKeyBuilder<'m> {
+    pub(super) model: &'m EntityModel<'m>,
+    /// `Order::sk` / `Order::gsi1_sk`
+    pub(super) constructor: Ident,
+    /// `OrderSk` / `OrderGsi1Sk`
+    pub(super) stage: Ident,
+    /// `::ddb_entity::Primary<App>` / `Gsi1`
+    pub(super) index: TokenStream,
+    pub(super) template: &'m KeyTemplate,
+    pub(super) what: String,
+}
+
+impl SortKeyBuilder<'_> {
+    /// The constructor (inside the entity's inherent impl) and the stage
+    /// type with its impls (at module level).
+    pub(super) fn expand(&self) -> (TokenStream, TokenStream) {
+        let Self {
+            model,
+            constructor,
+            stage,
+            index,
+            template,
+            what,
+        } = self;
+        let vis = model.vis;
+        let sort_key = quote!(::ddb_entity::SortKey<#index>);
+        let holes: Vec<&HoleModel> = template.holes().collect();
+        // Literals before the first hole go in at construction; those after
+        // hole i go in with hole i.
+        let mut leading = Vec::new();
+        let mut after: Vec<Vec<&str>> = vec![Vec::new(); holes.len()];
+        let mut seen = 0;
+        for part in &template.parts {
+            match part {
+                Part::Literal(text) if seen == 0 => leading.push(text.as_str()),
+                Part::Literal(text) => after[seen - 1].push(text),
+                Part::Hole(_) => seen += 1,
+            }
+        }
+        let start = quote! {
+            ::ddb_entity::__private::SortKeyBuilder::<#index>::new() #(.literal(#leading))*
+        };
+        let source = &template.source;
+        let entity = model.ident;
+
+        if holes.is_empty() {
+            let doc = format!(
+                "The sort key of every `{entity}` {what}: `{source}`, a whole key (the template has no holes)."
+            );
+            let constructor_fn = quote! {
+                #[doc = #doc]
+                #vis fn #constructor() -> #sort_key {
+                    #start.whole()
+                }
+            };
+            return (constructor_fn, TokenStream::new());
+        }
+
+        let generics = model.generics;
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let type_args: Vec<TokenStream> = generics
+            .params
+            .iter()
+            .filter_map(|param| match param {
+                syn::GenericParam::Type(t) => {
+                    let ident = &t.ident;
+                    Some(quote!(#ident))
+                }
+                syn::GenericParam::Const(c) => {
+                    let ident = &c.ident;
+                    Some(quote!(#ident))
+                }
+                syn::GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        let decl_params: Vec<&syn::GenericParam> = generics.params.iter().collect();
+        let stage_ty = |filled: usize| quote!(#stage<#(#type_args,)* #filled>);
+
+        let doc = format!(
+            "Sort-key builder of `{entity}` {what} (`{source}`): fill the holes from the left and stop \
+             anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix."
+        );
+        let struct_item = quote! {
+            #[doc = #doc]
+            #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+            #vis struct #stage<#(#decl_params,)* const FILLED: usize> (
+                ::ddb_entity::__private::SortKeyBuilder<#index>,
+                ::core::marker::PhantomData<fn() -> #entity #ty_generics>,
+            ) #where_clause;
+        };
+
+        let impl_for_prefix = quote! {
+            impl<#(#decl_params,)* const FILLED: usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
+                for #sort_key #where_clause
+            {
+                fn from(stage: #stage<#(#type_args,)* FILLED>) -> Self {
+                    stage.0.prefix()
+                }
+            }
+        };
+
+        let stages = holes.iter().enumerate().map(|(i, hole)| {
+            let field = &hole.field;
+            let ty = &hole.ty;
+            let arg = arg_type(hole);
+            let value = part_value(hole, &quote!(#field));
+            let literals = &after[i];
+            let this = stage_ty(i);
+            let last = i + 1 == holes.len();
+            let (returns, finish) = if last {
+                (sort_key.clone(), quote!(.whole()))
+            } else {
+                let next = stage_ty(i + 1);
+                (next, quote!())
+            };
+            let wrap = |inner: TokenStream| {
+                if last {
+                    inner
+                } else {
+                    quote!(#stage(#inner, ::core::marker::PhantomData))
+                }
+            };
+            let body = wrap(quote!(self.0.part(#value) #(.literal(#literals))* #finish));
+            let fill_doc = format!("Fills `{{{field}}}`.");
+            let cut = match hole.width {
+                Some(_) => TokenStream::new(),
+                None => {
+                    let cut_fn = format_ident!("{}_prefix", field.to_string().trim_start_matches("r#"));
+                    let cut_doc = format!(
+                        "Cuts inside `{{{field}}}`: every key whose `{field}` starts with `cut` \
+                         (e.g. a year or a month of a date)."
+                    );
+                    quote! {
+                        #[doc = #cut_doc]
+                        #vis fn #cut_fn<C: ::ddb_entity::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
+                            self.0.cut::<#ty, C>(&cut)
+                        }
+                    }
+                }
+            };
+            quote! {
+                impl #impl_generics #this #where_clause {
+                    #[doc = #fill_doc]
+                    #vis fn #field(self, #field: #arg) -> #returns {
+                        #body
+                    }
+                    #cut
+                }
+            }
+        });
+
+        let constructor_doc = format!(
+            "Starts the sort key of `{entity}` {what} (`{source}`): fill holes from the left, \
+             stop anywhere for a prefix."
+        );
+        let first = stage_ty(0);
+        let constructor_fn = quote! {
+            #[doc = #constructor_doc]
+            #vis fn #constructor() -> #first {
+                #stage(#start, ::core::marker::PhantomData)
+            }
+        };
+        let items = quote! {
+            #struct_item
+            #impl_for_prefix
+            #(#stages)*
+        };
+        (constructor_fn, items)
+    }
+}

@@ -1,0 +1,13 @@
+//! Code generation from validated models. Nothing here validates.
+//!
+//! Generated code names everything by absolute path (`::ddb_entity::…`,
+//! `::core::…`) so a user's own `Result`, `Option` or `Vec` cannot capture
+//! it, and reaches the runtime's internals only through
+//! `::ddb_entity::__private`.
+
+mod entity;
+mod key_part;
+mod keys;
+
+pub(crate) use entity::entity;
+pub(crate) use key_part::key_part;

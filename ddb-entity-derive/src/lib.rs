@@ -1,0 +1,38 @@
+//! Derive macros for [`ddb-entity`](https://docs.rs/ddb-entity): use them
+//! through that crate (`ddb_entity::Entity`, `ddb_entity::KeyPart`), which
+//! documents what they generate.
+//!
+//! The macros are built in phases, one file each: `attr` reads the
+//! attributes, `template` parses key templates, `ast` reads the struct,
+//! `check` applies the rules that span them and produces a validated model,
+//! `expand` writes code from that model and never validates.
+
+mod ast;
+mod attr;
+mod check;
+mod ctxt;
+mod expand;
+mod template;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+/// `#[derive(Entity)]`: see `ddb_entity::Entity`.
+#[proc_macro_derive(Entity, attributes(entity))]
+pub fn derive_entity(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    check::entity(&input)
+        .map(|model| expand::entity(&model))
+        .unwrap_or_else(ctxt::to_compile_errors)
+        .into()
+}
+
+/// `#[derive(KeyPart)]` for unit enums: see `ddb_entity::key::KeyPart`.
+#[proc_macro_derive(KeyPart, attributes(key))]
+pub fn derive_key_part(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    check::key_part(&input)
+        .map(|model| expand::key_part(&model))
+        .unwrap_or_else(ctxt::to_compile_errors)
+        .into()
+}

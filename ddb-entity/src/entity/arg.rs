@@ -1,0 +1,51 @@
+//! What a generated key builder accepts for a hole of type `T`.
+
+use std::borrow::Cow;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::key::KeyPart;
+
+/// A value accepted where a key builder asks for a `T`: `T` itself, a
+/// reference to it, and for string-like fields a `&str`. Every accepted
+/// value encodes exactly as the `T` it stands for, so the argument types of
+/// generated builders stay strict (a `u64` hole takes no `String`) without
+/// forcing allocations at the call site.
+///
+/// ```
+/// use ddb_entity::KeyArg;
+///
+/// fn takes<A: KeyArg<String>>(_: A) {}
+/// takes("by-ref");
+/// takes(String::from("owned"));
+/// takes(&String::from("borrowed"));
+///
+/// fn takes_u64<A: KeyArg<u64>>(_: A) {}
+/// takes_u64(42);
+/// takes_u64(&42u64);
+/// ```
+///
+/// ```compile_fail
+/// fn takes_u64<A: ddb_entity::KeyArg<u64>>(_: A) {}
+/// takes_u64("42"); // a string is not a u64 hole's value
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot fill a key hole of type `{T}`",
+    label = "expected a `{T}` (or a reference to one)",
+    note = "a key builder takes the field's own type, so keys cannot be built from the wrong kind of value"
+)]
+pub trait KeyArg<T: ?Sized>: KeyPart {}
+
+impl<T: KeyPart> KeyArg<T> for T {}
+impl<T: KeyPart + ?Sized> KeyArg<T> for &T {}
+
+macro_rules! str_args {
+    ($($owned:ty),*) => {$(
+        impl KeyArg<$owned> for &str {}
+        impl KeyArg<$owned> for &String {}
+    )*};
+}
+str_args!(Box<str>, Arc<str>, Rc<str>, Cow<'static, str>);
+impl KeyArg<String> for &str {}
+impl KeyArg<String> for Box<str> {}
+impl KeyArg<String> for Cow<'_, str> {}

@@ -1,0 +1,74 @@
+//! An entity's item: its serde body plus the attributes the table needs.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::Entity;
+use crate::error::{Error, Result};
+use crate::table::Table;
+
+/// A DynamoDB item as the SDK represents it.
+pub type Item = HashMap<String, AttributeValue>;
+
+pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
+    let mut item: Item = serde_dynamo::to_item(entity).map_err(|source| Error::Encode {
+        entity: E::NAME,
+        source,
+    })?;
+    let schema = E::Table::SCHEMA;
+    // The library owns every key attribute of the table, including those of
+    // indexes this entity does not fill: a field serialised under one would
+    // be overwritten, or would slip the item into another entity's index.
+    let owned = schema
+        .key_attributes()
+        .into_iter()
+        .chain([schema.type_attribute]);
+    for attribute in owned {
+        if item.contains_key(attribute) {
+            return Err(Error::AttributeClash {
+                entity: E::NAME,
+                attribute,
+            });
+        }
+    }
+    let mut put = |attribute: &str, value: String| {
+        item.insert(attribute.to_owned(), AttributeValue::S(value));
+    };
+    let (partition, sort) = entity.primary_key()?.into_parts();
+    put(schema.primary.partition_key, partition);
+    if let Some(sort_key) = schema.primary.sort_key {
+        put(sort_key, sort);
+    }
+    put(schema.type_attribute, E::TYPE.to_owned());
+    for entry in entity.index_entries()? {
+        let Some(key) = entry.key else { continue };
+        put(entry.index.keys.partition_key, key.partition);
+        if let (Some(attribute), Some(value)) = (entry.index.keys.sort_key, key.sort) {
+            put(attribute, value);
+        }
+    }
+    Ok(item)
+}
+
+pub(super) fn from_item<E: Entity>(item: Item) -> Result<E> {
+    let type_attribute = E::Table::SCHEMA.type_attribute;
+    match item.get(type_attribute) {
+        Some(AttributeValue::S(found)) if found == E::TYPE => {}
+        found => {
+            return Err(Error::WrongType {
+                entity: E::NAME,
+                expected: E::TYPE,
+                found: match found {
+                    Some(AttributeValue::S(found)) => Some(found.clone()),
+                    Some(other) => Some(format!("{other:?}")),
+                    None => None,
+                },
+            });
+        }
+    }
+    serde_dynamo::from_item(item).map_err(|source| Error::Decode {
+        entity: E::NAME,
+        source,
+    })
+}

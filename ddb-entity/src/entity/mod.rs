@@ -1,0 +1,124 @@
+//! Entities: typed items of one kind in the single table.
+
+mod arg;
+mod item;
+mod keys;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::key::KeyError;
+use crate::table::{IndexSchema, Table};
+
+pub use arg::KeyArg;
+pub use item::Item;
+#[doc(hidden)]
+pub use keys::SortKeyBuilder;
+pub use keys::{IndexKey, Key, Partition, SortKey};
+
+/// An entity: one kind of item in the single table, with key templates.
+///
+/// `#[derive(Entity)]` implements it from a struct's `#[entity(…)]`
+/// attributes, together with typed key builders (`Order::key(…)`,
+/// `Order::partition(…)`, `Order::sk()`, one `…_partition`/`…_sk` pair per
+/// index). The item stored is the serde body of the struct (through
+/// `serde_dynamo`) plus the key attributes and the type attribute, so
+/// reading an entity back never needs to parse a key.
+///
+/// A hand implementation shows what the derive writes:
+///
+/// ```
+/// use ddb_entity::key::{KeyBuf, KeyError};
+/// use ddb_entity::{Entity, IndexEntry, Key, Table};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! {
+///     /// The app's table.
+///     pub struct App { partition_key: "PK", sort_key: "SK" }
+/// }
+///
+/// /// pk = "CUST#{id}", sk = "PROFILE"
+/// #[derive(Serialize, Deserialize)]
+/// struct Customer { id: u64, name: String }
+///
+/// impl Entity for Customer {
+///     type Table = App;
+///     const NAME: &'static str = "Customer";
+///     const TYPE: &'static str = "PROFILE";
+///     const INDEXES: &'static [ddb_entity::IndexSchema] = &[];
+///
+///     fn primary_key(&self) -> Result<Key<Self>, KeyError> {
+///         let mut pk = KeyBuf::new();
+///         pk.literal("CUST").part(&self.id)?;
+///         let mut sk = KeyBuf::new();
+///         sk.literal("PROFILE");
+///         Ok(Key::new(pk.finish_partition()?, sk.finish()))
+///     }
+///
+///     fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError> {
+///         Ok(Vec::new())
+///     }
+/// }
+///
+/// let item = Customer { id: 42, name: "Ada".into() }.to_item()?;
+/// assert_eq!(item["PK"].as_s().unwrap(), "CUST#00000000000000000042");
+/// assert_eq!(item["SK"].as_s().unwrap(), "PROFILE");
+/// assert_eq!(item["_type"].as_s().unwrap(), "PROFILE");
+/// assert_eq!(Customer::from_item(item)?.name, "Ada");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+pub trait Entity: Serialize + DeserializeOwned {
+    /// The table the entity lives in.
+    type Table: Table;
+
+    /// The Rust type's name, for error messages.
+    const NAME: &'static str;
+
+    /// The entity type: the first literal segment of its sort key (`ORDER`
+    /// for `ORDER#{placed}#{id}`) unless declared with `type = "…"`. Written
+    /// to the table's type attribute on every item.
+    const TYPE: &'static str;
+
+    /// The global secondary indexes the entity fills (index overloading:
+    /// several entity types fill the same generic index).
+    const INDEXES: &'static [IndexSchema];
+
+    /// The primary key of this value.
+    fn primary_key(&self) -> Result<Key<Self>, KeyError>
+    where
+        Self: Sized;
+
+    /// The key of this value in each index of [`INDEXES`](Entity::INDEXES),
+    /// in that order; `key: None` where a sparse index's `Option` field is
+    /// `None` (the item is then absent from that index).
+    fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError>;
+
+    /// The whole item: the serde body, the primary key, the type attribute
+    /// and the key attributes of every index the value belongs to.
+    fn to_item(&self) -> crate::Result<Item>
+    where
+        Self: Sized,
+    {
+        item::to_item(self)
+    }
+
+    /// Decodes an item written by [`to_item`](Entity::to_item). An item
+    /// whose type attribute names another entity type is an error, never a
+    /// mis-decoded value.
+    fn from_item(item: Item) -> crate::Result<Self>
+    where
+        Self: Sized,
+    {
+        item::from_item(item)
+    }
+}
+
+/// One index's part of an entity's item: its key, or `None` when the
+/// entity's value is absent from that (sparse) index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// The index.
+    pub index: IndexSchema,
+    /// The key values, or `None` for "not in this index".
+    pub key: Option<IndexKey>,
+}

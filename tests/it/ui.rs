@@ -1,0 +1,12 @@
+//! Every derive error, compiled and compared with its reviewed message
+//! (`tests/ui/**/*.stderr`), and generated code compiled warning-free.
+//! Regenerate after an intended change with `TRYBUILD=overwrite` and review
+//! the diff.
+
+#[test]
+fn derive_messages() {
+    let cases = trybuild::TestCases::new();
+    cases.pass("tests/ui/pass/*.rs");
+    cases.compile_fail("tests/ui/entity/*.rs");
+    cases.compile_fail("tests/ui/key_part/*.rs");
+}
