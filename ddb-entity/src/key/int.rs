@@ -120,6 +120,21 @@ const fn digit_count(mut n: u128) -> usize {
 /// The longest component any integer writes: `-` and 39 digits.
 const BUF_LEN: usize = 40;
 
+/// `"00" "01" … "99"`: two digits per division, as `core::fmt` does.
+const PAIRS: [u8; 200] = {
+    let mut pairs = [0; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[2 * i] = b'0' + (i / 10) as u8;
+        pairs[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
+
+/// Most decimal digits that always fit a `u64` (`10^19 - 1 < 2^64`).
+const U64_SAFE_DIGITS: usize = 19;
+
 /// A stack buffer of ASCII zeros into which digits are written from the end.
 struct Digits {
     buf: [u8; BUF_LEN],
@@ -127,18 +142,44 @@ struct Digits {
 }
 
 impl Digits {
-    fn new() -> Self {
-        Self {
+    /// The decimal digits of `n`, without leading zeros.
+    fn of(n: u128) -> Self {
+        let mut digits = Self {
             buf: [b'0'; BUF_LEN],
             start: BUF_LEN,
+        };
+        // u128 division is a library call; leave it as soon as `n` fits u64.
+        let mut n = n;
+        let mut small = loop {
+            match u64::try_from(n) {
+                Ok(small) => break small,
+                Err(_) => {
+                    digits.push_front(b'0' + (n % 10) as u8);
+                    n /= 10;
+                }
+            }
+        };
+        while small >= 100 {
+            let pair = (small % 100) as usize * 2;
+            small /= 100;
+            digits.push_front(PAIRS[pair + 1]);
+            digits.push_front(PAIRS[pair]);
         }
+        if small >= 10 {
+            let pair = small as usize * 2;
+            digits.push_front(PAIRS[pair + 1]);
+            digits.push_front(PAIRS[pair]);
+        } else {
+            digits.push_front(b'0' + small as u8);
+        }
+        digits
     }
 
-    fn push_front(&mut self, digit: u8) {
-        // Callers push at most 39 digits and one sign, so this never
-        // underflows; saturating keeps that a non-panicking invariant.
+    fn push_front(&mut self, byte: u8) {
+        // At most 39 digits and one sign are pushed, so this never
+        // saturates; saturating keeps that a non-panicking invariant.
         self.start = self.start.saturating_sub(1);
-        self.buf[self.start] = digit;
+        self.buf[self.start] = byte;
     }
 
     fn len(&self) -> usize {
@@ -157,9 +198,35 @@ impl Digits {
     }
 
     fn write_to(&self, out: &mut String) {
-        out.reserve(self.len());
-        // Every byte is an ASCII digit or `-`: pushing them as chars is exact.
-        out.extend(self.buf[self.start..].iter().map(|&b| char::from(b)));
+        let bytes = &self.buf[self.start..];
+        // Digits and `-` are ASCII, so the first arm is always taken.
+        match std::str::from_utf8(bytes) {
+            Ok(ascii) => out.push_str(ascii),
+            Err(_) => out.extend(bytes.iter().map(|&b| char::from(b))),
+        }
+    }
+
+    /// Writes `n` as `width` digits, or reports how many it needs.
+    fn write_padded(
+        n: u128,
+        negative: bool,
+        width: usize,
+        out: &mut String,
+    ) -> Result<(), KeyError> {
+        let mut digits = Self::of(n);
+        if digits.len() > width {
+            return Err(KeyError::WidthOverflow {
+                digits: digits.len(),
+                width,
+            });
+        }
+        digits.pad_to(width);
+        if negative {
+            digits.nines_complement();
+            digits.push_front(b'-');
+        }
+        digits.write_to(out);
+        Ok(())
     }
 }
 
@@ -179,13 +246,19 @@ fn parse_digits(text: &str, width: usize, complement: bool, max: u128) -> Option
     if text.len() != width {
         return None;
     }
-    let mut value: u128 = 0;
-    for b in text.bytes() {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        let digit = if complement { b'9' - b } else { b - b'0' };
-        value = value.checked_mul(10)?.checked_add(u128::from(digit))?;
+    let digit = |b: u8| match (b.is_ascii_digit(), complement) {
+        (false, _) => None,
+        (true, false) => Some(b - b'0'),
+        (true, true) => Some(b'9' - b),
+    };
+    let (head, tail) = text.as_bytes().split_at(width.min(U64_SAFE_DIGITS));
+    let mut small: u64 = 0;
+    for &b in head {
+        small = small * 10 + u64::from(digit(b)?);
+    }
+    let mut value = u128::from(small);
+    for &b in tail {
+        value = value.checked_mul(10)?.checked_add(u128::from(digit(b)?))?;
     }
     (value <= max).then_some(value)
 }
@@ -197,22 +270,7 @@ macro_rules! unsigned {
 
             fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError> {
                 check_width(width, Self::MAX_DIGITS)?;
-                let mut digits = Digits::new();
-                let mut n = *self;
-                loop {
-                    // `n % 10 < 10`, so the cast is exact.
-                    digits.push_front(b'0' + (n % 10) as u8);
-                    n /= 10;
-                    if n == 0 {
-                        break;
-                    }
-                }
-                if digits.len() > width {
-                    return Err(KeyError::WidthOverflow { digits: digits.len(), width });
-                }
-                digits.pad_to(width);
-                digits.write_to(out);
-                Ok(())
+                Digits::write_padded(*self as u128, false, width, out)
             }
 
             fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError> {
@@ -247,26 +305,8 @@ macro_rules! signed {
 
             fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError> {
                 check_width(width, Self::MAX_DIGITS)?;
-                let mut digits = Digits::new();
                 // `unsigned_abs` keeps `MIN` exact, where `abs` would overflow.
-                let mut n = self.unsigned_abs();
-                loop {
-                    digits.push_front(b'0' + (n % 10) as u8);
-                    n /= 10;
-                    if n == 0 {
-                        break;
-                    }
-                }
-                if digits.len() > width {
-                    return Err(KeyError::WidthOverflow { digits: digits.len(), width });
-                }
-                digits.pad_to(width);
-                if *self < 0 {
-                    digits.nines_complement();
-                    digits.push_front(b'-');
-                }
-                digits.write_to(out);
-                Ok(())
+                Digits::write_padded(self.unsigned_abs() as u128, *self < 0, width, out)
             }
 
             fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError> {

@@ -71,8 +71,18 @@ const LIFT: u8 = 0x40;
 pub(crate) const EXPECTED: &str =
     "an escaped string (bytes <= 0x24 only as `$` followed by `@` to `d`)";
 
+/// Whether any byte is at or below the escape. Branch-free, so it
+/// vectorises: most keys (emails, ids, words) need no escaping at all.
+fn has_low_bytes(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |low, &b| low | (b <= ESCAPE))
+}
+
 fn escape_into(s: &str, out: &mut String) {
     let bytes = s.as_bytes();
+    if !has_low_bytes(bytes) {
+        out.push_str(s);
+        return;
+    }
     let mut copied = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if b <= ESCAPE {
@@ -89,6 +99,9 @@ fn escape_into(s: &str, out: &mut String) {
 /// Reverses [`escape_into`], rejecting every text it cannot write.
 pub(crate) fn unescape(component: &str, expected: &'static str) -> Result<String, KeyError> {
     let bytes = component.as_bytes();
+    if !has_low_bytes(bytes) {
+        return Ok(component.to_owned());
+    }
     let mut out = String::with_capacity(component.len());
     let mut copied = 0;
     let mut i = 0;
