@@ -70,9 +70,7 @@ pub enum KeyError {
     },
 
     /// A segment of a whole key could not be decoded as the template's type.
-    #[error(
-        "key segment {index} ({found:?}) is not a valid {expected}: {source}; check that the key was written by the same template"
-    )]
+    #[error("key segment {index} ({found:?}) is not a valid {expected}: {source}")]
     Segment {
         /// 0-based index of the `#`-separated segment.
         index: usize,
