@@ -1,4 +1,5 @@
-//! The struct an entity is derived from, read into what the checks need.
+//! The struct an entity (or a collection) is derived from, read into what
+//! the checks need.
 
 use syn::{Attribute, Field, GenericArgument, Ident, PathArguments, Type};
 
@@ -31,7 +32,18 @@ impl<'a> KeyField<'a> {
 
 /// `Option<T>` (also `std::option::Option<T>`, `core::option::Option<T>`)
 /// recognised by its path: a derive cannot resolve types.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    wrapper_inner(ty, "Option", "option", &["std", "core"])
+}
+
+/// `Vec<T>` (also `std::vec::Vec<T>`, `alloc::vec::Vec<T>`) recognised by
+/// its path, like [`option_inner`].
+pub(crate) fn vec_inner(ty: &Type) -> Option<&Type> {
+    wrapper_inner(ty, "Vec", "vec", &["std", "alloc"])
+}
+
+/// `T` of `Name<T>` or `root::module::Name<T>` for one of `roots`.
+fn wrapper_inner<'a>(ty: &'a Type, name: &str, module: &str, roots: &[&str]) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;
@@ -42,11 +54,11 @@ fn option_inner(ty: &Type) -> Option<&Type> {
         1 => true,
         3 => {
             let root = segments[0].ident.to_string();
-            (root == "std" || root == "core") && segments[1].ident == "option"
+            roots.contains(&root.as_str()) && segments[1].ident == module
         }
         _ => false,
     };
-    if !prefix_ok || last.ident != "Option" {
+    if !prefix_ok || last.ident != name {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &last.arguments else {

@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, LitStr, Path, Type, Visibility};
 
-use crate::ast::KeyField;
+use crate::ast::{self, KeyField};
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::template::{self, Segment, Template};
@@ -355,4 +355,187 @@ pub(crate) fn key_part(input: &DeriveInput) -> syn::Result<KeyPartModel<'_>> {
         generics: &input.generics,
         variants,
     })
+}
+
+/// A validated `#[derive(Collection)]`: at least one member, no entity type
+/// written twice, no generics.
+pub(crate) struct CollectionModel<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) generics: &'a Generics,
+    pub(crate) shape: Shape,
+    pub(crate) members: Vec<Member<'a>>,
+}
+
+/// What the collection is declared as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A struct of `Option<E>`/`Vec<E>` fields: implements `Collection`.
+    Struct,
+    /// An enum of `Variant(E)`: implements `CollectionItem`.
+    Enum,
+}
+
+/// One entity type of a collection.
+pub(crate) struct Member<'a> {
+    /// The field, or the variant.
+    pub(crate) ident: &'a Ident,
+    /// The entity type.
+    pub(crate) entity: &'a Type,
+    pub(crate) holds: Holds,
+}
+
+/// How a member holds its entity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holds {
+    /// An `Option<E>` field: at most one item.
+    One,
+    /// A `Vec<E>` field: any number, in arrival (sort-key) order.
+    Many,
+    /// An enum variant `Variant(E)`.
+    Variant,
+}
+
+const STRUCT_EXAMPLE: &str =
+    "`struct CustomerView { customer: Option<Customer>, orders: Vec<Order> }`";
+const ENUM_EXAMPLE: &str = "`enum CustomerItem { Customer(Customer), Order(Order) }`";
+
+/// Validates a `#[derive(Collection)]` input. Whether each member is an
+/// entity, and whether the members share a table and have distinct entity
+/// types, only the type system knows: `expand` states those as const
+/// checks.
+pub(crate) fn collection(input: &DeriveInput) -> syn::Result<CollectionModel<'_>> {
+    let cx = Ctxt::default();
+    if !input.generics.params.is_empty() {
+        cx.error(
+            &input.generics,
+            "#[derive(Collection)] does not take generic parameters: name concrete entity types (a type alias can fix a generic entity's parameters)",
+        );
+    }
+    let mut members = Vec::new();
+    let shape = match &input.data {
+        Data::Struct(data) => {
+            match &data.fields {
+                Fields::Named(named) => {
+                    for field in &named.named {
+                        let Some(ident) = field.ident.as_ref() else {
+                            continue;
+                        };
+                        let (entity, holds) = if let Some(inner) = ast::option_inner(&field.ty) {
+                            (inner, Holds::One)
+                        } else if let Some(inner) = ast::vec_inner(&field.ty) {
+                            (inner, Holds::Many)
+                        } else {
+                            cx.error(
+                                &field.ty,
+                                format!(
+                                    "field `{}` of a collection must be `Option<E>` (at most one item) or `Vec<E>` (any number, in sort-key order), where E is an entity; move other data out of the collection",
+                                    unraw(ident)
+                                ),
+                            );
+                            continue;
+                        };
+                        members.push(Member {
+                            ident,
+                            entity,
+                            holds,
+                        });
+                    }
+                }
+                _ => cx.error(
+                    &input.ident,
+                    format!(
+                        "#[derive(Collection)] needs named fields, one per entity type, as in {STRUCT_EXAMPLE}; for a stream of mixed items, derive it on an enum such as {ENUM_EXAMPLE}"
+                    ),
+                ),
+            }
+            Shape::Struct
+        }
+        Data::Enum(data) => {
+            for variant in &data.variants {
+                match &variant.fields {
+                    Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                        members.push(Member {
+                            ident: &variant.ident,
+                            entity: &fields.unnamed[0].ty,
+                            holds: Holds::Variant,
+                        });
+                    }
+                    _ => cx.error(
+                        variant,
+                        format!(
+                            "variant `{0}` of a collection enum must hold exactly one entity, as in `{0}(YourEntity)`",
+                            variant.ident
+                        ),
+                    ),
+                }
+            }
+            Shape::Enum
+        }
+        Data::Union(_) => {
+            cx.error(
+                &input.ident,
+                format!(
+                    "#[derive(Collection)] works on a struct of `Option<E>`/`Vec<E>` fields, as in {STRUCT_EXAMPLE}, or on an enum of one-entity variants, as in {ENUM_EXAMPLE}; not on a union"
+                ),
+            );
+            Shape::Struct
+        }
+    };
+    // A unit or tuple struct, or a union, has had its error already.
+    let empty = match &input.data {
+        Data::Struct(data) => {
+            matches!(&data.fields, Fields::Named(named) if named.named.is_empty())
+        }
+        Data::Enum(data) => data.variants.is_empty(),
+        Data::Union(_) => false,
+    };
+    if empty {
+        let what = match shape {
+            Shape::Struct => "a field such as `orders: Vec<Order>`",
+            Shape::Enum => "a variant such as `Order(Order)`",
+        };
+        cx.error(
+            &input.ident,
+            format!("a collection needs at least one entity type: add {what}"),
+        );
+    }
+    for (position, member) in members.iter().enumerate() {
+        let entity = type_string(member.entity);
+        let earlier = members[..position]
+            .iter()
+            .find(|earlier| type_string(earlier.entity) == entity);
+        if let Some(earlier) = earlier {
+            let (what, fix) = match shape {
+                Shape::Struct => (
+                    "field",
+                    format!("keep one field (a `Vec<{entity}>` holds any number of them)"),
+                ),
+                Shape::Enum => ("variant", "keep one variant".to_owned()),
+            };
+            cx.error(
+                member.entity,
+                format!(
+                    "`{entity}` is already held by {what} `{}`: items are routed by entity type, so this {what} would never get one; {fix}",
+                    unraw(earlier.ident)
+                ),
+            );
+        }
+    }
+    cx.finish(CollectionModel {
+        ident: &input.ident,
+        generics: &input.generics,
+        shape,
+        members,
+    })
+}
+
+/// A type as written, for messages: `crate::model::Customer`.
+pub(crate) fn type_string(ty: &Type) -> String {
+    let tokens = quote::ToTokens::to_token_stream(ty).to_string();
+    tokens.replace(' ', "").replace(',', ", ")
+}
+
+fn unraw(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }

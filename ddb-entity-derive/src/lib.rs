@@ -1,9 +1,9 @@
 //! Derive macros for [`ddb-entity`](https://docs.rs/ddb-entity): use them
-//! through that crate (`ddb_entity::Entity`, `ddb_entity::KeyPart`), which
-//! documents what they generate.
+//! through that crate (`ddb_entity::Entity`, `ddb_entity::KeyPart`,
+//! `ddb_entity::Collection`), which documents what they generate.
 //!
 //! The macros are built in phases, one file each: `attr` reads the
-//! attributes, `template` parses key templates, `ast` reads the struct,
+//! attributes, `template` parses key templates, `ast` reads the struct or enum,
 //! `check` applies the rules that span them and produces a validated model,
 //! `expand` writes code from that model and never validates.
 
@@ -33,6 +33,17 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     check::key_part(&input)
         .map(|model| expand::key_part(&model))
+        .unwrap_or_else(ctxt::to_compile_errors)
+        .into()
+}
+
+/// `#[derive(Collection)]` for a struct of `Option<E>`/`Vec<E>` fields or an
+/// enum of `Variant(E)`: see `ddb_entity::Collection`.
+#[proc_macro_derive(Collection)]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    check::collection(&input)
+        .map(|model| expand::collection(&model))
         .unwrap_or_else(ctxt::to_compile_errors)
         .into()
 }

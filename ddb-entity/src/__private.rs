@@ -16,3 +16,19 @@ pub const fn index_has_sort_key<I: crate::Index>() -> bool {
 
 /// Compile-time check that a hole's type is a key part, reported at the hole.
 pub const fn assert_key_part<T: KeyPart + ?Sized>() {}
+
+/// Compile-time check that a collection member's table (`Self`) is the
+/// collection's table (its first member's, `T`).
+#[diagnostic::on_unimplemented(
+    message = "this collection member is an entity of table `{Self}`, but the collection's first member is an entity of table `{T}`",
+    label = "an entity of `{Self}`, not `{T}`",
+    note = "a collection is filled by one Query on one table: make every member an entity of the same table, or split the collection"
+)]
+pub trait SameTable<T> {}
+
+impl<T> SameTable<T> for T {}
+
+/// `const _: () = same_table::<<E as Entity>::Table, <First as Entity>::Table>();`
+/// A member that is no entity is reported by the projection alone, the same
+/// diagnostic as in the collection's impl, so rustc reports it once.
+pub const fn same_table<M: SameTable<T>, T>() {}

@@ -22,6 +22,84 @@ pub use table::{
     Index, IndexSchema, KeySchema, Primary, QueryIndex, Table, TableSchema, validate_table_name,
 };
 
+/// `#[derive(Collection)]`: a typed view of a partition holding several
+/// entity types, filled by one Query ([`Query::collect`]).
+///
+/// - On a **struct** whose named fields are each `Option<E>` (at most one
+///   item) or `Vec<E>` (any number, in the order the Query returns them:
+///   sort-key order) of an entity type `E`, it implements [`Collection`]
+///   and [`Default`] (every field empty). **Do not also derive `Default`**:
+///   the two impls would conflict. A second item for an `Option` field is
+///   [`Error::MoreThanOne`].
+/// - On an **enum** of one-field variants `Variant(E)`, it implements
+///   [`CollectionItem`], so a `Vec` of the enum is a [`Collection`] for
+///   streams of mixed items.
+///
+/// Items are routed by the table's type attribute, which holds each
+/// entity's [`Entity::TYPE`]. An item of a type no member holds is left to
+/// the query's [`UnknownItems`] policy; it is never decoded as another
+/// type. Refused at compile time: a field that is not `Option<E>`/`Vec<E>`,
+/// a variant that does not hold exactly one value, a collection with no
+/// member, the same entity type held twice, generic parameters, a member
+/// that is not an [`Entity`], members of different tables, and two members
+/// with the same [`Entity::TYPE`] (give one of them `type = "…"` in its
+/// `#[entity(…)]`).
+///
+/// ```
+/// use ddb_entity::{Collection, CollectionItem, Entity, Error};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! {
+///     /// The app's table.
+///     pub struct App { partition_key: "PK", sort_key: "SK" }
+/// }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "PROFILE")]
+/// struct Customer { customer_id: u64, name: String }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// /// Everything under `CUST#{customer_id}`.
+/// #[derive(Collection, Debug)]
+/// struct CustomerView {
+///     customer: Option<Customer>,
+///     orders: Vec<Order>,
+/// }
+///
+/// /// One item of that partition, whichever type it is.
+/// #[derive(Collection, Debug, PartialEq)]
+/// enum CustomerItem {
+///     Customer(Customer),
+///     Order(Order),
+/// }
+///
+/// assert_eq!(<CustomerView as Collection>::TYPES, ["PROFILE", "ORDER"]);
+///
+/// // What a Query does with each item it receives, in sort-key order:
+/// let items = [
+///     Order { customer_id: 42, order_id: 1 }.to_item()?,
+///     Order { customer_id: 42, order_id: 2 }.to_item()?,
+///     Customer { customer_id: 42, name: "Ada".into() }.to_item()?,
+/// ];
+/// let mut view = CustomerView::default();
+/// for item in items.clone() {
+///     let entity_type = item["_type"].as_s().unwrap().clone();
+///     assert!(view.push_item(&entity_type, item)?);
+/// }
+/// assert_eq!(view.customer.unwrap().name, "Ada");
+/// assert_eq!(view.orders.iter().map(|o| o.order_id).collect::<Vec<_>>(), [1, 2]);
+///
+/// // The enum takes any of its types, and declines the others.
+/// let item = Customer { customer_id: 42, name: "Ada".into() }.to_item()?;
+/// let decoded = CustomerItem::from_typed_item("PROFILE", item.clone())?;
+/// assert!(matches!(decoded, Some(CustomerItem::Customer(c)) if c.name == "Ada"));
+/// assert_eq!(CustomerItem::from_typed_item("TICKET", item)?, None);
+/// # Ok::<(), Error>(())
+/// ```
+pub use ddb_entity_derive::Collection;
 /// `#[derive(Entity)]`: see [`Entity`] and the crate docs.
 pub use ddb_entity_derive::Entity;
 /// `#[derive(KeyPart)]` for unit enums: see [`key::KeyPart`].

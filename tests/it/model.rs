@@ -106,3 +106,23 @@ pub const TYPES: [&str; 7] = [
     CustomerOrder::TYPE,
     Ticket::TYPE,
 ];
+
+/// Seed 000's customer view: everything under `CUST#{customer_id}` that the
+/// view shows, filled by one Query (tickets are not part of it).
+#[derive(ddb_entity::Collection, Debug, Clone, PartialEq)]
+pub struct CustomerView {
+    pub customer: Option<Customer>,
+    /// `ADDR#…` sorts by sequence number.
+    pub addresses: Vec<Address>,
+    /// `ORDER#{placed}#…`: oldest first, or newest first on a reversed Query.
+    pub orders: Vec<CustomerOrder>,
+}
+
+/// Any one item of a customer's partition, for streams of mixed items
+/// (`Vec<CustomerItem>` is a collection).
+#[derive(ddb_entity::Collection, Debug, Clone, PartialEq)]
+pub enum CustomerItem {
+    Customer(Customer),
+    Order(CustomerOrder),
+    Ticket(Ticket),
+}

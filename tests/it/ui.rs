@@ -9,4 +9,5 @@ fn derive_messages() {
     cases.pass("tests/ui/pass/*.rs");
     cases.compile_fail("tests/ui/entity/*.rs");
     cases.compile_fail("tests/ui/key_part/*.rs");
+    cases.compile_fail("tests/ui/collection/*.rs");
 }

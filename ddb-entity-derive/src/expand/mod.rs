@@ -5,9 +5,11 @@
 //! it, and reaches the runtime's internals only through
 //! `::ddb_entity::__private`.
 
+mod collection;
 mod entity;
 mod key_part;
 mod keys;
 
+pub(crate) use collection::collection;
 pub(crate) use entity::entity;
 pub(crate) use key_part::key_part;

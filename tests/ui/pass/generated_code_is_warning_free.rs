@@ -1,8 +1,9 @@
 //! Generated code compiles without warnings next to names that shadow the
-//! prelude, with raw identifiers, generics and sparse indexes.
+//! prelude, with raw identifiers, generics and sparse indexes, and
+//! collections (a struct and an enum) of those entities.
 #![deny(warnings, missing_docs)]
 
-use ddb_entity::{Entity, KeyPart};
+use ddb_entity::{Collection, CollectionItem, Entity, KeyPart};
 use serde::{Deserialize, Serialize};
 
 /// Shadows the prelude: generated code must use absolute paths.
@@ -73,6 +74,24 @@ pub struct Boxed<T> {
     pub payload: T,
 }
 
+/// A struct collection: raw identifiers, full paths, a generic entity.
+#[derive(Collection)]
+pub struct View {
+    /// At most one.
+    pub r#type: std::option::Option<Thing>,
+    /// Any number.
+    pub boxes: std::vec::Vec<Boxed<u8>>,
+}
+
+/// An enum collection.
+#[derive(Collection)]
+pub enum Mixed {
+    /// A thing.
+    Thing(Thing),
+    /// A box.
+    Boxed(Boxed<u8>),
+}
+
 fn main() -> std::result::Result<(), ddb_entity::Error> {
     let thing = Thing {
         r#type: "widget".into(),
@@ -95,5 +114,17 @@ fn main() -> std::result::Result<(), ddb_entity::Error> {
     let boxed = Boxed { id: 1, label: "a".into(), payload: 5u8 };
     assert_eq!(boxed.primary_key()?.sort(), "BOX#a");
     let _ = Boxed::<u8>::sk().label("a");
+
+    let mut view = View::default();
+    assert!(view.push_item("THING", thing.to_item()?)?);
+    assert!(view.push_item("BOX", boxed.to_item()?)?);
+    assert!(!view.push_item("OTHER", boxed.to_item()?)?);
+    assert!(view.r#type.is_some() && view.boxes.len() == 1);
+    let mixed = Mixed::from_typed_item("BOX", boxed.to_item()?)?;
+    assert!(matches!(mixed, Some(Mixed::Boxed(b)) if b.payload == 5));
+    assert!(matches!(
+        Mixed::from_typed_item("THING", thing.to_item()?)?,
+        Some(Mixed::Thing(_))
+    ));
     Ok(())
 }

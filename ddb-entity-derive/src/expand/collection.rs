@@ -1,0 +1,176 @@
+//! `#[derive(Collection)]`: `Collection` (and `Default`) for a struct of
+//! `Option<E>`/`Vec<E>` fields, `CollectionItem` for an enum of `Variant(E)`,
+//! and the compile-time checks only the type system can make.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::check::{self, CollectionModel, Holds, Member, Shape};
+
+pub(crate) fn collection(model: &CollectionModel<'_>) -> TokenStream {
+    let checks = compile_time_checks(model);
+    let body = match model.shape {
+        Shape::Struct => struct_collection(model),
+        Shape::Enum => enum_collection(model),
+    };
+    quote! {
+        #checks
+        #body
+    }
+}
+
+/// `<E as ::ddb_entity::Entity>`, spanned at the member's type so that a
+/// type that is no entity is reported there.
+fn entity(member: &Member<'_>) -> TokenStream {
+    let ty = member.entity;
+    quote_spanned!(ty.span()=> <#ty as ::ddb_entity::Entity>)
+}
+
+/// `type Table`, `NAME` and `TYPES`, shared by both traits.
+fn associated_items(model: &CollectionModel<'_>) -> TokenStream {
+    let first_member = model.members[0].entity;
+    let first = entity(&model.members[0]);
+    // Spanned at the first member, where a type that is no entity is
+    // reported anyway (the two errors are then one).
+    let table = quote_spanned!(first_member.span()=> type Table = #first::Table;);
+    let name = model.ident.to_string();
+    let types = model.members.iter().map(|member| {
+        let entity = entity(member);
+        quote!(#entity::TYPE)
+    });
+    quote! {
+        #table
+        const NAME: &'static ::core::primitive::str = #name;
+        const TYPES: &'static [&'static ::core::primitive::str] = &[#(#types),*];
+    }
+}
+
+fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
+    let ident = model.ident;
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let associated = associated_items(model);
+    let routes = model.members.iter().map(|member| {
+        let field = member.ident;
+        let entity = entity(member);
+        let store = match member.holds {
+            Holds::Many => quote! {
+                ::std::vec::Vec::push(&mut self.#field, #entity::from_item(__item)?);
+            },
+            Holds::One | Holds::Variant => quote! {
+                if ::core::option::Option::is_some(&self.#field) {
+                    return ::core::result::Result::Err(::ddb_entity::Error::MoreThanOne {
+                        collection: <Self as ::ddb_entity::Collection>::NAME,
+                        entity: #entity::NAME,
+                    });
+                }
+                self.#field = ::core::option::Option::Some(#entity::from_item(__item)?);
+            },
+        };
+        quote! {
+            if __entity_type == #entity::TYPE {
+                #store
+                return ::core::result::Result::Ok(true);
+            }
+        }
+    });
+    let empty = model.members.iter().map(|member| {
+        let field = member.ident;
+        match member.holds {
+            Holds::Many => quote!(#field: ::std::vec::Vec::new()),
+            Holds::One | Holds::Variant => quote!(#field: ::core::option::Option::None),
+        }
+    });
+    quote! {
+        impl #impl_generics ::ddb_entity::Collection for #ident #ty_generics #where_clause {
+            #associated
+
+            fn push_item(
+                &mut self,
+                __entity_type: &::core::primitive::str,
+                __item: ::ddb_entity::Item,
+            ) -> ::ddb_entity::Result<::core::primitive::bool> {
+                #(#routes)*
+                ::core::result::Result::Ok(false)
+            }
+        }
+
+        /// Empty: no item pushed yet.
+        impl #impl_generics ::core::default::Default for #ident #ty_generics #where_clause {
+            fn default() -> Self {
+                Self { #(#empty),* }
+            }
+        }
+    }
+}
+
+fn enum_collection(model: &CollectionModel<'_>) -> TokenStream {
+    let ident = model.ident;
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let associated = associated_items(model);
+    let routes = model.members.iter().map(|member| {
+        let variant = member.ident;
+        let entity = entity(member);
+        quote! {
+            if __entity_type == #entity::TYPE {
+                return ::core::result::Result::Ok(::core::option::Option::Some(
+                    Self::#variant(#entity::from_item(__item)?),
+                ));
+            }
+        }
+    });
+    quote! {
+        impl #impl_generics ::ddb_entity::CollectionItem for #ident #ty_generics #where_clause {
+            #associated
+
+            fn from_typed_item(
+                __entity_type: &::core::primitive::str,
+                __item: ::ddb_entity::Item,
+            ) -> ::ddb_entity::Result<::core::option::Option<Self>> {
+                #(#routes)*
+                ::core::result::Result::Ok(::core::option::Option::None)
+            }
+        }
+    }
+}
+
+/// One const item per check (const evaluation stops at its first panic),
+/// each spanned at the member it is about: every member is an entity of the
+/// first member's table, and no two members share an entity type (items
+/// are routed by it).
+fn compile_time_checks(model: &CollectionModel<'_>) -> TokenStream {
+    let first = entity(&model.members[0]);
+    // Projections rather than an `E: Entity` bound: a member that is no
+    // entity then fails exactly as in the impl, and rustc reports it once.
+    let tables = model.members.iter().skip(1).map(|member| {
+        let entity = entity(member);
+        quote_spanned! {member.entity.span()=>
+            const _: () = ::ddb_entity::__private::same_table::<#entity::Table, #first::Table>();
+        }
+    });
+    let mut distinct = Vec::new();
+    for (position, later) in model.members.iter().enumerate() {
+        for earlier in &model.members[..position] {
+            let (a, b) = (entity(earlier), entity(later));
+            // `assert!` reads its message as a format string: braces doubled.
+            let message = format!(
+                "`{}` and `{}` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]",
+                check::type_string(earlier.entity),
+                check::type_string(later.entity),
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            let span = later.entity.span();
+            distinct.push(quote_spanned! {span=>
+                const _: () = ::core::assert!(
+                    !::ddb_entity::__private::has_duplicate_type(&[#a::TYPE, #b::TYPE]),
+                    #message
+                );
+            });
+        }
+    }
+    quote! {
+        #(#tables)*
+        #(#distinct)*
+    }
+}

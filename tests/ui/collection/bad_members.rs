@@ -1,0 +1,37 @@
+use std::collections::HashMap;
+
+use ddb_entity::{Collection, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+pub struct Customer {
+    pub id: u64,
+}
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{id}", sk = "ORDER#{order_id}")]
+pub struct Order {
+    pub id: u64,
+    pub order_id: u64,
+}
+
+#[derive(Collection)]
+pub struct View {
+    pub customer: Customer,
+    pub orders: Vec<Order>,
+    pub by_id: HashMap<u64, Order>,
+    pub count: usize,
+}
+
+#[derive(Collection)]
+pub enum Item {
+    Customer(Customer),
+    Nothing,
+    Pair(Order, Order),
+    Named { order: Order },
+}
+
+fn main() {}

@@ -1,0 +1,32 @@
+use ddb_entity::{Collection, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+ddb_entity::table! { pub struct Other { partition_key: "PK", sort_key: "SK" } }
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+pub struct Customer {
+    pub id: u64,
+}
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = Other, pk = "CUST#{id}", sk = "ORDER#{order_id}")]
+pub struct Order {
+    pub id: u64,
+    pub order_id: u64,
+}
+
+#[derive(Collection)]
+pub struct View {
+    pub customer: Option<Customer>,
+    pub orders: Vec<Order>,
+}
+
+#[derive(Collection)]
+pub enum Item {
+    Customer(Customer),
+    Order(Order),
+}
+
+fn main() {}

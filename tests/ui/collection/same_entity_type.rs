@@ -1,0 +1,39 @@
+use ddb_entity::{Collection, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+
+// Both are "PROFILE": an item could be either.
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+pub struct Customer {
+    pub id: u64,
+}
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+pub struct User {
+    pub email: String,
+}
+
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{id}", sk = "ORDER#{order_id}")]
+pub struct Order {
+    pub id: u64,
+    pub order_id: u64,
+}
+
+#[derive(Collection)]
+pub struct View {
+    pub customer: Option<Customer>,
+    pub orders: Vec<Order>,
+    pub user: Option<User>,
+}
+
+#[derive(Collection)]
+pub enum Item {
+    Customer(Customer),
+    User(User),
+}
+
+fn main() {}
