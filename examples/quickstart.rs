@@ -7,14 +7,14 @@
 //! cargo run --example quickstart
 //! ```
 //!
-//! It declares the single table and three entity types, creates the table,
-//! writes a user with their orders, and serves the seed's access patterns,
-//! printing each key it builds and each request it sends.
+//! It declares the single table and its entity types, creates the table,
+//! writes users and orders, and serves the seed's five access patterns —
+//! each one GetItem or one Query on a single partition — printing the keys
+//! it builds.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{NaiveDate, TimeZone, Utc};
 use ddb_entity::local::LocalDynamo;
-use ddb_entity::{Db, Entity, Index, SortKey};
+use ddb_entity::{Db, Entity, SortKey};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
@@ -50,6 +50,15 @@ struct Order {
     order_id: String,
     placed_at: chrono::DateTime<Utc>,
     total_cents: i64,
+}
+
+/// One line of an order, in the order's own partition.
+#[derive(Entity, Serialize, Deserialize, Debug)]
+#[entity(table = App, pk = "ORDER#{order_id}", sk = "ITEM#{sku}")]
+struct OrderItem {
+    order_id: String,
+    sku: String,
+    quantity: u32,
 }
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -93,33 +102,21 @@ async fn main() -> Result<(), Error> {
     });
 
     println!("writing items (PutItem):");
-    let items = [ada.to_item()?, bob.to_item()?].into_iter().chain(
-        orders
-            .iter()
-            .map(Order::to_item)
-            .collect::<Result<Vec<_>, _>>()?,
-    );
-    for item in items {
-        println!("  PK={:<40} SK={}", s(&item, "PK"), s(&item, "SK"));
-        db.client()
-            .put_item()
-            .table_name(db.table_name())
-            .set_item(Some(item))
-            .send()
-            .await?;
+    for user in [&ada, &bob] {
+        db.put(user).await?;
+        let key = user.primary_key()?;
+        println!("  PK={:<40} SK={}", key.partition(), key.sort());
+    }
+    for order in &orders {
+        db.put(order).await?;
+        let key = order.primary_key()?;
+        println!("  PK={:<40} SK={}", key.partition(), key.sort());
     }
 
     println!("\n1. a user by email: GetItem");
     let key = User::key("ada@example.com")?;
     println!("   key PK={} SK={}", key.partition(), key.sort());
-    let found = db
-        .client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(key.to_attributes()))
-        .send()
-        .await?;
-    let user = found.item.map(User::from_item).transpose()?;
+    let user = db.get(key).await?;
     println!("   -> {user:?}");
 
     println!(
@@ -128,20 +125,13 @@ async fn main() -> Result<(), Error> {
     let partition = Order::partition("ada@example.com")?;
     let prefix: SortKey<_> = Order::sk().into();
     println!("   PK={} prefix={}", partition.as_str(), prefix.value()?);
-    let page = db
-        .client()
-        .query()
-        .table_name(db.table_name())
-        .key_condition_expression("#pk = :pk AND begins_with(#sk, :prefix)")
-        .expression_attribute_names("#pk", "PK")
-        .expression_attribute_names("#sk", "SK")
-        .expression_attribute_values(":pk", AttributeValue::S(partition.into_string()))
-        .expression_attribute_values(":prefix", AttributeValue::S(prefix.into_value()?))
-        .scan_index_forward(false)
-        .send()
+    let newest_first: Vec<Order> = db
+        .query(partition)
+        .sk_begins_with(prefix)
+        .reverse()
+        .all()
         .await?;
-    for item in page.items.unwrap_or_default() {
-        let order = Order::from_item(item)?;
+    for order in &newest_first {
         println!(
             "   -> {} placed {} total {}",
             order.order_id, order.placed_at, order.total_cents
@@ -151,44 +141,34 @@ async fn main() -> Result<(), Error> {
     println!("\n3. an order by id, without its user or time: Query on GSI1");
     let by_id = Order::gsi1_partition("ORD-1002")?;
     println!("   GSI1PK={}", by_id.as_str());
-    let page = db
-        .client()
-        .query()
-        .table_name(db.table_name())
-        .index_name(<Gsi1 as Index>::SCHEMA.name)
-        .key_condition_expression("#pk = :pk")
-        .expression_attribute_names("#pk", "GSI1PK")
-        .expression_attribute_values(":pk", AttributeValue::S(by_id.into_string()))
-        .send()
-        .await?;
-    for item in page.items.unwrap_or_default() {
-        let order = Order::from_item(item)?;
+    for order in db.query(by_id).all::<Order>().await? {
         println!("   -> {} of {}", order.order_id, order.email);
     }
 
+    println!("\n4. the items of an order: Query PK = ORDER#ORD-1002 (their own partition)");
+    for (sku, quantity) in [("SKU-RED-S", 2), ("SKU-BLUE-M", 1)] {
+        db.put(&OrderItem {
+            order_id: "ORD-1002".into(),
+            sku: sku.into(),
+            quantity,
+        })
+        .await?;
+    }
+    for item in db
+        .query(OrderItem::partition("ORD-1002")?)
+        .all::<OrderItem>()
+        .await?
+    {
+        println!("   -> {} x{}", item.sku, item.quantity);
+    }
+
     println!(
-        "\n4. active users: Query on the sparse GSI2 (Bob has no active_since, so he is not in it)"
+        "\n5. active users: Query on the sparse GSI2 (Bob has no active_since, so he is not in it)"
     );
     let active = User::gsi2_partition(NaiveDate::from_ymd_opt(2026, 1, 5).unwrap())?;
     println!("   GSI2PK={}", active.as_str());
-    let page = db
-        .client()
-        .query()
-        .table_name(db.table_name())
-        .index_name(<Gsi2 as Index>::SCHEMA.name)
-        .key_condition_expression("#pk = :pk")
-        .expression_attribute_names("#pk", "GSI2PK")
-        .expression_attribute_values(":pk", AttributeValue::S(active.into_string()))
-        .send()
-        .await?;
-    for item in page.items.unwrap_or_default() {
-        println!("   -> {}", User::from_item(item)?.name);
+    for user in db.query(active).all::<User>().await? {
+        println!("   -> {}", user.name);
     }
     Ok(())
-}
-
-fn s<'a>(item: &'a ddb_entity::Item, name: &str) -> &'a str {
-    item.get(name)
-        .and_then(|v| v.as_s().ok())
-        .map_or("", String::as_str)
 }

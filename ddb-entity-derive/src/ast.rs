@@ -11,6 +11,8 @@ pub(crate) struct KeyField<'a> {
     pub(crate) option_inner: Option<&'a Type>,
     /// `#[serde(skip…)]`: the field is not stored, so it cannot be a key.
     pub(crate) serde_skipped: bool,
+    /// Whether and under which name serde stores it.
+    pub(crate) serde: crate::serde_attr::SerdeField,
 }
 
 impl<'a> KeyField<'a> {
@@ -20,6 +22,7 @@ impl<'a> KeyField<'a> {
             ty: &field.ty,
             option_inner: option_inner(&field.ty),
             serde_skipped: serde_skipped(&field.attrs),
+            serde: crate::serde_attr::field(&field.attrs),
         })
     }
 

@@ -19,6 +19,25 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) pk: KeyTemplate,
     pub(crate) sk: KeyTemplate,
     pub(crate) indexes: Vec<IndexModel>,
+    /// The stored fields, for typed updates.
+    pub(crate) fields: Vec<FieldModel>,
+}
+
+/// A stored field: its Rust name, type, attribute name and key role.
+pub(crate) struct FieldModel {
+    pub(crate) ident: Ident,
+    pub(crate) ty: Type,
+    /// Its serde name: what an update expression must name.
+    pub(crate) attribute: String,
+    pub(crate) role: Role,
+}
+
+/// Whether a field feeds a key template.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    None,
+    Primary,
+    Index,
 }
 
 /// One index the entity fills.
@@ -132,6 +151,7 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
     }
 
     let type_name = type_name(&cx, &attrs, sk.as_ref());
+    let stored = stored_fields(input, &fields, [&pk, &sk], &indexes);
     match (attrs.table, pk, sk, type_name) {
         (Some(table), Some(pk), Some(sk), Some(type_name)) => cx.finish(EntityModel {
             ident,
@@ -142,6 +162,7 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
             pk,
             sk,
             indexes,
+            fields: stored,
         }),
         _ => {
             // Every missing piece recorded an error.
@@ -149,6 +170,53 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
             unreachable!("a missing piece of the model always records an error")
         }
     }
+}
+
+/// The fields serde stores under their own attribute (not skipped, not
+/// flattened), with their key roles.
+fn stored_fields(
+    input: &DeriveInput,
+    fields: &[KeyField<'_>],
+    primary: [&Option<KeyTemplate>; 2],
+    indexes: &[IndexModel],
+) -> Vec<FieldModel> {
+    let rename_all = crate::serde_attr::rename_all(&input.attrs);
+    let mentions = |template: &KeyTemplate, name: &str| {
+        template
+            .holes()
+            .any(|hole| hole.field.to_string().trim_start_matches("r#") == name)
+    };
+    fields
+        .iter()
+        .filter(|field| !field.serde.skipped && !field.serde.flatten)
+        .map(|field| {
+            let name = field.name();
+            let in_primary = primary
+                .iter()
+                .filter_map(|t| t.as_ref())
+                .any(|t| mentions(t, &name));
+            let in_index = indexes
+                .iter()
+                .flat_map(|i| std::iter::once(&i.pk).chain(i.sk.iter()))
+                .any(|t| mentions(t, &name));
+            let role = match (in_primary, in_index) {
+                (true, _) => Role::Primary,
+                (false, true) => Role::Index,
+                (false, false) => Role::None,
+            };
+            let attribute = match (&field.serde.rename, &rename_all) {
+                (Some(rename), _) => rename.clone(),
+                (None, Some(rule)) => crate::serde_attr::apply_rename_all(rule, &name),
+                (None, None) => name,
+            };
+            FieldModel {
+                ident: field.ident.clone(),
+                ty: field.ty.clone(),
+                attribute,
+                role,
+            }
+        })
+        .collect()
 }
 
 fn missing_help(what: &str) -> &'static str {

@@ -12,6 +12,7 @@ mod attr;
 mod check;
 mod ctxt;
 mod expand;
+mod serde_attr;
 mod template;
 
 use proc_macro::TokenStream;

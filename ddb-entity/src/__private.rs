@@ -2,8 +2,10 @@
 
 pub use serde;
 
-pub use crate::entity::SortKeyBuilder;
+pub use crate::collection::has_duplicate_type;
+pub use crate::entity::{KeyRole, SortKeyBuilder};
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
+pub use crate::op::{Changes, IndexChange, Lookup};
 
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.

@@ -95,6 +95,79 @@ pub enum Error {
         found: Option<String>,
     },
 
+    /// [`Db::create`](crate::Db::create) found an item with the same key;
+    /// nothing was written.
+    #[error("a `{entity}` with key {partition} / {sort} already exists; use put to replace it")]
+    AlreadyExists {
+        /// The entity type.
+        entity: &'static str,
+        /// The partition key value.
+        partition: String,
+        /// The sort key value.
+        sort: String,
+        /// The `ConditionalCheckFailedException` behind it.
+        #[source]
+        source: Box<Error>,
+    },
+
+    /// An update addressed a key with no item; nothing was written.
+    #[error("no `{entity}` with key {partition} / {sort} to update; create it first")]
+    NotFound {
+        /// The entity type.
+        entity: &'static str,
+        /// The partition key value.
+        partition: String,
+        /// The sort key value.
+        sort: String,
+    },
+
+    /// An update changes a field of an index key template without the
+    /// template's other fields, so the index key cannot be recomputed.
+    #[error(
+        "updating `{entity}` changes index {index}'s key, which also needs `{field}`: set `{field}` in the same update (to its current value if unchanged)"
+    )]
+    MissingKeyField {
+        /// The entity type.
+        entity: &'static str,
+        /// The index whose key cannot be recomputed.
+        index: &'static str,
+        /// The field the update lacks.
+        field: &'static str,
+    },
+
+    /// A request the library can tell is invalid before sending it.
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+
+    /// A query cursor that does not parse, or that belongs to another
+    /// partition or index.
+    #[error("invalid cursor: {0}; resume only with a cursor from the same query")]
+    InvalidCursor(String),
+
+    /// A query returned an item whose type the collection does not hold
+    /// (with [`UnknownItems::Error`](crate::UnknownItems::Error)), or an item
+    /// with no type attribute at all.
+    #[error(
+        "`{collection}` holds no entity of type {found:?}: add that type to the collection, or query with UnknownItems::Skip"
+    )]
+    UnknownType {
+        /// The collection's name.
+        collection: &'static str,
+        /// The item's type attribute, `None` when it had none.
+        found: Option<String>,
+    },
+
+    /// A collection field of `Option<E>` met a second `E`.
+    #[error(
+        "`{collection}` holds one `{entity}` but the query returned more than one: make the field a Vec<{entity}>"
+    )]
+    MoreThanOne {
+        /// The collection's name.
+        collection: &'static str,
+        /// The entity type.
+        entity: &'static str,
+    },
+
     /// A field of the entity serialises under the name of a key attribute or
     /// of the type attribute, which the library writes itself.
     #[error(
@@ -150,8 +223,19 @@ impl Error {
     pub fn sdk_error(&self) -> Option<&aws_sdk_dynamodb::Error> {
         match self {
             Error::Service { source, .. } => Some(source),
+            Error::AlreadyExists { source, .. } => source.sdk_error(),
             _ => None,
         }
+    }
+
+    /// An update found no item at its key.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, Error::NotFound { .. })
+    }
+
+    /// [`Db::create`](crate::Db::create) found the key taken.
+    pub fn is_already_exists(&self) -> bool {
+        matches!(self, Error::AlreadyExists { .. })
     }
 
     /// A key could not be encoded or parsed (nothing was sent).

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod collection;
 mod db;
 mod entity;
 mod error;
@@ -14,10 +15,13 @@ mod table;
 #[doc(hidden)]
 pub mod __private;
 
+pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use db::Db;
-pub use entity::{Entity, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey};
+pub use entity::{Entity, Field, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey};
 pub use error::{Error, Result};
-pub use op::{CreateTable, Provisioned};
+pub use op::{
+    CreateTable, Cursor, Delete, DeleteReturningOld, Get, Page, Provisioned, Put, Query, Update,
+};
 pub use table::{
     Index, IndexSchema, KeySchema, Primary, QueryIndex, Table, TableSchema, validate_table_name,
 };

@@ -28,3 +28,65 @@ pub async fn app_table() -> (LocalDynamo, Db<App>) {
         .expect("table is created");
     (dynamo, db)
 }
+
+/// Every HTTP request a client sends, by DynamoDB operation: an SDK
+/// interceptor around the real server, so tests can count round trips.
+#[derive(Debug, Default, Clone)]
+pub struct RequestLog(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl RequestLog {
+    /// The operations sent so far, e.g. `["Query", "Query"]`.
+    pub fn operations(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+
+    /// How many requests of `operation` were sent.
+    pub fn count(&self, operation: &str) -> usize {
+        self.operations()
+            .iter()
+            .filter(|op| *op == operation)
+            .count()
+    }
+
+    /// Forgets what was sent so far.
+    pub fn clear(&self) {
+        self.0.lock().unwrap().clear();
+    }
+}
+
+impl aws_sdk_dynamodb::config::Intercept for RequestLog {
+    fn name(&self) -> &'static str {
+        "RequestLog"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let target = context
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .unwrap_or_default();
+        let operation = target.rsplit('.').next().unwrap_or_default().to_owned();
+        self.0.lock().unwrap().push(operation);
+        Ok(())
+    }
+}
+
+/// Like [`app_table`], with every request the returned `Db` sends logged.
+pub async fn logged_app_table() -> (LocalDynamo, Db<App>, RequestLog) {
+    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
+    let log = RequestLog::default();
+    let config = dynamo.config_builder().interceptor(log.clone()).build();
+    let client = aws_sdk_dynamodb::Client::from_conf(config);
+    let db = Db::<App>::new(client, dynamo.unique_table_name("it"));
+    db.create_table_if_missing()
+        .send()
+        .await
+        .expect("table is created");
+    log.clear();
+    (dynamo, db, log)
+}

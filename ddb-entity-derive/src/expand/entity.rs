@@ -59,6 +59,8 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
     let name = ident.to_string();
     let type_name = &model.type_name;
     let checks = compile_time_checks(model);
+    let (fields_fn, fields_item) = super::fields::fields(model);
+    let index_changes = super::update::index_changes(model);
     let serde_bounds = if model.generics.params.is_empty() {
         quote!()
     } else {
@@ -101,8 +103,10 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
 
             #sk_constructor
             #(#index_constructors)*
+            #fields_fn
         }
 
+        #fields_item
         #sk_items
         #(#index_items)*
 
@@ -124,6 +128,16 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
                 #(#entries)*
                 ::core::result::Result::Ok(entries)
             }
+
+            // Primary-key fields are parsed back from the key for every
+            // index that reuses them; not every index needs every one.
+            #[allow(unused_variables)]
+            fn index_changes(
+                key: &::ddb_entity::Key<Self>,
+                changes: &::ddb_entity::__private::Changes,
+            ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
+                #index_changes
+            }
         }
     }
 }
@@ -138,7 +152,7 @@ fn self_arg(hole: &HoleModel) -> TokenStream {
     }
 }
 
-fn snake(ident: &syn::Ident) -> String {
+pub(super) fn snake(ident: &syn::Ident) -> String {
     let mut out = String::new();
     for (i, c) in ident
         .to_string()

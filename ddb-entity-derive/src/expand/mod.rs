@@ -7,8 +7,10 @@
 
 mod collection;
 mod entity;
+mod fields;
 mod key_part;
 mod keys;
+mod update;
 
 pub(crate) use collection::collection;
 pub(crate) use entity::entity;

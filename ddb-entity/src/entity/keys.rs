@@ -281,16 +281,10 @@ impl<I> SortKeyBuilder<I> {
         }
     }
 
-    /// Cut at the component boundary reached so far (an empty key stays
-    /// empty: it is "every sort key").
+    /// Cut at the component boundary reached so far (nothing written yet is
+    /// the empty prefix, "every sort key"; an empty first component is `#`).
     pub fn prefix(self) -> SortKey<I> {
-        let value = self.buf.map(|buf| {
-            if buf.as_str().is_empty() {
-                String::new()
-            } else {
-                buf.finish_prefix()
-            }
-        });
+        let value = self.buf.map(KeyBuf::finish_prefix);
         SortKey {
             value,
             whole: false,

@@ -1,6 +1,7 @@
 //! Entities: typed items of one kind in the single table.
 
 mod arg;
+mod field;
 mod item;
 mod keys;
 
@@ -11,6 +12,9 @@ use crate::key::KeyError;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::KeyArg;
+pub use field::Field;
+#[doc(hidden)]
+pub use field::KeyRole;
 pub use item::Item;
 #[doc(hidden)]
 pub use keys::SortKeyBuilder;
@@ -58,6 +62,13 @@ pub use keys::{IndexKey, Key, Partition, SortKey};
 ///     fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError> {
 ///         Ok(Vec::new())
 ///     }
+///
+///     fn index_changes(
+///         _: &Key<Self>,
+///         _: &ddb_entity::__private::Changes,
+///     ) -> ddb_entity::Result<Vec<ddb_entity::__private::IndexChange>> {
+///         Ok(Vec::new()) // no index, nothing to recompute
+///     }
 /// }
 ///
 /// let item = Customer { id: 42, name: "Ada".into() }.to_item()?;
@@ -92,6 +103,19 @@ pub trait Entity: Serialize + DeserializeOwned {
     /// in that order; `key: None` where a sparse index's `Option` field is
     /// `None` (the item is then absent from that index).
     fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError>;
+
+    /// How an update's changes move the entity's index keys: for every
+    /// index whose template uses a changed field, the recomputed key (or
+    /// its removal when an `Option` hole becomes `None`). An index whose
+    /// other template fields the update does not set is
+    /// [`Error::MissingKeyField`](crate::Error::MissingKeyField).
+    #[doc(hidden)]
+    fn index_changes(
+        key: &Key<Self>,
+        changes: &crate::op::Changes,
+    ) -> crate::Result<Vec<crate::op::IndexChange>>
+    where
+        Self: Sized;
 
     /// The whole item: the serde body, the primary key, the type attribute
     /// and the key attributes of every index the value belongs to.

@@ -1,8 +1,22 @@
 //! The operations, one file per family.
 
 mod create_table;
+mod cursor;
+mod delete;
+mod get;
+mod put;
+mod query;
+mod update;
 
 pub use create_table::{CreateTable, Provisioned};
+pub use cursor::Cursor;
+pub use delete::{Delete, DeleteReturningOld};
+pub use get::Get;
+pub use put::Put;
+pub use query::{Page, Query};
+pub use update::Update;
+#[doc(hidden)]
+pub use update::{Changes, IndexChange, Lookup};
 
 use std::time::Duration;
 

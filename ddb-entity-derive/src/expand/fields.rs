@@ -1,0 +1,60 @@
+//! `Entity::fields()`: a typed handle per stored field, for updates.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::check::{EntityModel, Role};
+
+/// The `fields()` constructor (for the inherent impl) and the
+/// `{Entity}Fields` struct (at module level).
+pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
+    let ident = model.ident;
+    let vis = model.vis;
+    let fields_ty = format_ident!("{}Fields", ident);
+    let generics = model.generics;
+    let (_, ty_generics, where_clause) = generics.split_for_impl();
+    let params = &generics.params;
+    let declarations = model.fields.iter().map(|field| {
+        let name = &field.ident;
+        let ty = &field.ty;
+        let doc = format!(
+            "`{ident}::{}`, stored as `{}`.",
+            name.to_string().trim_start_matches("r#"),
+            field.attribute
+        );
+        quote! {
+            #[doc = #doc]
+            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty>
+        }
+    });
+    let values = model.fields.iter().map(|field| {
+        let name = &field.ident;
+        let rust = name.to_string().trim_start_matches("r#").to_owned();
+        let attribute = &field.attribute;
+        let role = match field.role {
+            Role::None => quote!(None),
+            Role::Primary => quote!(Primary),
+            Role::Index => quote!(Index),
+        };
+        quote! {
+            #name: ::ddb_entity::Field::new(#rust, #attribute, ::ddb_entity::__private::KeyRole::#role)
+        }
+    });
+    let struct_doc =
+        format!("The stored fields of `{ident}`, for typed updates: `{ident}::fields()`.");
+    let fn_doc = format!("The stored fields of `{ident}`, to name in an update.");
+    let item = quote! {
+        #[doc = #struct_doc]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fields_ty<#params> #where_clause {
+            #(#declarations,)*
+        }
+    };
+    let constructor = quote! {
+        #[doc = #fn_doc]
+        #vis const fn fields() -> #fields_ty #ty_generics {
+            #fields_ty { #(#values,)* }
+        }
+    };
+    (constructor, item)
+}

@@ -1,0 +1,197 @@
+//! `Entity::index_changes`: how an update's changes move the index keys.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::keys;
+use crate::check::{EntityModel, HoleModel, IndexModel, KeyTemplate, Part};
+
+/// The body of `index_changes(key, changes)`.
+pub(super) fn index_changes(model: &EntityModel<'_>) -> TokenStream {
+    let per_index: Vec<TokenStream> = model
+        .indexes
+        .iter()
+        .map(|index| index_change(model, index))
+        .collect();
+    let decode = if model
+        .indexes
+        .iter()
+        .any(|index| uses_primary_fields(model, index))
+    {
+        decode_primary_key(model)
+    } else {
+        quote!(let _ = key;)
+    };
+    quote! {
+        #decode
+        #[allow(unused_mut)]
+        let mut out = ::std::vec::Vec::new();
+        #(#per_index)*
+        ::core::result::Result::Ok(out)
+    }
+}
+
+fn primary_field_names(model: &EntityModel<'_>) -> Vec<String> {
+    keys::params([&model.pk, &model.sk])
+        .iter()
+        .map(|hole| hole.field.to_string())
+        .collect()
+}
+
+fn uses_primary_fields(model: &EntityModel<'_>, index: &IndexModel) -> bool {
+    let primary = primary_field_names(model);
+    index_holes(index)
+        .iter()
+        .any(|hole| primary.contains(&hole.field.to_string()))
+}
+
+fn index_holes(index: &IndexModel) -> Vec<&HoleModel> {
+    keys::params(std::iter::once(&index.pk).chain(index.sk.iter()))
+}
+
+/// `let customer_id = &…;` for every primary-key field, parsed back from
+/// the key the update addresses (the encoding is reversible), so an index
+/// template can reuse them although an update never changes them.
+fn decode_primary_key(model: &EntityModel<'_>) -> TokenStream {
+    let reader = |template: &KeyTemplate, value: TokenStream| {
+        let steps = template.parts.iter().map(|part| match part {
+            Part::Literal(text) => quote!(reader.literal(#text)?;),
+            Part::Hole(hole) => {
+                let field = &hole.field;
+                let ty = &hole.ty;
+                let decoded = format_ident!("__decoded_{}", field.to_string().trim_start_matches("r#"));
+                match hole.width {
+                    Some(width) => quote! {
+                        let #decoded: #ty = reader.part::<::ddb_entity::__private::Padded<#width, #ty>>()?.0;
+                    },
+                    None => quote!(let #decoded: #ty = reader.part::<#ty>()?;),
+                }
+            }
+        });
+        quote! {
+            let mut reader = ::ddb_entity::key::KeyReader::new(#value);
+            #(#steps)*
+            reader.finish()?;
+        }
+    };
+    let pk = reader(&model.pk, quote!(key.partition()));
+    let sk = reader(&model.sk, quote!(key.sort()));
+    let bindings = keys::params([&model.pk, &model.sk])
+        .into_iter()
+        .map(|hole| {
+            let field = &hole.field;
+            let decoded = format_ident!("__decoded_{}", field.to_string().trim_start_matches("r#"));
+            quote!(let #field = &#decoded;)
+        });
+    quote! {
+        #pk
+        #sk
+        #(#bindings)*
+    }
+}
+
+/// Pushes this index's change when the update touches its template.
+fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
+    let path = &index.path;
+    let entity = model.ident.to_string();
+    let primary = primary_field_names(model);
+    let holes = index_holes(index);
+    let changed: Vec<&HoleModel> = holes
+        .iter()
+        .copied()
+        .filter(|hole| !primary.contains(&hole.field.to_string()))
+        .collect();
+    if changed.is_empty() {
+        // Built from primary-key fields only: no update can move it.
+        return TokenStream::new();
+    }
+    let names: Vec<String> = changed
+        .iter()
+        .map(|hole| hole.field.to_string().trim_start_matches("r#").to_owned())
+        .collect();
+    let lookups = changed.iter().zip(&names).map(|(hole, name)| {
+        let field = &hole.field;
+        let inner = &hole.ty;
+        let missing = quote! {
+            return ::core::result::Result::Err(::ddb_entity::Error::MissingKeyField {
+                entity: #entity,
+                index: <#path as ::ddb_entity::Index>::SCHEMA.name,
+                field: #name,
+            })
+        };
+        if hole.optional {
+            quote! {
+                let #field: ::core::option::Option<&#inner> =
+                    match changes.lookup::<::core::option::Option<#inner>>(#name) {
+                        ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
+                        ::ddb_entity::__private::Lookup::Removed => ::core::option::Option::None,
+                        _ => #missing,
+                    };
+            }
+        } else {
+            quote! {
+                let #field: &#inner = match changes.lookup::<#inner>(#name) {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => #missing,
+                };
+            }
+        }
+    });
+    let snake = super::entity::snake(&index.name);
+    let partition_fn = format_ident!("{}_partition", snake);
+    let sk_fn = format_ident!("{}_sk", snake);
+    // Every binding is a `&T`: fixed-width holes take the value itself.
+    let arg = |hole: &HoleModel| {
+        let field = &hole.field;
+        match hole.width {
+            Some(_) => quote!(*#field),
+            None => quote!(#field),
+        }
+    };
+    let partition_args = keys::params([&index.pk]).into_iter().map(arg);
+    let sort = match &index.sk {
+        None => quote!(::core::option::Option::None),
+        Some(sk) => {
+            let calls = sk.holes().map(|hole| {
+                let field = &hole.field;
+                let value = arg(hole);
+                quote!(.#field(#value))
+            });
+            quote! {
+                ::core::option::Option::Some(
+                    ::ddb_entity::SortKey::from(Self::#sk_fn() #(#calls)*).into_value()?
+                )
+            }
+        }
+    };
+    let set = quote! {
+        ::ddb_entity::__private::IndexChange::Set(
+            <#path as ::ddb_entity::Index>::SCHEMA,
+            ::ddb_entity::IndexKey {
+                partition: Self::#partition_fn(#(#partition_args),*)?.into_string(),
+                sort: #sort,
+            },
+        )
+    };
+    let sparse: Vec<_> = changed
+        .iter()
+        .filter(|hole| hole.optional)
+        .map(|hole| &hole.field)
+        .collect();
+    let change = if sparse.is_empty() {
+        set
+    } else {
+        quote! {
+            match (#(#sparse,)*) {
+                (#(::core::option::Option::Some(#sparse),)*) => #set,
+                _ => ::ddb_entity::__private::IndexChange::Remove(<#path as ::ddb_entity::Index>::SCHEMA),
+            }
+        }
+    };
+    quote! {
+        if changes.touches(&[#(#names),*]) {
+            #(#lookups)*
+            out.push(#change);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Mixed item collections: one Query, several entity types, demultiplexed.
+//!
+//! Items are told apart by the table's type attribute, which every entity
+//! writes with its [`Entity::TYPE`] — the leading literal of its sort key
+//! (`ORDER` for `ORDER#{placed}#{id}`). Matching that attribute exactly,
+//! rather than matching sort-key prefixes, works the same on every index
+//! (an index's sort key need not start with the type) and cannot confuse
+//! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE` are refused
+//! when the collection is declared.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::entity::{Entity, Item};
+use crate::error::{Error, Result};
+use crate::table::Table;
+
+/// A typed view of one Query's items: a struct of `Option<E>`/`Vec<E>`
+/// fields (`#[derive(Collection)]`), or a `Vec` of a [`CollectionItem`].
+pub trait Collection: Default + Send {
+    /// The table its members live in.
+    type Table: Table;
+
+    /// The collection's name, for errors.
+    const NAME: &'static str;
+
+    /// The entity types it holds (their [`Entity::TYPE`]s).
+    const TYPES: &'static [&'static str];
+
+    /// Adds one item whose type attribute is `entity_type`, keeping the
+    /// order items arrive in (the sort-key order). `Ok(false)` when no
+    /// member has that type: the caller applies its [`UnknownItems`] policy.
+    fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool>;
+}
+
+/// One item of a mixed stream: an enum of one-field variants
+/// (`#[derive(Collection)]` on the enum), or any single [`Entity`].
+pub trait CollectionItem: Sized + Send {
+    /// The table its variants live in.
+    type Table: Table;
+
+    /// The item type's name, for errors.
+    const NAME: &'static str;
+
+    /// The entity types it can be.
+    const TYPES: &'static [&'static str];
+
+    /// Decodes an item of type `entity_type`; `Ok(None)` when no variant
+    /// has that type.
+    fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>>;
+}
+
+impl<E: Entity + Send> CollectionItem for E {
+    type Table = E::Table;
+    const NAME: &'static str = E::NAME;
+    const TYPES: &'static [&'static str] = &[E::TYPE];
+
+    fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>> {
+        if entity_type == E::TYPE {
+            E::from_item(item).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+impl<T: CollectionItem> Collection for Vec<T> {
+    type Table = T::Table;
+    const NAME: &'static str = T::NAME;
+    const TYPES: &'static [&'static str] = T::TYPES;
+
+    fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool> {
+        match T::from_typed_item(entity_type, item)? {
+            Some(value) => {
+                self.push(value);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
+
+/// What a query does with an item whose entity type the collection does not
+/// hold (another entity type sharing the partition, or an item written by
+/// another tool).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnknownItems {
+    /// Skip it, with a `tracing` warning naming its type (not its values).
+    #[default]
+    Skip,
+    /// Fail the query with [`Error::UnknownType`].
+    Error,
+}
+
+/// Routes one item into `collection` by its type attribute. An item with no
+/// (string) type attribute is always an error: it is not ours to guess.
+pub(crate) fn demultiplex<C: Collection>(
+    collection: &mut C,
+    item: Item,
+    policy: UnknownItems,
+) -> Result<()> {
+    let type_attribute = C::Table::SCHEMA.type_attribute;
+    let entity_type = match item.get(type_attribute) {
+        Some(AttributeValue::S(entity_type)) => entity_type.clone(),
+        _ => {
+            return Err(Error::UnknownType {
+                collection: C::NAME,
+                found: None,
+            });
+        }
+    };
+    if collection.push_item(&entity_type, item)? {
+        return Ok(());
+    }
+    match policy {
+        UnknownItems::Skip => {
+            tracing::warn!(
+                collection = C::NAME,
+                entity_type = %entity_type,
+                "skipping an item of a type the collection does not hold"
+            );
+            Ok(())
+        }
+        UnknownItems::Error => Err(Error::UnknownType {
+            collection: C::NAME,
+            found: Some(entity_type),
+        }),
+    }
+}
+
+/// Whether two members of a collection share an entity type, checked at
+/// compile time by `#[derive(Collection)]`.
+#[doc(hidden)]
+pub const fn has_duplicate_type(types: &[&str]) -> bool {
+    let mut i = 0;
+    while i < types.len() {
+        let mut j = i + 1;
+        while j < types.len() {
+            if str_eq(types[i], types[j]) {
+                return true;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

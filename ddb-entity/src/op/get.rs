@@ -1,0 +1,95 @@
+//! GetItem: one entity by its whole primary key.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use tracing::Instrument;
+
+use crate::db::Db;
+use crate::entity::{Entity, Key};
+use crate::error::{Error, Result};
+
+/// Reads one entity by key: `Ok(None)` when there is no such item. Made by
+/// [`Db::get`].
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct Get<'db, E: Entity> {
+    db: &'db Db<E::Table>,
+    key: Key<E>,
+    consistent: bool,
+}
+
+impl<T: crate::Table> Db<T> {
+    /// Reads the entity with this key (one GetItem).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 42, name: "Ada".into() }).await?;
+    /// let ada = db.get(Customer::key(42)?).consistent_read(true).await?;
+    /// assert_eq!(ada.map(|c| c.name), Some("Ada".to_owned()));
+    /// assert_eq!(db.get(Customer::key(7)?).await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn get<E: Entity<Table = T>>(&self, key: Key<E>) -> Get<'_, E> {
+        Get {
+            db: self,
+            key,
+            consistent: false,
+        }
+    }
+}
+
+impl<E: Entity> Get<'_, E> {
+    /// A strongly consistent read (twice the read capacity).
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    /// Sends the GetItem.
+    pub async fn send(self) -> Result<Option<E>> {
+        let table = self.db.table_name();
+        let span = tracing::info_span!(
+            "ddb.get",
+            table,
+            entity = E::NAME,
+            found = tracing::field::Empty
+        );
+        async move {
+            let output = self
+                .db
+                .client()
+                .get_item()
+                .table_name(table)
+                .set_key(Some(self.key.to_attributes()))
+                .consistent_read(self.consistent)
+                .send()
+                .await
+                .map_err(|err| Error::service("GetItem", table, err))?;
+            tracing::Span::current().record("found", output.item.is_some());
+            output.item.map(E::from_item).transpose()
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+impl<'db, E: Entity + Send + Sync + 'db> IntoFuture for Get<'db, E> {
+    type Output = Result<Option<E>>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}

@@ -1,0 +1,458 @@
+//! Query: one partition of the table or of an index, typed sort-key
+//! conditions, transparent pagination, and collections of mixed types.
+
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use futures_util::stream::{self, Stream};
+use tracing::Instrument;
+
+use super::cursor::Cursor;
+use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::db::Db;
+use crate::entity::{Item, Partition, SortKey};
+use crate::error::{Error, Result};
+use crate::key::KeyError;
+use crate::table::QueryIndex;
+
+/// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
+/// the table). Made by [`Db::query`]; finish with
+/// [`collect`](Query::collect) (every page, up to the limit, into a
+/// [`Collection`]), [`page`](Query::page) (one request) or
+/// [`pages`](Query::pages) (a `Stream` of pages).
+///
+/// Sort-key conditions take the typed builders' [`SortKey`]s, so they are
+/// always of the same index and cut coarse to fine; a prefix used as a
+/// bound covers everything under it (`sk_between(March, April)` includes
+/// the last order of April 30).
+#[must_use = "nothing happens until the query is sent"]
+pub struct Query<'db, I: QueryIndex> {
+    db: &'db Db<I::Table>,
+    partition: Partition<I>,
+    condition: Option<Result<Condition, KeyError>>,
+    reverse: bool,
+    limit: Option<usize>,
+    page_size: Option<usize>,
+    consistent: bool,
+    unknown: UnknownItems,
+    cursor: Option<Cursor>,
+    capacity: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Condition {
+    Compare(&'static str, String),
+    BeginsWith(String),
+    Between(String, String),
+}
+
+/// One page of a query: the items of one request, and where to resume.
+#[derive(Debug)]
+pub struct Page<C> {
+    /// The items, demultiplexed.
+    pub items: C,
+    /// `Some` while the partition has more items (DynamoDB stopped at its
+    /// 1 MB page, or at the limit).
+    pub cursor: Option<Cursor>,
+}
+
+impl<T: crate::Table> Db<T> {
+    /// Starts a Query on `partition`, which names its index by type:
+    /// `Order::partition(42)?` queries the table, `Order::gsi1_partition(..)?`
+    /// the index `Gsi1`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+    /// struct Order { customer_id: u64, order_id: u64, placed: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for (order_id, placed) in [(1, 20260301), (2, 20260315), (3, 20260402)] {
+    ///     db.put(&Order { customer_id: 42, order_id, placed }).await?;
+    /// }
+    /// // March, newest first.
+    /// let march: Vec<Order> = db
+    ///     .query(Order::partition(42)?)
+    ///     .sk_between(Order::sk().placed(20260301u32), Order::sk().placed(20260331u32))
+    ///     .reverse()
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(march.iter().map(|o| o.order_id).collect::<Vec<_>>(), [2, 1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn query<I: QueryIndex<Table = T>>(&self, partition: Partition<I>) -> Query<'_, I> {
+        Query {
+            db: self,
+            partition,
+            condition: None,
+            reverse: false,
+            limit: None,
+            page_size: None,
+            consistent: false,
+            unknown: UnknownItems::default(),
+            cursor: None,
+            capacity: false,
+        }
+    }
+}
+
+impl<'db, I: QueryIndex> Query<'db, I> {
+    fn condition(mut self, condition: Result<Condition, KeyError>) -> Self {
+        self.condition = Some(condition);
+        self
+    }
+
+    /// Sort key equal to a whole key (a prefix is compared as a string).
+    pub fn sk_eq(self, sk: impl Into<SortKey<I>>) -> Self {
+        let sk = sk.into();
+        self.condition(sk.into_value().map(|v| Condition::Compare("=", v)))
+    }
+
+    /// Sort key starts with the prefix: everything under a cut.
+    pub fn sk_begins_with(self, prefix: impl Into<SortKey<I>>) -> Self {
+        let prefix = prefix.into();
+        self.condition(prefix.into_value().map(Condition::BeginsWith))
+    }
+
+    /// From `low` through everything under `high`, both included.
+    pub fn sk_between(self, low: impl Into<SortKey<I>>, high: impl Into<SortKey<I>>) -> Self {
+        let (low, high) = (low.into(), high.into());
+        let condition = low
+            .into_value()
+            .and_then(|low| Ok(Condition::Between(low, high.upper_bound()?)));
+        self.condition(condition)
+    }
+
+    /// Before `sk` and everything under it.
+    pub fn sk_lt(self, sk: impl Into<SortKey<I>>) -> Self {
+        let sk = sk.into();
+        self.condition(sk.into_value().map(|v| Condition::Compare("<", v)))
+    }
+
+    /// Up to and including everything under `sk`.
+    pub fn sk_le(self, sk: impl Into<SortKey<I>>) -> Self {
+        let sk = sk.into();
+        self.condition(sk.upper_bound().map(|v| Condition::Compare("<=", v)))
+    }
+
+    /// After `sk` and everything under it.
+    pub fn sk_gt(self, sk: impl Into<SortKey<I>>) -> Self {
+        let sk = sk.into();
+        self.condition(sk.upper_bound().map(|v| Condition::Compare(">", v)))
+    }
+
+    /// From `sk` (and everything under it) on.
+    pub fn sk_ge(self, sk: impl Into<SortKey<I>>) -> Self {
+        let sk = sk.into();
+        self.condition(sk.into_value().map(|v| Condition::Compare(">=", v)))
+    }
+
+    /// Descending sort-key order ("newest first").
+    pub fn reverse(mut self) -> Self {
+        self.reverse = true;
+        self
+    }
+
+    /// At most `limit` items in all (counting items the collection skips).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// At most `size` items per request (DynamoDB also stops at 1 MB).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// A strongly consistent read. Only the table offers one: on a global
+    /// secondary index the query is refused before sending.
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    /// What to do with items of a type the collection does not hold
+    /// (default: skip them with a `tracing` warning).
+    pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
+        self.unknown = policy;
+        self
+    }
+
+    /// Resume after a [`Page::cursor`] of the same query.
+    pub fn after(mut self, cursor: Cursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// Record the read capacity consumed on the `tracing` span
+    /// (`consumed_rcu`).
+    pub fn with_consumed_capacity(mut self) -> Self {
+        self.capacity = true;
+        self
+    }
+
+    /// Every page, up to the limit, into one collection: a
+    /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
+    /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
+    pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+        let span = self.span::<C>();
+        async move {
+            let mut progress = self.start()?;
+            let mut collection = C::default();
+            while let Some(items) = progress.next_request(&self).await? {
+                for item in items {
+                    demultiplex(&mut collection, item, self.unknown)?;
+                }
+            }
+            progress.record();
+            Ok(collection)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// One request: its items and the cursor to resume from.
+    pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
+        let span = self.span::<C>();
+        async move {
+            let mut progress = self.start()?;
+            let mut items = C::default();
+            for item in progress.next_request(&self).await?.unwrap_or_default() {
+                demultiplex(&mut items, item, self.unknown)?;
+            }
+            progress.record();
+            let cursor = progress.cursor::<I>()?;
+            Ok(Page { items, cursor })
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The pages as a `Stream`, one request each, up to the limit; the last
+    /// page's cursor is `None` once the partition is exhausted.
+    pub fn pages<C: Collection<Table = I::Table>>(
+        self,
+    ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
+        let span = self.span::<C>();
+        stream::try_unfold(Pages::Start(self), move |state| {
+            let span = span.clone();
+            async move {
+                let (query, mut progress) = match state {
+                    Pages::Start(query) => {
+                        let progress = query.start()?;
+                        (query, progress)
+                    }
+                    Pages::Running(query, progress) => (query, progress),
+                    Pages::Done => return Ok(None),
+                };
+                let Some(raw) = progress.next_request(&query).await? else {
+                    return Ok(None);
+                };
+                let mut items = C::default();
+                for item in raw {
+                    demultiplex(&mut items, item, query.unknown)?;
+                }
+                progress.record();
+                let cursor = progress.cursor::<I>()?;
+                let next = if progress.done {
+                    Pages::Done
+                } else {
+                    Pages::Running(query, progress)
+                };
+                Ok(Some((Page { items, cursor }, next)))
+            }
+            .instrument(span)
+        })
+    }
+
+    fn span<C: Collection>(&self) -> tracing::Span {
+        tracing::info_span!(
+            "ddb.query",
+            table = self.db.table_name(),
+            index = I::INDEX_NAME.unwrap_or("(table)"),
+            collection = C::NAME,
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+        )
+    }
+
+    /// Checks everything that can be checked before sending.
+    fn start(&self) -> Result<Progress> {
+        let condition = match &self.condition {
+            None => None,
+            Some(Err(err)) => return Err(Error::Key(err.clone())),
+            // An empty prefix (a template that starts with a hole, cut
+            // before it) is "every sort key": no condition at all.
+            Some(Ok(Condition::BeginsWith(prefix))) if prefix.is_empty() => None,
+            Some(Ok(condition)) => Some(condition.clone()),
+        };
+        if condition.is_some() && I::KEYS.sort_key.is_none() {
+            return Err(Error::InvalidRequest(format!(
+                "index {} has no sort key, so a query on it takes no sort-key condition",
+                I::INDEX_NAME.unwrap_or("(table)")
+            )));
+        }
+        if self.consistent
+            && let Some(index) = I::INDEX_NAME
+        {
+            return Err(Error::InvalidRequest(format!(
+                "global secondary index {index} offers only eventually consistent reads; \
+                 query the table for a consistent read, or drop consistent_read"
+            )));
+        }
+        let start_key = match &self.cursor {
+            None => None,
+            Some(cursor) => Some(cursor.start_key(
+                I::INDEX_NAME,
+                I::KEYS.partition_key,
+                self.partition.as_str(),
+            )?),
+        };
+        Ok(Progress {
+            condition,
+            start_key,
+            last_key: None,
+            remaining: self.limit,
+            done: self.limit == Some(0),
+            requests: 0,
+            items: 0,
+            consumed_rcu: 0.0,
+        })
+    }
+}
+
+enum Pages<'db, I: QueryIndex> {
+    Start(Query<'db, I>),
+    Running(Query<'db, I>, Progress),
+    Done,
+}
+
+/// Where a running query is.
+#[derive(Debug)]
+struct Progress {
+    condition: Option<Condition>,
+    /// `ExclusiveStartKey` of the next request.
+    start_key: Option<Item>,
+    /// `LastEvaluatedKey` of the last response.
+    last_key: Option<Item>,
+    remaining: Option<usize>,
+    done: bool,
+    requests: u32,
+    items: usize,
+    consumed_rcu: f64,
+}
+
+impl Progress {
+    /// Sends the next request, or `None` when the query is complete.
+    async fn next_request<I: QueryIndex>(
+        &mut self,
+        query: &Query<'_, I>,
+    ) -> Result<Option<Vec<Item>>> {
+        if self.done {
+            return Ok(None);
+        }
+        let keys = I::KEYS;
+        let table = query.db.table_name();
+        let per_request = match (query.page_size, self.remaining) {
+            (Some(size), Some(left)) => Some(size.min(left)),
+            (size, left) => size.or(left),
+        };
+        let mut expression = String::from("#pk = :pk");
+        let mut request = query
+            .db
+            .client()
+            .query()
+            .table_name(table)
+            .set_index_name(I::INDEX_NAME.map(str::to_owned))
+            .expression_attribute_names("#pk", keys.partition_key)
+            .expression_attribute_values(
+                ":pk",
+                AttributeValue::S(query.partition.as_str().to_owned()),
+            )
+            .scan_index_forward(!query.reverse)
+            .set_consistent_read(query.consistent.then_some(true))
+            .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
+            .set_exclusive_start_key(self.start_key.take());
+        if let (Some(condition), Some(sort_key)) = (&self.condition, keys.sort_key) {
+            request = request.expression_attribute_names("#sk", sort_key);
+            let s = |value: &String| AttributeValue::S(value.clone());
+            match condition {
+                Condition::Compare(op, value) => {
+                    expression.push_str(&format!(" AND #sk {op} :sk"));
+                    request = request.expression_attribute_values(":sk", s(value));
+                }
+                Condition::BeginsWith(prefix) => {
+                    expression.push_str(" AND begins_with(#sk, :sk)");
+                    request = request.expression_attribute_values(":sk", s(prefix));
+                }
+                Condition::Between(low, high) => {
+                    expression.push_str(" AND #sk BETWEEN :low AND :high");
+                    request = request
+                        .expression_attribute_values(":low", s(low))
+                        .expression_attribute_values(":high", s(high));
+                }
+            }
+        }
+        if query.capacity {
+            request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+        }
+        let output = request
+            .key_condition_expression(expression)
+            .send()
+            .await
+            .map_err(|err| Error::service("Query", table, err))?;
+        self.requests += 1;
+        if let Some(capacity) = output
+            .consumed_capacity
+            .as_ref()
+            .and_then(|c| c.capacity_units)
+        {
+            self.consumed_rcu += capacity;
+        }
+        let items = output.items.unwrap_or_default();
+        self.items += items.len();
+        if let Some(left) = &mut self.remaining {
+            *left = left.saturating_sub(items.len());
+        }
+        self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+        self.start_key = self.last_key.clone();
+        self.done = self.last_key.is_none() || self.remaining == Some(0);
+        Ok(Some(items))
+    }
+
+    /// Where the last response stopped, if the partition has more.
+    fn cursor<I: QueryIndex>(&self) -> Result<Option<Cursor>> {
+        self.last_key
+            .as_ref()
+            .map(|key| Cursor::new(I::INDEX_NAME, key))
+            .transpose()
+    }
+
+    fn record(&self) {
+        let span = tracing::Span::current();
+        span.record("requests", self.requests);
+        span.record("items", self.items);
+        if self.consumed_rcu > 0.0 {
+            span.record("consumed_rcu", self.consumed_rcu);
+        }
+    }
+}
+
+impl<'db, I: QueryIndex> Query<'db, I> {
+    /// [`collect`](Query::collect) into a `Vec<E>`: the usual way to read
+    /// one entity type (`E` an entity or a `#[derive(Collection)]` enum).
+    pub async fn all<E>(self) -> Result<Vec<E>>
+    where
+        Vec<E>: Collection<Table = I::Table>,
+    {
+        self.collect().await
+    }
+}
