@@ -30,6 +30,19 @@ pub trait Collection: Default + Send {
     /// order items arrive in (the sort-key order). `Ok(false)` when no
     /// member has that type: the caller applies its [`UnknownItems`] policy.
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool>;
+
+    /// Demultiplexes items obtained elsewhere (a stream record, a raw SDK
+    /// call) exactly as a query does, with the given [`UnknownItems`] policy.
+    fn from_items(items: impl IntoIterator<Item = Item>, policy: UnknownItems) -> Result<Self>
+    where
+        Self: Sized,
+    {
+        let mut collection = Self::default();
+        for item in items {
+            demultiplex(&mut collection, item, policy)?;
+        }
+        Ok(collection)
+    }
 }
 
 /// One item of a mixed stream: an enum of one-field variants
