@@ -13,6 +13,8 @@ pub(crate) struct EntityAttrs {
     pub(crate) pk: Option<LitStr>,
     pub(crate) sk: Option<LitStr>,
     pub(crate) type_name: Option<LitStr>,
+    /// `version = "field"`: optimistic locking on that field.
+    pub(crate) version: Option<LitStr>,
     pub(crate) indexes: Vec<IndexAttrs>,
 }
 
@@ -30,7 +32,7 @@ enum Value {
     Str(LitStr),
 }
 
-const PRIMARY_KEYS: &str = "`table`, `pk`, `sk`, `type`";
+const PRIMARY_KEYS: &str = "`table`, `pk`, `sk`, `type`, `version`";
 const INDEX_KEYS: &str = "`index`, `pk`, `sk`";
 
 /// Reads the `#[entity(…)]` attributes. Unknown or repeated keys are
@@ -66,6 +68,7 @@ pub(crate) fn entity_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EntityAttrs {
                     ("pk", Value::Str(lit)) => set(cx, &mut merged.pk, lit, "pk"),
                     ("sk", Value::Str(lit)) => set(cx, &mut merged.sk, lit, "sk"),
                     ("type", Value::Str(lit)) => set(cx, &mut merged.type_name, lit, "type"),
+                    ("version", Value::Str(lit)) => set(cx, &mut merged.version, lit, "version"),
                     (other, value) => wrong_key(cx, other, &value, PRIMARY_KEYS, "the primary key"),
                 }
             }
@@ -125,7 +128,7 @@ fn wrong_key(cx: &Ctxt, name: &str, value: &Value, expected: &str, what: &str) {
         Value::Str(lit) => lit.span(),
     };
     let message = match name {
-        "table" | "type" => format!(
+        "table" | "type" | "version" => format!(
             "`{name}` belongs to the primary key's #[entity(…)], not to an index's; an index attribute takes {expected}"
         ),
         "pk" | "sk" | "index" => format!("`{name}` takes a different kind of value here"),

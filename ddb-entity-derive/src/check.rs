@@ -21,6 +21,8 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) indexes: Vec<IndexModel>,
     /// The stored fields, for typed updates.
     pub(crate) fields: Vec<FieldModel>,
+    /// The optimistic-locking version field and its stored name.
+    pub(crate) version: Option<(Ident, Type, String)>,
 }
 
 /// A stored field: its Rust name, type, attribute name and key role.
@@ -152,6 +154,21 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
 
     let type_name = type_name(&cx, &attrs, sk.as_ref());
     let stored = stored_fields(input, &fields, [&pk, &sk], &indexes);
+    let version = attrs.version.as_ref().and_then(|lit| {
+        let name = lit.value();
+        let Some(field) = stored.iter().find(|f| f.ident.to_string().trim_start_matches("r#") == name) else {
+            cx.error(
+                lit,
+                format!("no stored field `{name}` to hold the version; name a `u64` field of this struct that serde stores"),
+            );
+            return None;
+        };
+        if field.role != Role::None {
+            cx.error(lit, format!("`{name}` is part of a key template; the version must be a field of its own"));
+            return None;
+        }
+        Some((field.ident.clone(), field.ty.clone(), field.attribute.clone()))
+    });
     match (attrs.table, pk, sk, type_name) {
         (Some(table), Some(pk), Some(sk), Some(type_name)) => cx.finish(EntityModel {
             ident,
@@ -163,6 +180,7 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
             sk,
             indexes,
             fields: stored,
+            version,
         }),
         _ => {
             // Every missing piece recorded an error.

@@ -34,3 +34,26 @@ impl<T> SameTable<T> for T {}
 /// A member that is no entity is reported by the projection alone, the same
 /// diagnostic as in the collection's impl, so rustc reports it once.
 pub const fn same_table<M: SameTable<T>, T>() {}
+
+/// Integer types that can hold an optimistic-locking version.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot hold an entity version",
+    label = "the version field must be a `u64` or `u32`",
+    note = "declare the field named in #[entity(version = \"…\")] as `u64`"
+)]
+pub trait VersionNumber: Copy {
+    /// The version as a `u64`.
+    fn to_u64(self) -> u64;
+}
+
+impl VersionNumber for u64 {
+    fn to_u64(self) -> u64 {
+        self
+    }
+}
+
+impl VersionNumber for u32 {
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+}

@@ -110,6 +110,20 @@ pub enum Error {
         source: Box<Error>,
     },
 
+    /// An optimistic-locking write found another version stored than the one
+    /// it was read at: someone else wrote first. Re-read and retry.
+    #[error(
+        "`{entity}` was changed by another writer: expected version {expected}, found {found:?}; read it again and retry"
+    )]
+    VersionConflict {
+        /// The entity type.
+        entity: &'static str,
+        /// The version the write expected.
+        expected: u64,
+        /// The version stored, `None` when no item is stored.
+        found: Option<u64>,
+    },
+
     /// An update addressed a key with no item; nothing was written.
     #[error("no `{entity}` with key {partition} / {sort} to update; create it first")]
     NotFound {
@@ -243,12 +257,19 @@ impl Error {
         matches!(self, Error::Key(_))
     }
 
-    /// A condition expression (including "item must not exist yet") failed.
+    /// A condition expression (including "item must not exist yet" and a
+    /// version check) failed.
     pub fn is_condition_failed(&self) -> bool {
-        matches!(
-            self.sdk_error(),
-            Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
-        )
+        self.is_version_conflict()
+            || matches!(
+                self.sdk_error(),
+                Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
+            )
+    }
+
+    /// Another writer changed a versioned entity first.
+    pub fn is_version_conflict(&self) -> bool {
+        matches!(self, Error::VersionConflict { .. })
     }
 
     /// The request was throttled; it is safe to retry after a back-off.

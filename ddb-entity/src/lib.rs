@@ -5,6 +5,7 @@ mod collection;
 mod db;
 mod entity;
 mod error;
+mod expr;
 pub mod key;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
@@ -19,6 +20,7 @@ pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use db::Db;
 pub use entity::{Entity, Field, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey};
 pub use error::{Error, Result};
+pub use expr::Condition;
 pub use op::{
     CreateTable, Cursor, Delete, DeleteReturningOld, Get, Page, Provisioned, Put, Query, Update,
 };

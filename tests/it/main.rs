@@ -4,6 +4,7 @@
 //! the CI cross-check).
 
 mod collection;
+mod conditions;
 mod entity;
 mod keys;
 mod model;

@@ -59,6 +59,13 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
     let name = ident.to_string();
     let type_name = &model.type_name;
     let checks = compile_time_checks(model);
+    let (version_attribute, version_value) = match &model.version {
+        Some((field, ty, attribute)) => (
+            quote!(::core::option::Option::Some(#attribute)),
+            quote!(<#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)),
+        ),
+        None => (quote!(::core::option::Option::None), quote!(0)),
+    };
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
     let serde_bounds = if model.generics.params.is_empty() {
@@ -115,6 +122,11 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
             const NAME: &'static str = #name;
             const TYPE: &'static str = #type_name;
             const INDEXES: &'static [::ddb_entity::IndexSchema] = &[#(#index_schemas),*];
+            const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> = #version_attribute;
+
+            fn version(&self) -> u64 {
+                #version_value
+            }
 
             fn primary_key(&self) -> ::core::result::Result<::ddb_entity::Key<Self>, #key_error> {
                 Self::key(#(#self_args),*)

@@ -16,6 +16,11 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
         entity: E::NAME,
         source,
     })?;
+    // `None` is stored as no attribute rather than as NULL: then
+    // `attribute_exists` means `Some`, a sparse index keyed on the field
+    // works, and an update's `remove` leaves the same item a put of `None`
+    // does. serde reads a missing `Option` field back as `None`.
+    item.retain(|_, value| !matches!(value, AttributeValue::Null(true)));
     let schema = E::Table::SCHEMA;
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would

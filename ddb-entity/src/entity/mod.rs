@@ -94,6 +94,17 @@ pub trait Entity: Serialize + DeserializeOwned {
     /// several entity types fill the same generic index).
     const INDEXES: &'static [IndexSchema];
 
+    /// The attribute of the optimistic-locking version
+    /// (`#[entity(version = "field")]`), if the entity has one: puts and
+    /// deletes then succeed only against the version they were read at, and
+    /// every write increments it.
+    const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The value's version (0 for an entity without one, or never stored).
+    fn version(&self) -> u64 {
+        0
+    }
+
     /// The primary key of this value.
     fn primary_key(&self) -> Result<Key<Self>, KeyError>
     where

@@ -3,12 +3,15 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
-use aws_sdk_dynamodb::types::ReturnValue;
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
+use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::op::version;
 use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not
@@ -17,6 +20,8 @@ use crate::table::Table;
 pub struct Delete<'db, E: Entity> {
     db: &'db Db<E::Table>,
     key: Key<E>,
+    condition: Option<Condition<E>>,
+    expected_version: Option<u64>,
 }
 
 impl<T: Table> Db<T> {
@@ -43,7 +48,12 @@ impl<T: Table> Db<T> {
     /// # }
     /// ```
     pub fn delete<E: Entity<Table = T>>(&self, key: Key<E>) -> Delete<'_, E> {
-        Delete { db: self, key }
+        Delete {
+            db: self,
+            key,
+            condition: None,
+            expected_version: None,
+        }
     }
 }
 
@@ -52,6 +62,23 @@ impl<T: Table> Db<T> {
 pub struct DeleteReturningOld<'db, E: Entity>(Delete<'db, E>);
 
 impl<'db, E: Entity> Delete<'db, E> {
+    /// Delete only if `condition` holds for the stored item (else
+    /// [`Error::is_condition_failed`]).
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => earlier.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// Delete only if the stored version is `version` (an entity with
+    /// `#[entity(version = "…")]`); else [`Error::VersionConflict`].
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+
     /// Also return the item as it was before the delete (`ALL_OLD`).
     pub fn returning_old(self) -> DeleteReturningOld<'db, E> {
         DeleteReturningOld(self)
@@ -66,16 +93,49 @@ impl<'db, E: Entity> Delete<'db, E> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.delete", table, entity = E::NAME);
         async move {
-            let output = self
+            let version = match (E::VERSION_ATTRIBUTE, self.expected_version) {
+                (None, Some(_)) => {
+                    return Err(Error::InvalidRequest(format!(
+                        "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
+                        E::NAME
+                    )));
+                }
+                (Some(attribute), Some(expected)) => Some((attribute, expected)),
+                _ => None,
+            };
+            let condition = Condition::both(
+                self.condition,
+                version.map(|(attribute, expected)| version::expect::<E>(attribute, expected)),
+            );
+            let mut placeholders = Placeholders::default();
+            let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
+            let response = self
                 .db
                 .client()
                 .delete_item()
                 .table_name(table)
                 .set_key(Some(self.key.to_attributes()))
+                .set_condition_expression(condition)
+                .set_expression_attribute_names(placeholders.names_or_none())
+                .set_expression_attribute_values(placeholders.values_or_none())
                 .return_values(returning)
+                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
                 .send()
-                .await
-                .map_err(|err| Error::service("DeleteItem", table, err))?;
+                .await;
+            let output = match response {
+                Ok(output) => output,
+                Err(err) => {
+                    let stored = match err.as_service_error() {
+                        Some(DeleteItemError::ConditionalCheckFailedException(failed)) => Some(failed.item.as_ref()),
+                        _ => None,
+                    };
+                    let conflict = match (version, stored) {
+                        (Some((attribute, expected)), Some(stored)) => version::conflict::<E>(attribute, expected, stored),
+                        _ => None,
+                    };
+                    return Err(conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err)));
+                }
+            };
             Ok(output.attributes.filter(|item| !item.is_empty()))
         }
         .instrument(span)

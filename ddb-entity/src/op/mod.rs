@@ -7,6 +7,7 @@ mod get;
 mod put;
 mod query;
 mod update;
+mod version;
 
 pub use create_table::{CreateTable, Provisioned};
 pub use cursor::Cursor;

@@ -4,20 +4,30 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{Error, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::op::version;
 use crate::table::Table;
 
 /// Writes one entity (PutItem). Made by [`Db::put`] (replace whatever has
 /// the key) or [`Db::create`] (fail if something has it).
+///
+/// An entity with a version (`#[entity(version = "…")]`) is written only
+/// over the version it holds (or, at version 0, only where no item is), and
+/// stored with the next version; a stale one is [`Error::VersionConflict`].
+/// The value you passed keeps its old version: read the entity again (or
+/// increment the field) before writing it once more.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Put<'db, 'e, E: Entity> {
     db: &'db Db<E::Table>,
     entity: &'e E,
     only_if_new: bool,
+    condition: Option<Condition<E>>,
 }
 
 impl<T: Table> Db<T> {
@@ -29,6 +39,7 @@ impl<T: Table> Db<T> {
             db: self,
             entity,
             only_if_new: false,
+            condition: None,
         }
     }
 
@@ -61,34 +72,75 @@ impl<T: Table> Db<T> {
             db: self,
             entity,
             only_if_new: true,
+            condition: None,
         }
     }
 }
 
 impl<E: Entity> Put<'_, '_, E> {
+    /// Write only if `condition` holds for the item stored under the key
+    /// (else [`Error::is_condition_failed`]).
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => earlier.and(condition),
+            None => condition,
+        });
+        self
+    }
+
     /// Sends the PutItem.
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let operation = if self.only_if_new { "create" } else { "put" };
         let span = tracing::info_span!("ddb.put", table, entity = E::NAME, operation);
         async move {
-            let item = self.entity.to_item()?;
-            let mut request = self
+            let mut item = self.entity.to_item()?;
+            let user_condition = self.condition.is_some();
+            let mut condition = Condition::both(
+                self.only_if_new.then(Condition::<E>::item_not_exists),
+                self.condition,
+            );
+            let version = E::VERSION_ATTRIBUTE.map(|attribute| (attribute, self.entity.version()));
+            if let Some((attribute, current)) = version {
+                item.insert(
+                    attribute.to_owned(),
+                    version::number(version::next::<E>(current)?),
+                );
+                // A create is checked by "no item yet" alone.
+                if !self.only_if_new {
+                    condition =
+                        Condition::both(condition, Some(version::expect::<E>(attribute, current)));
+                }
+            }
+            let mut placeholders = Placeholders::default();
+            let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
+            let request = self
                 .db
                 .client()
                 .put_item()
                 .table_name(table)
-                .set_item(Some(item));
-            if self.only_if_new {
-                // The partition key exists on every stored item, so its
-                // absence means "no item with this key".
-                request = request
-                    .condition_expression("attribute_not_exists(#pk)")
-                    .expression_attribute_names("#pk", E::Table::SCHEMA.primary.partition_key);
-            }
-            match request.send().await {
-                Ok(_) => Ok(()),
-                Err(err) if self.only_if_new && is_condition_failure(&err) => {
+                .set_item(Some(item))
+                .set_condition_expression(condition)
+                .set_expression_attribute_names(placeholders.names_or_none())
+                .set_expression_attribute_values(placeholders.values_or_none())
+                // Tells "taken" and "stale version" from other failures.
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                );
+            let err = match request.send().await {
+                Ok(_) => return Ok(()),
+                Err(err) => err,
+            };
+            let stored = match err.as_service_error() {
+                Some(PutItemError::ConditionalCheckFailedException(failed)) => {
+                    Some(failed.item.as_ref())
+                }
+                _ => None,
+            };
+            match stored {
+                // Without a condition of the caller's, "no item yet" is the
+                // only one that can fail, whether or not the old item came back.
+                Some(old) if self.only_if_new && (old.is_some() || !user_condition) => {
                     let (partition, sort) = self.entity.primary_key()?.into_parts();
                     Err(Error::AlreadyExists {
                         entity: E::NAME,
@@ -97,17 +149,18 @@ impl<E: Entity> Put<'_, '_, E> {
                         source: Box::new(Error::service("PutItem", table, err)),
                     })
                 }
-                Err(err) => Err(Error::service("PutItem", table, err)),
+                Some(stored) if !self.only_if_new => {
+                    match version.and_then(|(a, v)| version::conflict::<E>(a, v, stored)) {
+                        Some(conflict) => Err(conflict),
+                        None => Err(Error::service("PutItem", table, err)),
+                    }
+                }
+                _ => Err(Error::service("PutItem", table, err)),
             }
         }
         .instrument(span)
         .await
     }
-}
-
-fn is_condition_failure<R>(err: &aws_sdk_dynamodb::error::SdkError<PutItemError, R>) -> bool {
-    err.as_service_error()
-        .is_some_and(PutItemError::is_conditional_check_failed_exception)
 }
 
 impl<'db, 'e, E: Entity + Sync> IntoFuture for Put<'db, 'e, E>

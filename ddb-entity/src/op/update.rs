@@ -6,14 +6,17 @@ use std::fmt::Write as _;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
 use serde::Serialize;
 use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::{Entity, Field, IndexKey, Key, KeyRole};
 use crate::error::{Error, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::op::version;
 use crate::table::{IndexSchema, Table};
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
@@ -35,6 +38,8 @@ pub struct Update<'db, E: Entity> {
     db: &'db Db<E::Table>,
     key: Key<E>,
     changes: Changes,
+    condition: Option<Condition<E>>,
+    expected_version: Option<u64>,
     error: Option<Error>,
 }
 
@@ -141,6 +146,8 @@ impl<T: Table> Db<T> {
             db: self,
             key,
             changes: Changes::default(),
+            condition: None,
+            expected_version: None,
             error: None,
         }
     }
@@ -178,8 +185,9 @@ impl<E: Entity> Update<'_, E> {
             None => None,
         };
         let action = match attribute {
+            // `None` is no attribute (see `Entity::to_item`), not NULL.
+            Some(AttributeValue::Null(true)) | None => Action::Remove,
             Some(attribute) => action(attribute),
-            None => Action::Remove,
         };
         self.changes.entries.push(Change {
             field: field.name(),
@@ -217,6 +225,25 @@ impl<E: Entity> Update<'_, E> {
         self.push(field, Action::Add, Some(amount))
     }
 
+    /// Update only if `condition` holds for the stored item (else
+    /// [`Error::is_condition_failed`]; a missing item stays
+    /// [`Error::NotFound`]).
+    pub fn condition(mut self, condition: Condition<E>) -> Self {
+        self.condition = Some(match self.condition.take() {
+            Some(earlier) => earlier.and(condition),
+            None => condition,
+        });
+        self
+    }
+
+    /// Update only if the stored version is `version` (an entity with
+    /// `#[entity(version = "…")]`); else [`Error::VersionConflict`]. Every
+    /// update of a versioned entity increments its version, checked or not.
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+
     /// Sends the UpdateItem and returns the entity as stored afterwards.
     pub async fn send(self) -> Result<E> {
         let table = self.db.table_name();
@@ -237,33 +264,53 @@ impl<E: Entity> Update<'_, E> {
                 )));
             }
             let index_changes = E::index_changes(&self.key, &self.changes)?;
-            let expression = Expression::build(
-                &self.changes,
-                &index_changes,
-                E::Table::SCHEMA.primary.partition_key,
-            );
+            let mut changes = self.changes;
+            let mut condition = Condition::<E>::item_exists();
+            let version = match (E::VERSION_ATTRIBUTE, self.expected_version) {
+                (None, Some(_)) => {
+                    return Err(Error::InvalidRequest(format!(
+                        "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
+                        E::NAME
+                    )));
+                }
+                (None, None) => None,
+                (Some(attribute), expected) => {
+                    changes.entries.push(Change {
+                        field: attribute,
+                        attribute,
+                        action: Action::Add(version::number(1)),
+                        value: None,
+                    });
+                    if let Some(expected) = expected {
+                        condition = condition.and(version::expect::<E>(attribute, expected));
+                    }
+                    expected.map(|expected| (attribute, expected))
+                }
+            };
+            let mut placeholders = Placeholders::default();
+            let update = update_expression(&changes, &index_changes, &mut placeholders);
+            if let Some(extra) = self.condition {
+                condition = condition.and(extra);
+            }
+            let condition = condition.render(&mut placeholders)?;
             let response = self
                 .db
                 .client()
                 .update_item()
                 .table_name(table)
                 .set_key(Some(self.key.to_attributes()))
-                .update_expression(expression.update)
-                .condition_expression(expression.condition)
-                .set_expression_attribute_names(Some(expression.names))
-                .set_expression_attribute_values(
-                    (!expression.values.is_empty()).then_some(expression.values),
-                )
+                .update_expression(update)
+                .condition_expression(condition)
+                .set_expression_attribute_names(placeholders.names_or_none())
+                .set_expression_attribute_values(placeholders.values_or_none())
                 .return_values(ReturnValue::AllNew)
+                // Tells "no such item" from "your condition failed".
+                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
                 .send()
                 .await;
             match response {
                 Ok(output) => E::from_item(output.attributes.unwrap_or_default()),
-                Err(err)
-                    if err
-                        .as_service_error()
-                        .is_some_and(UpdateItemError::is_conditional_check_failed_exception) =>
-                {
+                Err(err) if stored_on_failure(&err).is_some_and(|stored| stored.is_none()) => {
                     let (partition, sort) = self.key.into_parts();
                     Err(Error::NotFound {
                         entity: E::NAME,
@@ -271,7 +318,15 @@ impl<E: Entity> Update<'_, E> {
                         sort,
                     })
                 }
-                Err(err) => Err(Error::service("UpdateItem", table, err)),
+                Err(err) => {
+                    let conflict = match (version, stored_on_failure(&err)) {
+                        (Some((attribute, expected)), Some(stored)) => {
+                            version::conflict::<E>(attribute, expected, stored)
+                        }
+                        _ => None,
+                    };
+                    Err(conflict.unwrap_or_else(|| Error::service("UpdateItem", table, err)))
+                }
             }
         }
         .instrument(span)
@@ -279,78 +334,64 @@ impl<E: Entity> Update<'_, E> {
     }
 }
 
-/// An update expression with every name and value a placeholder, so
-/// reserved words (`status`, `name`, …) just work.
-struct Expression {
-    update: String,
-    condition: String,
-    names: std::collections::HashMap<String, String>,
-    values: std::collections::HashMap<String, AttributeValue>,
+/// For a failed condition, the item stored at the key (`None`: no item).
+fn stored_on_failure<R>(err: &SdkError<UpdateItemError, R>) -> Option<Option<&crate::Item>> {
+    match err.as_service_error() {
+        Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
+            Some(failed.item.as_ref())
+        }
+        _ => None,
+    }
 }
 
-impl Expression {
-    fn build(changes: &Changes, index_changes: &[IndexChange], partition_key: &str) -> Self {
-        let mut names = std::collections::HashMap::new();
-        let mut values = std::collections::HashMap::new();
-        let (mut set, mut remove, mut add) = (Vec::new(), Vec::new(), Vec::new());
-        let mut name = |attribute: &str| {
-            let placeholder = format!("#n{}", names.len());
-            names.insert(placeholder.clone(), attribute.to_owned());
-            placeholder
-        };
-        let mut value = |v: AttributeValue| {
-            let placeholder = format!(":v{}", values.len());
-            values.insert(placeholder.clone(), v);
-            placeholder
-        };
-        for change in &changes.entries {
-            let n = name(change.attribute);
-            match &change.action {
-                Action::Set(v) => set.push(format!("{n} = {}", value(v.clone()))),
-                Action::Remove => remove.push(n),
-                Action::Add(v) => add.push(format!("{n} {}", value(v.clone()))),
-            }
-        }
-        for change in index_changes {
-            match change {
-                IndexChange::Set(index, key) => {
-                    let pk = name(index.keys.partition_key);
-                    set.push(format!(
-                        "{pk} = {}",
-                        value(AttributeValue::S(key.partition.clone()))
-                    ));
-                    if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort) {
-                        let sk = name(attribute);
-                        set.push(format!("{sk} = {}", value(AttributeValue::S(sort.clone()))));
-                    }
-                }
-                IndexChange::Remove(index) => {
-                    remove.push(name(index.keys.partition_key));
-                    if let Some(attribute) = index.keys.sort_key {
-                        remove.push(name(attribute));
-                    }
-                }
-            }
-        }
-        let condition = format!("attribute_exists({})", name(partition_key));
-        let mut update = String::new();
-        for (keyword, clauses) in [("SET", set), ("REMOVE", remove), ("ADD", add)] {
-            if !clauses.is_empty() {
-                let _ = write!(
-                    update,
-                    "{}{keyword} {}",
-                    if update.is_empty() { "" } else { " " },
-                    clauses.join(", ")
-                );
-            }
-        }
-        Expression {
-            update,
-            condition,
-            names,
-            values,
+/// The `UPDATE` expression: SET, REMOVE and ADD clauses for the changes
+/// and the index keys they move.
+fn update_expression(
+    changes: &Changes,
+    index_changes: &[IndexChange],
+    p: &mut Placeholders,
+) -> String {
+    let (mut set, mut remove, mut add) = (Vec::new(), Vec::new(), Vec::new());
+    for change in &changes.entries {
+        let n = p.name(change.attribute);
+        match &change.action {
+            Action::Set(v) => set.push(format!("{n} = {}", p.value(v.clone()))),
+            Action::Remove => remove.push(n),
+            Action::Add(v) => add.push(format!("{n} {}", p.value(v.clone()))),
         }
     }
+    for change in index_changes {
+        match change {
+            IndexChange::Set(index, key) => {
+                let pk = p.name(index.keys.partition_key);
+                set.push(format!(
+                    "{pk} = {}",
+                    p.value(AttributeValue::S(key.partition.clone()))
+                ));
+                if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort) {
+                    let sk = p.name(attribute);
+                    set.push(format!(
+                        "{sk} = {}",
+                        p.value(AttributeValue::S(sort.clone()))
+                    ));
+                }
+            }
+            IndexChange::Remove(index) => {
+                remove.push(p.name(index.keys.partition_key));
+                if let Some(attribute) = index.keys.sort_key {
+                    remove.push(p.name(attribute));
+                }
+            }
+        }
+    }
+    let mut update = String::new();
+    for (keyword, clauses) in [("SET", set), ("REMOVE", remove), ("ADD", add)] {
+        if !clauses.is_empty() {
+            let separator = if update.is_empty() { "" } else { " " };
+            let _ = write!(update, "{separator}{keyword} {}", clauses.join(", "));
+        }
+    }
+    update
 }
 
 impl<'db, E: Entity + Send + Sync + 'db> IntoFuture for Update<'db, E> {

@@ -1,0 +1,278 @@
+//! Condition expressions, typed by entity, and placeholder allocation.
+//!
+//! Every attribute name and value in an expression is a placeholder
+//! (`#n0`, `:v0`), so reserved words (`status`, `name`, `size`, …) and
+//! values with any content just work.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::ops::Not;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::entity::{Entity, Field};
+use crate::error::{Error, Result};
+use crate::table::Table;
+
+/// Names and values of one expression, allocated as placeholders.
+#[derive(Debug, Default)]
+pub(crate) struct Placeholders {
+    pub(crate) names: HashMap<String, String>,
+    pub(crate) values: HashMap<String, AttributeValue>,
+}
+
+impl Placeholders {
+    /// `#nK` for `attribute`, reusing the placeholder of a name seen before.
+    pub(crate) fn name(&mut self, attribute: &str) -> String {
+        if let Some((placeholder, _)) = self.names.iter().find(|(_, a)| *a == attribute) {
+            return placeholder.clone();
+        }
+        let placeholder = format!("#n{}", self.names.len());
+        self.names.insert(placeholder.clone(), attribute.to_owned());
+        placeholder
+    }
+
+    /// `:vK` for `value`.
+    pub(crate) fn value(&mut self, value: AttributeValue) -> String {
+        let placeholder = format!(":v{}", self.values.len());
+        self.values.insert(placeholder.clone(), value);
+        placeholder
+    }
+
+    /// The names map, or `None` when empty (the SDK refuses an empty map).
+    pub(crate) fn names_or_none(&self) -> Option<HashMap<String, String>> {
+        (!self.names.is_empty()).then(|| self.names.clone())
+    }
+
+    /// The values map, or `None` when empty.
+    pub(crate) fn values_or_none(&self) -> Option<HashMap<String, AttributeValue>> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+}
+
+/// A condition on one stored item of entity `E`, for put, update, delete
+/// and transactions: the write happens only if it holds, else the request
+/// fails with [`Error::is_condition_failed`].
+///
+/// Built from [`Entity`] fields (`Order::fields().status.equals(…)`) and
+/// combined with [`and`](Condition::and), [`or`](Condition::or) and `!`.
+///
+/// ```
+/// # use ddb_entity::{Condition, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "ORDER#{id}", sk = "ORDER")]
+/// struct Order { id: u64, status: String, total_cents: i64 }
+///
+/// let f = Order::fields();
+/// let open_and_small = f.status.equals("OPEN".to_owned()).and(f.total_cents.lt(10_000));
+/// let not_cancelled = !f.status.equals("CANCELLED".to_owned());
+/// let _either = open_and_small.or(not_cancelled);
+/// let _new = Condition::<Order>::item_not_exists();
+/// ```
+#[must_use = "a condition does nothing until it is given to a write"]
+pub struct Condition<E> {
+    node: Node,
+    entity: PhantomData<fn() -> E>,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    ItemExists(bool),
+    Exists(&'static str, bool),
+    Compare(&'static str, &'static str, Result<AttributeValue, String>),
+    Between(
+        &'static str,
+        Result<(AttributeValue, AttributeValue), String>,
+    ),
+    BeginsWith(&'static str, String),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+impl<E> Clone for Condition<E> {
+    fn clone(&self) -> Self {
+        Condition::from(self.node.clone())
+    }
+}
+
+impl<E> std::fmt::Debug for Condition<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Values can be personal data: only the shape.
+        f.write_str("Condition { .. }")
+    }
+}
+
+impl<E> From<Node> for Condition<E> {
+    fn from(node: Node) -> Self {
+        Condition {
+            node,
+            entity: PhantomData,
+        }
+    }
+}
+
+impl<E> Condition<E> {
+    /// The item exists (some item has the key).
+    pub fn item_exists() -> Self {
+        Node::ItemExists(true).into()
+    }
+
+    /// No item has the key yet.
+    pub fn item_not_exists() -> Self {
+        Node::ItemExists(false).into()
+    }
+
+    /// `attribute = value` on a raw attribute the library maintains (the
+    /// version).
+    pub(crate) fn attribute_equals(attribute: &'static str, value: AttributeValue) -> Self {
+        Node::Compare(attribute, "=", Ok(value)).into()
+    }
+
+    /// `self AND other`, where either may be absent.
+    pub(crate) fn both(first: Option<Self>, second: Option<Self>) -> Option<Self> {
+        match (first, second) {
+            (Some(a), Some(b)) => Some(a.and(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Both hold.
+    pub fn and(self, other: Condition<E>) -> Self {
+        Node::And(Box::new(self.node), Box::new(other.node)).into()
+    }
+
+    /// Either holds.
+    pub fn or(self, other: Condition<E>) -> Self {
+        Node::Or(Box::new(self.node), Box::new(other.node)).into()
+    }
+}
+
+impl<E> Not for Condition<E> {
+    type Output = Condition<E>;
+
+    fn not(self) -> Self::Output {
+        Node::Not(Box::new(self.node)).into()
+    }
+}
+
+impl<E: Entity> Condition<E> {
+    /// The expression text, its placeholders added to `placeholders`.
+    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
+        render::<E>(&self.node, placeholders)
+    }
+}
+
+fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
+    let encode = |result: &Result<AttributeValue, String>| {
+        result.clone().map_err(|message| {
+            Error::InvalidRequest(format!("a condition on `{}`: {message}", E::NAME))
+        })
+    };
+    Ok(match node {
+        Node::ItemExists(exists) => {
+            let pk = p.name(E::Table::SCHEMA.primary.partition_key);
+            if *exists {
+                format!("attribute_exists({pk})")
+            } else {
+                format!("attribute_not_exists({pk})")
+            }
+        }
+        Node::Exists(attribute, exists) => {
+            let n = p.name(attribute);
+            if *exists {
+                format!("attribute_exists({n})")
+            } else {
+                format!("attribute_not_exists({n})")
+            }
+        }
+        Node::Compare(attribute, op, value) => {
+            let n = p.name(attribute);
+            let v = p.value(encode(value)?);
+            format!("{n} {op} {v}")
+        }
+        Node::Between(attribute, bounds) => {
+            let (low, high) = bounds.clone().map_err(|message| {
+                Error::InvalidRequest(format!("a condition on `{}`: {message}", E::NAME))
+            })?;
+            let n = p.name(attribute);
+            let (low, high) = (p.value(low), p.value(high));
+            format!("{n} BETWEEN {low} AND {high}")
+        }
+        Node::BeginsWith(attribute, prefix) => {
+            let n = p.name(attribute);
+            let v = p.value(AttributeValue::S(prefix.clone()));
+            format!("begins_with({n}, {v})")
+        }
+        Node::And(a, b) => format!("({}) AND ({})", render::<E>(a, p)?, render::<E>(b, p)?),
+        Node::Or(a, b) => format!("({}) OR ({})", render::<E>(a, p)?, render::<E>(b, p)?),
+        Node::Not(a) => format!("NOT ({})", render::<E>(a, p)?),
+    })
+}
+
+fn attribute_value<T: Serialize>(value: &T) -> Result<AttributeValue, String> {
+    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
+}
+
+/// Conditions on a field's stored value.
+impl<E, T: Serialize> Field<E, T> {
+    fn compare(self, op: &'static str, value: T) -> Condition<E> {
+        Node::Compare(self.attribute(), op, attribute_value(&value)).into()
+    }
+
+    /// `field = value`.
+    pub fn equals(self, value: T) -> Condition<E> {
+        self.compare("=", value)
+    }
+
+    /// `field <> value`.
+    pub fn not_equals(self, value: T) -> Condition<E> {
+        self.compare("<>", value)
+    }
+
+    /// `field < value`.
+    pub fn lt(self, value: T) -> Condition<E> {
+        self.compare("<", value)
+    }
+
+    /// `field <= value`.
+    pub fn le(self, value: T) -> Condition<E> {
+        self.compare("<=", value)
+    }
+
+    /// `field > value`.
+    pub fn gt(self, value: T) -> Condition<E> {
+        self.compare(">", value)
+    }
+
+    /// `field >= value`.
+    pub fn ge(self, value: T) -> Condition<E> {
+        self.compare(">=", value)
+    }
+
+    /// `low <= field <= high`.
+    pub fn between(self, low: T, high: T) -> Condition<E> {
+        let bounds = attribute_value(&low).and_then(|low| Ok((low, attribute_value(&high)?)));
+        Node::Between(self.attribute(), bounds).into()
+    }
+
+    /// The attribute is stored (for an `Option` field: it is `Some`).
+    pub fn exists(self) -> Condition<E> {
+        Node::Exists(self.attribute(), true).into()
+    }
+
+    /// The attribute is not stored.
+    pub fn not_exists(self) -> Condition<E> {
+        Node::Exists(self.attribute(), false).into()
+    }
+}
+
+impl<E> Field<E, String> {
+    /// The stored string starts with `prefix`.
+    pub fn begins_with(self, prefix: &str) -> Condition<E> {
+        Node::BeginsWith(self.attribute(), prefix.to_owned()).into()
+    }
+}
