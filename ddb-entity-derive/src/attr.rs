@@ -15,6 +15,9 @@ pub(crate) struct EntityAttrs {
     pub(crate) type_name: Option<LitStr>,
     /// `version = "field"`: optimistic locking on that field.
     pub(crate) version: Option<LitStr>,
+    /// `created_at = "field"` / `updated_at = "field"`: maintained timestamps.
+    pub(crate) created_at: Option<LitStr>,
+    pub(crate) updated_at: Option<LitStr>,
     pub(crate) indexes: Vec<IndexAttrs>,
 }
 
@@ -32,7 +35,7 @@ enum Value {
     Str(LitStr),
 }
 
-const PRIMARY_KEYS: &str = "`table`, `pk`, `sk`, `type`, `version`";
+const PRIMARY_KEYS: &str = "`table`, `pk`, `sk`, `type`, `version`, `created_at`, `updated_at`";
 const INDEX_KEYS: &str = "`index`, `pk`, `sk`";
 
 /// Reads the `#[entity(…)]` attributes. Unknown or repeated keys are
@@ -69,6 +72,12 @@ pub(crate) fn entity_attrs(cx: &Ctxt, attrs: &[Attribute]) -> EntityAttrs {
                     ("sk", Value::Str(lit)) => set(cx, &mut merged.sk, lit, "sk"),
                     ("type", Value::Str(lit)) => set(cx, &mut merged.type_name, lit, "type"),
                     ("version", Value::Str(lit)) => set(cx, &mut merged.version, lit, "version"),
+                    ("created_at", Value::Str(lit)) => {
+                        set(cx, &mut merged.created_at, lit, "created_at")
+                    }
+                    ("updated_at", Value::Str(lit)) => {
+                        set(cx, &mut merged.updated_at, lit, "updated_at")
+                    }
                     (other, value) => wrong_key(cx, other, &value, PRIMARY_KEYS, "the primary key"),
                 }
             }
@@ -128,7 +137,7 @@ fn wrong_key(cx: &Ctxt, name: &str, value: &Value, expected: &str, what: &str) {
         Value::Str(lit) => lit.span(),
     };
     let message = match name {
-        "table" | "type" | "version" => format!(
+        "table" | "type" | "version" | "created_at" | "updated_at" => format!(
             "`{name}` belongs to the primary key's #[entity(…)], not to an index's; an index attribute takes {expected}"
         ),
         "pk" | "sk" | "index" => format!("`{name}` takes a different kind of value here"),

@@ -23,6 +23,9 @@ pub(crate) struct EntityModel<'a> {
     pub(crate) fields: Vec<FieldModel>,
     /// The optimistic-locking version field and its stored name.
     pub(crate) version: Option<(Ident, Type, String)>,
+    /// Maintained timestamp fields and their stored names.
+    pub(crate) created_at: Option<(Ident, Type, String)>,
+    pub(crate) updated_at: Option<(Ident, Type, String)>,
 }
 
 /// A stored field: its Rust name, type, attribute name and key role.
@@ -154,21 +157,46 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
 
     let type_name = type_name(&cx, &attrs, sk.as_ref());
     let stored = stored_fields(input, &fields, [&pk, &sk], &indexes);
-    let version = attrs.version.as_ref().and_then(|lit| {
+    // A field the library maintains: stored, and in no key template.
+    let maintained = |lit: &Option<LitStr>, what: &str, kind: &str| {
+        let lit = lit.as_ref()?;
         let name = lit.value();
-        let Some(field) = stored.iter().find(|f| f.ident.to_string().trim_start_matches("r#") == name) else {
+        let Some(field) = stored
+            .iter()
+            .find(|f| f.ident.to_string().trim_start_matches("r#") == name)
+        else {
             cx.error(
                 lit,
-                format!("no stored field `{name}` to hold the version; name a `u64` field of this struct that serde stores"),
+                format!("no stored field `{name}` to hold the {what}; name a {kind} field of this struct that serde stores"),
             );
             return None;
         };
         if field.role != Role::None {
-            cx.error(lit, format!("`{name}` is part of a key template; the version must be a field of its own"));
+            cx.error(
+                lit,
+                format!(
+                    "`{name}` is part of a key template; the {what} must be a field of its own"
+                ),
+            );
             return None;
         }
-        Some((field.ident.clone(), field.ty.clone(), field.attribute.clone()))
-    });
+        Some((
+            field.ident.clone(),
+            field.ty.clone(),
+            field.attribute.clone(),
+        ))
+    };
+    let version = maintained(&attrs.version, "version", "`u64`");
+    let created_at = maintained(
+        &attrs.created_at,
+        "creation time",
+        "timestamp (`u64` epoch milliseconds)",
+    );
+    let updated_at = maintained(
+        &attrs.updated_at,
+        "update time",
+        "timestamp (`u64` epoch milliseconds)",
+    );
     match (attrs.table, pk, sk, type_name) {
         (Some(table), Some(pk), Some(sk), Some(type_name)) => cx.finish(EntityModel {
             ident,
@@ -181,6 +209,8 @@ pub(crate) fn entity(input: &DeriveInput) -> syn::Result<EntityModel<'_>> {
             indexes,
             fields: stored,
             version,
+            created_at,
+            updated_at,
         }),
         _ => {
             // Every missing piece recorded an error.

@@ -1,6 +1,7 @@
 //! What generated code calls. Not public API: no semver promise.
 
 pub use serde;
+pub use serde_dynamo;
 
 pub use crate::collection::has_duplicate_type;
 pub use crate::entity::{KeyRole, SortKeyBuilder};

@@ -18,7 +18,9 @@ pub mod __private;
 
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use db::Db;
-pub use entity::{Entity, Field, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey};
+pub use entity::{
+    Entity, Field, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey, Timestamp,
+};
 pub use error::{Error, Result};
 pub use expr::Condition;
 pub use op::{

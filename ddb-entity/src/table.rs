@@ -35,6 +35,10 @@ pub struct TableSchema {
     pub primary: KeySchema,
     /// The attribute naming each item's entity type, e.g. `"_type"`.
     pub type_attribute: &'static str,
+    /// The table's time-to-live attribute, if it has one: a number of
+    /// seconds since the Unix epoch after which DynamoDB deletes the item
+    /// (within a few days). Reads hide items past it that are still there.
+    pub ttl_attribute: Option<&'static str>,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
     pub indexes: &'static [IndexSchema],
 }
@@ -117,6 +121,15 @@ impl TableSchema {
                     "the type attribute `{name}` is also a key attribute; give it its own name"
                 ));
             }
+        }
+        if let Some(ttl) = self.ttl_attribute
+            && (ttl.is_empty()
+                || self.key_attributes().contains(&ttl)
+                || ttl == self.type_attribute)
+        {
+            return Err(format!(
+                "the TTL attribute `{ttl}` must be a non-empty name of its own, not a key or the type attribute"
+            ));
         }
         if self.type_attribute.is_empty() {
             return Err("the type attribute name is empty".into());
@@ -210,8 +223,9 @@ impl<I: Index> QueryIndex for I {
 /// Declares a single table's shape: a unit struct implementing [`Table`] and
 /// one unit struct per global secondary index implementing [`Index`].
 ///
-/// `type_attribute` is optional (default `"_type"`); so is each index's
-/// `sort_key`.
+/// `type_attribute` is optional (default `"_type"`), and so are
+/// `ttl_attribute` (the table's time-to-live attribute: epoch seconds) and
+/// each index's `sort_key`.
 ///
 /// ```
 /// ddb_entity::table! {
@@ -220,6 +234,7 @@ impl<I: Index> QueryIndex for I {
 ///         partition_key: "PK",
 ///         sort_key: "SK",
 ///         type_attribute: "_type",
+///         ttl_attribute: "expires_at",
 ///         indexes: {
 ///             /// Overloaded: orders by id, products by SKU, …
 ///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
@@ -242,6 +257,7 @@ macro_rules! table {
             partition_key: $pk:literal,
             sort_key: $sk:literal
             $(, type_attribute: $type_attr:literal)?
+            $(, ttl_attribute: $ttl_attr:literal)?
             $(, indexes: {
                 $(
                     $(#[$index_meta:meta])*
@@ -267,6 +283,7 @@ macro_rules! table {
                 },
                 // The first element is the caller's, when given.
                 type_attribute: [$($type_attr,)? "_type"][0],
+                ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
             };
         }

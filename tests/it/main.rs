@@ -12,5 +12,7 @@ mod ops;
 mod query;
 mod support;
 mod table;
+mod timestamps;
+mod ttl;
 mod ui;
 mod update;

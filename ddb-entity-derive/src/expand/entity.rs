@@ -59,6 +59,7 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
     let name = ident.to_string();
     let type_name = &model.type_name;
     let checks = compile_time_checks(model);
+    let timestamps = timestamps(model);
     let (version_attribute, version_value) = match &model.version {
         Some((field, ty, attribute)) => (
             quote!(::core::option::Option::Some(#attribute)),
@@ -127,6 +128,8 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
             fn version(&self) -> u64 {
                 #version_value
             }
+
+            #timestamps
 
             fn primary_key(&self) -> ::core::result::Result<::ddb_entity::Key<Self>, #key_error> {
                 Self::key(#(#self_args),*)
@@ -355,5 +358,60 @@ fn compile_time_checks(model: &EntityModel<'_>) -> TokenStream {
         #(#index_checks)*
         #(#type_checks)*
         #(#width_checks)*
+    }
+}
+
+/// `stamp` and `updated_at` for entities with maintained timestamps.
+fn timestamps(model: &EntityModel<'_>) -> TokenStream {
+    if model.created_at.is_none() && model.updated_at.is_none() {
+        return TokenStream::new();
+    }
+    let name = model.ident.to_string();
+    let value = |ty: &syn::Type| {
+        quote! {
+            ::ddb_entity::__private::serde_dynamo::to_attribute_value(
+                <#ty as ::ddb_entity::Timestamp>::from_system_time(now),
+            )
+            .map_err(|source| ::ddb_entity::Error::Encode { entity: #name, source })?
+        }
+    };
+    let stamp_updated = model.updated_at.as_ref().map(|(_, ty, attribute)| {
+        let value = value(ty);
+        quote!(item.insert(::std::string::String::from(#attribute), #value);)
+    });
+    let stamp_created = model.created_at.as_ref().map(|(field, ty, attribute)| {
+        let value = value(ty);
+        quote! {
+            if ::ddb_entity::Timestamp::is_unset(&self.#field) {
+                item.insert(::std::string::String::from(#attribute), #value);
+            }
+        }
+    });
+    let updated_at = match &model.updated_at {
+        Some((_, ty, attribute)) => {
+            let value = value(ty);
+            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
+        }
+        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
+    };
+    quote! {
+        fn stamp(
+            &self,
+            item: &mut ::ddb_entity::Item,
+            now: ::std::time::SystemTime,
+        ) -> ::ddb_entity::Result<()> {
+            #stamp_updated
+            #stamp_created
+            ::core::result::Result::Ok(())
+        }
+
+        #[allow(unused_variables)]
+        fn updated_at(
+            now: ::std::time::SystemTime,
+        ) -> ::ddb_entity::Result<
+            ::core::option::Option<(&'static str, ::ddb_entity::sdk::types::AttributeValue)>,
+        > {
+            #updated_at
+        }
     }
 }

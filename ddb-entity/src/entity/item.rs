@@ -21,6 +21,7 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     // works, and an update's `remove` leaves the same item a put of `None`
     // does. serde reads a missing `Option` field back as `None`.
     item.retain(|_, value| !matches!(value, AttributeValue::Null(true)));
+    entity.stamp(&mut item, std::time::SystemTime::now())?;
     let schema = E::Table::SCHEMA;
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would

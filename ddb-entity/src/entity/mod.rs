@@ -4,6 +4,7 @@ mod arg;
 mod field;
 mod item;
 mod keys;
+mod timestamp;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -19,6 +20,7 @@ pub use item::Item;
 #[doc(hidden)]
 pub use keys::SortKeyBuilder;
 pub use keys::{IndexKey, Key, Partition, SortKey};
+pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.
 ///
@@ -103,6 +105,27 @@ pub trait Entity: Serialize + DeserializeOwned {
     /// The value's version (0 for an entity without one, or never stored).
     fn version(&self) -> u64 {
         0
+    }
+
+    /// Writes the maintained timestamps into `item` for a write at `now`:
+    /// `updated_at` always, `created_at` when the value's is not set yet
+    /// (`#[entity(created_at = "…", updated_at = "…")]`; nothing otherwise).
+    #[doc(hidden)]
+    fn stamp(&self, item: &mut Item, now: std::time::SystemTime) -> crate::Result<()> {
+        let _ = (item, now);
+        Ok(())
+    }
+
+    /// The `updated_at` attribute and its value for an update at `now`.
+    #[doc(hidden)]
+    fn updated_at(
+        now: std::time::SystemTime,
+    ) -> crate::Result<Option<(&'static str, aws_sdk_dynamodb::types::AttributeValue)>>
+    where
+        Self: Sized,
+    {
+        let _ = now;
+        Ok(None)
     }
 
     /// The primary key of this value.

@@ -8,6 +8,7 @@ use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     Projection, ProjectionType, ScalarAttributeType, TableDescription, TableStatus,
+    TimeToLiveSpecification, TimeToLiveStatus,
 };
 use tracing::Instrument;
 
@@ -92,6 +93,9 @@ impl<T: Table> CreateTable<'_, T> {
                 None => create(self.db).await?,
             };
             wait_until_active(self.db, self.wait).await?;
+            if let Some(attribute) = T::SCHEMA.ttl_attribute {
+                enable_ttl(self.db, attribute).await?;
+            }
             tracing::debug!(?outcome, "table ready");
             Ok(outcome)
         }
@@ -243,6 +247,52 @@ fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription)
             )));
         }
     }
+    Ok(())
+}
+
+/// Turns on time to live for `attribute`, unless it already is; a table
+/// whose TTL is on for another attribute does not match its declaration.
+async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
+    let table = db.table_name();
+    let described = db
+        .client()
+        .describe_time_to_live()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|err| Error::service("DescribeTimeToLive", table, err))?;
+    let current = described.time_to_live_description();
+    let on = current
+        .and_then(|d| d.time_to_live_status())
+        .is_some_and(|status| {
+            matches!(
+                status,
+                TimeToLiveStatus::Enabled | TimeToLiveStatus::Enabling
+            )
+        });
+    let current_attribute = current.and_then(|d| d.attribute_name());
+    match (on, current_attribute) {
+        (true, Some(name)) if name == attribute => return Ok(()),
+        (true, Some(name)) => {
+            return Err(Error::SchemaMismatch {
+                table: table.to_owned(),
+                detail: format!("time to live is on for `{name}`, declared `{attribute}`"),
+            });
+        }
+        _ => {}
+    }
+    let specification = TimeToLiveSpecification::builder()
+        .enabled(true)
+        .attribute_name(attribute)
+        .build()
+        .map_err(|err| Error::InvalidSchema(err.to_string()))?;
+    db.client()
+        .update_time_to_live()
+        .table_name(table)
+        .time_to_live_specification(specification)
+        .send()
+        .await
+        .map_err(|err| Error::service("UpdateTimeToLive", table, err))?;
     Ok(())
 }
 

@@ -8,6 +8,8 @@ use tracing::Instrument;
 use crate::db::Db;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, Result};
+use crate::op::ttl;
+use crate::table::Table;
 
 /// Reads one entity by key: `Ok(None)` when there is no such item. Made by
 /// [`Db::get`].
@@ -16,6 +18,7 @@ pub struct Get<'db, E: Entity> {
     db: &'db Db<E::Table>,
     key: Key<E>,
     consistent: bool,
+    include_expired: bool,
 }
 
 impl<T: crate::Table> Db<T> {
@@ -46,6 +49,7 @@ impl<T: crate::Table> Db<T> {
             db: self,
             key,
             consistent: false,
+            include_expired: false,
         }
     }
 }
@@ -54,6 +58,13 @@ impl<E: Entity> Get<'_, E> {
     /// A strongly consistent read (twice the read capacity).
     pub fn consistent_read(mut self, consistent: bool) -> Self {
         self.consistent = consistent;
+        self
+    }
+
+    /// Also return an item past its time to live that DynamoDB has not
+    /// deleted yet (by default such an item reads as `None`).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
         self
     }
 
@@ -77,8 +88,12 @@ impl<E: Entity> Get<'_, E> {
                 .send()
                 .await
                 .map_err(|err| Error::service("GetItem", table, err))?;
-            tracing::Span::current().record("found", output.item.is_some());
-            output.item.map(E::from_item).transpose()
+            let now = ttl::now_seconds(self.db.client());
+            let item = output.item.filter(|item| {
+                self.include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now)
+            });
+            tracing::Span::current().record("found", item.is_some());
+            item.map(E::from_item).transpose()
         }
         .instrument(span)
         .await

@@ -6,6 +6,7 @@ mod delete;
 mod get;
 mod put;
 mod query;
+mod ttl;
 mod update;
 mod version;
 

@@ -11,7 +11,8 @@ use crate::db::Db;
 use crate::entity::{Item, Partition, SortKey};
 use crate::error::{Error, Result};
 use crate::key::KeyError;
-use crate::table::QueryIndex;
+use crate::op::ttl;
+use crate::table::{QueryIndex, Table};
 
 /// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
 /// the table). Made by [`Db::query`]; finish with
@@ -35,6 +36,7 @@ pub struct Query<'db, I: QueryIndex> {
     unknown: UnknownItems,
     cursor: Option<Cursor>,
     capacity: bool,
+    include_expired: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -98,6 +100,7 @@ impl<T: crate::Table> Db<T> {
             unknown: UnknownItems::default(),
             cursor: None,
             capacity: false,
+            include_expired: false,
         }
     }
 }
@@ -188,6 +191,13 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Resume after a [`Page::cursor`] of the same query.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
+        self
+    }
+
+    /// Also return items past their time to live that DynamoDB has not
+    /// deleted yet (hidden by default; they still count towards `limit`).
+    pub fn include_expired(mut self) -> Self {
+        self.include_expired = true;
         self
     }
 
@@ -417,10 +427,14 @@ impl Progress {
         {
             self.consumed_rcu += capacity;
         }
-        let items = output.items.unwrap_or_default();
+        let mut items = output.items.unwrap_or_default();
         self.items += items.len();
         if let Some(left) = &mut self.remaining {
             *left = left.saturating_sub(items.len());
+        }
+        if !query.include_expired {
+            let now = ttl::now_seconds(query.db.client());
+            items.retain(|item| !ttl::is_expired(item, &I::Table::SCHEMA, now));
         }
         self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
         self.start_key = self.last_key.clone();

@@ -1,0 +1,108 @@
+//! Time to live: enabled with the table, expired items hidden from reads
+//! until DynamoDB gets round to deleting them.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ddb_entity::local::LocalDynamo;
+use ddb_entity::{Db, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! {
+    /// A table whose items can expire.
+    pub struct Sessions {
+        partition_key: "PK",
+        sort_key: "SK",
+        ttl_attribute: "expires_at",
+    }
+}
+
+/// A login session: gone an hour after it was made.
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Sessions, pk = "USER#{user}", sk = "SESSION#{id}")]
+struct Session {
+    user: String,
+    id: u32,
+    /// Epoch seconds; `None` never expires.
+    expires_at: Option<u64>,
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+async fn sessions() -> (LocalDynamo, Db<Sessions>) {
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let db = Db::<Sessions>::new(dynamo.client(), dynamo.unique_table_name("ttl"));
+    db.create_table_if_missing().await.unwrap();
+    (dynamo, db)
+}
+
+#[tokio::test]
+async fn creating_the_table_turns_time_to_live_on_once() {
+    let (_dynamo, db) = sessions().await;
+    let described = db
+        .client()
+        .describe_time_to_live()
+        .table_name(db.table_name())
+        .send()
+        .await
+        .unwrap();
+    let ttl = described.time_to_live_description().unwrap();
+    assert_eq!(ttl.attribute_name(), Some("expires_at"));
+    assert_eq!(
+        db.create_table_if_missing().await.unwrap(),
+        ddb_entity::Provisioned::AlreadyExisted
+    );
+}
+
+#[tokio::test]
+async fn reads_hide_expired_items_unless_asked() {
+    let (_dynamo, db) = sessions().await;
+    let session = |id, expires_at| Session {
+        user: "ada".into(),
+        id,
+        expires_at,
+    };
+    let expired = session(1, Some(now() - 60));
+    let alive = session(2, Some(now() + 3600));
+    let forever = session(3, None);
+    for s in [&expired, &alive, &forever] {
+        db.put(s).await.unwrap();
+    }
+
+    assert_eq!(
+        db.get(Session::key("ada", 1u32).unwrap()).await.unwrap(),
+        None
+    );
+    let still_there = db
+        .get(Session::key("ada", 1u32).unwrap())
+        .include_expired(true)
+        .await
+        .unwrap();
+    assert_eq!(
+        still_there,
+        Some(expired.clone()),
+        "DynamoDB has not deleted it yet"
+    );
+    assert_eq!(
+        db.get(Session::key("ada", 2u32).unwrap()).await.unwrap(),
+        Some(alive.clone())
+    );
+
+    let visible: Vec<Session> = db
+        .query(Session::partition("ada").unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(visible, [alive.clone(), forever.clone()]);
+    let all: Vec<Session> = db
+        .query(Session::partition("ada").unwrap())
+        .include_expired()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(all, [expired, alive, forever]);
+}
