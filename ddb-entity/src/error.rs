@@ -5,6 +5,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 
 use crate::key::KeyError;
+use crate::op::{ActionKind, CancellationReason};
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -212,6 +213,76 @@ pub enum Error {
         /// How long we waited.
         waited: Duration,
     },
+
+    /// An action of a transaction could not be built — a key that cannot be
+    /// encoded, an entity that does not serialise, an update that cannot
+    /// recompute an index key, … (the `source`); nothing was sent.
+    #[error(
+        "action {index} of the transaction ({action} of a `{entity}`) cannot be sent: {source}"
+    )]
+    InvalidAction {
+        /// The action's position in the transaction, from 0.
+        index: usize,
+        /// What the action does.
+        action: ActionKind,
+        /// The entity type.
+        entity: &'static str,
+        /// What is wrong with it.
+        #[source]
+        source: Box<Error>,
+    },
+
+    /// Two actions of one transaction address the same item, which
+    /// DynamoDB rejects for the whole transaction; nothing was sent.
+    #[error(
+        "actions {first} (a `{first_entity}`) and {second} (a `{second_entity}`) of the transaction both address the item {partition} / {sort}; a transaction takes one action per item: merge them into one (a write can carry a condition check's condition)"
+    )]
+    DuplicateAction {
+        /// The position of the first action on the item.
+        first: usize,
+        /// The position of the second one.
+        second: usize,
+        /// The entity type of the first action.
+        first_entity: &'static str,
+        /// The entity type of the second action.
+        second_entity: &'static str,
+        /// The partition key value.
+        partition: String,
+        /// The sort key value.
+        sort: String,
+    },
+
+    /// DynamoDB canceled a transaction: nothing was written.
+    /// [`cancellation_reasons`](Error::cancellation_reasons) says why, one
+    /// reason per action; the SDK's `TransactionCanceledException` is the
+    /// [`source`](std::error::Error::source).
+    #[error(
+        "TransactWriteItems on table `{table}` was canceled and wrote nothing: {}",
+        canceled_because(reasons)
+    )]
+    TransactionCanceled {
+        /// The table the transaction was sent to.
+        table: String,
+        /// One reason per action, in the order the actions were added.
+        reasons: Vec<CancellationReason>,
+        /// The SDK's error.
+        #[source]
+        source: Box<aws_sdk_dynamodb::Error>,
+    },
+}
+
+/// The failed actions of a canceled transaction, for its message.
+fn canceled_because(reasons: &[CancellationReason]) -> String {
+    let failed: Vec<String> = reasons
+        .iter()
+        .filter(|reason| reason.is_failure())
+        .map(ToString::to_string)
+        .collect();
+    if failed.is_empty() {
+        "DynamoDB gave no reason".to_owned()
+    } else {
+        failed.join("; ")
+    }
 }
 
 impl Error {
@@ -238,6 +309,7 @@ impl Error {
         match self {
             Error::Service { source, .. } => Some(source),
             Error::AlreadyExists { source, .. } => source.sdk_error(),
+            Error::TransactionCanceled { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -258,18 +330,29 @@ impl Error {
     }
 
     /// A condition expression (including "item must not exist yet" and a
-    /// version check) failed.
+    /// version check) failed; for a canceled transaction, the condition of
+    /// one of its actions (`ConditionalCheckFailed`).
     pub fn is_condition_failed(&self) -> bool {
         self.is_version_conflict()
             || matches!(
                 self.sdk_error(),
                 Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
             )
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_condition_failed)
     }
 
-    /// Another writer changed a versioned entity first.
+    /// Another writer changed a versioned entity first; for a canceled
+    /// transaction, a versioned action found another version stored
+    /// ([`CancellationReason::stale_version`]).
     pub fn is_version_conflict(&self) -> bool {
         matches!(self, Error::VersionConflict { .. })
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_version_conflict)
     }
 
     /// The request was throttled; it is safe to retry after a back-off.
@@ -296,6 +379,57 @@ impl Error {
             self.sdk_error(),
             Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
         )
+    }
+
+    /// DynamoDB canceled a transaction; nothing was written
+    /// ([`cancellation_reasons`](Error::cancellation_reasons) says why).
+    pub fn is_transaction_canceled(&self) -> bool {
+        matches!(self, Error::TransactionCanceled { .. })
+    }
+
+    /// Another transaction or write was in progress on an item: an action
+    /// of a canceled transaction reads `TransactionConflict`, or a
+    /// single-item write met an item a transaction was writing
+    /// (`TransactionConflictException`). Nothing was written; sending the
+    /// same request again is safe and usually succeeds.
+    pub fn is_transaction_conflict(&self) -> bool {
+        matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::TransactionConflictException(_))
+        ) || self
+            .cancellation_reasons()
+            .iter()
+            .any(CancellationReason::is_transaction_conflict)
+    }
+
+    /// Sending the same request again, after a back-off, may succeed:
+    /// throttling ([`is_throttled`](Error::is_throttled), or an action of a
+    /// canceled transaction throttled), a transaction conflict
+    /// ([`is_transaction_conflict`](Error::is_transaction_conflict)), or
+    /// a transaction with the same idempotency token still in progress
+    /// (`TransactionInProgressException`). A failed condition is not
+    /// retryable: read again and decide.
+    pub fn is_retryable(&self) -> bool {
+        self.is_throttled()
+            || self.is_transaction_conflict()
+            || matches!(
+                self.sdk_error(),
+                Some(aws_sdk_dynamodb::Error::TransactionInProgressException(_))
+            )
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(|reason| reason.code().is_retryable())
+    }
+
+    /// Why DynamoDB canceled a transaction: one reason per action, in the
+    /// order they were added, mapped back to each action's index, entity
+    /// type and key (empty for any other error).
+    pub fn cancellation_reasons(&self) -> &[CancellationReason] {
+        match self {
+            Error::TransactionCanceled { reasons, .. } => reasons,
+            _ => &[],
+        }
     }
 
     /// The service's error code, when DynamoDB answered with one.

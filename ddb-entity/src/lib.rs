@@ -24,6 +24,10 @@ pub use entity::{
 pub use error::{Error, Result};
 pub use expr::Condition;
 pub use op::{
+    ActionKind, CancellationCode, CancellationReason, StaleVersion, TransactDelete, TransactPut,
+    Transaction,
+};
+pub use op::{
     CreateTable, Cursor, Delete, DeleteReturningOld, Get, Page, Provisioned, Put, Query, Update,
 };
 pub use table::{

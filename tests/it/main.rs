@@ -13,6 +13,7 @@ mod query;
 mod support;
 mod table;
 mod timestamps;
+mod transact;
 mod ttl;
 mod ui;
 mod update;

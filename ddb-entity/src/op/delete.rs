@@ -11,7 +11,7 @@ use crate::db::Db;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version;
+use crate::op::version::{self, Expected};
 use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not
@@ -93,47 +93,38 @@ impl<'db, E: Entity> Delete<'db, E> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.delete", table, entity = E::NAME);
         async move {
-            let version = match (E::VERSION_ATTRIBUTE, self.expected_version) {
-                (None, Some(_)) => {
-                    return Err(Error::InvalidRequest(format!(
-                        "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
-                        E::NAME
-                    )));
-                }
-                (Some(attribute), Some(expected)) => Some((attribute, expected)),
-                _ => None,
-            };
-            let condition = Condition::both(
-                self.condition,
-                version.map(|(attribute, expected)| version::expect::<E>(attribute, expected)),
-            );
-            let mut placeholders = Placeholders::default();
-            let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
-            let response = self
-                .db
+            let (db, key, parts) = self.into_parts();
+            let parts = parts?;
+            let response = db
                 .client()
                 .delete_item()
                 .table_name(table)
-                .set_key(Some(self.key.to_attributes()))
-                .set_condition_expression(condition)
-                .set_expression_attribute_names(placeholders.names_or_none())
-                .set_expression_attribute_values(placeholders.values_or_none())
+                .set_key(Some(key.to_attributes()))
+                .set_condition_expression(parts.condition)
+                .set_expression_attribute_names(parts.placeholders.names_or_none())
+                .set_expression_attribute_values(parts.placeholders.values_or_none())
                 .return_values(returning)
-                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .send()
                 .await;
             let output = match response {
                 Ok(output) => output,
                 Err(err) => {
                     let stored = match err.as_service_error() {
-                        Some(DeleteItemError::ConditionalCheckFailedException(failed)) => Some(failed.item.as_ref()),
+                        Some(DeleteItemError::ConditionalCheckFailedException(failed)) => {
+                            Some(failed.item.as_ref())
+                        }
                         _ => None,
                     };
-                    let conflict = match (version, stored) {
-                        (Some((attribute, expected)), Some(stored)) => version::conflict::<E>(attribute, expected, stored),
+                    let conflict = match (parts.version, stored) {
+                        (Some(expected), Some(stored)) => expected.conflict(E::NAME, stored),
                         _ => None,
                     };
-                    return Err(conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err)));
+                    return Err(
+                        conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err))
+                    );
                 }
             };
             Ok(output.attributes.filter(|item| !item.is_empty()))
@@ -141,6 +132,41 @@ impl<'db, E: Entity> Delete<'db, E> {
         .instrument(span)
         .await
     }
+
+    /// The table, the key, and the parts of the DeleteItem (or why they
+    /// cannot be built): shared by [`send`](Delete::send) and transactions.
+    pub(crate) fn into_parts(self) -> (&'db Db<E::Table>, Key<E>, Result<DeleteParts>) {
+        let parts = parts::<E>(self.condition, self.expected_version);
+        (self.db, self.key, parts)
+    }
+}
+
+/// The parts of one DeleteItem, shared by [`Delete`] and transactions.
+pub(crate) struct DeleteParts {
+    /// The caller's condition and the version check, joined by AND.
+    pub(crate) condition: Option<String>,
+    pub(crate) placeholders: Placeholders,
+    /// The version the delete expects stored, when it checks one.
+    pub(crate) version: Option<Expected>,
+}
+
+/// Builds the condition of a delete: the caller's and the version check.
+pub(crate) fn parts<E: Entity>(
+    condition: Option<Condition<E>>,
+    expected_version: Option<u64>,
+) -> Result<DeleteParts> {
+    let expected = version::expected::<E>(expected_version)?;
+    let condition = Condition::both(
+        condition,
+        expected.map(|expected| version::expect::<E>(expected.attribute, expected.version)),
+    );
+    let mut placeholders = Placeholders::default();
+    let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
+    Ok(DeleteParts {
+        condition,
+        placeholders,
+        version: expected,
+    })
 }
 
 impl<E: Entity> DeleteReturningOld<'_, E> {

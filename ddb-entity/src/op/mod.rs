@@ -6,6 +6,7 @@ mod delete;
 mod get;
 mod put;
 mod query;
+mod transact;
 mod ttl;
 mod update;
 mod version;
@@ -16,6 +17,10 @@ pub use delete::{Delete, DeleteReturningOld};
 pub use get::Get;
 pub use put::Put;
 pub use query::{Page, Query};
+pub use transact::{
+    ActionKind, CancellationCode, CancellationReason, StaleVersion, TransactDelete, TransactPut,
+    Transaction,
+};
 pub use update::Update;
 #[doc(hidden)]
 pub use update::{Changes, IndexChange, Lookup};

@@ -8,10 +8,10 @@ use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use tracing::Instrument;
 
 use crate::db::Db;
-use crate::entity::Entity;
+use crate::entity::{Entity, Item};
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version;
+use crate::op::version::{self, Expected};
 use crate::table::Table;
 
 /// Writes one entity (PutItem). Made by [`Db::put`] (replace whatever has
@@ -77,7 +77,7 @@ impl<T: Table> Db<T> {
     }
 }
 
-impl<E: Entity> Put<'_, '_, E> {
+impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// Write only if `condition` holds for the item stored under the key
     /// (else [`Error::is_condition_failed`]).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
@@ -94,35 +94,17 @@ impl<E: Entity> Put<'_, '_, E> {
         let operation = if self.only_if_new { "create" } else { "put" };
         let span = tracing::info_span!("ddb.put", table, entity = E::NAME, operation);
         async move {
-            let mut item = self.entity.to_item()?;
             let user_condition = self.condition.is_some();
-            let mut condition = Condition::both(
-                self.only_if_new.then(Condition::<E>::item_not_exists),
-                self.condition,
-            );
-            let version = E::VERSION_ATTRIBUTE.map(|attribute| (attribute, self.entity.version()));
-            if let Some((attribute, current)) = version {
-                item.insert(
-                    attribute.to_owned(),
-                    version::number(version::next::<E>(current)?),
-                );
-                // A create is checked by "no item yet" alone.
-                if !self.only_if_new {
-                    condition =
-                        Condition::both(condition, Some(version::expect::<E>(attribute, current)));
-                }
-            }
-            let mut placeholders = Placeholders::default();
-            let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
+            let parts = parts(self.entity, self.only_if_new, self.condition)?;
             let request = self
                 .db
                 .client()
                 .put_item()
                 .table_name(table)
-                .set_item(Some(item))
-                .set_condition_expression(condition)
-                .set_expression_attribute_names(placeholders.names_or_none())
-                .set_expression_attribute_values(placeholders.values_or_none())
+                .set_item(Some(parts.item))
+                .set_condition_expression(parts.condition)
+                .set_expression_attribute_names(parts.placeholders.names_or_none())
+                .set_expression_attribute_values(parts.placeholders.values_or_none())
                 // Tells "taken" and "stale version" from other failures.
                 .return_values_on_condition_check_failure(
                     ReturnValuesOnConditionCheckFailure::AllOld,
@@ -150,7 +132,7 @@ impl<E: Entity> Put<'_, '_, E> {
                     })
                 }
                 Some(stored) if !self.only_if_new => {
-                    match version.and_then(|(a, v)| version::conflict::<E>(a, v, stored)) {
+                    match parts.version.and_then(|v| v.conflict(E::NAME, stored)) {
                         Some(conflict) => Err(conflict),
                         None => Err(Error::service("PutItem", table, err)),
                     }
@@ -161,6 +143,62 @@ impl<E: Entity> Put<'_, '_, E> {
         .instrument(span)
         .await
     }
+
+    /// The table, entity, whether it is a create, and the condition: what a
+    /// transaction takes from a put built for it.
+    pub(crate) fn into_inner(self) -> (&'db Db<E::Table>, &'e E, bool, Option<Condition<E>>) {
+        (self.db, self.entity, self.only_if_new, self.condition)
+    }
+}
+
+/// The parts of one PutItem, shared by [`Put`] and transactions.
+pub(crate) struct PutParts {
+    /// The item, its version (if any) already incremented.
+    pub(crate) item: Item,
+    /// "No item yet" for a create, the caller's condition and the version
+    /// check, joined by AND.
+    pub(crate) condition: Option<String>,
+    pub(crate) placeholders: Placeholders,
+    /// The version a versioned put (not a create) expects stored.
+    pub(crate) version: Option<Expected>,
+}
+
+/// Builds the parts of a put of `entity` (a create when `only_if_new`).
+///
+/// An entity with a version is stored with the next version; a put expects
+/// the version it holds (no item at 0), a create only that no item is.
+pub(crate) fn parts<E: Entity>(
+    entity: &E,
+    only_if_new: bool,
+    condition: Option<Condition<E>>,
+) -> Result<PutParts> {
+    let mut item = entity.to_item()?;
+    let mut condition =
+        Condition::both(only_if_new.then(Condition::<E>::item_not_exists), condition);
+    let mut expected = None;
+    if let Some(attribute) = E::VERSION_ATTRIBUTE {
+        let current = entity.version();
+        item.insert(
+            attribute.to_owned(),
+            version::number(version::next::<E>(current)?),
+        );
+        // A create is checked by "no item yet" alone.
+        if !only_if_new {
+            condition = Condition::both(condition, Some(version::expect::<E>(attribute, current)));
+            expected = Some(Expected {
+                attribute,
+                version: current,
+            });
+        }
+    }
+    let mut placeholders = Placeholders::default();
+    let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
+    Ok(PutParts {
+        item,
+        condition,
+        placeholders,
+        version: expected,
+    })
 }
 
 impl<'db, 'e, E: Entity + Sync> IntoFuture for Put<'db, 'e, E>

@@ -16,7 +16,7 @@ use crate::db::Db;
 use crate::entity::{Entity, Field, IndexKey, Key, KeyRole};
 use crate::error::{Error, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version;
+use crate::op::version::{self, Expected};
 use crate::table::{IndexSchema, Table};
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
@@ -153,7 +153,7 @@ impl<T: Table> Db<T> {
     }
 }
 
-impl<E: Entity> Update<'_, E> {
+impl<'db, E: Entity> Update<'db, E> {
     fn push<T: Serialize + Send + Sync + 'static>(
         mut self,
         field: Field<E, T>,
@@ -254,64 +254,28 @@ impl<E: Entity> Update<'_, E> {
             fields = self.changes.entries.len()
         );
         async move {
-            if let Some(error) = self.error {
-                return Err(error);
-            }
-            if self.changes.entries.is_empty() {
-                return Err(Error::InvalidRequest(format!(
-                    "an update of `{}` with no changes: set, remove or add a field",
-                    E::NAME
-                )));
-            }
-            let index_changes = E::index_changes(&self.key, &self.changes)?;
-            let mut changes = self.changes;
-            let mut condition = Condition::<E>::item_exists();
-            let version = match (E::VERSION_ATTRIBUTE, self.expected_version) {
-                (None, Some(_)) => {
-                    return Err(Error::InvalidRequest(format!(
-                        "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
-                        E::NAME
-                    )));
-                }
-                (None, None) => None,
-                (Some(attribute), expected) => {
-                    changes.entries.push(Change {
-                        field: attribute,
-                        attribute,
-                        action: Action::Add(version::number(1)),
-                        value: None,
-                    });
-                    if let Some(expected) = expected {
-                        condition = condition.and(version::expect::<E>(attribute, expected));
-                    }
-                    expected.map(|expected| (attribute, expected))
-                }
-            };
-            let mut placeholders = Placeholders::default();
-            let update = update_expression(&changes, &index_changes, &mut placeholders);
-            if let Some(extra) = self.condition {
-                condition = condition.and(extra);
-            }
-            let condition = condition.render(&mut placeholders)?;
-            let response = self
-                .db
+            let (db, key, parts) = self.into_parts();
+            let parts = parts?;
+            let response = db
                 .client()
                 .update_item()
                 .table_name(table)
-                .set_key(Some(self.key.to_attributes()))
-                .update_expression(update)
-                .condition_expression(condition)
-                .set_expression_attribute_names(placeholders.names_or_none())
-                .set_expression_attribute_values(placeholders.values_or_none())
+                .set_key(Some(key.to_attributes()))
+                .update_expression(parts.update)
+                .condition_expression(parts.condition)
+                .set_expression_attribute_names(parts.placeholders.names_or_none())
+                .set_expression_attribute_values(parts.placeholders.values_or_none())
                 .return_values(ReturnValue::AllNew)
                 // Tells "no such item" from "your condition failed".
-                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .send()
                 .await;
             match response {
                 Ok(output) => E::from_item(output.attributes.unwrap_or_default()),
                 Err(err) if stored_on_failure(&err).is_some_and(|stored| stored.is_none()) => {
-                    let (partition, sort) = self.key.into_parts();
+                    let (partition, sort) = key.into_parts();
                     Err(Error::NotFound {
                         entity: E::NAME,
                         partition,
@@ -319,10 +283,8 @@ impl<E: Entity> Update<'_, E> {
                     })
                 }
                 Err(err) => {
-                    let conflict = match (version, stored_on_failure(&err)) {
-                        (Some((attribute, expected)), Some(stored)) => {
-                            version::conflict::<E>(attribute, expected, stored)
-                        }
+                    let conflict = match (parts.version, stored_on_failure(&err)) {
+                        (Some(expected), Some(stored)) => expected.conflict(E::NAME, stored),
                         _ => None,
                     };
                     Err(conflict.unwrap_or_else(|| Error::service("UpdateItem", table, err)))
@@ -332,6 +294,79 @@ impl<E: Entity> Update<'_, E> {
         .instrument(span)
         .await
     }
+
+    /// The table, the key, and the parts of the UpdateItem (or why they
+    /// cannot be built): shared by [`send`](Update::send) and transactions.
+    pub(crate) fn into_parts(self) -> (&'db Db<E::Table>, Key<E>, Result<UpdateParts>) {
+        let parts = parts(
+            &self.key,
+            self.changes,
+            self.condition,
+            self.expected_version,
+            self.error,
+        );
+        (self.db, self.key, parts)
+    }
+}
+
+/// The parts of one UpdateItem, shared by [`Update`] and transactions.
+pub(crate) struct UpdateParts {
+    /// The SET / REMOVE / ADD expression, index keys and version included.
+    pub(crate) update: String,
+    /// "The item exists", the version check and the caller's condition,
+    /// joined by AND.
+    pub(crate) condition: String,
+    pub(crate) placeholders: Placeholders,
+    /// The version the update expects stored, when it checks one.
+    pub(crate) version: Option<Expected>,
+}
+
+/// Builds the parts of an update of the item at `key`: the changes, the
+/// index keys they move, a versioned entity's version increment, and the
+/// condition. `error` is the first mistake the builder recorded.
+fn parts<E: Entity>(
+    key: &Key<E>,
+    mut changes: Changes,
+    extra: Option<Condition<E>>,
+    expected_version: Option<u64>,
+    error: Option<Error>,
+) -> Result<UpdateParts> {
+    if let Some(error) = error {
+        return Err(error);
+    }
+    if changes.entries.is_empty() {
+        return Err(Error::InvalidRequest(format!(
+            "an update of `{}` with no changes: set, remove or add a field",
+            E::NAME
+        )));
+    }
+    let index_changes = E::index_changes(key, &changes)?;
+    let mut condition = Condition::<E>::item_exists();
+    let expected = version::expected::<E>(expected_version)?;
+    if let Some(attribute) = E::VERSION_ATTRIBUTE {
+        // Every update of a versioned entity increments its version.
+        changes.entries.push(Change {
+            field: attribute,
+            attribute,
+            action: Action::Add(version::number(1)),
+            value: None,
+        });
+    }
+    if let Some(expected) = expected {
+        condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
+    }
+    let mut placeholders = Placeholders::default();
+    let update = update_expression(&changes, &index_changes, &mut placeholders);
+    if let Some(extra) = extra {
+        condition = condition.and(extra);
+    }
+    let condition = condition.render(&mut placeholders)?;
+    Ok(UpdateParts {
+        update,
+        condition,
+        placeholders,
+        version: expected,
+    })
 }
 
 /// For a failed condition, the item stored at the key (`None`: no item).

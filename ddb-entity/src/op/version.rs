@@ -7,6 +7,45 @@ use crate::entity::{Entity, Item};
 use crate::error::{Error, Result};
 use crate::expr::Condition;
 
+/// The version a versioned write expects to find stored: what tells a
+/// stale write from another failed condition once the write is refused.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Expected {
+    /// The version attribute.
+    pub(crate) attribute: &'static str,
+    /// The version the write was read at (0: no item yet).
+    pub(crate) version: u64,
+}
+
+impl Expected {
+    /// A [`Error::VersionConflict`] when the item a failed condition
+    /// returned (`None`: no item) holds another version than expected.
+    pub(crate) fn conflict(self, entity: &'static str, stored: Option<&Item>) -> Option<Error> {
+        self.found_instead(stored)
+            .map(|found| Error::VersionConflict {
+                entity,
+                expected: self.version,
+                found,
+            })
+    }
+
+    /// `Some(found)` when `stored` (`None`: no item) does not hold the
+    /// expected version: the version stored, `None` for no item or no
+    /// readable version.
+    pub(crate) fn found_instead(self, stored: Option<&Item>) -> Option<Option<u64>> {
+        let found = stored.and_then(|item| stored_version(item, self.attribute));
+        let matches = match stored {
+            None => self.version == 0,
+            Some(_) => found == Some(self.version),
+        };
+        (!matches).then_some(found)
+    }
+}
+
+fn stored_version(item: &Item, attribute: &str) -> Option<u64> {
+    item.get(attribute)?.as_n().ok()?.parse::<u64>().ok()
+}
+
 /// The condition that `expected` is the stored version (no item for 0).
 pub(crate) fn expect<E: Entity>(attribute: &'static str, expected: u64) -> Condition<E> {
     if expected == 0 {
@@ -30,21 +69,16 @@ pub(crate) fn number(version: u64) -> AttributeValue {
     AttributeValue::N(version.to_string())
 }
 
-/// A [`Error::VersionConflict`] when the item a failed condition returned
-/// (`None`: no item) holds another version than `expected`.
-pub(crate) fn conflict<E: Entity>(
-    attribute: &str,
-    expected: u64,
-    stored: Option<&Item>,
-) -> Option<Error> {
-    let found = stored.and_then(|item| item.get(attribute)?.as_n().ok()?.parse::<u64>().ok());
-    let matches = match stored {
-        None => expected == 0,
-        Some(_) => found == Some(expected),
-    };
-    (!matches).then_some(Error::VersionConflict {
-        entity: E::NAME,
-        expected,
-        found,
-    })
+/// What a write of `E` expects of the stored version: `expected`, unless
+/// the entity has no version attribute, which is an error when a version
+/// was expected all the same.
+pub(crate) fn expected<E: Entity>(expected: Option<u64>) -> Result<Option<Expected>> {
+    match (E::VERSION_ATTRIBUTE, expected) {
+        (None, Some(_)) => Err(Error::InvalidRequest(format!(
+            "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
+            E::NAME
+        ))),
+        (Some(attribute), Some(version)) => Ok(Some(Expected { attribute, version })),
+        _ => Ok(None),
+    }
 }

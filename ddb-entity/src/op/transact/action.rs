@@ -1,0 +1,321 @@
+//! One action of a transaction: built from the same parts as the
+//! single-item operation it mirrors, when it is added.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete as SdkDelete, Put as SdkPut, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem, Update as SdkUpdate,
+};
+
+use crate::entity::{Entity, Item, Key};
+use crate::error::{Error, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::op::version::Expected;
+use crate::op::{Delete, Put, Update, delete, put};
+use crate::table::Table;
+
+/// What one action of a transaction does to its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ActionKind {
+    /// Writes the item, replacing any with its key ([`Db::put`](crate::Db::put)).
+    Put,
+    /// Writes the item only if its key is free ([`Db::create`](crate::Db::create)).
+    Create,
+    /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
+    Update,
+    /// Deletes the item ([`Db::delete`](crate::Db::delete)).
+    Delete,
+    /// Writes nothing: the transaction happens only if a condition on the
+    /// item holds.
+    ConditionCheck,
+}
+
+impl ActionKind {
+    /// `"put"`, `"create"`, `"update"`, `"delete"` or `"condition check"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Put => "put",
+            ActionKind::Create => "create",
+            ActionKind::Update => "update",
+            ActionKind::Delete => "delete",
+            ActionKind::ConditionCheck => "condition check",
+        }
+    }
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A put for [`Transaction::put`](crate::Transaction::put): made from an
+/// entity (`&E`, a plain upsert) or from the builder of a single put
+/// (`db.put(&e).condition(…)`, `db.create(&e)`), which then behaves in the
+/// transaction exactly as it would alone. Built (and checked) on
+/// conversion; a failure is reported when the transaction is sent.
+pub struct TransactPut<T: Table> {
+    planned: Planned,
+    table: PhantomData<fn() -> T>,
+}
+
+/// A delete for [`Transaction::delete`](crate::Transaction::delete): made
+/// from a [`Key`] (an unconditional delete) or from the builder of a single
+/// delete (`db.delete(key).condition(…).expect_version(…)`), which then
+/// behaves in the transaction exactly as it would alone.
+pub struct TransactDelete<T: Table> {
+    planned: Planned,
+    table: PhantomData<fn() -> T>,
+}
+
+impl<T: Table> TransactPut<T> {
+    pub(super) fn into_planned(self) -> Planned {
+        self.planned
+    }
+}
+
+impl<T: Table> TransactDelete<T> {
+    pub(super) fn into_planned(self) -> Planned {
+        self.planned
+    }
+}
+
+impl<E: Entity> From<&E> for TransactPut<E::Table> {
+    fn from(entity: &E) -> Self {
+        TransactPut {
+            planned: Planned::put(entity, false, None, None),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity> From<Put<'_, '_, E>> for TransactPut<E::Table> {
+    fn from(put: Put<'_, '_, E>) -> Self {
+        let (db, entity, only_if_new, condition) = put.into_inner();
+        TransactPut {
+            planned: Planned::put(entity, only_if_new, condition, Some(db.table_name())),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity> From<Key<E>> for TransactDelete<E::Table> {
+    fn from(key: Key<E>) -> Self {
+        let parts = delete::parts::<E>(None, None);
+        TransactDelete {
+            planned: Planned::delete(key, parts, None),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity> From<Delete<'_, E>> for TransactDelete<E::Table> {
+    fn from(delete: Delete<'_, E>) -> Self {
+        let (db, key, parts) = delete.into_parts();
+        TransactDelete {
+            planned: Planned::delete(key, parts, Some(db.table_name())),
+            table: PhantomData,
+        }
+    }
+}
+
+impl<T: Table> fmt::Debug for TransactPut<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.planned.debug("TransactPut", f)
+    }
+}
+
+impl<T: Table> fmt::Debug for TransactDelete<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.planned.debug("TransactDelete", f)
+    }
+}
+
+/// An action as added to a transaction: what it is, which item, and its
+/// request parts (or why they could not be built).
+pub(crate) struct Planned {
+    pub(crate) kind: ActionKind,
+    pub(crate) entity: &'static str,
+    /// The partition and sort key values; `None` only when the parts failed.
+    pub(crate) key: Option<(String, String)>,
+    /// The table of the `Db` the single-item builder was made from, if any.
+    pub(crate) made_for: Option<String>,
+    pub(crate) parts: Result<Parts>,
+}
+
+/// The request parts of one action: one of the four writes, and the
+/// condition shared by them all.
+pub(crate) struct Parts {
+    pub(crate) write: Write,
+    pub(crate) condition: Option<String>,
+    pub(crate) placeholders: Placeholders,
+    /// The version a versioned write expects stored.
+    pub(crate) version: Option<Expected>,
+}
+
+pub(crate) enum Write {
+    Put(Item),
+    Update { key: Item, expression: String },
+    Delete { key: Item },
+    Check { key: Item },
+}
+
+impl Planned {
+    pub(crate) fn put<E: Entity>(
+        entity: &E,
+        only_if_new: bool,
+        condition: Option<Condition<E>>,
+        made_for: Option<&str>,
+    ) -> Planned {
+        let parts = put::parts(entity, only_if_new, condition).map(|parts| Parts {
+            write: Write::Put(parts.item),
+            condition: parts.condition,
+            placeholders: parts.placeholders,
+            version: parts.version,
+        });
+        Planned {
+            kind: if only_if_new {
+                ActionKind::Create
+            } else {
+                ActionKind::Put
+            },
+            entity: E::NAME,
+            // The parts fail too when the key does.
+            key: entity.primary_key().ok().map(Key::into_parts),
+            made_for: made_for.map(str::to_owned),
+            parts,
+        }
+    }
+
+    pub(crate) fn update<E: Entity>(update: Update<'_, E>) -> Planned {
+        let (db, key, parts) = update.into_parts();
+        let parts = parts.map(|parts| Parts {
+            write: Write::Update {
+                key: key.to_attributes(),
+                expression: parts.update,
+            },
+            condition: Some(parts.condition),
+            placeholders: parts.placeholders,
+            version: parts.version,
+        });
+        Planned::keyed::<E>(ActionKind::Update, key, Some(db.table_name()), parts)
+    }
+
+    fn delete<E: Entity>(
+        key: Key<E>,
+        parts: Result<delete::DeleteParts>,
+        made_for: Option<&str>,
+    ) -> Planned {
+        let parts = parts.map(|parts| Parts {
+            write: Write::Delete {
+                key: key.to_attributes(),
+            },
+            condition: parts.condition,
+            placeholders: parts.placeholders,
+            version: parts.version,
+        });
+        Planned::keyed::<E>(ActionKind::Delete, key, made_for, parts)
+    }
+
+    pub(crate) fn condition_check<E: Entity>(key: Key<E>, condition: Condition<E>) -> Planned {
+        let mut placeholders = Placeholders::default();
+        let parts = condition.render(&mut placeholders).map(|condition| Parts {
+            write: Write::Check {
+                key: key.to_attributes(),
+            },
+            condition: Some(condition),
+            placeholders,
+            version: None,
+        });
+        Planned::keyed::<E>(ActionKind::ConditionCheck, key, None, parts)
+    }
+
+    fn keyed<E: Entity>(
+        kind: ActionKind,
+        key: Key<E>,
+        made_for: Option<&str>,
+        parts: Result<Parts>,
+    ) -> Planned {
+        Planned {
+            kind,
+            entity: E::NAME,
+            key: Some(key.into_parts()),
+            made_for: made_for.map(str::to_owned),
+            parts,
+        }
+    }
+
+    /// Whether the library asks for the stored item when the action's
+    /// condition fails, whatever the caller asked: that item is what tells
+    /// a taken key (create), a missing item (update) and a stale version
+    /// from another failed condition.
+    pub(crate) fn needs_old_item(&self) -> bool {
+        let versioned = matches!(&self.parts, Ok(parts) if parts.version.is_some());
+        versioned || matches!(self.kind, ActionKind::Create | ActionKind::Update)
+    }
+
+    fn debug(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Keys only: item values can be personal data.
+        f.debug_struct(name)
+            .field("kind", &self.kind)
+            .field("entity", &self.entity)
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Parts {
+    /// The SDK's action on `table`.
+    pub(crate) fn into_sdk(self, table: &str, return_old: bool) -> Result<TransactWriteItem> {
+        let names = self.placeholders.names_or_none();
+        let values = self.placeholders.values_or_none();
+        // Only a condition can fail, so only then is there an item to return.
+        let on_failure = (return_old && self.condition.is_some())
+            .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
+        let built = match self.write {
+            Write::Put(item) => SdkPut::builder()
+                .table_name(table)
+                .set_item(Some(item))
+                .set_condition_expression(self.condition)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(on_failure)
+                .build()
+                .map(|put| TransactWriteItem::builder().put(put)),
+            Write::Update { key, expression } => SdkUpdate::builder()
+                .table_name(table)
+                .set_key(Some(key))
+                .update_expression(expression)
+                .set_condition_expression(self.condition)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(on_failure)
+                .build()
+                .map(|update| TransactWriteItem::builder().update(update)),
+            Write::Delete { key } => SdkDelete::builder()
+                .table_name(table)
+                .set_key(Some(key))
+                .set_condition_expression(self.condition)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(on_failure)
+                .build()
+                .map(|delete| TransactWriteItem::builder().delete(delete)),
+            Write::Check { key } => ConditionCheck::builder()
+                .table_name(table)
+                .set_key(Some(key))
+                .set_condition_expression(self.condition)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .set_return_values_on_condition_check_failure(on_failure)
+                .build()
+                .map(|check| TransactWriteItem::builder().condition_check(check)),
+        };
+        built
+            .map(|builder| builder.build())
+            .map_err(|err| Error::InvalidRequest(format!("a transaction action: {err}")))
+    }
+}

@@ -1,0 +1,396 @@
+//! A canceled transaction, reason by reason, mapped back to the actions.
+
+use std::fmt;
+
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::CancellationReason as SdkReason;
+
+use super::action::ActionKind;
+use crate::entity::{Entity, Item};
+use crate::error::{Error, Result};
+use crate::op::version::Expected;
+
+/// Why DynamoDB canceled one action of a transaction (the `Code` of its
+/// `CancellationReason`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CancellationCode {
+    /// The action did not fail: another one canceled the transaction.
+    None,
+    /// The action's condition did not hold: "no item yet" for a create, "the
+    /// item exists" for an update, a version check, the caller's condition.
+    ConditionalCheckFailed,
+    /// Another transaction or write was in progress on the item. Nothing
+    /// is wrong with the request: send the transaction again.
+    TransactionConflict,
+    /// The item collection (partition) outgrew a local secondary index's
+    /// 10 GB limit.
+    ItemCollectionSizeLimitExceeded,
+    /// The table's provisioned throughput was exceeded: retry after a
+    /// back-off.
+    ProvisionedThroughputExceeded,
+    /// The request was throttled: retry after a back-off.
+    ThrottlingError,
+    /// DynamoDB found the action invalid (an expression, an item too large, …).
+    ValidationError,
+    /// A code this version of the library does not know.
+    Other(String),
+}
+
+impl CancellationCode {
+    pub(crate) fn parse(code: Option<&str>) -> Self {
+        match code {
+            None | Some("None" | "") => CancellationCode::None,
+            Some("ConditionalCheckFailed") => CancellationCode::ConditionalCheckFailed,
+            Some("TransactionConflict") => CancellationCode::TransactionConflict,
+            Some("ItemCollectionSizeLimitExceeded") => {
+                CancellationCode::ItemCollectionSizeLimitExceeded
+            }
+            Some("ProvisionedThroughputExceeded") => {
+                CancellationCode::ProvisionedThroughputExceeded
+            }
+            Some("ThrottlingError") => CancellationCode::ThrottlingError,
+            Some("ValidationError") => CancellationCode::ValidationError,
+            Some(other) => CancellationCode::Other(other.to_owned()),
+        }
+    }
+
+    /// The code as DynamoDB spells it (`"None"` for an action that did not
+    /// fail).
+    pub fn as_str(&self) -> &str {
+        match self {
+            CancellationCode::None => "None",
+            CancellationCode::ConditionalCheckFailed => "ConditionalCheckFailed",
+            CancellationCode::TransactionConflict => "TransactionConflict",
+            CancellationCode::ItemCollectionSizeLimitExceeded => "ItemCollectionSizeLimitExceeded",
+            CancellationCode::ProvisionedThroughputExceeded => "ProvisionedThroughputExceeded",
+            CancellationCode::ThrottlingError => "ThrottlingError",
+            CancellationCode::ValidationError => "ValidationError",
+            CancellationCode::Other(code) => code,
+        }
+    }
+
+    /// Sending the same transaction again may succeed: a conflict with
+    /// another writer, or throttling.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            CancellationCode::TransactionConflict
+                | CancellationCode::ProvisionedThroughputExceeded
+                | CancellationCode::ThrottlingError
+        )
+    }
+}
+
+impl fmt::Display for CancellationCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A versioned write of a canceled transaction found another version
+/// stored than the one it expected: someone else wrote first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StaleVersion {
+    /// The version the write expected.
+    pub expected: u64,
+    /// The version stored, `None` when no item is stored.
+    pub found: Option<u64>,
+}
+
+/// One action of a canceled transaction and why DynamoDB canceled it (see
+/// [`Error::cancellation_reasons`]): the action's position, entity type and
+/// key, and DynamoDB's reason code and message for it.
+///
+/// A canceled transaction has one reason per action, in the order the
+/// actions were added; the actions that did not fail read
+/// [`CancellationCode::None`].
+#[derive(Clone)]
+pub struct CancellationReason {
+    pub(crate) index: usize,
+    pub(crate) action: ActionKind,
+    pub(crate) entity: &'static str,
+    pub(crate) partition: String,
+    pub(crate) sort: String,
+    pub(crate) code: CancellationCode,
+    pub(crate) message: Option<String>,
+    pub(crate) old_item: Option<Item>,
+    pub(crate) stale_version: Option<StaleVersion>,
+}
+
+impl CancellationReason {
+    /// The action's position in the transaction, from 0 in the order the
+    /// actions were added.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// What the action did: put, create, update, delete or condition check.
+    pub fn action(&self) -> ActionKind {
+        self.action
+    }
+
+    /// The entity type the action addressed ([`Entity::NAME`]).
+    pub fn entity(&self) -> &'static str {
+        self.entity
+    }
+
+    /// The partition key value of the action's item.
+    pub fn partition(&self) -> &str {
+        &self.partition
+    }
+
+    /// The sort key value of the action's item.
+    pub fn sort(&self) -> &str {
+        &self.sort
+    }
+
+    /// DynamoDB's reason code for this action.
+    pub fn code(&self) -> &CancellationCode {
+        &self.code
+    }
+
+    /// DynamoDB's message for this action, if it gave one.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    /// The item stored under the key when the action's condition failed
+    /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when no
+    /// item is stored or it was not asked for. It is asked for every
+    /// action of a transaction built with
+    /// [`return_old_on_condition_failure`](crate::Transaction::return_old_on_condition_failure),
+    /// and always for creates, updates and versioned writes, whose failures
+    /// it tells apart.
+    pub fn old_item(&self) -> Option<&Item> {
+        self.old_item.as_ref()
+    }
+
+    /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
+    /// `None` without an old item, [`Error::WrongType`] when it is not an `E`.
+    pub fn old<E: Entity>(&self) -> Option<Result<E>> {
+        self.old_item.clone().map(E::from_item)
+    }
+
+    /// For a versioned write whose condition failed because another
+    /// version is stored: the version expected and the one found.
+    pub fn stale_version(&self) -> Option<StaleVersion> {
+        self.stale_version
+    }
+
+    /// This action's condition failed (`ConditionalCheckFailed`).
+    pub fn is_condition_failed(&self) -> bool {
+        self.code == CancellationCode::ConditionalCheckFailed
+    }
+
+    /// Another transaction or write was in progress on the item
+    /// (`TransactionConflict`): send the transaction again.
+    pub fn is_transaction_conflict(&self) -> bool {
+        self.code == CancellationCode::TransactionConflict
+    }
+
+    /// A versioned write found another version stored (see
+    /// [`stale_version`](CancellationReason::stale_version)): read again,
+    /// rebuild the transaction and send it again.
+    pub fn is_version_conflict(&self) -> bool {
+        self.stale_version.is_some()
+    }
+
+    /// A create found its key taken.
+    pub fn is_already_exists(&self) -> bool {
+        self.action == ActionKind::Create && self.is_condition_failed() && self.old_item.is_some()
+    }
+
+    /// An update found no item at its key.
+    pub fn is_not_found(&self) -> bool {
+        self.action == ActionKind::Update && self.is_condition_failed() && self.old_item.is_none()
+    }
+
+    /// This action failed (its code is not [`CancellationCode::None`]).
+    pub fn is_failure(&self) -> bool {
+        self.code != CancellationCode::None
+    }
+}
+
+impl fmt::Debug for CancellationReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The old item's values can be personal data: only its size.
+        f.debug_struct("CancellationReason")
+            .field("index", &self.index)
+            .field("action", &self.action)
+            .field("entity", &self.entity)
+            .field("partition", &self.partition)
+            .field("sort", &self.sort)
+            .field("code", &self.code)
+            .field("message", &self.message)
+            .field(
+                "old_item",
+                &self
+                    .old_item
+                    .as_ref()
+                    .map(|item| format!("<{} attributes>", item.len())),
+            )
+            .field("stale_version", &self.stale_version)
+            .finish()
+    }
+}
+
+impl fmt::Display for CancellationReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "action {} ({} of a `{}` at {} / {}): {}",
+            self.index, self.action, self.entity, self.partition, self.sort, self.code
+        )?;
+        if let Some(stale) = self.stale_version {
+            match stale.found {
+                Some(found) => write!(
+                    f,
+                    " (version conflict: expected {}, found {found})",
+                    stale.expected
+                )?,
+                None => write!(
+                    f,
+                    " (version conflict: expected {}, no item stored)",
+                    stale.expected
+                )?,
+            }
+        } else if self.is_already_exists() {
+            f.write_str(" (the key is taken)")?;
+        } else if self.is_not_found() {
+            f.write_str(" (no item to update)")?;
+        }
+        Ok(())
+    }
+}
+
+/// What the error mapping needs to know of each action sent.
+pub(crate) struct Sent {
+    pub(crate) kind: ActionKind,
+    pub(crate) entity: &'static str,
+    pub(crate) partition: String,
+    pub(crate) sort: String,
+    pub(crate) version: Option<Expected>,
+}
+
+/// The error for a failed TransactWriteItems: a typed cancellation when
+/// DynamoDB canceled it, a service error otherwise.
+pub(crate) fn error<R>(
+    table: &str,
+    sent: Vec<Sent>,
+    err: SdkError<TransactWriteItemsError, R>,
+) -> Error
+where
+    R: fmt::Debug + Send + Sync + 'static,
+{
+    let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
+        err.as_service_error()
+    else {
+        return Error::service("TransactWriteItems", table, err);
+    };
+    let reasons = match canceled.cancellation_reasons.as_deref() {
+        Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
+        // DynamoDB always lists the reasons; the message repeats their codes.
+        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
+    };
+    let reasons = sent
+        .into_iter()
+        .zip(reasons)
+        .enumerate()
+        .map(|(index, (sent, reason))| map(index, sent, reason))
+        .collect();
+    Error::TransactionCanceled {
+        table: table.to_owned(),
+        reasons,
+        source: Box::new(err.into()),
+    }
+}
+
+fn map(index: usize, sent: Sent, reason: SdkReason) -> CancellationReason {
+    let code = CancellationCode::parse(reason.code.as_deref());
+    let old_item = reason.item.filter(|item| !item.is_empty());
+    let failed = code == CancellationCode::ConditionalCheckFailed;
+    // A missing item is "not found" for an update, before any version.
+    let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();
+    let stale_version = match sent.version {
+        Some(expected) if failed && !missing_for_update => expected
+            .found_instead(old_item.as_ref())
+            .map(|found| StaleVersion {
+                expected: expected.version,
+                found,
+            }),
+        _ => None,
+    };
+    CancellationReason {
+        index,
+        action: sent.kind,
+        entity: sent.entity,
+        partition: sent.partition,
+        sort: sent.sort,
+        code,
+        message: reason.message.filter(|message| !message.is_empty()),
+        old_item,
+        stale_version,
+    }
+}
+
+/// The codes of a cancellation message, `"Transaction cancelled, please
+/// refer cancellation reasons for specific reasons [ConditionalCheckFailed,
+/// None]"`, for a server that sends no `CancellationReasons`.
+fn codes_in_message(message: &str) -> Vec<SdkReason> {
+    let Some(start) = message.rfind('[') else {
+        return Vec::new();
+    };
+    let rest = &message[start + 1..];
+    let Some(end) = rest.find(']') else {
+        return Vec::new();
+    };
+    let list = &rest[..end];
+    list.split(',')
+        .map(|code| SdkReason::builder().code(code.trim()).build())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_come_back_from_the_message_when_the_list_is_missing() {
+        let codes: Vec<_> = codes_in_message(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, TransactionConflict]",
+        )
+        .iter()
+        .map(|reason| CancellationCode::parse(reason.code()))
+        .collect();
+        assert_eq!(
+            codes,
+            [
+                CancellationCode::None,
+                CancellationCode::ConditionalCheckFailed,
+                CancellationCode::TransactionConflict
+            ]
+        );
+        assert!(codes_in_message("Transaction cancelled").is_empty());
+    }
+
+    #[test]
+    fn codes_round_trip_and_unknown_ones_are_kept() {
+        for code in [
+            "None",
+            "ConditionalCheckFailed",
+            "TransactionConflict",
+            "ItemCollectionSizeLimitExceeded",
+            "ProvisionedThroughputExceeded",
+            "ThrottlingError",
+            "ValidationError",
+            "SomethingNew",
+        ] {
+            assert_eq!(CancellationCode::parse(Some(code)).as_str(), code);
+        }
+        assert_eq!(CancellationCode::parse(None), CancellationCode::None);
+        assert!(CancellationCode::TransactionConflict.is_retryable());
+        assert!(!CancellationCode::ConditionalCheckFailed.is_retryable());
+    }
+}

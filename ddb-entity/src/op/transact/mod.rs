@@ -1,0 +1,402 @@
+//! TransactWriteItems: several typed writes and checks, on entities of
+//! any types of the table, that all happen or none does.
+//!
+//! Every action is built by the code of the single-item operation it
+//! mirrors ([`put`](super::put), [`update`](super::update),
+//! [`delete`](super::delete)): the same item, the same index keys, the same
+//! version check and increment, the same conditions.
+
+mod action;
+mod cancel;
+
+pub use action::{ActionKind, TransactDelete, TransactPut};
+pub use cancel::{CancellationCode, CancellationReason, StaleVersion};
+
+use std::collections::HashMap;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use aws_sdk_dynamodb::types::TransactWriteItem;
+use tracing::Instrument;
+
+use self::action::Planned;
+use self::cancel::Sent;
+use crate::db::Db;
+use crate::entity::{Entity, Key};
+use crate::error::{Error, Result};
+use crate::expr::Condition;
+use crate::op::Update;
+use crate::table::Table;
+
+/// The most actions DynamoDB takes in one transaction.
+const MAX_ACTIONS: usize = 100;
+
+/// The length limits of an idempotency token (`ClientRequestToken`).
+const TOKEN_LENGTH: std::ops::RangeInclusive<usize> = 1..=36;
+
+/// Several writes and condition checks on entities of one table that all
+/// happen or none does (TransactWriteItems). Made by [`Db::transact`].
+///
+/// Each action is built as it would be alone, by the same builders, and
+/// behaves the same: a put or create of a versioned entity checks and bumps
+/// its version, an update recomputes the index keys it moves and fails on
+/// a missing item, conditions are the typed [`Condition`]s of the entity:
+///
+/// | action | from |
+/// |---|---|
+/// | [`put`](Transaction::put) | `&entity`, or `db.put(&entity).condition(…)`, `db.create(&entity)` |
+/// | [`create`](Transaction::create) | `&entity` (fails if the key is taken) |
+/// | [`update`](Transaction::update) | `db.update(key).set(…)…`, with its `.condition(…)`, `.expect_version(…)` |
+/// | [`delete`](Transaction::delete) | a [`Key`], or `db.delete(key).condition(…).expect_version(…)` |
+/// | [`condition_check`](Transaction::condition_check) | a [`Key`] and a [`Condition`] |
+///
+/// Refused before anything is sent: more than 100 actions, two actions on
+/// the same item ([`Error::DuplicateAction`], naming both), and an action
+/// that cannot be built — a key that cannot be encoded, an entity that does
+/// not serialise, an update that cannot recompute an index key
+/// ([`Error::InvalidAction`], naming the action's index and entity type).
+/// A transaction with no action sends nothing and succeeds.
+///
+/// When DynamoDB cancels the transaction, nothing was written and the error
+/// is [`Error::TransactionCanceled`]: [`Error::cancellation_reasons`] holds
+/// one [`CancellationReason`] per action, in order, with its index, entity
+/// type, key, reason code and message (and the stored item where DynamoDB
+/// returned it). [`Error::is_condition_failed`],
+/// [`Error::is_version_conflict`] and [`Error::is_transaction_conflict`]
+/// look at every reason; [`Error::is_retryable`] is true for a transaction
+/// conflict or throttling, when the same transaction can simply be sent
+/// again.
+///
+/// A failed version check inside a transaction is recognised like outside
+/// one: the library asks DynamoDB for the stored item of every versioned
+/// write, and the reason of a write that found another version stored has
+/// a [`stale_version`](CancellationReason::stale_version) (expected, found)
+/// and [`is_version_conflict`](CancellationReason::is_version_conflict);
+/// [`Error::is_version_conflict`] is then true for the whole error.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Clone, Debug)]
+/// #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT", version = "version")]
+/// struct Account { name: String, balance: i64, #[serde(default)] version: u64 }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "ACCOUNT#{account}", sk = "TRANSFER#{id}")]
+/// struct Transfer { account: String, id: u64, amount: i64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.transact()
+///     .create(&Account { name: "alice".into(), balance: 100, version: 0 })
+///     .create(&Account { name: "bob".into(), balance: 0, version: 0 })
+///     .await?;
+///
+/// // Read, decide, write all or nothing; read again if someone wrote first.
+/// let f = Account::fields();
+/// for attempt in 1.. {
+///     let alice = db.get(Account::key("alice")?).consistent_read(true).await?.unwrap();
+///     let bob = db.get(Account::key("bob")?).consistent_read(true).await?.unwrap();
+///     let sent = db
+///         .transact()
+///         // Each put checks the version it was read at, and bumps it.
+///         .put(db.put(&Account { balance: alice.balance - 30, ..alice.clone() })
+///             .condition(f.balance.ge(30)))
+///         .put(&Account { balance: bob.balance + 30, ..bob })
+///         .create(&Transfer { account: "alice".into(), id: 1, amount: 30 })
+///         .condition_check(Account::key("carol")?, Condition::item_not_exists())
+///         .await;
+///     match sent {
+///         Ok(()) => break,
+///         // Another writer came first, or a transaction held an item.
+///         Err(err) if (err.is_version_conflict() || err.is_retryable()) && attempt < 5 => continue,
+///         Err(err) => return Err(err.into()),
+///     }
+/// }
+/// let alice = db.get(Account::key("alice")?).consistent_read(true).await?.unwrap();
+/// assert_eq!((alice.balance, alice.version), (70, 2));
+/// # Ok(())
+/// # }
+/// ```
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct Transaction<'db, T: Table> {
+    db: &'db Db<T>,
+    actions: Vec<Planned>,
+    token: Option<String>,
+    return_old: bool,
+}
+
+impl<T: Table> Db<T> {
+    /// Starts a transaction: writes and checks on entities of this table
+    /// that all happen or none does (see [`Transaction`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{ActionKind, CancellationCode, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "SKU#{sku}", sk = "STOCK")]
+    /// struct Stock { sku: String, available: i64 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ORDER#{id}", sk = "ORDER")]
+    /// struct Order { id: u64, sku: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Stock { sku: "A1".into(), available: 1 }).await?;
+    /// let stock = Stock::fields();
+    /// // An order is written only together with a unit taken off the stock.
+    /// let order = |id: u64| -> ddb_entity::Result<_> {
+    ///     Ok(db
+    ///         .transact()
+    ///         .create(&Order { id, sku: "A1".into() })
+    ///         .update(
+    ///             db.update(Stock::key("A1")?)
+    ///                 .add(stock.available, -1)
+    ///                 .condition(stock.available.gt(0)),
+    ///         ))
+    /// };
+    /// order(1)?.await?;
+    ///
+    /// // Out of stock: the second order is not written either.
+    /// let err = order(2)?.await.unwrap_err();
+    /// assert!(err.is_transaction_canceled() && err.is_condition_failed());
+    /// let failed: Vec<_> = err.cancellation_reasons().iter().filter(|r| r.is_failure()).collect();
+    /// assert_eq!(failed.len(), 1);
+    /// assert_eq!((failed[0].index(), failed[0].entity(), failed[0].action()), (1, "Stock", ActionKind::Update));
+    /// assert_eq!(failed[0].code(), &CancellationCode::ConditionalCheckFailed);
+    /// assert!(db.get(Order::key(2u64)?).consistent_read(true).await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn transact(&self) -> Transaction<'_, T> {
+        Transaction {
+            db: self,
+            actions: Vec::new(),
+            token: None,
+            return_old: false,
+        }
+    }
+}
+
+impl<'db, T: Table> Transaction<'db, T> {
+    fn push(mut self, mut planned: Planned) -> Self {
+        let table = self.db.table_name();
+        if let Some(other) = planned.made_for.as_deref()
+            && other != table
+        {
+            planned.parts = Err(Error::InvalidRequest(format!(
+                "it was built on a `Db` of table `{other}`, but the transaction runs on table `{table}`: build it from the transaction's `Db`"
+            )));
+        }
+        self.actions.push(planned);
+        self
+    }
+
+    /// Writes an entity, replacing any item with its key: `&entity`, or a
+    /// put built as alone — `db.put(&entity).condition(…)` (written only if
+    /// the condition holds), `db.create(&entity)` — which behaves here
+    /// exactly as it would alone (a versioned entity is checked and bumped).
+    pub fn put(self, put: impl Into<TransactPut<T>>) -> Self {
+        self.push(put.into().into_planned())
+    }
+
+    /// Writes an entity only if no item has its key yet, like
+    /// [`Db::create`]; a taken key cancels the transaction
+    /// ([`CancellationReason::is_already_exists`]).
+    pub fn create<E: Entity<Table = T>>(self, entity: &E) -> Self {
+        self.push(Planned::put(entity, true, None, None))
+    }
+
+    /// Changes a stored entity, as `update` would alone: made by
+    /// [`Db::update`] with its `set`/`remove`/`add`, `condition` and
+    /// `expect_version`. Index keys the changes move are rewritten in the
+    /// same action; a missing item cancels the transaction
+    /// ([`CancellationReason::is_not_found`]).
+    pub fn update<E: Entity<Table = T>>(self, update: Update<'_, E>) -> Self {
+        self.push(Planned::update(update))
+    }
+
+    /// Deletes an entity: a [`Key`], or a delete built as alone —
+    /// `db.delete(key).condition(…).expect_version(…)`.
+    pub fn delete(self, delete: impl Into<TransactDelete<T>>) -> Self {
+        self.push(delete.into().into_planned())
+    }
+
+    /// Writes nothing, but the transaction happens only if `condition`
+    /// holds for the item at `key` (which then cannot be written by
+    /// another action of the same transaction: put the condition on that
+    /// write instead).
+    pub fn condition_check<E: Entity<Table = T>>(
+        self,
+        key: Key<E>,
+        condition: Condition<E>,
+    ) -> Self {
+        self.push(Planned::condition_check(key, condition))
+    }
+
+    /// The idempotency token (`ClientRequestToken`, 1 to 36 characters):
+    /// sending a transaction again with the same token within ten minutes
+    /// of the first success does not write again, it succeeds. Without one,
+    /// the SDK makes one per [`send`](Transaction::send), so its own
+    /// retries of a request are already idempotent; set one to make yours
+    /// (after a timeout, a crash) idempotent too.
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// On a canceled transaction, return the item stored under the key of
+    /// every action whose condition failed
+    /// ([`CancellationReason::old_item`]; `ReturnValuesOnConditionCheckFailure
+    /// = ALL_OLD`). Creates, updates and versioned writes always ask for it.
+    pub fn return_old_on_condition_failure(mut self) -> Self {
+        self.return_old = true;
+        self
+    }
+
+    /// The number of actions so far.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// No action yet: sending does nothing.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// Sends the TransactWriteItems: every action happens, or none does.
+    pub async fn send(self) -> Result<()> {
+        let table = self.db.table_name();
+        let span = tracing::info_span!(
+            "ddb.transact",
+            table,
+            actions = self.actions.len(),
+            entities = %entity_names(&self.actions),
+        );
+        async move {
+            if self.actions.is_empty() {
+                return Ok(());
+            }
+            let (items, sent) = prepare(self.actions, self.return_old, table)?;
+            if let Some(token) = &self.token
+                && !TOKEN_LENGTH.contains(&token.chars().count())
+            {
+                return Err(Error::InvalidRequest(format!(
+                    "an idempotency token is 1 to 36 characters, this one has {}: use a UUID, for example",
+                    token.chars().count()
+                )));
+            }
+            let response = self
+                .db
+                .client()
+                .transact_write_items()
+                .set_transact_items(Some(items))
+                .set_client_request_token(self.token)
+                .send()
+                .await;
+            match response {
+                Ok(_) => Ok(()),
+                Err(err) => Err(cancel::error(table, sent, err)),
+            }
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+/// Checks the actions and builds the request's items, with what the error
+/// mapping needs of each.
+fn prepare(
+    actions: Vec<Planned>,
+    return_old: bool,
+    table: &str,
+) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
+    if actions.len() > MAX_ACTIONS {
+        return Err(Error::InvalidRequest(format!(
+            "a transaction takes at most {MAX_ACTIONS} actions, this one has {}: split it (each transaction is then atomic on its own, not together)",
+            actions.len()
+        )));
+    }
+    let mut items = Vec::with_capacity(actions.len());
+    let mut sent = Vec::with_capacity(actions.len());
+    let mut seen: HashMap<(String, String), (usize, &'static str)> = HashMap::new();
+    for (index, planned) in actions.into_iter().enumerate() {
+        let return_old = return_old || planned.needs_old_item();
+        let (parts, key) = match (planned.parts, planned.key) {
+            (Ok(parts), Some(key)) => (parts, key),
+            (Err(source), _) => {
+                return Err(Error::InvalidAction {
+                    index,
+                    action: planned.kind,
+                    entity: planned.entity,
+                    source: Box::new(source),
+                });
+            }
+            (Ok(_), None) => unreachable!("an action whose key failed has failed parts"),
+        };
+        if let Some(&(first, first_entity)) = seen.get(&key) {
+            let (partition, sort) = key;
+            return Err(Error::DuplicateAction {
+                first,
+                second: index,
+                first_entity,
+                second_entity: planned.entity,
+                partition,
+                sort,
+            });
+        }
+        seen.insert(key.clone(), (index, planned.entity));
+        let version = parts.version;
+        items.push(parts.into_sdk(table, return_old)?);
+        let (partition, sort) = key;
+        sent.push(Sent {
+            kind: planned.kind,
+            entity: planned.entity,
+            partition,
+            sort,
+            version,
+        });
+    }
+    Ok((items, sent))
+}
+
+/// The distinct entity types of the actions (`Order,Stock`), for the span:
+/// names only, never values.
+fn entity_names(actions: &[Planned]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for action in actions {
+        if !names.contains(&action.entity) {
+            names.push(action.entity);
+        }
+    }
+    names.join(",")
+}
+
+impl<'db, T: Table> IntoFuture for Transaction<'db, T> {
+    type Output = Result<()>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.send())
+    }
+}
+
+impl<T: Table> std::fmt::Debug for Transaction<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Transaction")
+            .field("table", &self.db.table_name())
+            .field("actions", &self.actions.len())
+            .field("idempotency_token", &self.token.is_some())
+            .field("return_old", &self.return_old)
+            .finish_non_exhaustive()
+    }
+}
