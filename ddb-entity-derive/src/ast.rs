@@ -1,7 +1,7 @@
 //! The struct an entity (or a collection) is derived from, read into what
 //! the checks need.
 
-use syn::{Attribute, Field, GenericArgument, Ident, PathArguments, Type};
+use syn::{Field, GenericArgument, Ident, PathArguments, Type};
 
 /// One named field.
 pub(crate) struct KeyField<'a> {
@@ -9,8 +9,6 @@ pub(crate) struct KeyField<'a> {
     pub(crate) ty: &'a Type,
     /// `T` when the field is written `Option<T>`: it can make an index sparse.
     pub(crate) option_inner: Option<&'a Type>,
-    /// `#[serde(skip…)]`: the field is not stored, so it cannot be a key.
-    pub(crate) serde_skipped: bool,
     /// Whether and under which name serde stores it.
     pub(crate) serde: crate::serde_attr::SerdeField,
 }
@@ -21,7 +19,6 @@ impl<'a> KeyField<'a> {
             ident: field.ident.as_ref()?,
             ty: &field.ty,
             option_inner: option_inner(&field.ty),
-            serde_skipped: serde_skipped(&field.attrs),
             serde: crate::serde_attr::field(&field.attrs),
         })
     }
@@ -71,28 +68,4 @@ fn wrapper_inner<'a>(ty: &'a Type, name: &str, module: &str, roots: &[&str]) -> 
         Some(GenericArgument::Type(inner)) if args.args.len() == 1 => Some(inner),
         _ => None,
     }
-}
-
-fn serde_skipped(attrs: &[Attribute]) -> bool {
-    let mut skipped = false;
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        // Other serde keys are serde's business: ignore what we don't know.
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("skip")
-                || meta.path.is_ident("skip_serializing")
-                || meta.path.is_ident("skip_deserializing")
-            {
-                skipped = true;
-            }
-            if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let _: proc_macro2::TokenStream = content.parse()?;
-            }
-            Ok(())
-        });
-    }
-    skipped
 }

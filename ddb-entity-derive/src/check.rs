@@ -55,13 +55,23 @@ pub(crate) struct IndexModel {
 }
 
 impl IndexModel {
-    /// The fields whose `None` takes the item out of this index.
-    pub(crate) fn sparse_holes(&self) -> impl Iterator<Item = &HoleModel> {
-        self.pk
-            .holes()
-            .chain(self.sk.iter().flat_map(KeyTemplate::holes))
-            .filter(|hole| hole.optional)
+    /// The holes of the index's templates, each field once.
+    pub(crate) fn holes(&self) -> Vec<&HoleModel> {
+        distinct_holes(std::iter::once(&self.pk).chain(self.sk.iter()))
     }
+}
+
+/// The holes of `templates`, each field once, in order of first appearance.
+pub(crate) fn distinct_holes<'t>(
+    templates: impl IntoIterator<Item = &'t KeyTemplate>,
+) -> Vec<&'t HoleModel> {
+    let mut holes: Vec<&HoleModel> = Vec::new();
+    for hole in templates.into_iter().flat_map(KeyTemplate::holes) {
+        if !holes.iter().any(|seen| seen.field == hole.field) {
+            holes.push(hole);
+        }
+    }
+    holes
 }
 
 /// A template whose holes are resolved to fields.
@@ -315,7 +325,7 @@ fn resolve(
                     ok = false;
                     continue;
                 };
-                if field.serde_skipped {
+                if field.serde.skipped {
                     cx.error_at(
                         hole.span,
                         format!(

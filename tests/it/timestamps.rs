@@ -73,6 +73,15 @@ async fn a_write_sets_updated_and_keeps_a_set_created() {
         .unwrap();
     assert_eq!(second.created, first.created, "creation time kept");
     assert!(second.updated > first.updated, "{second:?}");
+
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let third = db
+        .update(Note::key(1u32).unwrap())
+        .set(Note::fields().text, "third".into())
+        .await
+        .unwrap();
+    assert_eq!(third.created, first.created);
+    assert!(third.updated > second.updated, "an update moves updated: {third:?}");
 }
 
 #[test]

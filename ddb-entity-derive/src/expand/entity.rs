@@ -167,33 +167,13 @@ fn self_arg(hole: &HoleModel) -> TokenStream {
     }
 }
 
-pub(super) fn snake(ident: &syn::Ident) -> String {
-    let mut out = String::new();
-    for (i, c) in ident
-        .to_string()
-        .trim_start_matches("r#")
-        .chars()
-        .enumerate()
-    {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// `gsi1_partition(…)` and `gsi1_sk()` in the inherent impl, plus the
 /// stage type at module level.
 fn index_functions(model: &EntityModel<'_>, index: &IndexModel) -> (TokenStream, TokenStream) {
     let vis = model.vis;
     let ident = model.ident;
     let path = &index.path;
-    let snake = snake(&index.name);
+    let snake = keys::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
     let params = keys::params([&index.pk]);
     let param_list = keys::param_list(&params);
@@ -231,9 +211,6 @@ fn index_functions(model: &EntityModel<'_>, index: &IndexModel) -> (TokenStream,
 /// `Option` hole is `None` (the item stays out of the sparse index).
 fn index_entry(index: &IndexModel) -> TokenStream {
     let path = &index.path;
-    let snake = snake(&index.name);
-    let partition_fn = format_ident!("{}_partition", snake);
-    let sk_fn = format_ident!("{}_sk", snake);
     let arg = |hole: &HoleModel| {
         let field = &hole.field;
         match (hole.optional, hole.width) {
@@ -242,37 +219,13 @@ fn index_entry(index: &IndexModel) -> TokenStream {
             (false, _) => self_arg(hole),
         }
     };
-    let partition_args = keys::params([&index.pk]).into_iter().map(arg);
-    let sort = match &index.sk {
-        None => quote!(::core::option::Option::None),
-        Some(sk) => {
-            let calls = sk.holes().map(|hole| {
-                let field = &hole.field;
-                let value = arg(hole);
-                quote!(.#field(#value))
-            });
-            quote! {
-                ::core::option::Option::Some(
-                    ::ddb_entity::SortKey::from(Self::#sk_fn() #(#calls)*).into_value()?
-                )
-            }
-        }
-    };
-    let build = quote! {
-        ::core::option::Option::Some(::ddb_entity::IndexKey {
-            partition: Self::#partition_fn(#(#partition_args),*)?.into_string(),
-            sort: #sort,
-        })
-    };
-    let sparse: Vec<&HoleModel> = {
-        let mut seen: Vec<&HoleModel> = Vec::new();
-        for hole in index.sparse_holes() {
-            if !seen.iter().any(|s| s.field == hole.field) {
-                seen.push(hole);
-            }
-        }
-        seen
-    };
+    let key = keys::index_key(index, arg);
+    let build = quote!(::core::option::Option::Some(#key));
+    let sparse: Vec<&HoleModel> = index
+        .holes()
+        .into_iter()
+        .filter(|hole| hole.optional)
+        .collect();
     let key = if sparse.is_empty() {
         build
     } else {

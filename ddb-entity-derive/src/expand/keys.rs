@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::check::{EntityModel, HoleModel, KeyTemplate, Part};
+use crate::check::{EntityModel, HoleModel, IndexModel, KeyTemplate, Part};
 
 /// What a generated function takes for a hole: the hole's own type for a
 /// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
@@ -39,18 +39,12 @@ pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
     quote!(#(#statements)*)
 }
 
-/// `name: Type` parameters for the holes of `templates`, each field once,
-/// in order of first appearance.
+/// The holes of `templates` as function parameters: each field once, in
+/// order of first appearance.
 pub(super) fn params<'t>(
     templates: impl IntoIterator<Item = &'t KeyTemplate>,
 ) -> Vec<&'t HoleModel> {
-    let mut holes: Vec<&HoleModel> = Vec::new();
-    for hole in templates.into_iter().flat_map(KeyTemplate::holes) {
-        if !holes.iter().any(|seen| seen.field == hole.field) {
-            holes.push(hole);
-        }
-    }
-    holes
+    crate::check::distinct_holes(templates)
 }
 
 pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
@@ -60,6 +54,61 @@ pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
         quote!(#field: #ty)
     });
     quote!(#(#params),*)
+}
+
+/// `::ddb_entity::IndexKey { partition, sort }` of `index`, built with the
+/// generated `…_partition` and `…_sk` functions from the values `arg` gives
+/// for each hole. Inside a function returning a `Result`.
+pub(super) fn index_key(
+    index: &IndexModel,
+    arg: impl Fn(&HoleModel) -> TokenStream,
+) -> TokenStream {
+    let snake = snake(&index.name);
+    let partition_fn = format_ident!("{}_partition", snake);
+    let sk_fn = format_ident!("{}_sk", snake);
+    let partition_args = params([&index.pk]).into_iter().map(&arg);
+    let sort = match &index.sk {
+        None => quote!(::core::option::Option::None),
+        Some(sk) => {
+            let calls = sk.holes().map(|hole| {
+                let field = &hole.field;
+                let value = arg(hole);
+                quote!(.#field(#value))
+            });
+            quote! {
+                ::core::option::Option::Some(
+                    ::ddb_entity::SortKey::from(Self::#sk_fn() #(#calls)*).into_value()?
+                )
+            }
+        }
+    };
+    quote! {
+        ::ddb_entity::IndexKey {
+            partition: Self::#partition_fn(#(#partition_args),*)?.into_string(),
+            sort: #sort,
+        }
+    }
+}
+
+/// `gsi1` for the index type `Gsi1`, `by_email` for `ByEmail`.
+pub(super) fn snake(ident: &Ident) -> String {
+    let mut out = String::new();
+    for (i, c) in ident
+        .to_string()
+        .trim_start_matches("r#")
+        .chars()
+        .enumerate()
+    {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The sort-key builder of one template: `Entity::sk()` (or

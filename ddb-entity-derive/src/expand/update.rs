@@ -40,13 +40,10 @@ fn primary_field_names(model: &EntityModel<'_>) -> Vec<String> {
 
 fn uses_primary_fields(model: &EntityModel<'_>, index: &IndexModel) -> bool {
     let primary = primary_field_names(model);
-    index_holes(index)
+    index
+        .holes()
         .iter()
         .any(|hole| primary.contains(&hole.field.to_string()))
-}
-
-fn index_holes(index: &IndexModel) -> Vec<&HoleModel> {
-    keys::params(std::iter::once(&index.pk).chain(index.sk.iter()))
 }
 
 /// `let customer_id = &…;` for every primary-key field, parsed back from
@@ -95,7 +92,7 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     let path = &index.path;
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
-    let holes = index_holes(index);
+    let holes = index.holes();
     let changed: Vec<&HoleModel> = holes
         .iter()
         .copied()
@@ -137,9 +134,6 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
             }
         }
     });
-    let snake = super::entity::snake(&index.name);
-    let partition_fn = format_ident!("{}_partition", snake);
-    let sk_fn = format_ident!("{}_sk", snake);
     // Every binding is a `&T`: fixed-width holes take the value itself.
     let arg = |hole: &HoleModel| {
         let field = &hole.field;
@@ -148,30 +142,9 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
             None => quote!(#field),
         }
     };
-    let partition_args = keys::params([&index.pk]).into_iter().map(arg);
-    let sort = match &index.sk {
-        None => quote!(::core::option::Option::None),
-        Some(sk) => {
-            let calls = sk.holes().map(|hole| {
-                let field = &hole.field;
-                let value = arg(hole);
-                quote!(.#field(#value))
-            });
-            quote! {
-                ::core::option::Option::Some(
-                    ::ddb_entity::SortKey::from(Self::#sk_fn() #(#calls)*).into_value()?
-                )
-            }
-        }
-    };
+    let key = keys::index_key(index, arg);
     let set = quote! {
-        ::ddb_entity::__private::IndexChange::Set(
-            <#path as ::ddb_entity::Index>::SCHEMA,
-            ::ddb_entity::IndexKey {
-                partition: Self::#partition_fn(#(#partition_args),*)?.into_string(),
-                sort: #sort,
-            },
-        )
+        ::ddb_entity::__private::IndexChange::Set(<#path as ::ddb_entity::Index>::SCHEMA, #key)
     };
     let sparse: Vec<_> = changed
         .iter()

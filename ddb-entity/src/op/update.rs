@@ -352,6 +352,18 @@ fn parts<E: Entity>(
             value: None,
         });
     }
+    if let Some((attribute, now)) = E::updated_at(std::time::SystemTime::now())? {
+        // A maintained `updated_at` follows every update the caller does
+        // not set it in.
+        if !changes.entries.iter().any(|change| change.attribute == attribute) {
+            changes.entries.push(Change {
+                field: attribute,
+                attribute,
+                action: Action::Set(now),
+                value: None,
+            });
+        }
+    }
     if let Some(expected) = expected {
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
