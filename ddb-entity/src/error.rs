@@ -6,6 +6,7 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 
 use crate::key::KeyError;
 use crate::op::{ActionKind, CancellationReason};
+use crate::op::{UnprocessedKey, UnprocessedWrite};
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -214,6 +215,97 @@ pub enum Error {
         waited: Duration,
     },
 
+    /// An item is over DynamoDB's 400 KB item limit (as
+    /// [`item_size`](crate::item_size) counts it); nothing was sent.
+    #[error(
+        "a `{entity}` item is {size} bytes, over DynamoDB's item limit of {limit} bytes (400 KB); nothing was sent: keep large values elsewhere (e.g. S3) or split the entity"
+    )]
+    ItemTooLarge {
+        /// The entity type.
+        entity: &'static str,
+        /// The item's size, attribute names included.
+        size: usize,
+        /// The limit.
+        limit: usize,
+    },
+
+    /// A number DynamoDB would refuse or could not store exactly: more than
+    /// 38 significant digits, a magnitude outside 1E-130..1E+126, a NaN or
+    /// an infinity; nothing was sent.
+    #[error(
+        "`{entity}` holds {value} in `{attribute}`, which DynamoDB cannot store: {reason}; nothing was sent (store it as a string, or narrow the type)"
+    )]
+    InvalidNumber {
+        /// The entity type.
+        entity: &'static str,
+        /// Where in the item, e.g. `readings[3].celsius`.
+        attribute: String,
+        /// The number's text (shortened when very long).
+        value: String,
+        /// What DynamoDB would object to.
+        reason: &'static str,
+    },
+
+    /// One batch addresses the same key twice, which DynamoDB rejects for
+    /// the whole request (and across requests the order of the two would
+    /// be undefined); nothing was sent.
+    #[error(
+        "{operation} addresses the key {partition} / {sort} twice (a `{first}` and a `{second}`); DynamoDB rejects the whole request: keep one of them"
+    )]
+    DuplicateKey {
+        /// The DynamoDB API operation, e.g. `"BatchWriteItem"`.
+        operation: &'static str,
+        /// The entity type of the first request for the key.
+        first: &'static str,
+        /// The entity type of the second one.
+        second: &'static str,
+        /// The partition key value.
+        partition: String,
+        /// The sort key value.
+        sort: String,
+    },
+
+    /// Some writes of a batch are not known to be done: the retry budget ran
+    /// out while DynamoDB kept returning them as unprocessed (or throttling),
+    /// or a request failed for good. Every write not listed is done; the
+    /// listed ones can be sent again (puts and deletes are idempotent).
+    #[error(
+        "BatchWriteItem on table `{table}`: {} of {total} writes were not processed{}; they are in the error (Error::unprocessed_writes), send them again",
+        writes.len(),
+        because(source)
+    )]
+    UnprocessedWrites {
+        /// The table's name.
+        table: String,
+        /// How many writes the batch held.
+        total: usize,
+        /// The writes not processed, in the order they were added.
+        writes: Vec<UnprocessedWrite>,
+        /// The error that stopped the batch, or the last transient one;
+        /// `None` when DynamoDB only ever returned them as unprocessed.
+        #[source]
+        source: Option<Box<Error>>,
+    },
+
+    /// Some keys of a batch read were not answered: the retry budget ran
+    /// out, or a request failed for good. Their items may or may not exist.
+    #[error(
+        "BatchGetItem on table `{table}`: {} of {total} keys were not read{}; they are in the error (Error::unprocessed_keys), ask for them again",
+        keys.len(),
+        because(source)
+    )]
+    UnprocessedKeys {
+        /// The table's name.
+        table: String,
+        /// The distinct keys of the batch.
+        total: usize,
+        /// The keys not read, in the order they were added.
+        keys: Vec<UnprocessedKey>,
+        /// The error that stopped the batch, or the last transient one.
+        #[source]
+        source: Option<Box<Error>>,
+    },
+
     /// An action of a transaction could not be built — a key that cannot be
     /// encoded, an entity that does not serialise, an update that cannot
     /// recompute an index key, … (the `source`); nothing was sent.
@@ -285,6 +377,15 @@ fn canceled_because(reasons: &[CancellationReason]) -> String {
     }
 }
 
+/// What stopped a batch, for its error message: the last error, or the
+/// service's repeated `Unprocessed…` answers when no request failed.
+fn because(source: &Option<Box<Error>>) -> String {
+    match source {
+        Some(err) => format!(" (last error: {err})"),
+        None => " (DynamoDB kept returning them as unprocessed)".to_owned(),
+    }
+}
+
 impl Error {
     /// Wraps an SDK error with the operation and table it came from.
     pub(crate) fn service<E>(operation: &'static str, table: &str, err: E) -> Self
@@ -309,6 +410,9 @@ impl Error {
         match self {
             Error::Service { source, .. } => Some(source),
             Error::AlreadyExists { source, .. } => source.sdk_error(),
+            Error::UnprocessedWrites { source, .. } | Error::UnprocessedKeys { source, .. } => {
+                source.as_ref().and_then(|source| source.sdk_error())
+            }
             Error::TransactionCanceled { source, .. } => Some(source),
             _ => None,
         }
@@ -379,6 +483,64 @@ impl Error {
             self.sdk_error(),
             Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
         )
+    }
+
+    /// A batch left writes or keys unprocessed
+    /// ([`unprocessed_writes`](Error::unprocessed_writes),
+    /// [`unprocessed_keys`](Error::unprocessed_keys) list them).
+    pub fn is_unprocessed(&self) -> bool {
+        matches!(
+            self,
+            Error::UnprocessedWrites { .. } | Error::UnprocessedKeys { .. }
+        )
+    }
+
+    /// The writes of a batch that were not processed (empty for any other
+    /// error).
+    pub fn unprocessed_writes(&self) -> &[UnprocessedWrite] {
+        match self {
+            Error::UnprocessedWrites { writes, .. } => writes,
+            _ => &[],
+        }
+    }
+
+    /// The writes of a batch that were not processed, to send them again
+    /// ([`BatchWrite::resend`](crate::BatchWrite::resend)); empty for any
+    /// other error.
+    pub fn into_unprocessed_writes(self) -> Vec<UnprocessedWrite> {
+        match self {
+            Error::UnprocessedWrites { writes, .. } => writes,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The keys of a batch read that were not answered (empty for any other
+    /// error).
+    pub fn unprocessed_keys(&self) -> &[UnprocessedKey] {
+        match self {
+            Error::UnprocessedKeys { keys, .. } => keys,
+            _ => &[],
+        }
+    }
+
+    /// The keys of a batch read that were not answered, to ask for them
+    /// again ([`BatchGet::resend`](crate::BatchGet::resend)); empty for any
+    /// other error.
+    pub fn into_unprocessed_keys(self) -> Vec<UnprocessedKey> {
+        match self {
+            Error::UnprocessedKeys { keys, .. } => keys,
+            _ => Vec::new(),
+        }
+    }
+
+    /// A batch addressed one key twice (nothing was sent).
+    pub fn is_duplicate_key(&self) -> bool {
+        matches!(self, Error::DuplicateKey { .. })
+    }
+
+    /// An item was over 400 KB (nothing was sent).
+    pub fn is_item_too_large(&self) -> bool {
+        matches!(self, Error::ItemTooLarge { .. })
     }
 
     /// DynamoDB canceled a transaction; nothing was written

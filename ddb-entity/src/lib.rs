@@ -28,6 +28,10 @@ pub use op::{
     Transaction,
 };
 pub use op::{
+    BatchGet, BatchGetPartial, BatchRetry, BatchWrite, MAX_ITEM_SIZE, UnprocessedKey,
+    UnprocessedWrite, WriteKind, item_size,
+};
+pub use op::{
     CreateTable, Cursor, Delete, DeleteReturningOld, Get, Page, Provisioned, Put, Query, Update,
 };
 pub use table::{

@@ -3,9 +3,11 @@
 //! the embedded DynamoDB, or to the server named by `DDB_ENDPOINT` (moto in
 //! the CI cross-check).
 
+mod batch;
 mod collection;
 mod conditions;
 mod entity;
+mod faults;
 mod keys;
 mod model;
 mod ops;

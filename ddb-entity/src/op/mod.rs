@@ -1,22 +1,28 @@
 //! The operations, one file per family.
 
+mod batch;
 mod create_table;
 mod cursor;
 mod delete;
 mod get;
 mod put;
 mod query;
+mod size;
 mod transact;
 mod ttl;
 mod update;
 mod version;
 
+pub use batch::{
+    BatchGet, BatchGetPartial, BatchRetry, BatchWrite, UnprocessedKey, UnprocessedWrite, WriteKind,
+};
 pub use create_table::{CreateTable, Provisioned};
 pub use cursor::Cursor;
 pub use delete::{Delete, DeleteReturningOld};
 pub use get::Get;
 pub use put::Put;
 pub use query::{Page, Query};
+pub use size::{MAX_ITEM_SIZE, item_size};
 pub use transact::{
     ActionKind, CancellationCode, CancellationReason, StaleVersion, TransactDelete, TransactPut,
     Transaction,

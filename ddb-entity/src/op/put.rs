@@ -191,6 +191,7 @@ pub(crate) fn parts<E: Entity>(
             });
         }
     }
+    super::size::check_item(E::NAME, &item)?;
     let mut placeholders = Placeholders::default();
     let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
     Ok(PutParts {

@@ -1,0 +1,468 @@
+//! BatchGetItem: entities of any types of the table by key, demultiplexed
+//! into a collection.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use tracing::Instrument;
+
+use super::engine::{self, Attempt, Entry, Failure};
+use super::retry::BatchRetry;
+use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
+use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::db::Db;
+use crate::entity::{Entity, Item, Key};
+use crate::error::{Error, Result};
+use crate::key::KeyError;
+use crate::op::ttl;
+use crate::table::Table;
+
+/// Keys per BatchGetItem request: DynamoDB's limit.
+const MAX_KEYS: usize = 100;
+
+/// Reads entities of any types of one table by key, with BatchGetItem
+/// requests, into a [`Collection`]. Made by [`Db::batch_get`]; finish with
+/// [`collect`](BatchGet::collect) or [`collect_partial`](BatchGet::collect_partial).
+///
+/// - The keys are split into requests of at most 100 keys, sent up to
+///   [`concurrency`](BatchGet::concurrency) at a time.
+/// - What DynamoDB returns as `UnprocessedKeys` (throttling, or a response
+///   past 16 MB), and requests refused by throttling or a transient error,
+///   are retried with exponential backoff and full jitter within a
+///   [`BatchRetry`] budget; what is left when it runs out is returned typed
+///   ([`Error::UnprocessedKeys`], or [`BatchGetPartial::unprocessed`]).
+/// - Items arrive in the order of their keys (DynamoDB answers in any
+///   order); a key with no item is simply absent.
+/// - A key asked for twice is read once (reading is idempotent, and
+///   DynamoDB rejects a request naming a key twice); one key asked for as
+///   two different entity types is refused ([`Error::DuplicateKey`]).
+/// - An item found at a key with another entity type than the key's is
+///   [`Error::WrongType`], never mis-decoded.
+/// - Items past their time to live are hidden, as by [`Db::get`], unless
+///   [`include_expired`](BatchGet::include_expired).
+/// - No key: nothing is sent.
+#[must_use = "nothing happens until you call `.collect().await`"]
+pub struct BatchGet<'db, T: Table> {
+    db: &'db Db<T>,
+    keys: Vec<UnprocessedKey>,
+    error: Option<Error>,
+    consistent: bool,
+    include_expired: bool,
+    concurrency: usize,
+    retry: BatchRetry,
+}
+
+/// A key of a batch get that DynamoDB did not answer for: its entity type
+/// and key values, ready to be asked for again ([`BatchGet::resend`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnprocessedKey {
+    position: usize,
+    entity: &'static str,
+    entity_type: &'static str,
+    partition: String,
+    sort: String,
+    attributes: Item,
+}
+
+impl UnprocessedKey {
+    /// The entity type's name ([`Entity::NAME`]), e.g. `"Order"`.
+    pub fn entity(&self) -> &'static str {
+        self.entity
+    }
+
+    /// The entity's type attribute value ([`Entity::TYPE`]), e.g. `"ORDER"`.
+    pub fn entity_type(&self) -> &'static str {
+        self.entity_type
+    }
+
+    /// The partition key value.
+    pub fn partition(&self) -> &str {
+        &self.partition
+    }
+
+    /// The sort key value (empty on a table without a sort key).
+    pub fn sort(&self) -> &str {
+        &self.sort
+    }
+
+    /// Where the key was in its batch (0 for the first key added).
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The key as the attribute map a request takes.
+    pub fn attributes(&self) -> &Item {
+        &self.attributes
+    }
+}
+
+impl Entry for UnprocessedKey {
+    type Request = Item;
+
+    fn position(&self) -> usize {
+        self.position
+    }
+
+    fn key(&self) -> (&str, &str) {
+        (&self.partition, &self.sort)
+    }
+
+    fn request(&self) -> Item {
+        self.attributes.clone()
+    }
+}
+
+/// What a [`BatchGet::collect_partial`] read, and the keys it could not
+/// read within its retry budget.
+#[derive(Debug)]
+pub struct BatchGetPartial<C> {
+    /// The items read, in the order of their keys.
+    pub items: C,
+    /// The keys DynamoDB did not answer for, in the order they were added:
+    /// their items may or may not exist.
+    pub unprocessed: Vec<UnprocessedKey>,
+}
+
+impl<T: Table> Db<T> {
+    /// Starts a batch read of entities of any types of the table by key
+    /// (BatchGetItem).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Collection, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// #[entity(table = App, pk = "PRODUCT#{sku}", sk = "PRODUCT")]
+    /// struct Product { sku: String, cents: u32 }
+    ///
+    /// /// What a checkout page shows.
+    /// #[derive(Collection, Debug)]
+    /// struct Checkout { customer: Option<Customer>, products: Vec<Product> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.batch_write()
+    ///     .put(&Customer { id: 42, name: "Ada".into() })
+    ///     .put(&Product { sku: "pen".into(), cents: 150 })
+    ///     .put(&Product { sku: "ink".into(), cents: 900 })
+    ///     .await?;
+    ///
+    /// let checkout: Checkout = db
+    ///     .batch_get()
+    ///     .get(Customer::key(42)?)
+    ///     .get(Product::key("ink")?)
+    ///     .get(Product::key("pen")?)
+    ///     .get(Product::key("ink")?) // asked twice, read once
+    ///     .get(Product::key("none")?) // no such item: absent
+    ///     .consistent_read(true)
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(checkout.customer.unwrap().name, "Ada");
+    /// let skus: Vec<_> = checkout.products.iter().map(|p| p.sku.as_str()).collect();
+    /// assert_eq!(skus, ["ink", "pen"]); // in the order asked
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn batch_get(&self) -> BatchGet<'_, T> {
+        BatchGet {
+            db: self,
+            keys: Vec::new(),
+            error: None,
+            consistent: false,
+            include_expired: false,
+            concurrency: DEFAULT_CONCURRENCY,
+            retry: BatchRetry::default(),
+        }
+    }
+}
+
+impl<'db, T: Table> BatchGet<'db, T> {
+    /// Reads the entity with `key`.
+    pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
+        let attributes = key.to_attributes();
+        if key_of(&attributes, T::SCHEMA.primary).is_none() {
+            self.error.get_or_insert(Error::Key(KeyError::EmptyKey));
+            return self;
+        }
+        let (partition, sort) = key.into_parts();
+        self.keys.push(UnprocessedKey {
+            position: self.keys.len(),
+            entity: E::NAME,
+            entity_type: E::TYPE,
+            partition,
+            sort: if T::SCHEMA.primary.sort_key.is_some() {
+                sort
+            } else {
+                String::new()
+            },
+            attributes,
+        });
+        self
+    }
+
+    /// Asks again for keys a previous batch could not read
+    /// ([`Error::unprocessed_keys`], [`BatchGetPartial::unprocessed`]).
+    pub fn resend(mut self, keys: impl IntoIterator<Item = UnprocessedKey>) -> Self {
+        for mut key in keys {
+            let expected = (key.partition.as_str(), key.sort.as_str());
+            if key_of(&key.attributes, T::SCHEMA.primary) != Some(expected) {
+                self.error.get_or_insert(Error::InvalidRequest(format!(
+                    "a resent `{}` key does not name this table's key attributes",
+                    key.entity
+                )));
+                continue;
+            }
+            key.position = self.keys.len();
+            self.keys.push(key);
+        }
+        self
+    }
+
+    /// Strongly consistent reads (twice the read capacity).
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+
+    /// Also return items whose time to live has passed but which DynamoDB
+    /// has not deleted yet (hidden by default, as by [`Db::get`]).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// At most `requests` requests in flight at once (default 4, at least 1).
+    pub fn concurrency(mut self, requests: usize) -> Self {
+        self.concurrency = requests.max(1);
+        self
+    }
+
+    /// The retry budget (default [`BatchRetry::new`]).
+    pub fn retry(mut self, retry: BatchRetry) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// How many keys the batch holds so far.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the batch holds no key (reading it sends nothing).
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// Reads every key into a collection: a `#[derive(Collection)]` struct,
+    /// a `Vec` of an entity, or a `Vec` of a `#[derive(Collection)]` enum,
+    /// which must hold every entity type asked for. Fails with
+    /// [`Error::UnprocessedKeys`] (listing them) if some keys are still
+    /// unanswered when the retry budget runs out.
+    pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
+        let table = self.db.table_name().to_owned();
+        let (read, outcome) = self.run::<C>().await?;
+        match outcome {
+            Outcome::Complete => Ok(read.items),
+            Outcome::Incomplete { total, source } => Err(Error::UnprocessedKeys {
+                table,
+                total,
+                keys: read.unprocessed,
+                source: source.map(Box::new),
+            }),
+        }
+    }
+
+    /// Like [`collect`](BatchGet::collect), but when the retry budget runs
+    /// out, returns what was read with the keys that were not. A request
+    /// that fails for good (no such table, …) is still an error.
+    pub async fn collect_partial<C: Collection<Table = T>>(self) -> Result<BatchGetPartial<C>> {
+        self.run::<C>().await.map(|(read, _)| read)
+    }
+
+    async fn run<C: Collection<Table = T>>(self) -> Result<(BatchGetPartial<C>, Outcome)> {
+        let table = self.db.table_name();
+        let names = EntityNames::of(self.keys.iter().map(|k| k.entity));
+        let span = tracing::info_span!(
+            "ddb.batch_get",
+            table,
+            collection = C::NAME,
+            entities = %names,
+            keys = self.keys.len(),
+            items = tracing::field::Empty,
+            requests = tracing::field::Empty,
+            retries = tracing::field::Empty,
+            unprocessed = tracing::field::Empty,
+        );
+        async move {
+            if let Some(err) = self.error {
+                return Err(err);
+            }
+            let keys = distinct::<C>(self.keys)?;
+            if keys.is_empty() {
+                let empty = BatchGetPartial {
+                    items: C::default(),
+                    unprocessed: Vec::new(),
+                };
+                return Ok((empty, Outcome::Complete));
+            }
+            let total = keys.len();
+            // Where each item goes, and which entity type it must be.
+            let asked: HashMap<(String, String), (usize, &'static str, &'static str)> = keys
+                .iter()
+                .map(|k| {
+                    let place = (k.position, k.entity, k.entity_type);
+                    ((k.partition.clone(), k.sort.clone()), place)
+                })
+                .collect();
+            let chunks = engine::plan(keys, MAX_KEYS, usize::MAX, |_| 0);
+            let client = self.db.client();
+            let schema = T::SCHEMA.primary;
+            let consistent = self.consistent;
+            let send = |keys: Vec<Item>| async move {
+                let request = KeysAndAttributes::builder()
+                    .set_keys(Some(keys))
+                    .set_consistent_read(consistent.then_some(true))
+                    .build()
+                    .map_err(|err| Failure::Fatal(Error::InvalidRequest(err.to_string())))?;
+                match client
+                    .batch_get_item()
+                    .request_items(table, request)
+                    .send()
+                    .await
+                {
+                    Ok(mut output) => {
+                        let unprocessed = output
+                            .unprocessed_keys
+                            .and_then(|mut tables| tables.remove(table))
+                            .map(|left| left.keys)
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|key| {
+                                key_of(key, schema).map(|(p, s)| (p.to_owned(), s.to_owned()))
+                            })
+                            .collect();
+                        let items = output
+                            .responses
+                            .as_mut()
+                            .and_then(|tables| tables.remove(table))
+                            .unwrap_or_default();
+                        Ok(Attempt {
+                            unprocessed,
+                            output: items,
+                        })
+                    }
+                    Err(err) => Err(Failure::classify("BatchGetItem", table, err)),
+                }
+            };
+            let report = engine::run(client, self.retry, self.concurrency, chunks, send).await;
+            let span = tracing::Span::current();
+            span.record("requests", report.requests);
+            span.record("retries", report.retries);
+            span.record("unprocessed", report.unprocessed.len());
+            if report.fatal {
+                return Err(Error::UnprocessedKeys {
+                    table: table.to_owned(),
+                    total,
+                    keys: report.unprocessed,
+                    source: report.error.map(Box::new),
+                });
+            }
+
+            let now = ttl::now_seconds(client);
+            let mut found = Vec::new();
+            for item in report.outputs.into_iter().flatten() {
+                if !self.include_expired && ttl::is_expired(&item, &T::SCHEMA, now) {
+                    continue;
+                }
+                let Some(&(position, entity, entity_type)) = key_of(&item, schema)
+                    .and_then(|(p, s)| asked.get(&(p.to_owned(), s.to_owned())))
+                else {
+                    tracing::warn!("BatchGetItem returned an item for a key that was not asked");
+                    continue;
+                };
+                let type_attribute = T::SCHEMA.type_attribute;
+                match item.get(type_attribute) {
+                    Some(AttributeValue::S(found)) if found == entity_type => {}
+                    other => {
+                        return Err(Error::WrongType {
+                            entity,
+                            expected: entity_type,
+                            found: other.map(|value| match value {
+                                AttributeValue::S(s) => s.clone(),
+                                value => format!("{value:?}"),
+                            }),
+                        });
+                    }
+                }
+                found.push((position, item));
+            }
+            found.sort_by_key(|(position, _)| *position);
+            span.record("items", found.len());
+            let mut items = C::default();
+            for (_, item) in found {
+                demultiplex(&mut items, item, UnknownItems::Error)?;
+            }
+            let outcome = if report.unprocessed.is_empty() {
+                Outcome::Complete
+            } else {
+                Outcome::Incomplete {
+                    total,
+                    source: report.error,
+                }
+            };
+            let read = BatchGetPartial {
+                items,
+                unprocessed: report.unprocessed,
+            };
+            Ok((read, outcome))
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+enum Outcome {
+    Complete,
+    Incomplete { total: usize, source: Option<Error> },
+}
+
+/// Each key once, in the order first asked; a key asked as two entity
+/// types is refused, as is a type the collection cannot hold.
+fn distinct<C: Collection>(keys: Vec<UnprocessedKey>) -> Result<Vec<UnprocessedKey>> {
+    let mut seen: HashMap<(String, String), &'static str> = HashMap::with_capacity(keys.len());
+    let mut distinct = Vec::with_capacity(keys.len());
+    for key in keys {
+        if !C::TYPES.contains(&key.entity_type) {
+            return Err(Error::InvalidRequest(format!(
+                "the batch reads `{}` items (type {:?}), which `{}` does not hold: add that type to the collection",
+                key.entity,
+                key.entity_type,
+                C::NAME
+            )));
+        }
+        match seen.get(&(key.partition.clone(), key.sort.clone())) {
+            Some(first) if *first == key.entity => continue,
+            Some(first) => {
+                return Err(Error::DuplicateKey {
+                    operation: "BatchGetItem",
+                    first,
+                    second: key.entity,
+                    partition: key.partition,
+                    sort: key.sort,
+                });
+            }
+            None => {
+                seen.insert((key.partition.clone(), key.sort.clone()), key.entity);
+                distinct.push(key);
+            }
+        }
+    }
+    Ok(distinct)
+}
