@@ -15,8 +15,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// Errors found *before* a request is sent (a key that cannot be encoded, a
 /// schema that cannot be created) have their own variants; a request that
-/// DynamoDB refused keeps the SDK's typed error as its [`source`]
-/// ([`std::error::Error::source`]). Branch on the predicates
+/// DynamoDB refused keeps the SDK's typed error as its
+/// [`source`](std::error::Error::source). Branch on the predicates
 /// ([`is_condition_failed`](Error::is_condition_failed), …) rather than on
 /// variants, which may grow.
 ///

@@ -81,7 +81,10 @@ async fn a_write_sets_updated_and_keeps_a_set_created() {
         .await
         .unwrap();
     assert_eq!(third.created, first.created);
-    assert!(third.updated > second.updated, "an update moves updated: {third:?}");
+    assert!(
+        third.updated > second.updated,
+        "an update moves updated: {third:?}"
+    );
 }
 
 #[test]

@@ -355,7 +355,11 @@ fn parts<E: Entity>(
     if let Some((attribute, now)) = E::updated_at(std::time::SystemTime::now())? {
         // A maintained `updated_at` follows every update the caller does
         // not set it in.
-        if !changes.entries.iter().any(|change| change.attribute == attribute) {
+        if !changes
+            .entries
+            .iter()
+            .any(|change| change.attribute == attribute)
+        {
             changes.entries.push(Change {
                 field: attribute,
                 attribute,
