@@ -65,10 +65,7 @@ impl<'db, E: Entity> Delete<'db, E> {
     /// Delete only if `condition` holds for the stored item (else
     /// [`Error::is_condition_failed`]).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
-        self.condition = Some(match self.condition.take() {
-            Some(earlier) => earlier.and(condition),
-            None => condition,
-        });
+        self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
 

@@ -81,10 +81,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// Write only if `condition` holds for the item stored under the key
     /// (else [`Error::is_condition_failed`]).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
-        self.condition = Some(match self.condition.take() {
-            Some(earlier) => earlier.and(condition),
-            None => condition,
-        });
+        self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
 

@@ -229,10 +229,7 @@ impl<'db, E: Entity> Update<'db, E> {
     /// [`Error::is_condition_failed`]; a missing item stays
     /// [`Error::NotFound`]).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
-        self.condition = Some(match self.condition.take() {
-            Some(earlier) => earlier.and(condition),
-            None => condition,
-        });
+        self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
 
