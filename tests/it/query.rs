@@ -386,3 +386,38 @@ async fn a_composite_view_of_several_entity_types_costs_exactly_one_query() {
     expected.push("ticket");
     assert_eq!(kinds, expected);
 }
+
+/// The orders of `CustomerOrder`, read without their totals: a summary
+/// type with the same key templates.
+#[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+struct OrderRef {
+    customer_id: u64,
+    order_id: u64,
+    placed: chrono::NaiveDate,
+    /// Not projected: absent on a projected read.
+    total_cents: Option<i64>,
+}
+
+#[tokio::test]
+async fn a_projection_reads_only_the_attributes_asked_for_and_still_demultiplexes() {
+    let (_dynamo, db, _log) = logged_app_table().await;
+    seed(&db).await;
+    let refs: Vec<OrderRef> = db
+        .query(OrderRef::partition(42u64).unwrap())
+        .projection(["customer_id", "order_id", "placed", "PK"])
+        .page_size(3)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(refs.len(), 7, "every page resumed from its cursor");
+    assert!(refs.iter().all(|r| r.total_cents.is_none()), "{refs:?}");
+    assert_eq!(refs[0].order_id, 9000);
+
+    let full: Vec<OrderRef> = db
+        .query(OrderRef::partition(42u64).unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert!(full.iter().all(|r| r.total_cents.is_some()));
+}

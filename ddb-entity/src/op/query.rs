@@ -37,6 +37,7 @@ pub struct Query<'db, I: QueryIndex> {
     cursor: Option<Cursor>,
     capacity: bool,
     include_expired: bool,
+    projection: Option<Vec<&'static str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +102,7 @@ impl<T: crate::Table> Db<T> {
             cursor: None,
             capacity: false,
             include_expired: false,
+            projection: None,
         }
     }
 }
@@ -198,6 +200,45 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// deleted yet (hidden by default; they still count towards `limit`).
     pub fn include_expired(mut self) -> Self {
         self.include_expired = true;
+        self
+    }
+
+    /// Read only these attributes of each item (a `ProjectionExpression`),
+    /// plus the key and type attributes, which demultiplexing and cursors
+    /// need. Decode into entity types whose other fields tolerate absence —
+    /// `Option`s or `#[serde(default)]` — e.g. a summary type declared with
+    /// the same key templates as the full entity:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// struct Order { customer_id: u64, order_id: u64, total_cents: i64, notes: String }
+    ///
+    /// /// The same items, read without their notes.
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// struct OrderTotal { customer_id: u64, order_id: u64, total_cents: i64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Order { customer_id: 1, order_id: 7, total_cents: 999, notes: "x".repeat(10_000) }).await?;
+    /// let totals: Vec<OrderTotal> = db
+    ///     .query(OrderTotal::partition(1)?)
+    ///     .projection(["customer_id", "order_id", "total_cents"])
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(totals[0].total_cents, 999);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn projection(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
+        self.projection = Some(attributes.into_iter().collect());
         self
     }
 
@@ -413,6 +454,35 @@ impl Progress {
         }
         if query.capacity {
             request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+        }
+        if let Some(attributes) = &query.projection {
+            let schema = I::Table::SCHEMA;
+            // Keys of the table and of the index (cursors resume from them)
+            // and the type attribute (demultiplexing reads it), always.
+            let required = schema
+                .key_attributes()
+                .into_iter()
+                .filter(|name| {
+                    [schema.primary, I::KEYS]
+                        .iter()
+                        .any(|keys| keys.partition_key == *name || keys.sort_key == Some(*name))
+                })
+                .chain([schema.type_attribute])
+                .chain(schema.ttl_attribute);
+            let mut projected: Vec<&str> = Vec::new();
+            for attribute in required.chain(attributes.iter().copied()) {
+                // A path named twice is a ValidationException.
+                if !projected.contains(&attribute) {
+                    projected.push(attribute);
+                }
+            }
+            let mut names = Vec::new();
+            for (i, attribute) in projected.into_iter().enumerate() {
+                let placeholder = format!("#p{i}");
+                request = request.expression_attribute_names(&placeholder, attribute);
+                names.push(placeholder);
+            }
+            request = request.projection_expression(names.join(", "));
         }
         let output = request
             .key_condition_expression(expression)
