@@ -90,3 +90,21 @@ pub async fn logged_app_table() -> (LocalDynamo, Db<App>, RequestLog) {
     log.clear();
     (dynamo, db, log)
 }
+
+/// The item stored at `key` exactly as DynamoDB holds it (a consistent
+/// GetItem through the raw SDK), to check attributes the library writes.
+pub async fn stored_item<E: ddb_entity::Entity>(
+    db: &Db<App>,
+    key: &ddb_entity::Key<E>,
+) -> ddb_entity::Item {
+    db.client()
+        .get_item()
+        .table_name(db.table_name())
+        .set_key(Some(key.to_attributes()))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("GetItem succeeds")
+        .item
+        .expect("the item exists")
+}

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::model::{Address, Customer, CustomerOrder, Ticket, User, date};
-use crate::support::{App, Gsi1, RequestLog, app_table, logged_app_table};
+use crate::support::{App, Gsi1, RequestLog, app_table, logged_app_table, stored_item};
 
 /// GSI1 holds members by team, ordered by rank and name: a template of
 /// three non-key fields, recomputed by updates.
@@ -81,19 +81,6 @@ fn account(name: &str, balance: i64, version: u64) -> Account {
 
 async fn read<E: Entity<Table = App> + Send + Sync>(db: &Db<App>, key: Key<E>) -> Option<E> {
     db.get(key).consistent_read(true).await.unwrap()
-}
-
-async fn raw<E: Entity>(db: &Db<App>, key: &Key<E>) -> ddb_entity::Item {
-    db.client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(key.to_attributes()))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .item
-        .expect("the item exists")
 }
 
 #[tokio::test]
@@ -223,7 +210,7 @@ async fn actions_on_five_entity_types_are_one_request() {
     assert_eq!(read(&db, Address::key(42, 1u16).unwrap()).await, None);
 
     // Index keys are written as a put alone writes them.
-    let item = raw(&db, &CustomerOrder::key(42, date(2026, 3, 14), 7).unwrap()).await;
+    let item = stored_item(&db, &CustomerOrder::key(42, date(2026, 3, 14), 7).unwrap()).await;
     let alone = order(42, 7, 500).to_item().unwrap();
     assert_eq!(item["GSI1PK"], alone["GSI1PK"]);
     assert_eq!(item["GSI1SK"], alone["GSI1SK"]);
@@ -254,7 +241,7 @@ async fn an_update_in_a_transaction_recomputes_index_keys_and_leaves_sparse_inde
     db.put(&ada).await.unwrap();
     db.put(&ticket).await.unwrap();
     assert!(
-        raw(&db, &Ticket::key(42, 1u32).unwrap())
+        stored_item(&db, &Ticket::key(42, 1u32).unwrap())
             .await
             .contains_key("GSI2PK")
     );
@@ -277,7 +264,7 @@ async fn an_update_in_a_transaction_recomputes_index_keys_and_leaves_sparse_inde
         .unwrap();
     assert_eq!(log.operations(), ["TransactWriteItems"]);
 
-    let member = raw(&db, &Member::key(1u32).unwrap()).await;
+    let member = stored_item(&db, &Member::key(1u32).unwrap()).await;
     let moved = Member {
         team: "RESEARCH".into(),
         rank: 4,
@@ -289,7 +276,7 @@ async fn an_update_in_a_transaction_recomputes_index_keys_and_leaves_sparse_inde
     assert_eq!(member["GSI1SK"], alone["GSI1SK"]);
     assert_eq!(Member::from_item(member).unwrap(), moved);
 
-    let closed = raw(&db, &Ticket::key(42, 1u32).unwrap()).await;
+    let closed = stored_item(&db, &Ticket::key(42, 1u32).unwrap()).await;
     assert!(!closed.contains_key("GSI2PK") && !closed.contains_key("GSI2SK"));
     assert!(!closed.contains_key("open_since"));
     let open: Vec<Ticket> = db

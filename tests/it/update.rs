@@ -6,7 +6,7 @@ use ddb_entity::{Entity, Error};
 use serde::{Deserialize, Serialize};
 
 use crate::model::*;
-use crate::support::{App, Gsi1, logged_app_table};
+use crate::support::{App, Gsi1, logged_app_table, stored_item};
 
 /// Index overloading on GSI1 with a template of three non-key fields.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -35,19 +35,6 @@ fn ada() -> Employee {
     }
 }
 
-async fn raw(db: &ddb_entity::Db<App>, key: &ddb_entity::Key<Employee>) -> ddb_entity::Item {
-    db.client()
-        .get_item()
-        .table_name(db.table_name())
-        .set_key(Some(key.to_attributes()))
-        .consistent_read(true)
-        .send()
-        .await
-        .unwrap()
-        .item
-        .expect("the item exists")
-}
-
 #[tokio::test]
 async fn set_and_add_change_fields_and_return_the_new_entity_in_one_request() {
     let (_dynamo, db, log) = logged_app_table().await;
@@ -65,7 +52,7 @@ async fn set_and_add_change_fields_and_return_the_new_entity_in_one_request() {
     assert_eq!(updated.salary_cents, 125);
     assert_eq!(log.operations(), ["UpdateItem"]);
 
-    let item = raw(&db, &Employee::key(1u32).unwrap()).await;
+    let item = stored_item(&db, &Employee::key(1u32).unwrap()).await;
     assert_eq!(item["status"], AttributeValue::S("on leave".into()));
     assert_eq!(item["salaryCents"], AttributeValue::N("125".into()));
     assert_eq!(Employee::from_item(item).unwrap(), updated);
@@ -86,7 +73,7 @@ async fn changing_an_index_field_rewrites_that_index_key_in_the_same_request() {
         .unwrap();
     assert_eq!(log.operations(), ["UpdateItem"]);
 
-    let item = raw(&db, &Employee::key(1u32).unwrap()).await;
+    let item = stored_item(&db, &Employee::key(1u32).unwrap()).await;
     let expected = ddb_entity::Entity::to_item(&Employee {
         department: "R&D".into(),
         level: 4,
