@@ -13,6 +13,8 @@ mod check;
 mod ctxt;
 mod expand;
 mod serde_attr;
+#[cfg(test)]
+mod snapshots;
 mod template;
 
 use proc_macro::TokenStream;
@@ -21,30 +23,36 @@ use syn::{DeriveInput, parse_macro_input};
 /// `#[derive(Entity)]`: see `ddb_entity::Entity`.
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::entity(&input)
-        .map(|model| expand::entity(&model))
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    entity(&parse_macro_input!(input as DeriveInput)).into()
 }
 
 /// `#[derive(KeyPart)]` for unit enums: see `ddb_entity::key::KeyPart`.
 #[proc_macro_derive(KeyPart, attributes(key))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::key_part(&input)
-        .map(|model| expand::key_part(&model))
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    key_part(&parse_macro_input!(input as DeriveInput)).into()
 }
 
 /// `#[derive(Collection)]` for a struct of `Option<E>`/`Vec<E>` fields or an
 /// enum of `Variant(E)`: see `ddb_entity::Collection`.
 #[proc_macro_derive(Collection)]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::collection(&input)
+    collection(&parse_macro_input!(input as DeriveInput)).into()
+}
+
+fn entity(input: &DeriveInput) -> proc_macro2::TokenStream {
+    check::entity(input)
+        .map(|model| expand::entity(&model))
+        .unwrap_or_else(ctxt::to_compile_errors)
+}
+
+fn key_part(input: &DeriveInput) -> proc_macro2::TokenStream {
+    check::key_part(input)
+        .map(|model| expand::key_part(&model))
+        .unwrap_or_else(ctxt::to_compile_errors)
+}
+
+fn collection(input: &DeriveInput) -> proc_macro2::TokenStream {
+    check::collection(input)
         .map(|model| expand::collection(&model))
         .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
 }
