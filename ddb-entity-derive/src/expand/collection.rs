@@ -6,13 +6,14 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::check::{self, CollectionModel, Holds, Member, Shape};
+use crate::ast::{self, Collection, Holds, Member, Shape};
 
-pub(crate) fn collection(model: &CollectionModel<'_>) -> TokenStream {
+pub(crate) fn collection(model: &Collection<'_>) -> TokenStream {
     let checks = compile_time_checks(model);
     let body = match model.shape {
         Shape::Struct => struct_collection(model),
         Shape::Enum => enum_collection(model),
+        Shape::Other => unreachable!("checked: a collection is a struct or an enum"),
     };
     quote! {
         #checks
@@ -28,7 +29,7 @@ fn entity(member: &Member<'_>) -> TokenStream {
 }
 
 /// `type Table`, `NAME` and `TYPES`, shared by both traits.
-fn associated_items(model: &CollectionModel<'_>) -> TokenStream {
+fn associated_items(model: &Collection<'_>) -> TokenStream {
     let first_member = model.members[0].entity;
     let first = entity(&model.members[0]);
     // Spanned at the first member, where a type that is no entity is
@@ -46,7 +47,7 @@ fn associated_items(model: &CollectionModel<'_>) -> TokenStream {
     }
 }
 
-fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
+fn struct_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
@@ -104,7 +105,7 @@ fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
     }
 }
 
-fn enum_collection(model: &CollectionModel<'_>) -> TokenStream {
+fn enum_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
@@ -138,7 +139,7 @@ fn enum_collection(model: &CollectionModel<'_>) -> TokenStream {
 /// each spanned at the member it is about: every member is an entity of the
 /// first member's table, and no two members share an entity type (items
 /// are routed by it).
-fn compile_time_checks(model: &CollectionModel<'_>) -> TokenStream {
+fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
     let first = entity(&model.members[0]);
     // Projections rather than an `E: Entity` bound: a member that is no
     // entity then fails exactly as in the impl, and rustc reports it once.
@@ -155,8 +156,8 @@ fn compile_time_checks(model: &CollectionModel<'_>) -> TokenStream {
             // `assert!` reads its message as a format string: braces doubled.
             let message = format!(
                 "`{}` and `{}` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]",
-                check::type_string(earlier.entity),
-                check::type_string(later.entity),
+                ast::type_string(earlier.entity),
+                ast::type_string(later.entity),
             )
             .replace('{', "{{")
             .replace('}', "}}");

@@ -5,26 +5,27 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use super::keys::{self, SortKeyBuilder};
-use crate::check::{EntityModel, HoleModel, IndexModel};
+use crate::ast::{Entity, Hole, Index};
+use crate::name;
 
-pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
+pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let ident = model.ident;
     let vis = model.vis;
-    let table = &model.table;
+    let table = model.table();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let primary = quote!(::ddb_entity::Primary<#table>);
     let key_error = quote!(::ddb_entity::key::KeyError);
 
     // Whole primary key and primary partition.
-    let key_params = keys::params([&model.pk, &model.sk]);
+    let key_params = keys::params([model.pk(), model.sk()]);
     let key_param_list = keys::param_list(&key_params);
-    let pk_params = keys::params([&model.pk]);
+    let pk_params = keys::params([model.pk()]);
     let pk_param_list = keys::param_list(&pk_params);
     let pk_buf = format_ident!("__pk");
     let sk_buf = format_ident!("__sk");
-    let fill_pk = keys::fill(&pk_buf, &model.pk);
-    let fill_sk = keys::fill(&sk_buf, &model.sk);
-    let (pk_source, sk_source) = (&model.pk.source, &model.sk.source);
+    let fill_pk = keys::fill(&pk_buf, model.pk());
+    let fill_sk = keys::fill(&sk_buf, model.sk());
+    let (pk_source, sk_source) = (&model.pk().source, &model.sk().source);
     let key_doc = format!(
         "The primary key of the `{ident}` with these key fields: `{pk_source}` / `{sk_source}`."
     );
@@ -38,7 +39,7 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
         constructor: format_ident!("sk"),
         stage: format_ident!("{}Sk", ident),
         index: primary.clone(),
-        template: &model.sk,
+        template: model.sk(),
         what: "in the table".to_owned(),
     }
     .expand();
@@ -57,11 +58,16 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
     let entries = model.indexes.iter().map(index_entry);
     let entry_count = model.indexes.len();
     let name = ident.to_string();
-    let type_name = &model.type_name;
+    let type_name = model.type_tag().expect("checked: the entity has a type");
     let checks = compile_time_checks(model);
     let timestamps = timestamps(model);
-    let (version_attribute, version_value) = match &model.version {
-        Some((field, ty, attribute)) => (
+    let (version_attribute, version_value) = match model.version() {
+        Some(crate::ast::Field {
+            ident: field,
+            ty,
+            attribute,
+            ..
+        }) => (
             quote!(::core::option::Option::Some(#attribute)),
             quote!(<#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)),
         ),
@@ -159,8 +165,8 @@ pub(crate) fn entity(model: &EntityModel<'_>) -> TokenStream {
 
 /// `field` from `&self`: by reference, or by value for fixed-width
 /// integers (which are `Copy`).
-fn self_arg(hole: &HoleModel) -> TokenStream {
-    let field = &hole.field;
+fn self_arg(hole: &Hole<'_>) -> TokenStream {
+    let field = hole.field();
     match hole.width {
         Some(_) => quote!(self.#field),
         None => quote!(&self.#field),
@@ -169,17 +175,17 @@ fn self_arg(hole: &HoleModel) -> TokenStream {
 
 /// `gsi1_partition(…)` and `gsi1_sk()` in the inherent impl, plus the
 /// stage type at module level.
-fn index_functions(model: &EntityModel<'_>, index: &IndexModel) -> (TokenStream, TokenStream) {
+fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, TokenStream) {
     let vis = model.vis;
     let ident = model.ident;
     let path = &index.path;
-    let snake = keys::snake(&index.name);
+    let snake = name::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
-    let params = keys::params([&index.pk]);
+    let params = keys::params([index.pk()]);
     let param_list = keys::param_list(&params);
     let buf = format_ident!("__pk");
-    let fill = keys::fill(&buf, &index.pk);
-    let source = &index.pk.source;
+    let fill = keys::fill(&buf, index.pk());
+    let source = &index.pk().source;
     let index_name = &index.name;
     let doc = format!(
         "The partition `{source}` of index `{index_name}`: where a Query for `{ident}` items on that index starts."
@@ -209,11 +215,11 @@ fn index_functions(model: &EntityModel<'_>, index: &IndexModel) -> (TokenStream,
 
 /// Pushes this value's `IndexEntry` for `index`: its key, or `None` when an
 /// `Option` hole is `None` (the item stays out of the sparse index).
-fn index_entry(index: &IndexModel) -> TokenStream {
+fn index_entry(index: &Index<'_>) -> TokenStream {
     let path = &index.path;
-    let arg = |hole: &HoleModel| {
-        let field = &hole.field;
-        match (hole.optional, hole.width) {
+    let arg = |hole: &Hole<'_>| {
+        let field = hole.field();
+        match (hole.optional(), hole.width) {
             (true, Some(_)) => quote!(*#field),
             (true, None) => quote!(#field),
             (false, _) => self_arg(hole),
@@ -221,15 +227,15 @@ fn index_entry(index: &IndexModel) -> TokenStream {
     };
     let key = keys::index_key(index, arg);
     let build = quote!(::core::option::Option::Some(#key));
-    let sparse: Vec<&HoleModel> = index
+    let sparse: Vec<&Hole<'_>> = index
         .holes()
         .into_iter()
-        .filter(|hole| hole.optional)
+        .filter(|hole| hole.optional())
         .collect();
     let key = if sparse.is_empty() {
         build
     } else {
-        let fields: Vec<_> = sparse.iter().map(|hole| &hole.field).collect();
+        let fields: Vec<_> = sparse.iter().map(|hole| hole.field()).collect();
         quote! {
             match (#(&self.#fields,)*) {
                 (#(::core::option::Option::Some(#fields),)*) => #build,
@@ -248,8 +254,8 @@ fn index_entry(index: &IndexModel) -> TokenStream {
 /// Checks against the table declaration that only the type system can make:
 /// the index belongs to the entity's table, its sort key matches the
 /// template, and declared widths fit the integer type.
-fn compile_time_checks(model: &EntityModel<'_>) -> TokenStream {
-    let table = &model.table;
+fn compile_time_checks(model: &Entity<'_>) -> TokenStream {
+    let table = model.table();
     let index_checks = model.indexes.iter().map(|index| {
         let path = &index.path;
         let name = &index.name;
@@ -270,32 +276,23 @@ fn compile_time_checks(model: &EntityModel<'_>) -> TokenStream {
         }
     });
     // Const items cannot mention the entity's generic parameters.
-    let holes: Vec<&HoleModel> = if model.generics.params.is_empty() {
-        std::iter::once(&model.pk)
-            .chain(std::iter::once(&model.sk))
-            .chain(
-                model
-                    .indexes
-                    .iter()
-                    .flat_map(|i| std::iter::once(&i.pk).chain(i.sk.iter())),
-            )
-            .flat_map(|t| t.holes())
-            .collect()
+    let holes: Vec<&Hole<'_>> = if model.generics.params.is_empty() {
+        model.templates().flat_map(|t| t.holes()).collect()
     } else {
         Vec::new()
     };
     // Stated on its own, at the hole, so a wrong field type reads as the
     // key trait's own message rather than as a builder's argument bound.
     let type_checks = holes.iter().map(|hole| {
-        let ty = &hole.ty;
+        let ty = &hole.ty();
         quote_spanned! {hole.span=>
             const _: () = ::ddb_entity::__private::assert_key_part::<#ty>();
         }
     });
     let width_checks = holes.iter().filter_map(|hole| {
         let width = hole.width?;
-        let ty = &hole.ty;
-        let field = &hole.field;
+        let ty = &hole.ty();
+        let field = hole.field();
         // `assert!` reads its message as a format string: braces doubled.
         let message = format!(
             "the key width of `{{{{{field}:{width}}}}}` is wider than its integer type can be; use a narrower width"
@@ -315,8 +312,8 @@ fn compile_time_checks(model: &EntityModel<'_>) -> TokenStream {
 }
 
 /// `stamp` and `updated_at` for entities with maintained timestamps.
-fn timestamps(model: &EntityModel<'_>) -> TokenStream {
-    if model.created_at.is_none() && model.updated_at.is_none() {
+fn timestamps(model: &Entity<'_>) -> TokenStream {
+    if model.created_at().is_none() && model.updated_at().is_none() {
         return TokenStream::new();
     }
     let name = model.ident.to_string();
@@ -328,11 +325,13 @@ fn timestamps(model: &EntityModel<'_>) -> TokenStream {
             .map_err(|source| ::ddb_entity::Error::Encode { entity: #name, source })?
         }
     };
-    let stamp_updated = model.updated_at.as_ref().map(|(_, ty, attribute)| {
+    let stamp_updated = model.updated_at().map(|field| {
+        let (ty, attribute) = (field.ty, &field.attribute);
         let value = value(ty);
         quote!(item.insert(::std::string::String::from(#attribute), #value);)
     });
-    let stamp_created = model.created_at.as_ref().map(|(field, ty, attribute)| {
+    let stamp_created = model.created_at().map(|field| {
+        let (ty, attribute, field) = (field.ty, &field.attribute, field.ident);
         let value = value(ty);
         quote! {
             if ::ddb_entity::Timestamp::is_unset(&self.#field) {
@@ -340,8 +339,8 @@ fn timestamps(model: &EntityModel<'_>) -> TokenStream {
             }
         }
     });
-    let updated_at = match &model.updated_at {
-        Some((_, ty, attribute)) => {
+    let updated_at = match model.updated_at() {
+        Some(crate::ast::Field { ty, attribute, .. }) => {
             let value = value(ty);
             quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
         }

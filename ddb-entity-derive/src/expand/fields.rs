@@ -3,23 +3,24 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::check::{EntityModel, Role};
+use crate::ast::{Entity, Role};
+use crate::name;
 
 /// The `fields()` constructor (for the inherent impl) and the
 /// `{Entity}Fields` struct (at module level).
-pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
+pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let ident = model.ident;
     let vis = model.vis;
     let fields_ty = format_ident!("{}Fields", ident);
     let generics = model.generics;
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
-    let declarations = model.fields.iter().map(|field| {
-        let name = &field.ident;
+    let declarations = model.stored().map(|field| {
+        let name = field.ident;
         let ty = &field.ty;
         let doc = format!(
             "`{ident}::{}`, stored as `{}`.",
-            name.to_string().trim_start_matches("r#"),
+            name::unraw(name),
             field.attribute
         );
         quote! {
@@ -27,9 +28,9 @@ pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
             pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty>
         }
     });
-    let values = model.fields.iter().map(|field| {
-        let name = &field.ident;
-        let rust = name.to_string().trim_start_matches("r#").to_owned();
+    let values = model.stored().map(|field| {
+        let name = field.ident;
+        let rust = name::unraw(name);
         let attribute = &field.attribute;
         let role = match field.role {
             Role::None => quote!(None),

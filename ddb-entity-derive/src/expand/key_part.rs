@@ -3,13 +3,17 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::check::KeyPartModel;
+use crate::ast::KeyPart;
 
-pub(crate) fn key_part(model: &KeyPartModel<'_>) -> TokenStream {
+pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
-    let variants: Vec<_> = model.variants.iter().map(|(variant, _)| *variant).collect();
-    let names: Vec<_> = model.variants.iter().map(|(_, name)| name).collect();
+    let variants: Vec<_> = model.variants.iter().map(|variant| variant.ident).collect();
+    let names: Vec<_> = model
+        .variants
+        .iter()
+        .map(|variant| variant.component())
+        .collect();
     let listed = names
         .iter()
         .map(|name| format!("`{name}`"))

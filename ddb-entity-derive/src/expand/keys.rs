@@ -4,12 +4,13 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::check::{EntityModel, HoleModel, IndexModel, KeyTemplate, Part};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::name;
 
 /// What a generated function takes for a hole: the hole's own type for a
 /// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
-pub(super) fn arg_type(hole: &HoleModel) -> TokenStream {
-    let ty = &hole.ty;
+pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
+    let ty = &hole.ty();
     match hole.width {
         Some(_) => quote!(#ty),
         None => quote!(impl ::ddb_entity::KeyArg<#ty>),
@@ -17,8 +18,8 @@ pub(super) fn arg_type(hole: &HoleModel) -> TokenStream {
 }
 
 /// The value to hand to `KeyBuf::part` for a hole whose argument is `arg`.
-pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
-    let ty = &hole.ty;
+pub(super) fn part_value(hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
+    let ty = &hole.ty();
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
         None => quote!(&#arg),
@@ -27,11 +28,11 @@ pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
 
 /// Statements appending `template` to the `KeyBuf` named `buf`, each hole
 /// taken from the function parameter of the same name.
-pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
+pub(super) fn fill(buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
     let statements = template.parts.iter().map(|part| match part {
         Part::Literal(text) => quote!(#buf.literal(#text);),
         Part::Hole(hole) => {
-            let field = &hole.field;
+            let field = hole.field();
             let value = part_value(hole, &quote!(#field));
             quote!(#buf.part(#value)?;)
         }
@@ -41,15 +42,15 @@ pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
 
 /// The holes of `templates` as function parameters: each field once, in
 /// order of first appearance.
-pub(super) fn params<'t>(
-    templates: impl IntoIterator<Item = &'t KeyTemplate>,
-) -> Vec<&'t HoleModel> {
-    crate::check::distinct_holes(templates)
+pub(super) fn params<'t, 'a: 't>(
+    templates: impl IntoIterator<Item = &'t KeyTemplate<'a>>,
+) -> Vec<&'t Hole<'a>> {
+    crate::ast::distinct_holes(templates)
 }
 
-pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
+pub(super) fn param_list(holes: &[&Hole<'_>]) -> TokenStream {
     let params = holes.iter().map(|hole| {
-        let field = &hole.field;
+        let field = hole.field();
         let ty = arg_type(hole);
         quote!(#field: #ty)
     });
@@ -59,19 +60,16 @@ pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
 /// `::ddb_entity::IndexKey { partition, sort }` of `index`, built with the
 /// generated `…_partition` and `…_sk` functions from the values `arg` gives
 /// for each hole. Inside a function returning a `Result`.
-pub(super) fn index_key(
-    index: &IndexModel,
-    arg: impl Fn(&HoleModel) -> TokenStream,
-) -> TokenStream {
-    let snake = snake(&index.name);
+pub(super) fn index_key(index: &Index<'_>, arg: impl Fn(&Hole<'_>) -> TokenStream) -> TokenStream {
+    let snake = name::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
     let sk_fn = format_ident!("{}_sk", snake);
-    let partition_args = params([&index.pk]).into_iter().map(&arg);
+    let partition_args = params([index.pk()]).into_iter().map(&arg);
     let sort = match &index.sk {
         None => quote!(::core::option::Option::None),
         Some(sk) => {
             let calls = sk.holes().map(|hole| {
-                let field = &hole.field;
+                let field = hole.field();
                 let value = arg(hole);
                 quote!(.#field(#value))
             });
@@ -90,38 +88,17 @@ pub(super) fn index_key(
     }
 }
 
-/// `gsi1` for the index type `Gsi1`, `by_email` for `ByEmail`.
-pub(super) fn snake(ident: &Ident) -> String {
-    let mut out = String::new();
-    for (i, c) in ident
-        .to_string()
-        .trim_start_matches("r#")
-        .chars()
-        .enumerate()
-    {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The sort-key builder of one template: `Entity::sk()` (or
 /// `Entity::gsi1_sk()`) and its stage type. Returns (constructor fn, items).
 pub(super) struct SortKeyBuilder<'m> {
-    pub(super) model: &'m EntityModel<'m>,
+    pub(super) model: &'m Entity<'m>,
     /// `Order::sk` / `Order::gsi1_sk`
     pub(super) constructor: Ident,
     /// `OrderSk` / `OrderGsi1Sk`
     pub(super) stage: Ident,
     /// `::ddb_entity::Primary<App>` / `Gsi1`
     pub(super) index: TokenStream,
-    pub(super) template: &'m KeyTemplate,
+    pub(super) template: &'m KeyTemplate<'m>,
     pub(super) what: String,
 }
 
@@ -139,7 +116,7 @@ impl SortKeyBuilder<'_> {
         } = self;
         let vis = model.vis;
         let sort_key = quote!(::ddb_entity::SortKey<#index>);
-        let holes: Vec<&HoleModel> = template.holes().collect();
+        let holes: Vec<&Hole<'_>> = template.holes().collect();
         // Literals before the first hole go in at construction; those after
         // hole i go in with hole i.
         let mut leading = Vec::new();
@@ -215,8 +192,8 @@ impl SortKeyBuilder<'_> {
         };
 
         let stages = holes.iter().enumerate().map(|(i, hole)| {
-            let field = &hole.field;
-            let ty = &hole.ty;
+            let field = hole.field();
+            let ty = &hole.ty();
             let arg = arg_type(hole);
             let value = part_value(hole, &quote!(#field));
             let literals = &after[i];
@@ -240,7 +217,7 @@ impl SortKeyBuilder<'_> {
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
                 None => {
-                    let cut_fn = format_ident!("{}_prefix", field.to_string().trim_start_matches("r#"));
+                    let cut_fn = format_ident!("{}_prefix", name::unraw(field));
                     let cut_doc = format!(
                         "Cuts inside `{{{field}}}`: every key whose `{field}` starts with `cut` \
                          (e.g. a year or a month of a date)."
