@@ -14,9 +14,15 @@ pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
     let generics = model.generics;
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
+    let role = |field: &crate::check::FieldModel| match field.role {
+        Role::None => quote!(::ddb_entity::field::Stored),
+        Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
+        Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
+    };
     let declarations = model.fields.iter().map(|field| {
         let name = &field.ident;
         let ty = &field.ty;
+        let role = role(field);
         let doc = format!(
             "`{ident}::{}`, stored as `{}`.",
             name.to_string().trim_start_matches("r#"),
@@ -24,20 +30,15 @@ pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
         );
         quote! {
             #[doc = #doc]
-            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty>
+            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>
         }
     });
     let values = model.fields.iter().map(|field| {
         let name = &field.ident;
         let rust = name.to_string().trim_start_matches("r#").to_owned();
         let attribute = &field.attribute;
-        let role = match field.role {
-            Role::None => quote!(None),
-            Role::Primary => quote!(Primary),
-            Role::Index => quote!(Index),
-        };
         quote! {
-            #name: ::ddb_entity::Field::new(#rust, #attribute, ::ddb_entity::__private::KeyRole::#role)
+            #name: ::ddb_entity::Field::new(#rust, #attribute)
         }
     });
     let struct_doc =

@@ -25,18 +25,24 @@ pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
     }
 }
 
-/// Statements appending `template` to the `KeyBuf` named `buf`, each hole
-/// taken from the function parameter of the same name.
+/// Statements appending `template` to the `KeyWriter` named `buf`, each
+/// hole taken from the function parameter of the same name.
 pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
     let statements = template.parts.iter().map(|part| match part {
         Part::Literal(text) => quote!(#buf.literal(#text);),
         Part::Hole(hole) => {
             let field = &hole.field;
+            let name = field_name(field);
             let value = part_value(hole, &quote!(#field));
-            quote!(#buf.part(#value)?;)
+            quote!(#buf.part(#name, #value)?;)
         }
     });
     quote!(#(#statements)*)
+}
+
+/// A field's name as written in messages: without a raw-identifier prefix.
+pub(super) fn field_name(field: &Ident) -> String {
+    field.to_string().trim_start_matches("r#").to_owned()
 }
 
 /// The holes of `templates` as function parameters: each field once, in
@@ -152,8 +158,9 @@ impl SortKeyBuilder<'_> {
                 Part::Hole(_) => seen += 1,
             }
         }
+        let entity_name = model.ident.to_string();
         let start = quote! {
-            ::ddb_entity::__private::SortKeyBuilder::<#index>::new() #(.literal(#leading))*
+            ::ddb_entity::__private::SortKeyBuilder::<#index>::new(#entity_name) #(.literal(#leading))*
         };
         let source = &template.source;
         let entity = model.ident;
@@ -235,7 +242,8 @@ impl SortKeyBuilder<'_> {
                     quote!(#stage(#inner, ::core::marker::PhantomData))
                 }
             };
-            let body = wrap(quote!(self.0.part(#value) #(.literal(#literals))* #finish));
+            let name = field_name(field);
+            let body = wrap(quote!(self.0.part(#name, #value) #(.literal(#literals))* #finish));
             let fill_doc = format!("Fills `{{{field}}}`.");
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
@@ -248,7 +256,7 @@ impl SortKeyBuilder<'_> {
                     quote! {
                         #[doc = #cut_doc]
                         #vis fn #cut_fn<C: ::ddb_entity::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
-                            self.0.cut::<#ty, C>(&cut)
+                            self.0.cut::<#ty, C>(#name, &cut)
                         }
                     }
                 }
