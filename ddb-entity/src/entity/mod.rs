@@ -1,6 +1,7 @@
 //! Entities: typed items of one kind in the single table.
 
 mod arg;
+pub(crate) mod codec;
 mod field;
 mod hooks;
 mod keys;
@@ -109,14 +110,14 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// and the key attributes of every index the value belongs to. Maintained
     /// timestamps are written as of now.
     fn to_item(&self) -> Result<Item> {
-        crate::item::to_item(self, std::time::SystemTime::now())
+        codec::to_item(self, std::time::SystemTime::now())
     }
 
     /// Decodes an item written by [`to_item`](Entity::to_item). An item
     /// whose type attribute names another entity type is an error, never a
     /// mis-decoded value.
     fn from_item(item: Item) -> Result<Self> {
-        crate::item::from_item(item)
+        codec::from_item(item)
     }
 }
 

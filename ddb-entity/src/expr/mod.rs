@@ -2,6 +2,7 @@
 //! placeholders for every name and value.
 
 mod placeholders;
+pub(crate) mod version;
 
 use std::marker::PhantomData;
 use std::ops::Not;

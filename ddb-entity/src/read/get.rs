@@ -19,7 +19,7 @@ pub struct Get<'db, E: Entity> {
     include_expired: bool,
 }
 
-impl<T: crate::Table> Db<T> {
+impl<T: Table> Db<T> {
     /// Reads the entity with this key (one GetItem).
     ///
     /// ```

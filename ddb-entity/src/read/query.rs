@@ -12,7 +12,7 @@ use crate::entity::{Partition, SortKey};
 use crate::error::{Error, Result};
 use crate::expr::Placeholders;
 use crate::item::{Item, ttl};
-use crate::table::{Primary, QueryIndex, SortedIndex, Table};
+use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
 /// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
 /// the table). Made by [`Db::query`]; finish with
@@ -58,7 +58,7 @@ pub struct Page<C> {
     pub cursor: Option<Cursor>,
 }
 
-impl<T: crate::Table> Db<T> {
+impl<T: Table> Db<T> {
     /// Starts a Query on `partition`, which names its index by type:
     /// `Order::partition(42)?` queries the table, `Order::gsi1_partition(..)?`
     /// the index `Gsi1`.
@@ -522,7 +522,7 @@ impl Progress {
 /// The key condition of a query on `keys`: the partition, and the sort-key
 /// condition if any, every name and value a placeholder.
 fn key_condition(
-    keys: crate::table::KeySchema,
+    keys: KeySchema,
     partition: &str,
     condition: Option<&KeyCondition>,
     p: &mut Placeholders,

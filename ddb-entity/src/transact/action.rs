@@ -12,9 +12,9 @@ use aws_sdk_dynamodb::types::{
 
 use crate::entity::{Entity, Key};
 use crate::error::{ActionKind, Repr, Result};
+use crate::expr::version::Expected;
 use crate::expr::{Condition, Placeholders};
 use crate::item::Item;
-use crate::item::version::Expected;
 use crate::table::Table;
 use crate::write::{Delete, Put, Update, delete, put};
 

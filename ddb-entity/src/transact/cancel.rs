@@ -9,7 +9,7 @@ use crate::entity::Entity;
 use crate::error::{
     ActionKind, CancellationCode, CancellationReason, Error, Repr, Result, StaleVersion,
 };
-use crate::item::version::Expected;
+use crate::expr::version::Expected;
 
 impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:

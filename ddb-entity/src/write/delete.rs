@@ -7,10 +7,10 @@ use super::failure::condition_failure;
 use crate::db::Db;
 use crate::entity::{Entity, Key, Versioned};
 use crate::error::{Error, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
 use crate::future::into_future;
 use crate::item::Item;
-use crate::item::version::{self, Expected};
 use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not

@@ -8,11 +8,12 @@ use tracing::Instrument;
 use super::failure::condition_failure;
 use crate::db::Db;
 use crate::entity::Entity;
+use crate::entity::codec;
 use crate::error::{Error, Repr, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
 use crate::future::into_future;
-use crate::item::version::{self, Expected};
-use crate::item::{self, Item};
+use crate::item::{Item, size};
 use crate::table::Table;
 
 /// Writes one entity (PutItem). Made by [`Db::put`] (replace whatever has
@@ -167,7 +168,7 @@ pub(crate) fn parts<E: Entity>(
     only_if_new: bool,
     condition: Option<Condition<E>>,
 ) -> Result<PutParts> {
-    let mut item = item::to_item(entity, now)?;
+    let mut item = codec::to_item(entity, now)?;
     let mut condition =
         Condition::both(only_if_new.then(Condition::<E>::item_not_exists), condition);
     let mut expected = None;
@@ -186,7 +187,7 @@ pub(crate) fn parts<E: Entity>(
             });
         }
     }
-    item::size::check_item(E::RUST_NAME, &item)?;
+    size::check_item(E::RUST_NAME, &item)?;
     let mut placeholders = Placeholders::default();
     let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
     Ok(PutParts {

@@ -15,9 +15,9 @@ use crate::entity::{
     Action, Addable, Change, Changes, Entity, Field, IndexChange, Key, Settable, Versioned,
 };
 use crate::error::{Error, Repr, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
 use crate::future::into_future;
-use crate::item::version::{self, Expected};
 use crate::table::Table;
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is

@@ -3,10 +3,10 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::Item;
+use super::Condition;
 use crate::entity::Entity;
 use crate::error::{Error, Repr, Result};
-use crate::expr::Condition;
+use crate::item::Item;
 
 /// The version a versioned write expects to find stored: what tells a
 /// stale write from another failed condition once the write is refused.
