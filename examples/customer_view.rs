@@ -208,7 +208,7 @@ async fn main() -> Result<(), Error> {
             Order::sk().placed(day(2026, 3, 1)),
             Order::sk().placed_prefix(YearMonth(2026, 4)),
         )
-        .reverse()
+        .reverse(true)
         .all()
         .await?;
     let ids: Vec<u64> = range.iter().map(|o| o.order_id).collect();

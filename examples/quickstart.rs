@@ -128,7 +128,7 @@ async fn main() -> Result<(), Error> {
     let newest_first: Vec<Order> = db
         .query(partition)
         .sk_begins_with(prefix)
-        .reverse()
+        .reverse(true)
         .all()
         .await?;
     for order in &newest_first {

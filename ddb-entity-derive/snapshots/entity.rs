@@ -18,34 +18,34 @@ impl Order {
         customer_id: impl ::ddb_entity::KeyArg<u64>,
         placed: impl ::ddb_entity::KeyArg<String>,
         order_id: u32,
-    ) -> ::core::result::Result<::ddb_entity::Key<Self>, ::ddb_entity::key::KeyError> {
-        let mut __pk = ::ddb_entity::__private::KeyBuf::new();
+    ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+        let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
         __pk.literal("CUST");
-        __pk.part(&customer_id)?;
-        let mut __sk = ::ddb_entity::__private::KeyBuf::new();
+        __pk.part("customer_id", &customer_id)?;
+        let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
         __sk.literal("ORDER");
-        __sk.part(&placed)?;
-        __sk.part(&::ddb_entity::__private::Padded::<6usize, u32>(order_id))?;
-        ::core::result::Result::Ok(
-            ::ddb_entity::Key::new(__pk.finish_partition()?, __sk.finish()),
-        )
+        __sk.part("placed", &placed)?;
+        __sk.part(
+            "order_id",
+            &::ddb_entity::__private::Padded::<6usize, u32>(order_id),
+        )?;
+        ::ddb_entity::Key::new(__pk.finish_partition()?, __sk.finish_sort()?)
     }
     ///The partition `CUST#{customer_id}`: where a Query for `Order` items (and every other entity type sharing this partition template) starts.
     pub fn partition(
         customer_id: impl ::ddb_entity::KeyArg<u64>,
-    ) -> ::core::result::Result<
-        ::ddb_entity::Partition<::ddb_entity::Primary<App>>,
-        ::ddb_entity::key::KeyError,
-    > {
-        let mut __pk = ::ddb_entity::__private::KeyBuf::new();
+    ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
         __pk.literal("CUST");
-        __pk.part(&customer_id)?;
+        __pk.part("customer_id", &customer_id)?;
         ::ddb_entity::Partition::new(__pk.finish_partition()?)
     }
     ///Starts the sort key of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill holes from the left, stop anywhere for a prefix.
     pub fn sk() -> OrderSk<0usize> {
         OrderSk(
-            ::ddb_entity::__private::SortKeyBuilder::<::ddb_entity::Primary<App>>::new()
+            ::ddb_entity::__private::SortKeyBuilder::<
+                ::ddb_entity::Primary<App>,
+            >::new("Order")
                 .literal("ORDER"),
             ::core::marker::PhantomData,
         )
@@ -53,55 +53,29 @@ impl Order {
     ///The partition `OPEN#{open_since}` of index `Gsi1`: where a Query for `Order` items on that index starts.
     pub fn gsi1_partition(
         open_since: impl ::ddb_entity::KeyArg<u32>,
-    ) -> ::core::result::Result<
-        ::ddb_entity::Partition<Gsi1>,
-        ::ddb_entity::key::KeyError,
-    > {
-        let mut __pk = ::ddb_entity::__private::KeyBuf::new();
+    ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
         __pk.literal("OPEN");
-        __pk.part(&open_since)?;
+        __pk.part("open_since", &open_since)?;
         ::ddb_entity::Partition::new(__pk.finish_partition()?)
     }
     ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill holes from the left, stop anywhere for a prefix.
     pub fn gsi1_sk() -> OrderGsi1Sk<0usize> {
         OrderGsi1Sk(
-            ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new().literal("CUST"),
+            ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Order")
+                .literal("CUST"),
             ::core::marker::PhantomData,
         )
     }
     ///The stored fields of `Order`, to name in an update.
     pub const fn fields() -> OrderFields {
         OrderFields {
-            customer_id: ::ddb_entity::Field::new(
-                "customer_id",
-                "customer_id",
-                ::ddb_entity::__private::KeyRole::Primary,
-            ),
-            order_id: ::ddb_entity::Field::new(
-                "order_id",
-                "order_id",
-                ::ddb_entity::__private::KeyRole::Primary,
-            ),
-            placed: ::ddb_entity::Field::new(
-                "placed",
-                "placed",
-                ::ddb_entity::__private::KeyRole::Primary,
-            ),
-            open_since: ::ddb_entity::Field::new(
-                "open_since",
-                "open_since",
-                ::ddb_entity::__private::KeyRole::Index,
-            ),
-            version: ::ddb_entity::Field::new(
-                "version",
-                "version",
-                ::ddb_entity::__private::KeyRole::None,
-            ),
-            updated: ::ddb_entity::Field::new(
-                "updated",
-                "updated",
-                ::ddb_entity::__private::KeyRole::None,
-            ),
+            customer_id: ::ddb_entity::Field::new("customer_id", "customer_id"),
+            order_id: ::ddb_entity::Field::new("order_id", "order_id"),
+            placed: ::ddb_entity::Field::new("placed", "placed"),
+            open_since: ::ddb_entity::Field::new("open_since", "open_since"),
+            version: ::ddb_entity::Field::new("version", "version"),
+            updated: ::ddb_entity::Field::new("updated", "updated"),
         }
     }
 }
@@ -109,17 +83,25 @@ impl Order {
 #[derive(Debug, Clone, Copy)]
 pub struct OrderFields {
     ///`Order::customer_id`, stored as `customer_id`.
-    pub customer_id: ::ddb_entity::Field<Order, u64>,
+    pub customer_id: ::ddb_entity::Field<
+        Order,
+        u64,
+        ::ddb_entity::field::PrimaryKeyPart,
+    >,
     ///`Order::order_id`, stored as `order_id`.
-    pub order_id: ::ddb_entity::Field<Order, u32>,
+    pub order_id: ::ddb_entity::Field<Order, u32, ::ddb_entity::field::PrimaryKeyPart>,
     ///`Order::placed`, stored as `placed`.
-    pub placed: ::ddb_entity::Field<Order, String>,
+    pub placed: ::ddb_entity::Field<Order, String, ::ddb_entity::field::PrimaryKeyPart>,
     ///`Order::open_since`, stored as `open_since`.
-    pub open_since: ::ddb_entity::Field<Order, Option<u32>>,
+    pub open_since: ::ddb_entity::Field<
+        Order,
+        Option<u32>,
+        ::ddb_entity::field::IndexKeyPart,
+    >,
     ///`Order::version`, stored as `version`.
-    pub version: ::ddb_entity::Field<Order, u64>,
+    pub version: ::ddb_entity::Field<Order, u64, ::ddb_entity::field::Stored>,
     ///`Order::updated`, stored as `updated`.
-    pub updated: ::ddb_entity::Field<Order, u64>,
+    pub updated: ::ddb_entity::Field<Order, u64, ::ddb_entity::field::Stored>,
 }
 ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
 #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
@@ -136,14 +118,14 @@ for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
 impl OrderSk<0usize> {
     ///Fills `{placed}`.
     pub fn placed(self, placed: impl ::ddb_entity::KeyArg<String>) -> OrderSk<1usize> {
-        OrderSk(self.0.part(&placed), ::core::marker::PhantomData)
+        OrderSk(self.0.part("placed", &placed), ::core::marker::PhantomData)
     }
     ///Cuts inside `{placed}`: every key whose `placed` starts with `cut` (e.g. a year or a month of a date).
     pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
         self,
         cut: C,
     ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-        self.0.cut::<String, C>(&cut)
+        self.0.cut::<String, C>("placed", &cut)
     }
 }
 impl OrderSk<1usize> {
@@ -152,7 +134,9 @@ impl OrderSk<1usize> {
         self,
         order_id: u32,
     ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-        self.0.part(&::ddb_entity::__private::Padded::<6usize, u32>(order_id)).whole()
+        self.0
+            .part("order_id", &::ddb_entity::__private::Padded::<6usize, u32>(order_id))
+            .whole()
     }
 }
 ///Sort-key builder of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
@@ -173,76 +157,30 @@ impl OrderGsi1Sk<0usize> {
         self,
         customer_id: impl ::ddb_entity::KeyArg<u64>,
     ) -> ::ddb_entity::SortKey<Gsi1> {
-        self.0.part(&customer_id).whole()
+        self.0.part("customer_id", &customer_id).whole()
     }
     ///Cuts inside `{customer_id}`: every key whose `customer_id` starts with `cut` (e.g. a year or a month of a date).
     pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
         self,
         cut: C,
     ) -> ::ddb_entity::SortKey<Gsi1> {
-        self.0.cut::<u64, C>(&cut)
+        self.0.cut::<u64, C>("customer_id", &cut)
     }
 }
+#[automatically_derived]
 impl ::ddb_entity::Entity for Order {
     type Table = App;
-    const NAME: &'static str = "Order";
-    const TYPE: &'static str = "ORDER";
+    const RUST_NAME: &'static str = "Order";
+    const TYPE_TAG: &'static str = "ORDER";
     const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
         <Gsi1 as ::ddb_entity::Index>::SCHEMA,
     ];
-    const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(
-        "version",
-    );
-    fn version(&self) -> u64 {
-        <u64 as ::ddb_entity::__private::VersionNumber>::to_u64(self.version)
-    }
-    fn stamp(
-        &self,
-        item: &mut ::ddb_entity::Item,
-        now: ::std::time::SystemTime,
-    ) -> ::ddb_entity::Result<()> {
-        item.insert(
-            ::std::string::String::from("updated"),
-            ::ddb_entity::__private::serde_dynamo::to_attribute_value(
-                    <u64 as ::ddb_entity::Timestamp>::from_system_time(now),
-                )
-                .map_err(|source| ::ddb_entity::Error::Encode {
-                    entity: "Order",
-                    source,
-                })?,
-        );
-        ::core::result::Result::Ok(())
-    }
-    #[allow(unused_variables)]
-    fn updated_at(
-        now: ::std::time::SystemTime,
-    ) -> ::ddb_entity::Result<
-        ::core::option::Option<(&'static str, ::ddb_entity::sdk::types::AttributeValue)>,
-    > {
-        ::core::result::Result::Ok(
-            ::core::option::Option::Some((
-                "updated",
-                ::ddb_entity::__private::serde_dynamo::to_attribute_value(
-                        <u64 as ::ddb_entity::Timestamp>::from_system_time(now),
-                    )
-                    .map_err(|source| ::ddb_entity::Error::Encode {
-                        entity: "Order",
-                        source,
-                    })?,
-            )),
-        )
-    }
-    fn primary_key(
-        &self,
-    ) -> ::core::result::Result<::ddb_entity::Key<Self>, ::ddb_entity::key::KeyError> {
+    fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
         Self::key(&self.customer_id, &self.placed, self.order_id)
     }
     fn index_entries(
         &self,
-    ) -> ::core::result::Result<
-        ::std::vec::Vec<::ddb_entity::IndexEntry>,
-        ::ddb_entity::key::KeyError,
-    > {
+    ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
         #[allow(unused_mut)]
         let mut entries = ::std::vec::Vec::with_capacity(1usize);
         entries
@@ -264,6 +202,39 @@ impl ::ddb_entity::Entity for Order {
                 },
             });
         ::core::result::Result::Ok(entries)
+    }
+}
+#[automatically_derived]
+impl ::ddb_entity::__private::EntityHooks for Order {
+    const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> = ::core::option::Option::Some(
+        "version",
+    );
+    fn version(&self) -> u64 {
+        <u64 as ::ddb_entity::__private::VersionNumber>::to_u64(self.version)
+    }
+    fn stamp(
+        &self,
+        item: &mut ::ddb_entity::Item,
+        now: ::std::time::SystemTime,
+    ) -> ::ddb_entity::Result<()> {
+        item.insert(
+            ::std::string::String::from("updated"),
+            ::ddb_entity::__private::timestamp::<u64>("Order", now)?,
+        );
+        ::core::result::Result::Ok(())
+    }
+    #[allow(unused_variables)]
+    fn updated_at(
+        now: ::std::time::SystemTime,
+    ) -> ::ddb_entity::Result<
+        ::core::option::Option<(&'static str, ::ddb_entity::sdk::types::AttributeValue)>,
+    > {
+        ::core::result::Result::Ok(
+            ::core::option::Option::Some((
+                "updated",
+                ::ddb_entity::__private::timestamp::<u64>("Order", now)?,
+            )),
+        )
     }
     #[allow(unused_variables)]
     fn index_changes(
@@ -293,11 +264,13 @@ impl ::ddb_entity::Entity for Order {
                 ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
                 ::ddb_entity::__private::Lookup::Removed => ::core::option::Option::None,
                 _ => {
-                    return ::core::result::Result::Err(::ddb_entity::Error::MissingKeyField {
-                        entity: "Order",
-                        index: <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
-                        field: "open_since",
-                    });
+                    return ::core::result::Result::Err(
+                        ::ddb_entity::__private::missing_key_field(
+                            "Order",
+                            <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                            "open_since",
+                        ),
+                    );
                 }
             };
             out.push(
@@ -327,3 +300,4 @@ impl ::ddb_entity::Entity for Order {
         ::core::result::Result::Ok(out)
     }
 }
+impl ::ddb_entity::Versioned for Order {}

@@ -42,7 +42,10 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
         quote! {
             where
                 Self: ::ddb_entity::__private::serde::Serialize
-                    + ::ddb_entity::__private::serde::de::DeserializeOwned,
+                    + ::ddb_entity::__private::serde::de::DeserializeOwned
+                    + ::core::marker::Send
+                    + ::core::marker::Sync
+                    + 'static,
                 #predicates
         }
     };
@@ -95,6 +98,13 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
             functions.push(function(format_ident!("{snake}_sk"), TokenStream::new()));
         }
     }
+    // `version = "…"` unlocks version-checked writes: keep them compiling.
+    let versioned = entity.attrs.version.as_ref().map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::ddb_entity::Versioned for #ident #ty_generics #entity_where {}
+        }
+    });
     quote! {
         const _: () = {
             #broken_item
@@ -102,25 +112,23 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics ::ddb_entity::Entity for #ident #ty_generics #entity_where {
                 type Table = #table;
-                const NAME: &'static ::core::primitive::str = #name;
-                const TYPE: &'static ::core::primitive::str = #type_tag;
+                const RUST_NAME: &'static ::core::primitive::str = #name;
+                const TYPE_TAG: &'static ::core::primitive::str = #type_tag;
                 const INDEXES: &'static [::ddb_entity::IndexSchema] = &[];
 
-                fn primary_key(
-                    &self,
-                ) -> ::core::result::Result<::ddb_entity::Key<Self>, ::ddb_entity::key::KeyError> {
+                fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
                     ::core::unreachable!()
                 }
 
                 fn index_entries(
                     &self,
-                ) -> ::core::result::Result<
-                    ::std::vec::Vec<::ddb_entity::IndexEntry>,
-                    ::ddb_entity::key::KeyError,
-                > {
+                ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
                     ::core::unreachable!()
                 }
+            }
 
+            #[automatically_derived]
+            impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
                 fn index_changes(
                     _: &::ddb_entity::Key<Self>,
                     _: &::ddb_entity::__private::Changes,
@@ -128,6 +136,8 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
                     ::core::unreachable!()
                 }
             }
+
+            #versioned
 
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {

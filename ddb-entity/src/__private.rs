@@ -1,12 +1,51 @@
 //! What generated code calls. Not public API: no semver promise.
+//!
+//! Generated code reaches the runtime through the public API and this
+//! module only; it never constructs an [`Error`](crate::Error) itself (the
+//! helpers below do), so errors stay free to change.
 
 pub use serde;
-pub use serde_dynamo;
 
 pub use crate::collection::has_duplicate_type;
-pub use crate::entity::{KeyRole, SortKeyBuilder};
+pub use crate::entity::{Changes, EntityHooks, IndexChange, KeyWriter, Lookup, SortKeyBuilder};
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
-pub use crate::op::{Changes, IndexChange, Lookup};
+
+use std::time::SystemTime;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::entity::Timestamp;
+use crate::error::{Error, Repr};
+
+/// An update changes a field of `index`'s key template without the
+/// template's other field `field`.
+pub fn missing_key_field(entity: &'static str, index: &'static str, field: &'static str) -> Error {
+    Repr::MissingKeyField {
+        entity,
+        index,
+        field,
+    }
+    .into()
+}
+
+/// A collection's `Option<E>` field met a second `E`.
+pub fn more_than_one(collection: &'static str, entity: &'static str) -> Error {
+    Repr::MoreThanOne { collection, entity }.into()
+}
+
+/// A maintained timestamp of type `T` for the instant `now`, as stored.
+pub fn timestamp<T: Timestamp>(
+    entity: &'static str,
+    now: SystemTime,
+) -> Result<AttributeValue, Error> {
+    serde_dynamo::to_attribute_value(T::from_system_time(now)).map_err(|source| {
+        Repr::Encode {
+            entity,
+            source: Box::new(source),
+        }
+        .into()
+    })
+}
 
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.

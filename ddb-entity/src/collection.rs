@@ -1,17 +1,16 @@
 //! Mixed item collections: one Query, several entity types, demultiplexed.
 //!
 //! Items are told apart by the table's type attribute, which every entity
-//! writes with its [`Entity::TYPE`] — the leading literal of its sort key
+//! writes with its [`Entity::TYPE_TAG`] — the leading literal of its sort key
 //! (`ORDER` for `ORDER#{placed}#{id}`). Matching that attribute exactly,
 //! rather than matching sort-key prefixes, works the same on every index
 //! (an index's sort key need not start with the type) and cannot confuse
-//! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE` are refused
+//! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE_TAG` are refused
 //! when the collection is declared.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
-use crate::entity::{Entity, Item};
-use crate::error::{Error, Result};
+use crate::entity::Entity;
+use crate::error::{Repr, Result};
+use crate::item::{self, Item};
 use crate::table::Table;
 
 /// A typed view of one Query's items: a struct of `Option<E>`/`Vec<E>`
@@ -23,7 +22,7 @@ pub trait Collection: Default + Send {
     /// The collection's name, for errors.
     const NAME: &'static str;
 
-    /// The entity types it holds (their [`Entity::TYPE`]s).
+    /// The entity types it holds (their [`Entity::TYPE_TAG`]s).
     const TYPES: &'static [&'static str];
 
     /// Adds one item whose type attribute is `entity_type`, keeping the
@@ -64,11 +63,11 @@ pub trait CollectionItem: Sized + Send {
 
 impl<E: Entity + Send> CollectionItem for E {
     type Table = E::Table;
-    const NAME: &'static str = E::NAME;
-    const TYPES: &'static [&'static str] = &[E::TYPE];
+    const NAME: &'static str = E::RUST_NAME;
+    const TYPES: &'static [&'static str] = &[E::TYPE_TAG];
 
     fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>> {
-        if entity_type == E::TYPE {
+        if entity_type == E::TYPE_TAG {
             E::from_item(item).map(Some)
         } else {
             Ok(None)
@@ -101,7 +100,7 @@ pub enum UnknownItems {
     /// Skip it, with a `tracing` warning naming its type (not its values).
     #[default]
     Skip,
-    /// Fail the query with [`Error::UnknownType`].
+    /// Fail the query with [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType).
     Error,
 }
 
@@ -112,15 +111,12 @@ pub(crate) fn demultiplex<C: Collection>(
     item: Item,
     policy: UnknownItems,
 ) -> Result<()> {
-    let type_attribute = C::Table::SCHEMA.type_attribute;
-    let entity_type = match item.get(type_attribute) {
-        Some(AttributeValue::S(entity_type)) => entity_type.clone(),
-        _ => {
-            return Err(Error::UnknownType {
-                collection: C::NAME,
-                found: None,
-            });
+    let Some(entity_type) = item::type_tag(&item, &C::Table::SCHEMA).map(str::to_owned) else {
+        return Err(Repr::UnknownType {
+            collection: C::NAME,
+            found: None,
         }
+        .into());
     };
     if collection.push_item(&entity_type, item)? {
         return Ok(());
@@ -134,10 +130,11 @@ pub(crate) fn demultiplex<C: Collection>(
             );
             Ok(())
         }
-        UnknownItems::Error => Err(Error::UnknownType {
+        UnknownItems::Error => Err(Repr::UnknownType {
             collection: C::NAME,
             found: Some(entity_type),
-        }),
+        }
+        .into()),
     }
 }
 

@@ -3,8 +3,10 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::AsyncSleep;
 
 use crate::table::Table;
 
@@ -25,6 +27,7 @@ use crate::table::Table;
 pub struct Db<T: Table> {
     client: Client,
     table_name: Arc<str>,
+    clock: Option<Clock>,
     table: PhantomData<fn() -> T>,
 }
 
@@ -35,7 +38,43 @@ impl<T: Table> Db<T> {
         Db {
             client,
             table_name: table_name.into(),
+            clock: None,
             table: PhantomData,
+        }
+    }
+
+    /// The same table, with `clock` as the time every read and write of
+    /// this handle goes by: maintained `created_at`/`updated_at` timestamps
+    /// and time-to-live expiry. By default that is the client's own time
+    /// source (`aws_sdk_dynamodb::Config::time_source`), else the system
+    /// clock. A test sets a fixed instant to read and write "as of" it.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    ///
+    /// let then = UNIX_EPOCH + Duration::from_secs(1_773_480_660);
+    /// let db = ddb_entity::Db::<App>::new(client(), "app").with_clock(move || then);
+    /// assert_eq!(db.now(), then);
+    /// ```
+    pub fn with_clock(mut self, clock: impl Fn() -> SystemTime + Send + Sync + 'static) -> Self {
+        self.clock = Some(Arc::new(clock));
+        self
+    }
+
+    /// The time by this handle's clock (see [`with_clock`](Db::with_clock)).
+    pub fn now(&self) -> SystemTime {
+        match &self.clock {
+            Some(clock) => clock(),
+            None => self
+                .client
+                .config()
+                .time_source()
+                .map_or_else(SystemTime::now, |source| source.now()),
         }
     }
 
@@ -50,11 +89,26 @@ impl<T: Table> Db<T> {
     }
 }
 
+/// A handle's clock, when it has its own.
+type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
+
+/// Sleeps with the client's own async sleep, so the library works on
+/// whatever runtime the user configured the SDK with. A client without one
+/// (possible only with a hand-built config on no runtime) gets a yield
+/// instead of a pause: slower polling beats a panic.
+pub(crate) async fn pause(client: &Client, duration: Duration) {
+    match client.config().sleep_impl() {
+        Some(sleep) => sleep.sleep(duration).await,
+        None => std::future::ready(()).await,
+    }
+}
+
 impl<T: Table> Clone for Db<T> {
     fn clone(&self) -> Self {
         Db {
             client: self.client.clone(),
             table_name: Arc::clone(&self.table_name),
+            clock: self.clock.clone(),
             table: PhantomData,
         }
     }
@@ -65,6 +119,7 @@ impl<T: Table> fmt::Debug for Db<T> {
         f.debug_struct("Db")
             .field("table", &std::any::type_name::<T>())
             .field("table_name", &self.table_name)
+            .field("own_clock", &self.clock.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -1,64 +1,87 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod batch;
 mod collection;
+mod create_table;
+mod cursor;
 mod db;
 mod entity;
 mod error;
 mod expr;
+mod future;
+pub mod item;
 pub mod key;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
-mod op;
+mod read;
 mod table;
+mod transact;
+mod write;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use collection::{Collection, CollectionItem, UnknownItems};
+pub use cursor::Cursor;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Item, Key, KeyArg, Partition, SortKey, Timestamp,
+    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, Timestamp, Versioned,
 };
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use expr::Condition;
-pub use op::{
-    ActionKind, CancellationCode, CancellationReason, StaleVersion, TransactDelete, TransactPut,
-    Transaction,
-};
-pub use op::{
-    BatchGet, BatchGetPartial, BatchRetry, BatchWrite, MAX_ITEM_SIZE, UnprocessedKey,
-    UnprocessedWrite, WriteKind, item_size,
-};
-pub use op::{
-    CreateTable, Cursor, Delete, DeleteReturningOld, Get, Page, Provisioned, Put, Query, Update,
-};
+pub use item::Item;
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, Table, TableSchema, validate_table_name,
+    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, Table, TableSchema,
+    validate_table_name,
 };
 
+/// The operation builders `Db`'s methods return, what their futures and
+/// results are made of, and what their errors carry.
+///
+/// Builders are made by [`Db`] (`db.get(key)`, `db.query(partition)`, …),
+/// configured with their methods and sent with `.await` (or
+/// `.send().await`); each is `#[must_use]`.
+pub mod op {
+    pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
+    pub use crate::create_table::{CreateTable, Provisioned};
+    pub use crate::error::{
+        ActionKind, CancellationCode, CancellationReason, PendingKey, PendingWrite, StaleVersion,
+        WriteKind,
+    };
+    pub use crate::future::OpFuture;
+    pub use crate::read::{Get, Page, Query};
+    pub use crate::transact::{TransactDelete, TransactPut, Transaction};
+    pub use crate::write::{Delete, DeleteReturningOld, Put, Update};
+}
+
+/// Typed fields and their key roles: what an update may change.
+pub mod field {
+    pub use crate::entity::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+}
+
 /// `#[derive(Collection)]`: a typed view of a partition holding several
-/// entity types, filled by one Query ([`Query::collect`]).
+/// entity types, filled by one Query ([`Query::collect`](op::Query::collect)).
 ///
 /// - On a **struct** whose named fields are each `Option<E>` (at most one
 ///   item) or `Vec<E>` (any number, in the order the Query returns them:
 ///   sort-key order) of an entity type `E`, it implements [`Collection`]
 ///   and [`Default`] (every field empty). **Do not also derive `Default`**:
 ///   the two impls would conflict. A second item for an `Option` field is
-///   [`Error::MoreThanOne`].
+///   [`ErrorKind::MoreThanOne`].
 /// - On an **enum** of one-field variants `Variant(E)`, it implements
 ///   [`CollectionItem`], so a `Vec` of the enum is a [`Collection`] for
 ///   streams of mixed items.
 ///
 /// Items are routed by the table's type attribute, which holds each
-/// entity's [`Entity::TYPE`]. An item of a type no member holds is left to
+/// entity's [`Entity::TYPE_TAG`]. An item of a type no member holds is left to
 /// the query's [`UnknownItems`] policy; it is never decoded as another
 /// type. Refused at compile time: a field that is not `Option<E>`/`Vec<E>`,
 /// a variant that does not hold exactly one value, a collection with no
 /// member, the same entity type held twice, generic parameters, a member
 /// that is not an [`Entity`], members of different tables, and two members
-/// with the same [`Entity::TYPE`] (give one of them `type = "…"` in its
+/// with the same [`Entity::TYPE_TAG`] (give one of them `type = "…"` in its
 /// `#[entity(…)]`).
 ///
 /// ```

@@ -6,6 +6,8 @@
 //! once with [`table!`](crate::table!), while the table's *name* is a runtime
 //! value given to [`Db::new`](crate::Db::new) (it differs per stage, per test).
 
+use crate::error::{Repr, Result};
+
 /// The key attributes of the table or of one index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeySchema {
@@ -82,8 +84,14 @@ impl TableSchema {
     }
 
     /// Checks what DynamoDB would reject, so a bad declaration fails with a
-    /// clear message instead of a `ValidationException`.
-    pub fn validate(&self) -> Result<(), String> {
+    /// clear message ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema))
+    /// instead of a `ValidationException`.
+    pub fn validate(&self) -> Result<()> {
+        self.check()
+            .map_err(|detail| Repr::InvalidSchema { detail }.into())
+    }
+
+    fn check(&self) -> std::result::Result<(), String> {
         let mut index_names: Vec<&str> = Vec::new();
         for index in self.indexes {
             if index.name.len() < 3 || index.name.len() > 255 {
@@ -144,22 +152,25 @@ impl TableSchema {
 ///
 /// ```
 /// assert!(ddb_entity::validate_table_name("app-prod_v2.1").is_ok());
-/// assert!(ddb_entity::validate_table_name("my table").is_err());
+/// let err = ddb_entity::validate_table_name("my table").unwrap_err();
+/// assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidSchema);
 /// ```
-pub fn validate_table_name(name: &str) -> Result<(), String> {
+pub fn validate_table_name(name: &str) -> Result<()> {
+    table_name_problem(name).map_or(Ok(()), |detail| Err(Repr::InvalidSchema { detail }.into()))
+}
+
+fn table_name_problem(name: &str) -> Option<String> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
     if !(3..=255).contains(&name.len()) {
-        return Err(format!(
+        return Some(format!(
             "table name `{name}` has {} characters; DynamoDB needs 3 to 255",
             name.len()
         ));
     }
-    if let Some(bad) = name.chars().find(|&c| !allowed(c)) {
-        return Err(format!(
-            "table name `{name}` contains {bad:?}; DynamoDB allows only a-z, A-Z, 0-9, `_`, `-` and `.`"
-        ));
-    }
-    Ok(())
+    let bad = name.chars().find(|&c| !allowed(c))?;
+    Some(format!(
+        "table name `{name}` contains {bad:?}; DynamoDB allows only a-z, A-Z, 0-9, `_`, `-` and `.`"
+    ))
 }
 
 /// A table shape, implemented by [`table!`](crate::table!).
@@ -195,6 +206,16 @@ pub trait QueryIndex: 'static {
     const KEYS: KeySchema;
 }
 
+/// A [`QueryIndex`] with a sort key: only a query on one takes sort-key
+/// conditions (`sk_eq`, `sk_between`, …), so a condition on an index
+/// without a sort key does not compile. Implemented by [`table!`](crate::table!).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no sort key, so a query on it takes no sort-key condition",
+    label = "an index without a sort key",
+    note = "drop the sort-key condition, or declare a `sort_key` for the index in `table!`"
+)]
+pub trait SortedIndex: QueryIndex {}
+
 /// The table's own primary key, as a [`QueryIndex`].
 ///
 /// ```
@@ -213,6 +234,9 @@ impl<T: Table> QueryIndex for Primary<T> {
     const INDEX_NAME: Option<&'static str> = None;
     const KEYS: KeySchema = T::SCHEMA.primary;
 }
+
+// A single table always has a sort key (see `TableSchema::primary`).
+impl<T: Table> SortedIndex for Primary<T> {}
 
 impl<I: Index> QueryIndex for I {
     type Table = I::Table;
@@ -303,6 +327,12 @@ macro_rules! table {
                     },
                 };
             }
+
+            $(
+                // Only an index declared with a sort key takes sort-key conditions.
+                const _: &str = $index_sk;
+                impl $crate::SortedIndex for $index {}
+            )?
         )*)?
     };
 }

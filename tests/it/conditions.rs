@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ddb_entity::{Condition, Db, Entity, Error};
+use ddb_entity::{Condition, Db, Entity};
 use serde::{Deserialize, Serialize};
 
 use crate::support::{App, app_table, logged_app_table};
@@ -167,17 +167,7 @@ async fn a_stale_versioned_write_is_a_version_conflict() {
         })
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::VersionConflict {
-                expected: 1,
-                found: Some(2),
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert_eq!(err.version_conflict(), Some((1, Some(2))), "{err:?}");
     assert!(err.is_condition_failed() && err.is_version_conflict());
     let v2 = db.get(key()).consistent_read(true).await.unwrap().unwrap();
     assert_eq!(
@@ -211,17 +201,7 @@ async fn a_stale_versioned_write_is_a_version_conflict() {
         .expect_version(2)
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::VersionConflict {
-                expected: 2,
-                found: Some(3),
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert_eq!(err.version_conflict(), Some((2, Some(3))), "{err:?}");
 
     // Deletes can check it too.
     log.clear();

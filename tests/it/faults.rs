@@ -35,7 +35,8 @@ use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::{Storable, StoreReplace};
 use bytes::Bytes;
 use ddb_entity::local::LocalDynamo;
-use ddb_entity::{BatchRetry, CollectionItem, Db, Entity, Item, WriteKind};
+use ddb_entity::op::{BatchRetry, WriteKind};
+use ddb_entity::{CollectionItem, Db, Entity, Item};
 use serde_json::{Map, Value, json};
 
 use crate::model::*;
@@ -443,16 +444,16 @@ fn key(item: &CustomerItem) -> (String, String) {
 
 fn entity_name(item: &CustomerItem) -> &'static str {
     match item {
-        CustomerItem::Customer(_) => <Customer as Entity>::NAME,
-        CustomerItem::Order(_) => <CustomerOrder as Entity>::NAME,
-        CustomerItem::Ticket(_) => <Ticket as Entity>::NAME,
+        CustomerItem::Customer(_) => <Customer as Entity>::RUST_NAME,
+        CustomerItem::Order(_) => <CustomerOrder as Entity>::RUST_NAME,
+        CustomerItem::Ticket(_) => <Ticket as Entity>::RUST_NAME,
     }
 }
 
 fn put_all<'db>(
-    mut batch: ddb_entity::BatchWrite<'db, App>,
+    mut batch: ddb_entity::op::BatchWrite<'db, App>,
     items: &[CustomerItem],
-) -> ddb_entity::BatchWrite<'db, App> {
+) -> ddb_entity::op::BatchWrite<'db, App> {
     for item in items {
         batch = match item {
             CustomerItem::Customer(c) => batch.put(c),
@@ -464,16 +465,16 @@ fn put_all<'db>(
 }
 
 fn get_all<'db>(
-    mut batch: ddb_entity::BatchGet<'db, App>,
+    mut batch: ddb_entity::op::BatchGet<'db, App>,
     keys: impl IntoIterator<Item = (String, String)>,
-) -> ddb_entity::BatchGet<'db, App> {
+) -> ddb_entity::op::BatchGet<'db, App> {
     for (pk, sk) in keys {
         batch = if sk == "PROFILE" {
-            batch.get(ddb_entity::Key::<Customer>::new(pk, sk))
+            batch.get(ddb_entity::Key::<Customer>::new(pk, sk).unwrap())
         } else if sk.starts_with("ORDER#") {
-            batch.get(ddb_entity::Key::<CustomerOrder>::new(pk, sk))
+            batch.get(ddb_entity::Key::<CustomerOrder>::new(pk, sk).unwrap())
         } else {
-            batch.get(ddb_entity::Key::<Ticket>::new(pk, sk))
+            batch.get(ddb_entity::Key::<Ticket>::new(pk, sk).unwrap())
         };
     }
     batch

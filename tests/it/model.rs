@@ -98,13 +98,13 @@ pub fn date(y: i32, m: u32, d: u32) -> NaiveDate {
 
 /// Compile-time fact: every entity type above has its type prefix.
 pub const TYPES: [&str; 7] = [
-    User::TYPE,
-    Order::TYPE,
-    OrderItem::TYPE,
-    Customer::TYPE,
-    Address::TYPE,
-    CustomerOrder::TYPE,
-    Ticket::TYPE,
+    User::TYPE_TAG,
+    Order::TYPE_TAG,
+    OrderItem::TYPE_TAG,
+    Customer::TYPE_TAG,
+    Address::TYPE_TAG,
+    CustomerOrder::TYPE_TAG,
+    Ticket::TYPE_TAG,
 ];
 
 /// Seed 000's customer view: everything under `CUST#{customer_id}` that the

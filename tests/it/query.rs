@@ -4,7 +4,8 @@
 use futures_util::TryStreamExt;
 
 use ddb_entity::key::{Year, YearMonth};
-use ddb_entity::{Cursor, Db, Error, Page, UnknownItems};
+use ddb_entity::op::Page;
+use ddb_entity::{Cursor, Db, ErrorKind, UnknownItems};
 
 use crate::model::*;
 use crate::support::{App, logged_app_table};
@@ -131,7 +132,7 @@ async fn reverse_and_limit_give_the_newest_first() {
     let newest: Vec<CustomerOrder> = db
         .query(CustomerOrder::partition(42u64).unwrap())
         .sk_begins_with(CustomerOrder::sk())
-        .reverse()
+        .reverse(true)
         .limit(3)
         .all()
         .await
@@ -201,7 +202,7 @@ async fn a_cursor_cannot_move_a_query_to_another_partition_or_index() {
         .all::<CustomerOrder>()
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::InvalidCursor(_)), "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err:?}");
 
     let err = db
         .query(CustomerOrder::gsi1_partition(9000u64).unwrap())
@@ -209,25 +210,11 @@ async fn a_cursor_cannot_move_a_query_to_another_partition_or_index() {
         .all::<CustomerOrder>()
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::InvalidCursor(_)), "{err:?}");
+    assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err:?}");
 
     let tampered = "c1.0000000a4e4f5420412043555253".parse::<Cursor>();
-    assert!(matches!(tampered, Err(Error::InvalidCursor(_))));
+    assert_eq!(tampered.unwrap_err().kind(), ErrorKind::InvalidCursor);
     assert!(log.operations().is_empty(), "refused before sending");
-}
-
-#[tokio::test]
-async fn a_consistent_read_on_a_global_index_is_refused_before_sending() {
-    let (_dynamo, db, log) = logged_app_table().await;
-    let err = db
-        .query(CustomerOrder::gsi1_partition(9000u64).unwrap())
-        .consistent_read(true)
-        .all::<CustomerOrder>()
-        .await
-        .unwrap_err();
-    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
-    assert!(err.to_string().contains("GSI1"), "{err}");
-    assert!(log.operations().is_empty());
 }
 
 #[tokio::test]
@@ -261,10 +248,8 @@ async fn items_of_other_types_are_skipped_or_refused_by_policy() {
         .all::<CustomerOrder>()
         .await
         .unwrap_err();
-    assert!(
-        matches!(&err, Error::UnknownType { found: Some(found), .. } if found == "PROFILE"),
-        "{err:?}"
-    );
+    assert_eq!(err.kind(), ErrorKind::UnknownType, "{err:?}");
+    assert!(err.to_string().contains(r#"type "PROFILE""#), "{err}");
 }
 
 #[tokio::test]
@@ -285,13 +270,7 @@ async fn an_item_missing_a_field_is_a_decode_error_naming_it() {
         .unwrap();
     let err = db.get(Customer::key(5u64).unwrap()).await.unwrap_err();
     assert!(
-        matches!(
-            err,
-            Error::Decode {
-                entity: "Customer",
-                ..
-            }
-        ),
+        err.kind() == ErrorKind::Decode && err.entity() == Some("Customer"),
         "{err:?}"
     );
     assert!(

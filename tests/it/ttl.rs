@@ -54,7 +54,7 @@ async fn creating_the_table_turns_time_to_live_on_once() {
     assert_eq!(ttl.attribute_name(), Some("expires_at"));
     assert_eq!(
         db.create_table_if_missing().await.unwrap(),
-        ddb_entity::Provisioned::AlreadyExisted
+        ddb_entity::op::Provisioned::AlreadyExisted
     );
 }
 
@@ -100,7 +100,7 @@ async fn reads_hide_expired_items_unless_asked() {
     assert_eq!(visible, [alive.clone(), forever.clone()]);
     let all: Vec<Session> = db
         .query(Session::partition("ada").unwrap())
-        .include_expired()
+        .include_expired(true)
         .all()
         .await
         .unwrap();

@@ -38,7 +38,7 @@ fn associated_items(model: &Collection<'_>) -> TokenStream {
     let name = model.ident.to_string();
     let types = model.members.iter().map(|member| {
         let entity = entity(member);
-        quote!(#entity::TYPE)
+        quote!(#entity::TYPE_TAG)
     });
     quote! {
         #table
@@ -60,16 +60,16 @@ fn struct_collection(model: &Collection<'_>) -> TokenStream {
             },
             Holds::One | Holds::Variant => quote! {
                 if ::core::option::Option::is_some(&self.#field) {
-                    return ::core::result::Result::Err(::ddb_entity::Error::MoreThanOne {
-                        collection: <Self as ::ddb_entity::Collection>::NAME,
-                        entity: #entity::NAME,
-                    });
+                    return ::core::result::Result::Err(::ddb_entity::__private::more_than_one(
+                        <Self as ::ddb_entity::Collection>::NAME,
+                        #entity::RUST_NAME,
+                    ));
                 }
                 self.#field = ::core::option::Option::Some(#entity::from_item(__item)?);
             },
         };
         quote! {
-            if __entity_type == #entity::TYPE {
+            if __entity_type == #entity::TYPE_TAG {
                 #store
                 return ::core::result::Result::Ok(true);
             }
@@ -83,6 +83,7 @@ fn struct_collection(model: &Collection<'_>) -> TokenStream {
         }
     });
     quote! {
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::Collection for #ident #ty_generics #where_clause {
             #associated
 
@@ -113,7 +114,7 @@ fn enum_collection(model: &Collection<'_>) -> TokenStream {
         let variant = member.ident;
         let entity = entity(member);
         quote! {
-            if __entity_type == #entity::TYPE {
+            if __entity_type == #entity::TYPE_TAG {
                 return ::core::result::Result::Ok(::core::option::Option::Some(
                     Self::#variant(#entity::from_item(__item)?),
                 ));
@@ -121,6 +122,7 @@ fn enum_collection(model: &Collection<'_>) -> TokenStream {
         }
     });
     quote! {
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::CollectionItem for #ident #ty_generics #where_clause {
             #associated
 
@@ -164,7 +166,7 @@ fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
             let span = later.entity.span();
             distinct.push(quote_spanned! {span=>
                 const _: () = ::core::assert!(
-                    !::ddb_entity::__private::has_duplicate_type(&[#a::TYPE, #b::TYPE]),
+                    !::ddb_entity::__private::has_duplicate_type(&[#a::TYPE_TAG, #b::TYPE_TAG]),
                     #message
                 );
             });

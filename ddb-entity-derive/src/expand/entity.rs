@@ -14,7 +14,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let table = model.table();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let primary = quote!(::ddb_entity::Primary<#table>);
-    let key_error = quote!(::ddb_entity::key::KeyError);
+    let result = quote!(::ddb_entity::Result);
 
     // Whole primary key and primary partition.
     let key_params = keys::params([model.pk(), model.sk()]);
@@ -23,6 +23,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let pk_param_list = keys::param_list(&pk_params);
     let pk_buf = format_ident!("__pk");
     let sk_buf = format_ident!("__sk");
+    let name = ident.to_string();
     let fill_pk = keys::fill(&pk_buf, model.pk());
     let fill_sk = keys::fill(&sk_buf, model.sk());
     let (pk_source, sk_source) = (&model.pk().source, &model.sk().source);
@@ -57,22 +58,20 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     });
     let entries = model.indexes.iter().map(index_entry);
     let entry_count = model.indexes.len();
-    let name = ident.to_string();
     let type_name = model.type_tag().expect("checked: the entity has a type");
     let checks = compile_time_checks(model);
     let timestamps = timestamps(model);
-    let (version_attribute, version_value) = match model.version() {
-        Some(crate::ast::Field {
-            ident: field,
-            ty,
-            attribute,
-            ..
-        }) => (
-            quote!(::core::option::Option::Some(#attribute)),
-            quote!(<#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)),
-        ),
-        None => (quote!(::core::option::Option::None), quote!(0)),
-    };
+    let version = model.version().map(|field| {
+        let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
+        quote! {
+            const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> =
+                ::core::option::Option::Some(#attribute);
+
+            fn version(&self) -> u64 {
+                <#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)
+            }
+        }
+    });
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
     let serde_bounds = if model.generics.params.is_empty() {
@@ -82,35 +81,48 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         quote! {
             where
                 Self: ::ddb_entity::__private::serde::Serialize
-                    + ::ddb_entity::__private::serde::de::DeserializeOwned,
+                    + ::ddb_entity::__private::serde::de::DeserializeOwned
+                    + ::core::marker::Send
+                    + ::core::marker::Sync
+                    + 'static,
                 #predicates
         }
+    };
+    // A generic entity's key functions build `Key<Self>`, which needs
+    // `Self: Entity`: only for parameters that make it one.
+    let inherent_where = if model.generics.params.is_empty() {
+        quote!(#where_clause)
+    } else {
+        let predicates = where_clause.map(|w| &w.predicates);
+        quote!(where Self: ::ddb_entity::Entity, #predicates)
     };
     let entity_where = if model.generics.params.is_empty() {
         quote!(#where_clause)
     } else {
         serde_bounds
     };
+    let versioned = model.version().map(|_| {
+        quote! {
+            impl #impl_generics ::ddb_entity::Versioned for #ident #ty_generics #entity_where {}
+        }
+    });
 
     quote! {
         #checks
 
-        impl #impl_generics #ident #ty_generics #where_clause {
+        impl #impl_generics #ident #ty_generics #inherent_where {
             #[doc = #key_doc]
-            #vis fn key(#key_param_list) -> ::core::result::Result<::ddb_entity::Key<Self>, #key_error> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyBuf::new();
+            #vis fn key(#key_param_list) -> #result<::ddb_entity::Key<Self>> {
+                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
                 #fill_pk
-                let mut #sk_buf = ::ddb_entity::__private::KeyBuf::new();
+                let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
                 #fill_sk
-                ::core::result::Result::Ok(::ddb_entity::Key::new(
-                    #pk_buf.finish_partition()?,
-                    #sk_buf.finish(),
-                ))
+                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sk_buf.finish_sort()?)
             }
 
             #[doc = #partition_doc]
-            #vis fn partition(#pk_param_list) -> ::core::result::Result<::ddb_entity::Partition<#primary>, #key_error> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyBuf::new();
+            #vis fn partition(#pk_param_list) -> #result<::ddb_entity::Partition<#primary>> {
+                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
                 #fill_pk
                 ::ddb_entity::Partition::new(#pk_buf.finish_partition()?)
             }
@@ -124,31 +136,30 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #sk_items
         #(#index_items)*
 
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::Entity for #ident #ty_generics #entity_where {
             type Table = #table;
-            const NAME: &'static str = #name;
-            const TYPE: &'static str = #type_name;
+            const RUST_NAME: &'static str = #name;
+            const TYPE_TAG: &'static str = #type_name;
             const INDEXES: &'static [::ddb_entity::IndexSchema] = &[#(#index_schemas),*];
-            const VERSION_ATTRIBUTE: ::core::option::Option<&'static str> = #version_attribute;
 
-            fn version(&self) -> u64 {
-                #version_value
-            }
-
-            #timestamps
-
-            fn primary_key(&self) -> ::core::result::Result<::ddb_entity::Key<Self>, #key_error> {
+            fn primary_key(&self) -> #result<::ddb_entity::Key<Self>> {
                 Self::key(#(#self_args),*)
             }
 
-            fn index_entries(
-                &self,
-            ) -> ::core::result::Result<::std::vec::Vec<::ddb_entity::IndexEntry>, #key_error> {
+            fn index_entries(&self) -> #result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
                 #[allow(unused_mut)]
                 let mut entries = ::std::vec::Vec::with_capacity(#entry_count);
                 #(#entries)*
                 ::core::result::Result::Ok(entries)
             }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
+            #version
+
+            #timestamps
 
             // Primary-key fields are parsed back from the key for every
             // index that reuses them; not every index needs every one.
@@ -156,10 +167,12 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             fn index_changes(
                 key: &::ddb_entity::Key<Self>,
                 changes: &::ddb_entity::__private::Changes,
-            ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
+            ) -> #result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
                 #index_changes
             }
         }
+
+        #versioned
     }
 }
 
@@ -187,13 +200,14 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
     let fill = keys::fill(&buf, index.pk());
     let source = &index.pk().source;
     let index_name = &index.name;
+    let entity_name = ident.to_string();
     let doc = format!(
         "The partition `{source}` of index `{index_name}`: where a Query for `{ident}` items on that index starts."
     );
     let partition = quote! {
         #[doc = #doc]
-        #vis fn #partition_fn(#param_list) -> ::core::result::Result<::ddb_entity::Partition<#path>, ::ddb_entity::key::KeyError> {
-            let mut #buf = ::ddb_entity::__private::KeyBuf::new();
+        #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
+            let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
             #fill
             ::ddb_entity::Partition::new(#buf.finish_partition()?)
         }
@@ -319,10 +333,7 @@ fn timestamps(model: &Entity<'_>) -> TokenStream {
     let name = model.ident.to_string();
     let value = |ty: &syn::Type| {
         quote! {
-            ::ddb_entity::__private::serde_dynamo::to_attribute_value(
-                <#ty as ::ddb_entity::Timestamp>::from_system_time(now),
-            )
-            .map_err(|source| ::ddb_entity::Error::Encode { entity: #name, source })?
+            ::ddb_entity::__private::timestamp::<#ty>(#name, now)?
         }
     };
     let stamp_updated = model.updated_at().map(|field| {

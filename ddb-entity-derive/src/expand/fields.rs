@@ -15,9 +15,15 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let generics = model.generics;
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
+    let role = |field: &crate::ast::Field<'_>| match field.role {
+        Role::None => quote!(::ddb_entity::field::Stored),
+        Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
+        Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
+    };
     let declarations = model.stored().map(|field| {
         let name = field.ident;
         let ty = &field.ty;
+        let role = role(field);
         let doc = format!(
             "`{ident}::{}`, stored as `{}`.",
             name::unraw(name),
@@ -25,20 +31,15 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
         );
         quote! {
             #[doc = #doc]
-            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty>
+            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>
         }
     });
     let values = model.stored().map(|field| {
         let name = field.ident;
         let rust = name::unraw(name);
         let attribute = &field.attribute;
-        let role = match field.role {
-            Role::None => quote!(None),
-            Role::Primary => quote!(Primary),
-            Role::Index => quote!(Index),
-        };
         quote! {
-            #name: ::ddb_entity::Field::new(#rust, #attribute, ::ddb_entity::__private::KeyRole::#role)
+            #name: ::ddb_entity::Field::new(#rust, #attribute)
         }
     });
     let struct_doc =

@@ -26,15 +26,16 @@ pub(super) fn part_value(hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
     }
 }
 
-/// Statements appending `template` to the `KeyBuf` named `buf`, each hole
-/// taken from the function parameter of the same name.
+/// Statements appending `template` to the `KeyWriter` named `buf`, each
+/// hole taken from the function parameter of the same name.
 pub(super) fn fill(buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
     let statements = template.parts.iter().map(|part| match part {
         Part::Literal(text) => quote!(#buf.literal(#text);),
         Part::Hole(hole) => {
             let field = hole.field();
+            let name = name::unraw(field);
             let value = part_value(hole, &quote!(#field));
-            quote!(#buf.part(#value)?;)
+            quote!(#buf.part(#name, #value)?;)
         }
     });
     quote!(#(#statements)*)
@@ -129,8 +130,9 @@ impl SortKeyBuilder<'_> {
                 Part::Hole(_) => seen += 1,
             }
         }
+        let entity_name = model.ident.to_string();
         let start = quote! {
-            ::ddb_entity::__private::SortKeyBuilder::<#index>::new() #(.literal(#leading))*
+            ::ddb_entity::__private::SortKeyBuilder::<#index>::new(#entity_name) #(.literal(#leading))*
         };
         let source = &template.source;
         let entity = model.ident;
@@ -212,7 +214,8 @@ impl SortKeyBuilder<'_> {
                     quote!(#stage(#inner, ::core::marker::PhantomData))
                 }
             };
-            let body = wrap(quote!(self.0.part(#value) #(.literal(#literals))* #finish));
+            let name = name::unraw(field);
+            let body = wrap(quote!(self.0.part(#name, #value) #(.literal(#literals))* #finish));
             let fill_doc = format!("Fills `{{{field}}}`.");
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
@@ -225,7 +228,7 @@ impl SortKeyBuilder<'_> {
                     quote! {
                         #[doc = #cut_doc]
                         #vis fn #cut_fn<C: ::ddb_entity::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
-                            self.0.cut::<#ty, C>(&cut)
+                            self.0.cut::<#ty, C>(#name, &cut)
                         }
                     }
                 }

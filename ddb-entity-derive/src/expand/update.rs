@@ -111,11 +111,11 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         let field = hole.field();
         let inner = &hole.ty();
         let missing = quote! {
-            return ::core::result::Result::Err(::ddb_entity::Error::MissingKeyField {
-                entity: #entity,
-                index: <#path as ::ddb_entity::Index>::SCHEMA.name,
-                field: #name,
-            })
+            return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                #entity,
+                <#path as ::ddb_entity::Index>::SCHEMA.name,
+                #name,
+            ))
         };
         if hole.optional() {
             quote! {

@@ -1,38 +1,89 @@
-//! Typed handles on an entity's fields, for updates.
+//! Typed handles on an entity's fields, for updates and conditions.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 /// A field of entity `E` holding a `T`, as `E::fields().name` hands it out:
-/// what [`Update`](crate::Update) sets, removes or adds to, so an update can
-/// only name fields that exist, with values of their type.
-pub struct Field<E, T> {
+/// what an [`Update`](crate::op::Update) sets, removes or adds to and what
+/// a [`Condition`](crate::Condition) compares, so both can only name fields
+/// that exist, with values of their type.
+///
+/// `R` is the field's key role, known to the derive: a field of the
+/// primary key ([`PrimaryKeyPart`]) cannot be changed by an update (that
+/// would be another item), and a field of an index key ([`IndexKeyPart`])
+/// can be set but not added to (its new key would be unknown). Both are
+/// compile errors:
+///
+/// ```compile_fail
+/// # use ddb_entity::{Db, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// fn rename(db: &Db<App>) -> ddb_entity::Result<()> {
+///     let _ = db.update(Customer::key(1)?).set(Customer::fields().id, 2); // `id` is the key
+///     Ok(())
+/// }
+/// ```
+pub struct Field<E, T, R = Stored> {
     name: &'static str,
     attribute: &'static str,
-    role: KeyRole,
-    types: PhantomData<fn() -> (E, T)>,
+    types: PhantomData<Marker<E, T, R>>,
 }
 
-/// Whether a field takes part in a key template.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyRole {
-    /// In no template.
-    None,
-    /// In the primary key: changing it would move the item.
-    Primary,
-    /// In an index template only: its key attributes follow it.
-    Index,
+/// The types a [`Field`] is about, held without owning any of them.
+type Marker<E, T, R> = fn() -> (E, T, R);
+
+/// The key role of a field in no key template.
+#[derive(Debug, Clone, Copy)]
+pub struct Stored;
+
+/// The key role of a field in an index key template only: an update may
+/// set it (the index key follows), not add to it.
+#[derive(Debug, Clone, Copy)]
+pub struct IndexKeyPart;
+
+/// The key role of a field of the primary key: no update may change it.
+#[derive(Debug, Clone, Copy)]
+pub struct PrimaryKeyPart;
+
+/// Key roles whose field an update may set or remove.
+#[diagnostic::on_unimplemented(
+    message = "this field is part of the entity's primary key, so an update cannot change it",
+    label = "a primary-key field",
+    note = "changing a primary-key field makes another item: delete this one and put the new one (in one transaction if both must happen)"
+)]
+pub trait Settable: sealed::Sealed {}
+
+impl Settable for Stored {}
+impl Settable for IndexKeyPart {}
+
+/// Key roles whose field an update may add to.
+#[diagnostic::on_unimplemented(
+    message = "this field is part of a key template, so an update cannot add to it",
+    label = "a key field",
+    note = "the key's new value would be unknown before the update: set the new value instead (an index key field), or leave it (a primary-key field)"
+)]
+pub trait Addable: sealed::Sealed {}
+
+impl Addable for Stored {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Stored {}
+    impl Sealed for super::IndexKeyPart {}
+    impl Sealed for super::PrimaryKeyPart {}
 }
 
-impl<E, T> Field<E, T> {
+impl<E, T, R> Field<E, T, R> {
     /// Generated code's constructor.
     #[doc(hidden)]
-    pub const fn new(name: &'static str, attribute: &'static str, role: KeyRole) -> Self {
+    pub const fn new(name: &'static str, attribute: &'static str) -> Self {
         Field {
             name,
             attribute,
-            role,
             types: PhantomData,
         }
     }
@@ -46,21 +97,17 @@ impl<E, T> Field<E, T> {
     pub fn attribute(&self) -> &'static str {
         self.attribute
     }
-
-    pub(crate) fn role(&self) -> KeyRole {
-        self.role
-    }
 }
 
-impl<E, T> Clone for Field<E, T> {
+impl<E, T, R> Clone for Field<E, T, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<E, T> Copy for Field<E, T> {}
+impl<E, T, R> Copy for Field<E, T, R> {}
 
-impl<E, T> fmt::Debug for Field<E, T> {
+impl<E, T, R> fmt::Debug for Field<E, T, R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Field")
             .field("name", &self.name)

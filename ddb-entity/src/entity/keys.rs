@@ -5,8 +5,13 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{Entity, Item};
-use crate::key::{KeyBuf, KeyError, KeyPart, PrefixOf, prefix_upper_bound};
+use super::Entity;
+use crate::error::{Error, Result};
+use crate::item::Item;
+use crate::key::{
+    KeyBuf, KeyError, KeyPart, PARTITION_KEY_MAX_BYTES, PrefixOf, SORT_KEY_MAX_BYTES,
+    prefix_upper_bound,
+};
 use crate::table::{QueryIndex, Table};
 
 /// The whole primary key of one entity `E`: what GetItem, DeleteItem and
@@ -18,17 +23,51 @@ pub struct Key<E> {
     entity: PhantomData<fn() -> E>,
 }
 
-impl<E> Key<E> {
-    /// A key from its encoded partition and sort key values. Generated code
-    /// builds these from templates; by hand, use [`KeyBuf`].
-    pub fn new(partition: String, sort: String) -> Self {
-        Key {
+impl<E: Entity> Key<E> {
+    /// A key from its encoded partition and sort key values, as the
+    /// generated builders (or a hand-written [`KeyBuf`]) produce them.
+    /// Refused before any request: an empty value (DynamoDB rejects empty
+    /// key strings), a partition key over 2048 bytes, a sort key over 1024.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, Key};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64 }
+    /// assert!(Key::<Customer>::new("CUST#1".into(), "PROFILE".into()).is_ok());
+    /// assert!(Key::<Customer>::new(String::new(), "PROFILE".into()).unwrap_err().is_key());
+    /// ```
+    pub fn new(partition: String, sort: String) -> Result<Self> {
+        let invalid = |source: KeyError| Error::from(source).for_entity(E::RUST_NAME);
+        check_partition(&partition).map_err(invalid)?;
+        if E::Table::SCHEMA.primary.sort_key.is_some() {
+            check_sort(&sort).map_err(invalid)?;
+        }
+        Ok(Key {
             partition,
             sort,
             entity: PhantomData,
-        }
+        })
     }
 
+    /// The key as the attribute map a GetItem `Key` parameter takes.
+    pub fn to_attributes(&self) -> Item {
+        let keys = E::Table::SCHEMA.primary;
+        let mut item = Item::with_capacity(2);
+        item.insert(
+            keys.partition_key.to_owned(),
+            AttributeValue::S(self.partition.clone()),
+        );
+        if let Some(sort_key) = keys.sort_key {
+            item.insert(sort_key.to_owned(), AttributeValue::S(self.sort.clone()));
+        }
+        item
+    }
+}
+
+impl<E> Key<E> {
     /// The partition key value, e.g. `CUST#00000000000000000042`.
     pub fn partition(&self) -> &str {
         &self.partition
@@ -45,27 +84,39 @@ impl<E> Key<E> {
     }
 }
 
-impl<E: Entity> Key<E> {
-    /// The key as the attribute map a GetItem `Key` parameter takes.
-    pub fn to_attributes(&self) -> Item {
-        let keys = E::Table::SCHEMA.primary;
-        let mut item = Item::with_capacity(2);
-        item.insert(
-            keys.partition_key.to_owned(),
-            AttributeValue::S(self.partition.clone()),
-        );
-        if let Some(sort_key) = keys.sort_key {
-            item.insert(sort_key.to_owned(), AttributeValue::S(self.sort.clone()));
-        }
-        item
+/// A partition key value DynamoDB accepts: not empty, at most 2048 bytes.
+pub(crate) fn check_partition(value: &str) -> Result<(), KeyError> {
+    check_length(value, "partition key", PARTITION_KEY_MAX_BYTES)
+}
+
+/// A sort key value DynamoDB accepts: not empty, at most 1024 bytes.
+pub(crate) fn check_sort(value: &str) -> Result<(), KeyError> {
+    check_length(value, "sort key", SORT_KEY_MAX_BYTES)
+}
+
+fn check_length(value: &str, what: &'static str, limit: usize) -> Result<(), KeyError> {
+    if value.is_empty() {
+        return Err(KeyError::EmptyKey);
     }
+    if value.len() > limit {
+        return Err(KeyError::TooLong {
+            what,
+            bytes: value.len(),
+            limit,
+        });
+    }
+    Ok(())
 }
 
 // Manual impls: derives would demand `E: Clone`, `E: PartialEq`, … of the
 // entity, which the key does not contain.
 impl<E> Clone for Key<E> {
     fn clone(&self) -> Self {
-        Key::new(self.partition.clone(), self.sort.clone())
+        Key {
+            partition: self.partition.clone(),
+            sort: self.sort.clone(),
+            entity: PhantomData,
+        }
     }
 }
 
@@ -84,10 +135,10 @@ impl<E> std::hash::Hash for Key<E> {
     }
 }
 
-impl<E> fmt::Debug for Key<E> {
+impl<E: Entity> fmt::Debug for Key<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Key")
-            .field("entity", &std::any::type_name::<E>())
+            .field("entity", &E::RUST_NAME)
             .field("partition", &self.partition)
             .field("sort", &self.sort)
             .finish()
@@ -113,12 +164,17 @@ pub struct Partition<I> {
 }
 
 impl<I: QueryIndex> Partition<I> {
-    /// A partition from its encoded value (never empty). Generated
-    /// `…partition(…)` functions build these from templates.
-    pub fn new(value: String) -> Result<Self, KeyError> {
-        if value.is_empty() {
-            return Err(KeyError::EmptyKey);
-        }
+    /// A partition from its encoded value: not empty, at most 2048 bytes.
+    /// Generated `…partition(…)` functions build these from templates.
+    ///
+    /// ```
+    /// use ddb_entity::{Partition, Primary};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// assert!(Partition::<Primary<App>>::new("CUST#1".into()).is_ok());
+    /// assert!(Partition::<Primary<App>>::new(String::new()).unwrap_err().is_key());
+    /// ```
+    pub fn new(value: String) -> Result<Self> {
+        check_partition(&value)?;
         Ok(Partition {
             value,
             index: PhantomData,
@@ -153,12 +209,30 @@ impl<I> PartialEq for Partition<I> {
 
 impl<I> Eq for Partition<I> {}
 
-impl<I> fmt::Debug for Partition<I> {
+impl<I: QueryIndex> fmt::Debug for Partition<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Partition")
-            .field("index", &std::any::type_name::<I>())
+            .field("index", &I::INDEX_NAME.unwrap_or("(table)"))
             .field("value", &self.value)
             .finish()
+    }
+}
+
+/// Why a key could not be built, kept until the key is used: which entity,
+/// which field, and the encoder's error. Cheap to clone, unlike [`Error`].
+#[derive(Debug, Clone)]
+pub(crate) struct KeyFault {
+    entity: &'static str,
+    field: Option<&'static str>,
+    source: KeyError,
+}
+
+impl KeyFault {
+    pub(crate) fn into_error(self) -> Error {
+        match self.field {
+            Some(field) => Error::key_of(self.entity, field, self.source),
+            None => Error::from(self.source).for_entity(self.entity),
+        }
     }
 }
 
@@ -169,7 +243,7 @@ impl<I> fmt::Debug for Partition<I> {
 /// An encoding error (a NaN, a width overflow) is kept and reported before
 /// any request is sent, so the builders chain without `?` at every step.
 pub struct SortKey<I> {
-    value: Result<String, KeyError>,
+    value: std::result::Result<String, KeyFault>,
     whole: bool,
     index: PhantomData<fn() -> I>,
 }
@@ -177,13 +251,15 @@ pub struct SortKey<I> {
 impl<I> SortKey<I> {
     /// The encoded value: a whole sort key or a prefix of one, or why it
     /// could not be encoded.
-    pub fn value(&self) -> Result<&str, KeyError> {
-        self.value.as_deref().map_err(Clone::clone)
+    pub fn value(&self) -> Result<&str> {
+        self.value
+            .as_deref()
+            .map_err(|fault| fault.clone().into_error())
     }
 
     /// The encoded value, or why it could not be encoded.
-    pub fn into_value(self) -> Result<String, KeyError> {
-        self.value
+    pub fn into_value(self) -> Result<String> {
+        self.value.map_err(KeyFault::into_error)
     }
 
     /// Whether every hole of the template is filled (an exact sort key), as
@@ -196,12 +272,12 @@ impl<I> SortKey<I> {
     /// upper end of an inclusive `BETWEEN` (see
     /// [`prefix_upper_bound`](crate::key::prefix_upper_bound)). A whole key
     /// is its own upper bound.
-    pub fn upper_bound(&self) -> Result<String, KeyError> {
-        let value = self.value.clone()?;
+    pub fn upper_bound(&self) -> Result<String> {
+        let value = self.value()?;
         Ok(if self.whole {
-            value
+            value.to_owned()
         } else {
-            prefix_upper_bound(&value)
+            prefix_upper_bound(value)
         })
     }
 }
@@ -216,13 +292,62 @@ impl<I> Clone for SortKey<I> {
     }
 }
 
-impl<I> fmt::Debug for SortKey<I> {
+impl<I: QueryIndex> fmt::Debug for SortKey<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SortKey")
-            .field("index", &std::any::type_name::<I>())
-            .field("value", &self.value)
+            .field("index", &I::INDEX_NAME.unwrap_or("(table)"))
+            .field("value", &self.value.as_deref().ok())
             .field("whole", &self.whole)
             .finish()
+    }
+}
+
+/// Writes one key of an entity from its template, naming the entity and
+/// the field of the first value that cannot be encoded. What the generated
+/// `key`/`partition` functions use.
+#[doc(hidden)]
+pub struct KeyWriter {
+    entity: &'static str,
+    buf: KeyBuf,
+}
+
+#[doc(hidden)]
+impl KeyWriter {
+    pub fn new(entity: &'static str) -> Self {
+        KeyWriter {
+            entity,
+            buf: KeyBuf::with_capacity(48),
+        }
+    }
+
+    pub fn literal(&mut self, literal: &str) -> &mut Self {
+        self.buf.literal(literal);
+        self
+    }
+
+    pub fn part<P: KeyPart + ?Sized>(
+        &mut self,
+        field: &'static str,
+        part: &P,
+    ) -> Result<&mut Self> {
+        self.buf
+            .part(part)
+            .map_err(|source| Error::key_of(self.entity, field, source))?;
+        Ok(self)
+    }
+
+    /// The whole value, which must be a valid partition key.
+    pub fn finish_partition(self) -> Result<String> {
+        let value = self.buf.finish();
+        check_partition(&value).map_err(|source| Error::from(source).for_entity(self.entity))?;
+        Ok(value)
+    }
+
+    /// The whole value, which must be a valid sort key.
+    pub fn finish_sort(self) -> Result<String> {
+        let value = self.buf.finish();
+        check_sort(&value).map_err(|source| Error::from(source).for_entity(self.entity))?;
+        Ok(value)
     }
 }
 
@@ -230,14 +355,16 @@ impl<I> fmt::Debug for SortKey<I> {
 /// construction whose first error is kept until the end.
 #[doc(hidden)]
 pub struct SortKeyBuilder<I> {
-    buf: Result<KeyBuf, KeyError>,
+    entity: &'static str,
+    buf: std::result::Result<KeyBuf, KeyFault>,
     index: PhantomData<fn() -> I>,
 }
 
 #[doc(hidden)]
 impl<I> SortKeyBuilder<I> {
-    pub fn new() -> Self {
+    pub fn new(entity: &'static str) -> Self {
         SortKeyBuilder {
+            entity,
             buf: Ok(KeyBuf::new()),
             index: PhantomData,
         }
@@ -250,19 +377,36 @@ impl<I> SortKeyBuilder<I> {
         self
     }
 
-    pub fn part<P: KeyPart + ?Sized>(mut self, part: &P) -> Self {
+    pub fn part<P: KeyPart + ?Sized>(mut self, field: &'static str, part: &P) -> Self {
         if let Ok(buf) = &mut self.buf
-            && let Err(err) = buf.part(part)
+            && let Err(source) = buf.part(part)
         {
-            self.buf = Err(err);
+            self.buf = Err(self.fault(field, source));
         }
         self
     }
 
+    fn fault(&self, field: &'static str, source: KeyError) -> KeyFault {
+        KeyFault {
+            entity: self.entity,
+            field: Some(field),
+            source,
+        }
+    }
+
     /// A terminal cut inside the next component (a year of a date, …).
-    pub fn cut<T: ?Sized, C: PrefixOf<T> + ?Sized>(self, cut: &C) -> SortKey<I> {
+    pub fn cut<T: ?Sized, C: PrefixOf<T> + ?Sized>(
+        self,
+        field: &'static str,
+        cut: &C,
+    ) -> SortKey<I> {
+        let fault = |source| KeyFault {
+            entity: self.entity,
+            field: Some(field),
+            source,
+        };
         let value = self.buf.and_then(|mut buf| {
-            buf.cut::<T, C>(cut)?;
+            buf.cut::<T, C>(cut).map_err(fault)?;
             Ok(buf.finish())
         });
         SortKey {
@@ -272,10 +416,20 @@ impl<I> SortKeyBuilder<I> {
         }
     }
 
-    /// Every hole is filled.
+    /// Every hole is filled: a whole sort key, which DynamoDB requires to
+    /// be non-empty and at most 1024 bytes.
     pub fn whole(self) -> SortKey<I> {
+        let entity = self.entity;
+        let value = self.buf.map(KeyBuf::finish).and_then(|value| {
+            check_sort(&value).map_err(|source| KeyFault {
+                entity,
+                field: None,
+                source,
+            })?;
+            Ok(value)
+        });
         SortKey {
-            value: self.buf.map(KeyBuf::finish),
+            value,
             whole: true,
             index: PhantomData,
         }
@@ -290,11 +444,5 @@ impl<I> SortKeyBuilder<I> {
             whole: false,
             index: PhantomData,
         }
-    }
-}
-
-impl<I> Default for SortKeyBuilder<I> {
-    fn default() -> Self {
-        Self::new()
     }
 }

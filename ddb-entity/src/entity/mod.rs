@@ -1,25 +1,24 @@
 //! Entities: typed items of one kind in the single table.
 
 mod arg;
+pub(crate) mod codec;
 mod field;
-mod item;
+mod hooks;
 mod keys;
 mod timestamp;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::key::KeyError;
+use crate::error::Result;
+use crate::item::Item;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::KeyArg;
-pub use field::Field;
-#[doc(hidden)]
-pub use field::KeyRole;
-pub use item::Item;
-#[doc(hidden)]
-pub use keys::SortKeyBuilder;
-pub use keys::{IndexKey, Key, Partition, SortKey};
+pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+pub(crate) use hooks::{Action, Change};
+pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
+pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.
@@ -27,15 +26,17 @@ pub use timestamp::Timestamp;
 /// `#[derive(Entity)]` implements it from a struct's `#[entity(…)]`
 /// attributes, together with typed key builders (`Order::key(…)`,
 /// `Order::partition(…)`, `Order::sk()`, one `…_partition`/`…_sk` pair per
-/// index). The item stored is the serde body of the struct (through
-/// `serde_dynamo`) plus the key attributes and the type attribute, so
-/// reading an entity back never needs to parse a key.
+/// index). The item stored is the serde body of the struct plus the key
+/// attributes and the type attribute.
 ///
-/// A hand implementation shows what the derive writes:
+/// A hand implementation shows what the derive writes. Besides `Entity`,
+/// it implements the hidden `__private::EntityHooks` (what every write
+/// maintains: index keys an update moves, timestamps, the version), which
+/// has nothing to do for an entity without indexes:
 ///
 /// ```
-/// use ddb_entity::key::{KeyBuf, KeyError};
-/// use ddb_entity::{Entity, IndexEntry, Key, Table};
+/// use ddb_entity::key::KeyBuf;
+/// use ddb_entity::{Entity, IndexEntry, Key};
 /// use serde::{Deserialize, Serialize};
 ///
 /// ddb_entity::table! {
@@ -49,22 +50,22 @@ pub use timestamp::Timestamp;
 ///
 /// impl Entity for Customer {
 ///     type Table = App;
-///     const NAME: &'static str = "Customer";
-///     const TYPE: &'static str = "PROFILE";
+///     const RUST_NAME: &'static str = "Customer";
+///     const TYPE_TAG: &'static str = "PROFILE";
 ///     const INDEXES: &'static [ddb_entity::IndexSchema] = &[];
 ///
-///     fn primary_key(&self) -> Result<Key<Self>, KeyError> {
+///     fn primary_key(&self) -> ddb_entity::Result<Key<Self>> {
 ///         let mut pk = KeyBuf::new();
 ///         pk.literal("CUST").part(&self.id)?;
-///         let mut sk = KeyBuf::new();
-///         sk.literal("PROFILE");
-///         Ok(Key::new(pk.finish_partition()?, sk.finish()))
+///         Key::new(pk.finish(), "PROFILE".to_owned())
 ///     }
 ///
-///     fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError> {
+///     fn index_entries(&self) -> ddb_entity::Result<Vec<IndexEntry>> {
 ///         Ok(Vec::new())
 ///     }
+/// }
 ///
+/// impl ddb_entity::__private::EntityHooks for Customer {
 ///     fn index_changes(
 ///         _: &Key<Self>,
 ///         _: &ddb_entity::__private::Changes,
@@ -80,96 +81,52 @@ pub use timestamp::Timestamp;
 /// assert_eq!(Customer::from_item(item)?.name, "Ada");
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
-pub trait Entity: Serialize + DeserializeOwned {
+pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityHooks {
     /// The table the entity lives in.
     type Table: Table;
 
-    /// The Rust type's name, for error messages.
-    const NAME: &'static str;
+    /// The Rust type's name (`"Order"`), for messages and `tracing` spans.
+    const RUST_NAME: &'static str;
 
-    /// The entity type: the first literal segment of its sort key (`ORDER`
-    /// for `ORDER#{placed}#{id}`) unless declared with `type = "…"`. Written
-    /// to the table's type attribute on every item.
-    const TYPE: &'static str;
+    /// The value of the table's type attribute on every item of this
+    /// entity: the first literal segment of its sort key (`ORDER` for
+    /// `ORDER#{placed}#{id}`) unless declared with `type = "…"`. Reads
+    /// decode an item as this entity only when its type attribute holds it.
+    const TYPE_TAG: &'static str;
 
     /// The global secondary indexes the entity fills (index overloading:
     /// several entity types fill the same generic index).
     const INDEXES: &'static [IndexSchema];
 
-    /// The attribute of the optimistic-locking version
-    /// (`#[entity(version = "field")]`), if the entity has one: puts and
-    /// deletes then succeed only against the version they were read at, and
-    /// every write increments it.
-    const VERSION_ATTRIBUTE: Option<&'static str> = None;
-
-    /// The value's version (0 for an entity without one, or never stored).
-    fn version(&self) -> u64 {
-        0
-    }
-
-    /// Writes the maintained timestamps into `item` for a write at `now`:
-    /// `updated_at` always, `created_at` when the value's is not set yet
-    /// (`#[entity(created_at = "…", updated_at = "…")]`; nothing otherwise).
-    #[doc(hidden)]
-    fn stamp(&self, item: &mut Item, now: std::time::SystemTime) -> crate::Result<()> {
-        let _ = (item, now);
-        Ok(())
-    }
-
-    /// The `updated_at` attribute and its value for an update at `now`.
-    #[doc(hidden)]
-    fn updated_at(
-        now: std::time::SystemTime,
-    ) -> crate::Result<Option<(&'static str, aws_sdk_dynamodb::types::AttributeValue)>>
-    where
-        Self: Sized,
-    {
-        let _ = now;
-        Ok(None)
-    }
-
     /// The primary key of this value.
-    fn primary_key(&self) -> Result<Key<Self>, KeyError>
-    where
-        Self: Sized;
+    fn primary_key(&self) -> Result<Key<Self>>;
 
     /// The key of this value in each index of [`INDEXES`](Entity::INDEXES),
     /// in that order; `key: None` where a sparse index's `Option` field is
     /// `None` (the item is then absent from that index).
-    fn index_entries(&self) -> Result<Vec<IndexEntry>, KeyError>;
-
-    /// How an update's changes move the entity's index keys: for every
-    /// index whose template uses a changed field, the recomputed key (or
-    /// its removal when an `Option` hole becomes `None`). An index whose
-    /// other template fields the update does not set is
-    /// [`Error::MissingKeyField`](crate::Error::MissingKeyField).
-    #[doc(hidden)]
-    fn index_changes(
-        key: &Key<Self>,
-        changes: &crate::op::Changes,
-    ) -> crate::Result<Vec<crate::op::IndexChange>>
-    where
-        Self: Sized;
+    fn index_entries(&self) -> Result<Vec<IndexEntry>>;
 
     /// The whole item: the serde body, the primary key, the type attribute
-    /// and the key attributes of every index the value belongs to.
-    fn to_item(&self) -> crate::Result<Item>
-    where
-        Self: Sized,
-    {
-        item::to_item(self)
+    /// and the key attributes of every index the value belongs to. Maintained
+    /// timestamps are written as of now.
+    fn to_item(&self) -> Result<Item> {
+        codec::to_item(self, std::time::SystemTime::now())
     }
 
     /// Decodes an item written by [`to_item`](Entity::to_item). An item
     /// whose type attribute names another entity type is an error, never a
     /// mis-decoded value.
-    fn from_item(item: Item) -> crate::Result<Self>
-    where
-        Self: Sized,
-    {
-        item::from_item(item)
+    fn from_item(item: Item) -> Result<Self> {
+        codec::from_item(item)
     }
 }
+
+/// An entity with an optimistic-locking version
+/// (`#[entity(version = "field")]`): puts and deletes succeed only against
+/// the version they were read at, and every write increments it. Writes
+/// that check a version ([`expect_version`](crate::op::Update::expect_version))
+/// take only such entities.
+pub trait Versioned: Entity {}
 
 /// One index's part of an entity's item: its key, or `None` when the
 /// entity's value is absent from that (sparse) index.

@@ -9,6 +9,13 @@
 /// ```
 pub const SORT_KEY_MAX_BYTES: usize = 1024;
 
+/// DynamoDB's limit on the size of a partition key: 2048 bytes of UTF-8.
+///
+/// ```
+/// assert_eq!(ddb_entity::key::PARTITION_KEY_MAX_BYTES, 2048);
+/// ```
+pub const PARTITION_KEY_MAX_BYTES: usize = 2048;
+
 /// The largest character of each UTF-8 length: 1, 2, 3 and 4 bytes.
 const LARGEST_OF_LEN: [char; 4] = ['\u{7F}', '\u{7FF}', '\u{FFFF}', '\u{10FFFF}'];
 

@@ -31,9 +31,11 @@ pub enum KeyError {
 
     /// An integer has more digits than the declared key width.
     #[error(
-        "the value has {digits} digits but the key width is {width}: declare a wider width (changing it re-keys stored items)"
+        "{value} has {digits} digits but the key width is {width}: declare a wider width (changing it re-keys stored items)"
     )]
     WidthOverflow {
+        /// The value, as text.
+        value: String,
         /// Digits of the value's magnitude.
         digits: usize,
         /// The declared width.
@@ -116,6 +118,20 @@ pub enum KeyError {
         index: usize,
         /// The rest of the key (at most 64 characters of it).
         rest: String,
+    },
+
+    /// A key longer than DynamoDB stores: 2048 bytes for a partition key,
+    /// 1024 for a sort key.
+    #[error(
+        "the {what} is {bytes} bytes long, over DynamoDB's limit of {limit} bytes: shorten the values that go into it (or hash a long one into a fixed-width id)"
+    )]
+    TooLong {
+        /// `"partition key"` or `"sort key"`.
+        what: &'static str,
+        /// Its length in UTF-8 bytes.
+        bytes: usize,
+        /// DynamoDB's limit.
+        limit: usize,
     },
 
     /// A key that DynamoDB requires to be non-empty encoded to `""`.

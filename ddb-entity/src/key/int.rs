@@ -48,7 +48,7 @@ use super::{DecodeKeyPart, KeyError, KeyPart};
 /// let mut out = String::new();
 /// assert_eq!(
 ///     1_000_000u32.encode_padded(6, &mut out),
-///     Err(KeyError::WidthOverflow { digits: 7, width: 6 })
+///     Err(KeyError::WidthOverflow { value: "1000000".into(), digits: 7, width: 6 })
 /// );
 /// assert_eq!(
 ///     7u8.encode_padded(4, &mut out),
@@ -88,7 +88,7 @@ pub trait PaddedInt: KeyPart + DecodeKeyPart + Copy {
 /// assert_eq!(key::decode::<Padded<6, u32>>("000042")?, Padded(42));
 /// assert!(matches!(
 ///     key::encode(&Padded::<2, u8>(100)),
-///     Err(KeyError::WidthOverflow { digits: 3, width: 2 })
+///     Err(KeyError::WidthOverflow { digits: 3, width: 2, .. })
 /// ));
 /// # Ok::<(), KeyError>(())
 /// ```
@@ -216,6 +216,7 @@ impl Digits {
         let mut digits = Self::of(n);
         if digits.len() > width {
             return Err(KeyError::WidthOverflow {
+                value: format!("{}{n}", if negative { "-" } else { "" }),
                 digits: digits.len(),
                 width,
             });

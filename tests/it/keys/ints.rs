@@ -35,6 +35,7 @@ where
             Err(err) => prop_assert_eq!(
                 err,
                 KeyError::WidthOverflow {
+                    value: x.to_string(),
                     digits: digits(x),
                     width
                 }
@@ -181,6 +182,7 @@ fn declared_width_overflow_is_an_error_not_a_truncation() {
     assert_eq!(
         key::encode(&Padded::<6, u32>(1_000_000)),
         Err(KeyError::WidthOverflow {
+            value: "1000000".into(),
             digits: 7,
             width: 6
         })
@@ -189,6 +191,7 @@ fn declared_width_overflow_is_an_error_not_a_truncation() {
     assert_eq!(
         key::encode(&Padded::<3, i64>(-1000)),
         Err(KeyError::WidthOverflow {
+            value: "-1000".into(),
             digits: 4,
             width: 3
         })

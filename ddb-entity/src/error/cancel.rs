@@ -1,15 +1,47 @@
-//! A canceled transaction, reason by reason, mapped back to the actions.
+//! A canceled transaction's reasons, one per action, as its error carries
+//! them. Mapping DynamoDB's answer onto them is the transaction's job.
 
 use std::fmt;
 
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::CancellationReason as SdkReason;
+#[cfg(doc)]
+use super::Error;
+use super::Item;
 
-use super::action::ActionKind;
-use crate::entity::{Entity, Item};
-use crate::error::{Error, Result};
-use crate::op::version::Expected;
+/// What one action of a transaction does to its item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ActionKind {
+    /// Writes the item, replacing any with its key ([`Db::put`](crate::Db::put)).
+    Put,
+    /// Writes the item only if its key is free ([`Db::create`](crate::Db::create)).
+    Create,
+    /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
+    Update,
+    /// Deletes the item ([`Db::delete`](crate::Db::delete)).
+    Delete,
+    /// Writes nothing: the transaction happens only if a condition on the
+    /// item holds.
+    ConditionCheck,
+}
+
+impl ActionKind {
+    /// `"put"`, `"create"`, `"update"`, `"delete"` or `"condition check"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Put => "put",
+            ActionKind::Create => "create",
+            ActionKind::Update => "update",
+            ActionKind::Delete => "delete",
+            ActionKind::ConditionCheck => "condition check",
+        }
+    }
+}
+
+impl fmt::Display for ActionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Why DynamoDB canceled one action of a transaction (the `Code` of its
 /// `CancellationReason`).
@@ -131,7 +163,7 @@ impl CancellationReason {
         self.action
     }
 
-    /// The entity type the action addressed ([`Entity::NAME`]).
+    /// The entity type the action addressed ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)).
     pub fn entity(&self) -> &'static str {
         self.entity
     }
@@ -160,17 +192,11 @@ impl CancellationReason {
     /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when no
     /// item is stored or it was not asked for. It is asked for every
     /// action of a transaction built with
-    /// [`return_old_on_condition_failure`](crate::Transaction::return_old_on_condition_failure),
+    /// [`return_old_on_condition_failure`](crate::op::Transaction::return_old_on_condition_failure),
     /// and always for creates, updates and versioned writes, whose failures
     /// it tells apart.
     pub fn old_item(&self) -> Option<&Item> {
         self.old_item.as_ref()
-    }
-
-    /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
-    /// `None` without an old item, [`Error::WrongType`] when it is not an `E`.
-    pub fn old<E: Entity>(&self) -> Option<Result<E>> {
-        self.old_item.clone().map(E::from_item)
     }
 
     /// For a versioned write whose condition failed because another
@@ -240,8 +266,13 @@ impl fmt::Display for CancellationReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "action {} ({} of a `{}` at {} / {}): {}",
-            self.index, self.action, self.entity, self.partition, self.sort, self.code
+            "action {} ({} of {} at {} / {}): {}",
+            self.index,
+            self.action,
+            super::a(self.entity),
+            self.partition,
+            self.sort,
+            self.code
         )?;
         if let Some(stale) = self.stale_version {
             match stale.found {
@@ -265,115 +296,9 @@ impl fmt::Display for CancellationReason {
     }
 }
 
-/// What the error mapping needs to know of each action sent.
-pub(crate) struct Sent {
-    pub(crate) kind: ActionKind,
-    pub(crate) entity: &'static str,
-    pub(crate) partition: String,
-    pub(crate) sort: String,
-    pub(crate) version: Option<Expected>,
-}
-
-/// The error for a failed TransactWriteItems: a typed cancellation when
-/// DynamoDB canceled it, a service error otherwise.
-pub(crate) fn error<R>(
-    table: &str,
-    sent: Vec<Sent>,
-    err: SdkError<TransactWriteItemsError, R>,
-) -> Error
-where
-    R: fmt::Debug + Send + Sync + 'static,
-{
-    let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
-        err.as_service_error()
-    else {
-        return Error::service("TransactWriteItems", table, err);
-    };
-    let reasons = match canceled.cancellation_reasons.as_deref() {
-        Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
-        // DynamoDB always lists the reasons; the message repeats their codes.
-        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
-    };
-    let reasons = sent
-        .into_iter()
-        .zip(reasons)
-        .enumerate()
-        .map(|(index, (sent, reason))| map(index, sent, reason))
-        .collect();
-    Error::TransactionCanceled {
-        table: table.to_owned(),
-        reasons,
-        source: Box::new(err.into()),
-    }
-}
-
-fn map(index: usize, sent: Sent, reason: SdkReason) -> CancellationReason {
-    let code = CancellationCode::parse(reason.code.as_deref());
-    let old_item = reason.item.filter(|item| !item.is_empty());
-    let failed = code == CancellationCode::ConditionalCheckFailed;
-    // A missing item is "not found" for an update, before any version.
-    let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();
-    let stale_version = match sent.version {
-        Some(expected) if failed && !missing_for_update => expected
-            .found_instead(old_item.as_ref())
-            .map(|found| StaleVersion {
-                expected: expected.version,
-                found,
-            }),
-        _ => None,
-    };
-    CancellationReason {
-        index,
-        action: sent.kind,
-        entity: sent.entity,
-        partition: sent.partition,
-        sort: sent.sort,
-        code,
-        message: reason.message.filter(|message| !message.is_empty()),
-        old_item,
-        stale_version,
-    }
-}
-
-/// The codes of a cancellation message, `"Transaction cancelled, please
-/// refer cancellation reasons for specific reasons [ConditionalCheckFailed,
-/// None]"`, for a server that sends no `CancellationReasons`.
-fn codes_in_message(message: &str) -> Vec<SdkReason> {
-    let Some(start) = message.rfind('[') else {
-        return Vec::new();
-    };
-    let rest = &message[start + 1..];
-    let Some(end) = rest.find(']') else {
-        return Vec::new();
-    };
-    let list = &rest[..end];
-    list.split(',')
-        .map(|code| SdkReason::builder().code(code.trim()).build())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_come_back_from_the_message_when_the_list_is_missing() {
-        let codes: Vec<_> = codes_in_message(
-            "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, TransactionConflict]",
-        )
-        .iter()
-        .map(|reason| CancellationCode::parse(reason.code()))
-        .collect();
-        assert_eq!(
-            codes,
-            [
-                CancellationCode::None,
-                CancellationCode::ConditionalCheckFailed,
-                CancellationCode::TransactionConflict
-            ]
-        );
-        assert!(codes_in_message("Transaction cancelled").is_empty());
-    }
 
     #[test]
     fn codes_round_trip_and_unknown_ones_are_kept() {

@@ -1,14 +1,12 @@
 //! GetItem: one entity by its whole primary key.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
-
 use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, Result};
-use crate::op::ttl;
+use crate::future::into_future;
+use crate::item::ttl;
 use crate::table::Table;
 
 /// Reads one entity by key: `Ok(None)` when there is no such item. Made by
@@ -21,7 +19,7 @@ pub struct Get<'db, E: Entity> {
     include_expired: bool,
 }
 
-impl<T: crate::Table> Db<T> {
+impl<T: Table> Db<T> {
     /// Reads the entity with this key (one GetItem).
     ///
     /// ```
@@ -74,7 +72,7 @@ impl<E: Entity> Get<'_, E> {
         let span = tracing::info_span!(
             "ddb.get",
             table,
-            entity = E::NAME,
+            entity = E::RUST_NAME,
             found = tracing::field::Empty
         );
         async move {
@@ -88,7 +86,7 @@ impl<E: Entity> Get<'_, E> {
                 .send()
                 .await
                 .map_err(|err| Error::service("GetItem", table, err))?;
-            let now = ttl::now_seconds(self.db.client());
+            let now = self.db.now();
             let item = output.item.filter(|item| {
                 self.include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now)
             });
@@ -100,11 +98,4 @@ impl<E: Entity> Get<'_, E> {
     }
 }
 
-impl<'db, E: Entity + Send + Sync + 'db> IntoFuture for Get<'db, E> {
-    type Output = Result<Option<E>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, E: Entity] Get<'db, E> => Option<E>);

@@ -1,7 +1,5 @@
 //! Idempotent table creation for examples, tests and development stages.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
@@ -12,8 +10,9 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use crate::db::Db;
-use crate::error::{Error, Result};
+use crate::db::{Db, pause};
+use crate::error::{Error, Repr, Result};
+use crate::future::into_future;
 use crate::table::{KeySchema, Table, TableSchema, validate_table_name};
 
 /// What [`CreateTable`] found.
@@ -29,7 +28,7 @@ pub enum Provisioned {
 /// index projecting `ALL`), then waits until it and its indexes are `ACTIVE`.
 ///
 /// An existing table is checked against the declaration: different keys, or
-/// a declared index the table lacks, is [`Error::SchemaMismatch`] — never a
+/// a declared index the table lacks, is an [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch) error — never a
 /// silent success that fails on the first query. Made by
 /// [`Db::create_table_if_missing`].
 #[must_use = "nothing happens until you call `.send().await`"]
@@ -48,7 +47,7 @@ impl<T: Table> Db<T> {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use ddb_entity::{Db, Provisioned, local::LocalDynamo};
+    /// use ddb_entity::{Db, local::LocalDynamo, op::Provisioned};
     ///
     /// ddb_entity::table! {
     ///     /// The app's table.
@@ -83,8 +82,8 @@ impl<T: Table> CreateTable<'_, T> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.create_table_if_missing", table);
         async move {
-            T::SCHEMA.validate().map_err(Error::InvalidSchema)?;
-            validate_table_name(table).map_err(Error::InvalidSchema)?;
+            T::SCHEMA.validate()?;
+            validate_table_name(table)?;
             let outcome = match describe(self.db).await? {
                 Some(existing) => {
                     check_matches(table, &T::SCHEMA, &existing)?;
@@ -104,14 +103,7 @@ impl<T: Table> CreateTable<'_, T> {
     }
 }
 
-impl<'db, T: Table> IntoFuture for CreateTable<'db, T> {
-    type Output = Result<Provisioned>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, T: Table] CreateTable<'db, T> => Provisioned);
 
 async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
     let response = db
@@ -136,7 +128,13 @@ async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
 
 async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
     let schema = &T::SCHEMA;
-    let invalid = |err: aws_sdk_dynamodb::error::BuildError| Error::InvalidSchema(err.to_string());
+    let invalid = |err: aws_sdk_dynamodb::error::BuildError| -> Error {
+        Repr::RequestBuild {
+            what: "CreateTable",
+            source: Box::new(err),
+        }
+        .into()
+    };
     let definitions = schema
         .key_attributes()
         .into_iter()
@@ -219,9 +217,12 @@ fn described_keys(elements: &[KeySchemaElement]) -> (Option<&str>, Option<&str>)
 }
 
 fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription) -> Result<()> {
-    let mismatch = |detail: String| Error::SchemaMismatch {
-        table: table.to_owned(),
-        detail,
+    let mismatch = |detail: String| -> Error {
+        Repr::SchemaMismatch {
+            table: table.to_owned(),
+            detail,
+        }
+        .into()
     };
     let declared = (Some(schema.primary.partition_key), schema.primary.sort_key);
     let found = described_keys(existing.key_schema());
@@ -274,10 +275,11 @@ async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
     match (on, current_attribute) {
         (true, Some(name)) if name == attribute => return Ok(()),
         (true, Some(name)) => {
-            return Err(Error::SchemaMismatch {
+            return Err(Repr::SchemaMismatch {
                 table: table.to_owned(),
                 detail: format!("time to live is on for `{name}`, declared `{attribute}`"),
-            });
+            }
+            .into());
         }
         _ => {}
     }
@@ -285,7 +287,10 @@ async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
         .enabled(true)
         .attribute_name(attribute)
         .build()
-        .map_err(|err| Error::InvalidSchema(err.to_string()))?;
+        .map_err(|err| Repr::RequestBuild {
+            what: "UpdateTimeToLive",
+            source: Box::new(err),
+        })?;
     db.client()
         .update_time_to_live()
         .table_name(table)
@@ -298,7 +303,7 @@ async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
 
 async fn wait_until_active<T: Table>(db: &Db<T>, wait: Duration) -> Result<()> {
     let started = Instant::now();
-    let mut pause = Duration::from_millis(20);
+    let mut delay = Duration::from_millis(20);
     loop {
         let description = describe(db).await?;
         let status = description
@@ -309,29 +314,32 @@ async fn wait_until_active<T: Table>(db: &Db<T>, wait: Duration) -> Result<()> {
             return Ok(());
         }
         if started.elapsed() >= wait {
-            return Err(Error::NotActive {
-                table: db.table_name().to_owned(),
+            return Err(Error::not_active(
+                db.table_name(),
                 status,
-                waited: started.elapsed(),
-            });
+                started.elapsed(),
+            ));
         }
-        super::pause(db.client(), pause).await;
-        pause = (pause * 2).min(Duration::from_secs(1));
+        pause(db.client(), delay).await;
+        delay = (delay * 2).min(Duration::from_secs(1));
     }
 }
 
 /// `ACTIVE` only when the table and every index are; otherwise the first
 /// status that is not.
 fn table_status(description: &TableDescription) -> String {
-    if description.table_status() != Some(&TableStatus::Active) {
-        return format!("{:?}", description.table_status());
+    match description.table_status() {
+        Some(TableStatus::Active) => {}
+        Some(status) => return status.as_str().to_owned(),
+        None => return "no status".to_owned(),
     }
     for gsi in description.global_secondary_indexes() {
         // An emulator may omit the index status; only a stated one counts.
         if let Some(status) = gsi.index_status()
             && status != &IndexStatus::Active
         {
-            return format!("index {:?}: {status:?}", gsi.index_name());
+            let name = gsi.index_name().unwrap_or("(unnamed)");
+            return format!("index `{name}`: {}", status.as_str());
         }
     }
     "ACTIVE".to_owned()

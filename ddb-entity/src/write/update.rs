@@ -3,21 +3,22 @@
 
 use std::any::Any;
 use std::fmt::Write as _;
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
+use std::time::SystemTime;
 
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
 use serde::Serialize;
 use tracing::Instrument;
 
+use super::failure::condition_failure;
 use crate::db::Db;
-use crate::entity::{Entity, Field, IndexKey, Key, KeyRole};
-use crate::error::{Error, Result};
+use crate::entity::{
+    Action, Addable, Change, Changes, Entity, Field, IndexChange, Key, Settable, Versioned,
+};
+use crate::error::{Error, Repr, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version::{self, Expected};
-use crate::table::{IndexSchema, Table};
+use crate::future::into_future;
+use crate::table::Table;
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
 /// afterwards. Made by [`Db::update`].
@@ -31,7 +32,7 @@ use crate::table::{IndexSchema, Table};
 /// naming that field. A field of the primary key cannot be changed: that is
 /// a different item (delete it and put the new one).
 ///
-/// The item must exist: updating a missing key is [`Error::NotFound`], never
+/// The item must exist: updating a missing key is [`Error::is_not_found`], never
 /// a half-written item.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Update<'db, E: Entity> {
@@ -41,74 +42,6 @@ pub struct Update<'db, E: Entity> {
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
     error: Option<Error>,
-}
-
-/// The changes of one update, as generated code reads them to recompute
-/// index keys.
-#[doc(hidden)]
-#[derive(Default)]
-pub struct Changes {
-    entries: Vec<Change>,
-}
-
-struct Change {
-    field: &'static str,
-    attribute: &'static str,
-    action: Action,
-    /// The typed value of a `set`, for key recomputation.
-    value: Option<Box<dyn Any + Send + Sync>>,
-}
-
-enum Action {
-    Set(AttributeValue),
-    Remove,
-    Add(AttributeValue),
-}
-
-/// What an update does to one field, seen from generated code.
-#[doc(hidden)]
-pub enum Lookup<'a, T> {
-    /// The update does not change the field.
-    Untouched,
-    /// The field is set to this value.
-    Set(&'a T),
-    /// The field is removed (an `Option` becoming `None`).
-    Removed,
-    /// The field is added to: its new value is unknown here.
-    Added,
-}
-
-impl Changes {
-    /// Whether the update changes any of `fields`.
-    pub fn touches(&self, fields: &[&str]) -> bool {
-        self.entries.iter().any(|c| fields.contains(&c.field))
-    }
-
-    /// What the update does to `field`, whose type is `T`.
-    pub fn lookup<T: 'static>(&self, field: &str) -> Lookup<'_, T> {
-        match self.entries.iter().rev().find(|c| c.field == field) {
-            None => Lookup::Untouched,
-            Some(change) => match &change.action {
-                Action::Remove => Lookup::Removed,
-                Action::Add(_) => Lookup::Added,
-                Action::Set(_) => change
-                    .value
-                    .as_ref()
-                    .and_then(|value| value.downcast_ref::<T>())
-                    .map_or(Lookup::Untouched, Lookup::Set),
-            },
-        }
-    }
-}
-
-/// How one index's key attributes change with an update.
-#[doc(hidden)]
-#[derive(Debug)]
-pub enum IndexChange {
-    /// Write these key values.
-    Set(IndexSchema, IndexKey),
-    /// Remove the key attributes: the item leaves the (sparse) index.
-    Remove(IndexSchema),
 }
 
 impl<T: Table> Db<T> {
@@ -154,31 +87,26 @@ impl<T: Table> Db<T> {
 }
 
 impl<'db, E: Entity> Update<'db, E> {
-    fn push<T: Serialize + Send + Sync + 'static>(
+    fn push<T: Serialize + Send + Sync + 'static, R>(
         mut self,
-        field: Field<E, T>,
+        field: Field<E, T, R>,
         action: impl FnOnce(AttributeValue) -> Action,
         value: Option<T>,
     ) -> Self {
         if self.error.is_some() {
             return self;
         }
-        if field.role() == KeyRole::Primary {
-            self.error = Some(Error::InvalidRequest(format!(
-                "`{}` is part of the primary key of `{}`: changing it makes another item; delete this one and put the new one",
-                field.name(),
-                E::NAME
-            )));
-            return self;
-        }
         let attribute = match &value {
             Some(value) => match serde_dynamo::to_attribute_value(value) {
                 Ok(attribute) => Some(attribute),
                 Err(source) => {
-                    self.error = Some(Error::Encode {
-                        entity: E::NAME,
-                        source,
-                    });
+                    self.error = Some(
+                        Repr::Encode {
+                            entity: E::RUST_NAME,
+                            source: Box::new(source),
+                        }
+                        .into(),
+                    );
                     return self;
                 }
             },
@@ -198,56 +126,78 @@ impl<'db, E: Entity> Update<'db, E> {
         self
     }
 
-    /// `field = value`.
-    pub fn set<T: Serialize + Send + Sync + 'static>(self, field: Field<E, T>, value: T) -> Self {
+    /// `field = value`. A field of an index key template moves the index
+    /// key with it; a primary-key field cannot be set (a compile error).
+    pub fn set<T: Serialize + Send + Sync + 'static, R: Settable>(
+        self,
+        field: Field<E, T, R>,
+        value: T,
+    ) -> Self {
         self.push(field, Action::Set, Some(value))
     }
 
     /// `field = None`, by removing the attribute (and the key attributes of
     /// every sparse index it feeds).
-    pub fn remove<T: Serialize + Send + Sync + 'static>(self, field: Field<E, Option<T>>) -> Self {
+    pub fn remove<T: Serialize + Send + Sync + 'static, R: Settable>(
+        self,
+        field: Field<E, Option<T>, R>,
+    ) -> Self {
         self.push(field, Action::Set, None)
     }
 
-    /// `field = field + amount`, atomically on the server. A field that
-    /// feeds a key cannot be added to: its new value would be unknown here.
-    pub fn add<T>(mut self, field: Field<E, T>, amount: T) -> Self
+    /// `field = field + amount`, atomically on the server. Only fields in no
+    /// key template can be added to (a compile error otherwise): a key's new
+    /// value would be unknown before the update.
+    pub fn add<T, R: Addable>(self, field: Field<E, T, R>, amount: T) -> Self
     where
         T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
     {
-        if field.role() == KeyRole::Index && self.error.is_none() {
-            self.error = Some(Error::InvalidRequest(format!(
-                "`{}` feeds an index key of `{}`: add would leave that key stale; set the new value instead",
-                field.name(),
-                E::NAME
-            )));
-        }
         self.push(field, Action::Add, Some(amount))
     }
 
     /// Update only if `condition` holds for the stored item (else
     /// [`Error::is_condition_failed`]; a missing item stays
-    /// [`Error::NotFound`]).
+    /// [`Error::is_not_found`]).
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
+}
 
-    /// Update only if the stored version is `version` (an entity with
-    /// `#[entity(version = "…")]`); else [`Error::VersionConflict`]. Every
-    /// update of a versioned entity increments its version, checked or not.
+impl<E: Versioned> Update<'_, E> {
+    /// Update only if the stored version is `version`; else
+    /// [`Error::is_version_conflict`]. Every update of a versioned entity
+    /// increments its version, checked or not. Only a
+    /// [`Versioned`] entity (`#[entity(version = "…")]`) has a version to
+    /// expect:
+    ///
+    /// ```compile_fail
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// fn rename(db: &Db<App>) -> ddb_entity::Result<()> {
+    ///     let _ = db.update(Customer::key(1)?).set(Customer::fields().name, "Ada".into()).expect_version(3);
+    ///     Ok(())
+    /// }
+    /// ```
     pub fn expect_version(mut self, version: u64) -> Self {
         self.expected_version = Some(version);
         self
     }
+}
 
+impl<'db, E: Entity> Update<'db, E> {
     /// Sends the UpdateItem and returns the entity as stored afterwards.
     pub async fn send(self) -> Result<E> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
             "ddb.update",
             table,
-            entity = E::NAME,
+            entity = E::RUST_NAME,
             fields = self.changes.entries.len()
         );
         async move {
@@ -271,17 +221,18 @@ impl<'db, E: Entity> Update<'db, E> {
                 .await;
             match response {
                 Ok(output) => E::from_item(output.attributes.unwrap_or_default()),
-                Err(err) if stored_on_failure(&err).is_some_and(|stored| stored.is_none()) => {
+                Err(err) if condition_failure(&err).is_some_and(|stored| stored.is_none()) => {
                     let (partition, sort) = key.into_parts();
-                    Err(Error::NotFound {
-                        entity: E::NAME,
+                    Err(Repr::NotFound {
+                        entity: E::RUST_NAME,
                         partition,
                         sort,
-                    })
+                    }
+                    .into())
                 }
                 Err(err) => {
-                    let conflict = match (parts.version, stored_on_failure(&err)) {
-                        (Some(expected), Some(stored)) => expected.conflict(E::NAME, stored),
+                    let conflict = match (parts.version, condition_failure(&err)) {
+                        (Some(expected), Some(stored)) => expected.conflict(E::RUST_NAME, stored),
                         _ => None,
                     };
                     Err(conflict.unwrap_or_else(|| Error::service("UpdateItem", table, err)))
@@ -296,6 +247,7 @@ impl<'db, E: Entity> Update<'db, E> {
     /// cannot be built): shared by [`send`](Update::send) and transactions.
     pub(crate) fn into_parts(self) -> (&'db Db<E::Table>, Key<E>, Result<UpdateParts>) {
         let parts = parts(
+            self.db.now(),
             &self.key,
             self.changes,
             self.condition,
@@ -322,6 +274,7 @@ pub(crate) struct UpdateParts {
 /// index keys they move, a versioned entity's version increment, and the
 /// condition. `error` is the first mistake the builder recorded.
 fn parts<E: Entity>(
+    now: SystemTime,
     key: &Key<E>,
     mut changes: Changes,
     extra: Option<Condition<E>>,
@@ -332,14 +285,14 @@ fn parts<E: Entity>(
         return Err(error);
     }
     if changes.entries.is_empty() {
-        return Err(Error::InvalidRequest(format!(
-            "an update of `{}` with no changes: set, remove or add a field",
-            E::NAME
-        )));
+        return Err(Repr::EmptyUpdate {
+            entity: E::RUST_NAME,
+        }
+        .into());
     }
     let index_changes = E::index_changes(key, &changes)?;
     let mut condition = Condition::<E>::item_exists();
-    let expected = version::expected::<E>(expected_version)?;
+    let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
         // Every update of a versioned entity increments its version.
         changes.entries.push(Change {
@@ -349,7 +302,7 @@ fn parts<E: Entity>(
             value: None,
         });
     }
-    if let Some((attribute, now)) = E::updated_at(std::time::SystemTime::now())? {
+    if let Some((attribute, now)) = E::updated_at(now)? {
         // A maintained `updated_at` follows every update the caller does
         // not set it in.
         if !changes
@@ -380,16 +333,6 @@ fn parts<E: Entity>(
         placeholders,
         version: expected,
     })
-}
-
-/// For a failed condition, the item stored at the key (`None`: no item).
-fn stored_on_failure<R>(err: &SdkError<UpdateItemError, R>) -> Option<Option<&crate::Item>> {
-    match err.as_service_error() {
-        Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
-            Some(failed.item.as_ref())
-        }
-        _ => None,
-    }
 }
 
 /// The `UPDATE` expression: SET, REMOVE and ADD clauses for the changes
@@ -442,11 +385,4 @@ fn update_expression(
     update
 }
 
-impl<'db, E: Entity + Send + Sync + 'db> IntoFuture for Update<'db, E> {
-    type Output = Result<E>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, E: Entity] Update<'db, E> => E);

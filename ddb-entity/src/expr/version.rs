@@ -3,9 +3,10 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::{Entity, Item};
-use crate::error::{Error, Result};
-use crate::expr::Condition;
+use super::Condition;
+use crate::entity::Entity;
+use crate::error::{Error, Repr, Result};
+use crate::item::Item;
 
 /// The version a versioned write expects to find stored: what tells a
 /// stale write from another failed condition once the write is refused.
@@ -18,15 +19,17 @@ pub(crate) struct Expected {
 }
 
 impl Expected {
-    /// A [`Error::VersionConflict`] when the item a failed condition
-    /// returned (`None`: no item) holds another version than expected.
+    /// A version-conflict error when the item a failed condition returned
+    /// (`None`: no item) holds another version than expected.
     pub(crate) fn conflict(self, entity: &'static str, stored: Option<&Item>) -> Option<Error> {
-        self.found_instead(stored)
-            .map(|found| Error::VersionConflict {
+        self.found_instead(stored).map(|found| {
+            Repr::VersionConflict {
                 entity,
                 expected: self.version,
                 found,
-            })
+            }
+            .into()
+        })
     }
 
     /// `Some(found)` when `stored` (`None`: no item) does not hold the
@@ -58,10 +61,10 @@ pub(crate) fn expect<E: Entity>(attribute: &'static str, expected: u64) -> Condi
 /// The version after a write of `current`.
 pub(crate) fn next<E: Entity>(current: u64) -> Result<u64> {
     current.checked_add(1).ok_or_else(|| {
-        Error::InvalidRequest(format!(
-            "the version of `{}` cannot grow past u64::MAX",
-            E::NAME
-        ))
+        Repr::VersionOverflow {
+            entity: E::RUST_NAME,
+        }
+        .into()
     })
 }
 
@@ -69,16 +72,10 @@ pub(crate) fn number(version: u64) -> AttributeValue {
     AttributeValue::N(version.to_string())
 }
 
-/// What a write of `E` expects of the stored version: `expected`, unless
-/// the entity has no version attribute, which is an error when a version
-/// was expected all the same.
-pub(crate) fn expected<E: Entity>(expected: Option<u64>) -> Result<Option<Expected>> {
-    match (E::VERSION_ATTRIBUTE, expected) {
-        (None, Some(_)) => Err(Error::InvalidRequest(format!(
-            "`{}` has no version field to expect; declare one with #[entity(version = \"…\")]",
-            E::NAME
-        ))),
-        (Some(attribute), Some(version)) => Ok(Some(Expected { attribute, version })),
-        _ => Ok(None),
-    }
+/// What a write of `E` expects of the stored version: `expected`, checked
+/// against the entity's version attribute. `expect_version` exists only on
+/// [`Versioned`](crate::Versioned) entities, so the attribute is there.
+pub(crate) fn expected<E: Entity>(expected: Option<u64>) -> Option<Expected> {
+    let attribute = E::VERSION_ATTRIBUTE?;
+    expected.map(|version| Expected { attribute, version })
 }

@@ -9,12 +9,9 @@
 mod action;
 mod cancel;
 
-pub use action::{ActionKind, TransactDelete, TransactPut};
-pub use cancel::{CancellationCode, CancellationReason, StaleVersion};
+pub use action::{TransactDelete, TransactPut};
 
 use std::collections::HashMap;
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 
 use aws_sdk_dynamodb::types::TransactWriteItem;
 use tracing::Instrument;
@@ -23,10 +20,13 @@ use self::action::Planned;
 use self::cancel::Sent;
 use crate::db::Db;
 use crate::entity::{Entity, Key};
-use crate::error::{Error, Result};
+#[cfg(doc)]
+use crate::error::{CancellationReason, Error};
+use crate::error::{Repr, Result};
 use crate::expr::Condition;
-use crate::op::Update;
+use crate::future::into_future;
 use crate::table::Table;
+use crate::write::Update;
 
 /// The most actions DynamoDB takes in one transaction.
 const MAX_ACTIONS: usize = 100;
@@ -50,15 +50,19 @@ const TOKEN_LENGTH: std::ops::RangeInclusive<usize> = 1..=36;
 /// | [`delete`](Transaction::delete) | a [`Key`], or `db.delete(key).condition(…).expect_version(…)` |
 /// | [`condition_check`](Transaction::condition_check) | a [`Key`] and a [`Condition`] |
 ///
-/// Refused before anything is sent: more than 100 actions, two actions on
-/// the same item ([`Error::DuplicateAction`], naming both), and an action
-/// that cannot be built — a key that cannot be encoded, an entity that does
-/// not serialise, an update that cannot recompute an index key
-/// ([`Error::InvalidAction`], naming the action's index and entity type).
+/// Refused before anything is sent: more than 100 actions
+/// ([`ErrorKind::TransactionTooLarge`](crate::ErrorKind::TransactionTooLarge)),
+/// two actions on the same item
+/// ([`ErrorKind::DuplicateAction`](crate::ErrorKind::DuplicateAction),
+/// naming both), and an action that cannot be built — a key that cannot be
+/// encoded, an entity that does not serialise, an update that cannot
+/// recompute an index key
+/// ([`ErrorKind::InvalidAction`](crate::ErrorKind::InvalidAction), naming
+/// the action's index and entity type).
 /// A transaction with no action sends nothing and succeeds.
 ///
 /// When DynamoDB cancels the transaction, nothing was written and the error
-/// is [`Error::TransactionCanceled`]: [`Error::cancellation_reasons`] holds
+/// is [`Error::is_transaction_canceled`]: [`Error::cancellation_reasons`] holds
 /// one [`CancellationReason`] per action, in order, with its index, entity
 /// type, key, reason code and message (and the stored item where DynamoDB
 /// returned it). [`Error::is_condition_failed`],
@@ -137,7 +141,8 @@ impl<T: Table> Db<T> {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// # use ddb_entity::{ActionKind, CancellationCode, Db, Entity, local::LocalDynamo};
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use ddb_entity::op::{ActionKind, CancellationCode};
     /// # use serde::{Deserialize, Serialize};
     /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
     /// #[derive(Entity, Serialize, Deserialize, Debug)]
@@ -193,9 +198,13 @@ impl<'db, T: Table> Transaction<'db, T> {
         if let Some(other) = planned.made_for.as_deref()
             && other != table
         {
-            planned.parts = Err(Error::InvalidRequest(format!(
-                "it was built on a `Db` of table `{other}`, but the transaction runs on table `{table}`: build it from the transaction's `Db`"
-            )));
+            planned.parts = Err(Repr::WrongTable {
+                what: "a transaction action",
+                built_for: other.to_owned(),
+                table: table.to_owned(),
+                fix: "build it from the transaction's `Db`",
+            }
+            .into());
         }
         self.actions.push(planned);
         self
@@ -205,15 +214,17 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// put built as alone — `db.put(&entity).condition(…)` (written only if
     /// the condition holds), `db.create(&entity)` — which behaves here
     /// exactly as it would alone (a versioned entity is checked and bumped).
-    pub fn put(self, put: impl Into<TransactPut<T>>) -> Self {
-        self.push(put.into().into_planned())
+    pub fn put<'e>(self, put: impl Into<TransactPut<'e, T>>) -> Self {
+        let now = self.db.now();
+        self.push(put.into().into_planned(now))
     }
 
     /// Writes an entity only if no item has its key yet, like
     /// [`Db::create`]; a taken key cancels the transaction
     /// ([`CancellationReason::is_already_exists`]).
     pub fn create<E: Entity<Table = T>>(self, entity: &E) -> Self {
-        self.push(Planned::put(entity, true, None, None))
+        let now = self.db.now();
+        self.push(Planned::put(entity, now, true, None, None))
     }
 
     /// Changes a stored entity, as `update` would alone: made by
@@ -290,10 +301,10 @@ impl<'db, T: Table> Transaction<'db, T> {
             if let Some(token) = &self.token
                 && !TOKEN_LENGTH.contains(&token.chars().count())
             {
-                return Err(Error::InvalidRequest(format!(
-                    "an idempotency token is 1 to 36 characters, this one has {}: use a UUID, for example",
-                    token.chars().count()
-                )));
+                return Err(Repr::InvalidToken {
+                    length: token.chars().count(),
+                }
+                .into());
             }
             let response = self
                 .db
@@ -321,10 +332,13 @@ fn prepare(
     table: &str,
 ) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
     if actions.len() > MAX_ACTIONS {
-        return Err(Error::InvalidRequest(format!(
-            "a transaction takes at most {MAX_ACTIONS} actions, this one has {}: split it (each transaction is then atomic on its own, not together)",
-            actions.len()
-        )));
+        return Err(Repr::TransactionTooLarge {
+            what: format!(
+                "takes at most {MAX_ACTIONS} actions, this one has {}",
+                actions.len()
+            ),
+        }
+        .into());
     }
     let mut items = Vec::with_capacity(actions.len());
     let mut sent = Vec::with_capacity(actions.len());
@@ -334,25 +348,27 @@ fn prepare(
         let (parts, key) = match (planned.parts, planned.key) {
             (Ok(parts), Some(key)) => (parts, key),
             (Err(source), _) => {
-                return Err(Error::InvalidAction {
+                return Err(Repr::InvalidAction {
                     index,
                     action: planned.kind,
                     entity: planned.entity,
-                    source: Box::new(source),
-                });
+                    source,
+                }
+                .into());
             }
             (Ok(_), None) => unreachable!("an action whose key failed has failed parts"),
         };
         if let Some(&(first, first_entity)) = seen.get(&key) {
             let (partition, sort) = key;
-            return Err(Error::DuplicateAction {
+            return Err(Repr::DuplicateAction {
                 first,
                 second: index,
                 first_entity,
                 second_entity: planned.entity,
                 partition,
                 sort,
-            });
+            }
+            .into());
         }
         seen.insert(key.clone(), (index, planned.entity));
         let version = parts.version;
@@ -381,14 +397,7 @@ fn entity_names(actions: &[Planned]) -> String {
     names.join(",")
 }
 
-impl<'db, T: Table> IntoFuture for Transaction<'db, T> {
-    type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, T: Table] Transaction<'db, T> => ());
 
 impl<T: Table> std::fmt::Debug for Transaction<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -9,13 +9,13 @@ mod get;
 mod retry;
 mod write;
 
-pub use get::{BatchGet, BatchGetPartial, UnprocessedKey};
+pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
-pub use write::{BatchWrite, UnprocessedWrite, WriteKind};
+pub use write::BatchWrite;
 
 use std::fmt;
 
-use crate::entity::Item;
+use crate::item::Item;
 use crate::table::KeySchema;
 
 /// Requests a batch has in flight at once unless told otherwise: enough to

@@ -5,14 +5,14 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
-use super::cursor::Cursor;
 use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::cursor::Cursor;
 use crate::db::Db;
-use crate::entity::{Item, Partition, SortKey};
+use crate::entity::{Partition, SortKey};
 use crate::error::{Error, Result};
-use crate::key::KeyError;
-use crate::op::ttl;
-use crate::table::{QueryIndex, Table};
+use crate::expr::Placeholders;
+use crate::item::{Item, ttl};
+use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
 /// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
 /// the table). Made by [`Db::query`]; finish with
@@ -28,7 +28,7 @@ use crate::table::{QueryIndex, Table};
 pub struct Query<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,
     partition: Partition<I>,
-    condition: Option<Result<Condition, KeyError>>,
+    condition: Option<Result<KeyCondition>>,
     reverse: bool,
     limit: Option<usize>,
     page_size: Option<usize>,
@@ -40,8 +40,9 @@ pub struct Query<'db, I: QueryIndex> {
     projection: Option<Vec<&'static str>>,
 }
 
+/// The sort-key part of a key condition.
 #[derive(Debug, Clone)]
-enum Condition {
+enum KeyCondition {
     Compare(&'static str, String),
     BeginsWith(String),
     Between(String, String),
@@ -57,7 +58,7 @@ pub struct Page<C> {
     pub cursor: Option<Cursor>,
 }
 
-impl<T: crate::Table> Db<T> {
+impl<T: Table> Db<T> {
     /// Starts a Query on `partition`, which names its index by type:
     /// `Order::partition(42)?` queries the table, `Order::gsi1_partition(..)?`
     /// the index `Gsi1`.
@@ -82,7 +83,7 @@ impl<T: crate::Table> Db<T> {
     /// let march: Vec<Order> = db
     ///     .query(Order::partition(42)?)
     ///     .sk_between(Order::sk().placed(20260301u32), Order::sk().placed(20260331u32))
-    ///     .reverse()
+    ///     .reverse(true)
     ///     .collect()
     ///     .await?;
     /// assert_eq!(march.iter().map(|o| o.order_id).collect::<Vec<_>>(), [2, 1]);
@@ -107,8 +108,9 @@ impl<T: crate::Table> Db<T> {
     }
 }
 
-impl<'db, I: QueryIndex> Query<'db, I> {
-    fn condition(mut self, condition: Result<Condition, KeyError>) -> Self {
+/// Sort-key conditions, on indexes that have a sort key.
+impl<'db, I: SortedIndex> Query<'db, I> {
+    fn condition(mut self, condition: Result<KeyCondition>) -> Self {
         self.condition = Some(condition);
         self
     }
@@ -116,13 +118,13 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Sort key equal to a whole key (a prefix is compared as a string).
     pub fn sk_eq(self, sk: impl Into<SortKey<I>>) -> Self {
         let sk = sk.into();
-        self.condition(sk.into_value().map(|v| Condition::Compare("=", v)))
+        self.condition(sk.into_value().map(|v| KeyCondition::Compare("=", v)))
     }
 
     /// Sort key starts with the prefix: everything under a cut.
     pub fn sk_begins_with(self, prefix: impl Into<SortKey<I>>) -> Self {
         let prefix = prefix.into();
-        self.condition(prefix.into_value().map(Condition::BeginsWith))
+        self.condition(prefix.into_value().map(KeyCondition::BeginsWith))
     }
 
     /// From `low` through everything under `high`, both included.
@@ -130,37 +132,39 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         let (low, high) = (low.into(), high.into());
         let condition = low
             .into_value()
-            .and_then(|low| Ok(Condition::Between(low, high.upper_bound()?)));
+            .and_then(|low| Ok(KeyCondition::Between(low, high.upper_bound()?)));
         self.condition(condition)
     }
 
     /// Before `sk` and everything under it.
     pub fn sk_lt(self, sk: impl Into<SortKey<I>>) -> Self {
         let sk = sk.into();
-        self.condition(sk.into_value().map(|v| Condition::Compare("<", v)))
+        self.condition(sk.into_value().map(|v| KeyCondition::Compare("<", v)))
     }
 
     /// Up to and including everything under `sk`.
     pub fn sk_le(self, sk: impl Into<SortKey<I>>) -> Self {
         let sk = sk.into();
-        self.condition(sk.upper_bound().map(|v| Condition::Compare("<=", v)))
+        self.condition(sk.upper_bound().map(|v| KeyCondition::Compare("<=", v)))
     }
 
     /// After `sk` and everything under it.
     pub fn sk_gt(self, sk: impl Into<SortKey<I>>) -> Self {
         let sk = sk.into();
-        self.condition(sk.upper_bound().map(|v| Condition::Compare(">", v)))
+        self.condition(sk.upper_bound().map(|v| KeyCondition::Compare(">", v)))
     }
 
     /// From `sk` (and everything under it) on.
     pub fn sk_ge(self, sk: impl Into<SortKey<I>>) -> Self {
         let sk = sk.into();
-        self.condition(sk.into_value().map(|v| Condition::Compare(">=", v)))
+        self.condition(sk.into_value().map(|v| KeyCondition::Compare(">=", v)))
     }
+}
 
-    /// Descending sort-key order ("newest first").
-    pub fn reverse(mut self) -> Self {
-        self.reverse = true;
+impl<'db, I: QueryIndex> Query<'db, I> {
+    /// Descending sort-key order ("newest first") when `reverse` is true.
+    pub fn reverse(mut self, reverse: bool) -> Self {
+        self.reverse = reverse;
         self
     }
 
@@ -173,13 +177,6 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// At most `size` items per request (DynamoDB also stops at 1 MB).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
-        self
-    }
-
-    /// A strongly consistent read. Only the table offers one: on a global
-    /// secondary index the query is refused before sending.
-    pub fn consistent_read(mut self, consistent: bool) -> Self {
-        self.consistent = consistent;
         self
     }
 
@@ -197,9 +194,10 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// Also return items past their time to live that DynamoDB has not
-    /// deleted yet (hidden by default; they still count towards `limit`).
-    pub fn include_expired(mut self) -> Self {
-        self.include_expired = true;
+    /// deleted yet, when `include` is true (hidden by default; they still
+    /// count towards `limit`).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
         self
     }
 
@@ -252,7 +250,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Every page, up to the limit, into one collection: a
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
-    pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+    pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
         let span = self.span::<C>();
         async move {
             let mut progress = self.start()?;
@@ -270,7 +268,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// One request: its items and the cursor to resume from.
-    pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
+    pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
         let span = self.span::<C>();
         async move {
             let mut progress = self.start()?;
@@ -296,7 +294,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             let span = span.clone();
             async move {
                 let (query, mut progress) = match state {
-                    Pages::Start(query) => {
+                    Pages::Start(mut query) => {
                         let progress = query.start()?;
                         (query, progress)
                     }
@@ -336,29 +334,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// Checks everything that can be checked before sending.
-    fn start(&self) -> Result<Progress> {
-        let condition = match &self.condition {
+    fn start(&mut self) -> Result<Progress> {
+        let condition = match self.condition.take() {
             None => None,
-            Some(Err(err)) => return Err(Error::Key(err.clone())),
+            Some(Err(err)) => return Err(err),
             // An empty prefix (a template that starts with a hole, cut
             // before it) is "every sort key": no condition at all.
-            Some(Ok(Condition::BeginsWith(prefix))) if prefix.is_empty() => None,
-            Some(Ok(condition)) => Some(condition.clone()),
+            Some(Ok(KeyCondition::BeginsWith(prefix))) if prefix.is_empty() => None,
+            Some(Ok(condition)) => Some(condition),
         };
-        if condition.is_some() && I::KEYS.sort_key.is_none() {
-            return Err(Error::InvalidRequest(format!(
-                "index {} has no sort key, so a query on it takes no sort-key condition",
-                I::INDEX_NAME.unwrap_or("(table)")
-            )));
-        }
-        if self.consistent
-            && let Some(index) = I::INDEX_NAME
-        {
-            return Err(Error::InvalidRequest(format!(
-                "global secondary index {index} offers only eventually consistent reads; \
-                 query the table for a consistent read, or drop consistent_read"
-            )));
-        }
         let start_key = match &self.cursor {
             None => None,
             Some(cursor) => Some(cursor.start_key(
@@ -380,6 +364,33 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 }
 
+/// Strong consistency, which only the table's own key offers.
+impl<T: Table> Query<'_, Primary<T>> {
+    /// A strongly consistent read when `consistent` is true (twice the read
+    /// capacity). Only the table offers one, so only a query of the table
+    /// has this method: a global secondary index is eventually consistent.
+    ///
+    /// ```compile_fail
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// struct Order { customer_id: u64, order_id: u64 }
+    ///
+    /// fn by_id(db: &Db<App>) -> ddb_entity::Result<()> {
+    ///     let _ = db.query(Order::gsi1_partition(7)?).consistent_read(true); // no such method
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+}
+
 enum Pages<'db, I: QueryIndex> {
     Start(Query<'db, I>),
     Running(Query<'db, I>, Progress),
@@ -389,7 +400,7 @@ enum Pages<'db, I: QueryIndex> {
 /// Where a running query is.
 #[derive(Debug)]
 struct Progress {
-    condition: Option<Condition>,
+    condition: Option<KeyCondition>,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
     /// `LastEvaluatedKey` of the last response.
@@ -416,42 +427,24 @@ impl Progress {
             (Some(size), Some(left)) => Some(size.min(left)),
             (size, left) => size.or(left),
         };
-        let mut expression = String::from("#pk = :pk");
+        let mut p = Placeholders::default();
+        let expression = key_condition(
+            keys,
+            query.partition.as_str(),
+            self.condition.as_ref(),
+            &mut p,
+        );
         let mut request = query
             .db
             .client()
             .query()
             .table_name(table)
             .set_index_name(I::INDEX_NAME.map(str::to_owned))
-            .expression_attribute_names("#pk", keys.partition_key)
-            .expression_attribute_values(
-                ":pk",
-                AttributeValue::S(query.partition.as_str().to_owned()),
-            )
+            .key_condition_expression(expression)
             .scan_index_forward(!query.reverse)
             .set_consistent_read(query.consistent.then_some(true))
             .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
             .set_exclusive_start_key(self.start_key.take());
-        if let (Some(condition), Some(sort_key)) = (&self.condition, keys.sort_key) {
-            request = request.expression_attribute_names("#sk", sort_key);
-            let s = |value: &String| AttributeValue::S(value.clone());
-            match condition {
-                Condition::Compare(op, value) => {
-                    expression.push_str(&format!(" AND #sk {op} :sk"));
-                    request = request.expression_attribute_values(":sk", s(value));
-                }
-                Condition::BeginsWith(prefix) => {
-                    expression.push_str(" AND begins_with(#sk, :sk)");
-                    request = request.expression_attribute_values(":sk", s(prefix));
-                }
-                Condition::Between(low, high) => {
-                    expression.push_str(" AND #sk BETWEEN :low AND :high");
-                    request = request
-                        .expression_attribute_values(":low", s(low))
-                        .expression_attribute_values(":high", s(high));
-                }
-            }
-        }
         if query.capacity {
             request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         }
@@ -476,16 +469,12 @@ impl Progress {
                     projected.push(attribute);
                 }
             }
-            let mut names = Vec::new();
-            for (i, attribute) in projected.into_iter().enumerate() {
-                let placeholder = format!("#p{i}");
-                request = request.expression_attribute_names(&placeholder, attribute);
-                names.push(placeholder);
-            }
+            let names: Vec<String> = projected.into_iter().map(|a| p.name(a)).collect();
             request = request.projection_expression(names.join(", "));
         }
         let output = request
-            .key_condition_expression(expression)
+            .set_expression_attribute_names(p.names_or_none())
+            .set_expression_attribute_values(p.values_or_none())
             .send()
             .await
             .map_err(|err| Error::service("Query", table, err))?;
@@ -503,7 +492,7 @@ impl Progress {
             *left = left.saturating_sub(items.len());
         }
         if !query.include_expired {
-            let now = ttl::now_seconds(query.db.client());
+            let now = query.db.now();
             items.retain(|item| !ttl::is_expired(item, &I::Table::SCHEMA, now));
         }
         self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
@@ -528,6 +517,37 @@ impl Progress {
             span.record("consumed_rcu", self.consumed_rcu);
         }
     }
+}
+
+/// The key condition of a query on `keys`: the partition, and the sort-key
+/// condition if any, every name and value a placeholder.
+fn key_condition(
+    keys: KeySchema,
+    partition: &str,
+    condition: Option<&KeyCondition>,
+    p: &mut Placeholders,
+) -> String {
+    let pk = p.name(keys.partition_key);
+    let mut expression = format!(
+        "{pk} = {}",
+        p.value(AttributeValue::S(partition.to_owned()))
+    );
+    let (Some(condition), Some(sort_key)) = (condition, keys.sort_key) else {
+        return expression;
+    };
+    let sk = p.name(sort_key);
+    let mut s = |value: &String| p.value(AttributeValue::S(value.clone()));
+    let clause = match condition {
+        KeyCondition::Compare(op, value) => format!("{sk} {op} {}", s(value)),
+        KeyCondition::BeginsWith(prefix) => format!("begins_with({sk}, {})", s(prefix)),
+        KeyCondition::Between(low, high) => {
+            let (low, high) = (s(low), s(high));
+            format!("{sk} BETWEEN {low} AND {high}")
+        }
+    };
+    expression.push_str(" AND ");
+    expression.push_str(&clause);
+    expression
 }
 
 impl<'db, I: QueryIndex> Query<'db, I> {

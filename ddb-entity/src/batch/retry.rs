@@ -28,7 +28,7 @@ use std::time::Duration;
 ///
 /// ```
 /// use std::time::Duration;
-/// use ddb_entity::BatchRetry;
+/// use ddb_entity::op::BatchRetry;
 ///
 /// let retry = BatchRetry::new()
 ///     .max_attempts(5)

@@ -3,66 +3,34 @@
 
 use std::fmt;
 use std::marker::PhantomData;
+use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete as SdkDelete, Put as SdkPut, ReturnValuesOnConditionCheckFailure,
     TransactWriteItem, Update as SdkUpdate,
 };
 
-use crate::entity::{Entity, Item, Key};
-use crate::error::{Error, Result};
+use crate::entity::{Entity, Key};
+use crate::error::{ActionKind, Repr, Result};
+use crate::expr::version::Expected;
 use crate::expr::{Condition, Placeholders};
-use crate::op::version::Expected;
-use crate::op::{Delete, Put, Update, delete, put};
+use crate::item::Item;
 use crate::table::Table;
+use crate::write::{Delete, Put, Update, delete, put};
 
-/// What one action of a transaction does to its item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ActionKind {
-    /// Writes the item, replacing any with its key ([`Db::put`](crate::Db::put)).
-    Put,
-    /// Writes the item only if its key is free ([`Db::create`](crate::Db::create)).
-    Create,
-    /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
-    Update,
-    /// Deletes the item ([`Db::delete`](crate::Db::delete)).
-    Delete,
-    /// Writes nothing: the transaction happens only if a condition on the
-    /// item holds.
-    ConditionCheck,
-}
-
-impl ActionKind {
-    /// `"put"`, `"create"`, `"update"`, `"delete"` or `"condition check"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionKind::Put => "put",
-            ActionKind::Create => "create",
-            ActionKind::Update => "update",
-            ActionKind::Delete => "delete",
-            ActionKind::ConditionCheck => "condition check",
-        }
-    }
-}
-
-impl fmt::Display for ActionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A put for [`Transaction::put`](crate::Transaction::put): made from an
+/// A put for [`Transaction::put`](super::Transaction::put): made from an
 /// entity (`&E`, a plain upsert) or from the builder of a single put
 /// (`db.put(&e).condition(…)`, `db.create(&e)`), which then behaves in the
-/// transaction exactly as it would alone. Built (and checked) on
-/// conversion; a failure is reported when the transaction is sent.
-pub struct TransactPut<T: Table> {
-    planned: Planned,
+/// transaction exactly as it would alone. Built (and checked) when added to
+/// the transaction; a failure is reported when the transaction is sent.
+pub struct TransactPut<'e, T: Table> {
+    build: Box<dyn FnOnce(SystemTime) -> Planned + Send + 'e>,
+    kind: ActionKind,
+    entity: &'static str,
     table: PhantomData<fn() -> T>,
 }
 
-/// A delete for [`Transaction::delete`](crate::Transaction::delete): made
+/// A delete for [`Transaction::delete`](super::Transaction::delete): made
 /// from a [`Key`] (an unconditional delete) or from the builder of a single
 /// delete (`db.delete(key).condition(…).expect_version(…)`), which then
 /// behaves in the transaction exactly as it would alone.
@@ -71,9 +39,11 @@ pub struct TransactDelete<T: Table> {
     table: PhantomData<fn() -> T>,
 }
 
-impl<T: Table> TransactPut<T> {
-    pub(super) fn into_planned(self) -> Planned {
-        self.planned
+impl<T: Table> TransactPut<'_, T> {
+    /// The action, its maintained timestamps written as of `now` (the
+    /// transaction's clock).
+    pub(super) fn into_planned(self, now: SystemTime) -> Planned {
+        (self.build)(now)
     }
 }
 
@@ -83,20 +53,31 @@ impl<T: Table> TransactDelete<T> {
     }
 }
 
-impl<E: Entity> From<&E> for TransactPut<E::Table> {
-    fn from(entity: &E) -> Self {
+impl<'e, E: Entity> From<&'e E> for TransactPut<'e, E::Table> {
+    fn from(entity: &'e E) -> Self {
         TransactPut {
-            planned: Planned::put(entity, false, None, None),
+            build: Box::new(move |now| Planned::put(entity, now, false, None, None)),
+            kind: ActionKind::Put,
+            entity: E::RUST_NAME,
             table: PhantomData,
         }
     }
 }
 
-impl<E: Entity> From<Put<'_, '_, E>> for TransactPut<E::Table> {
-    fn from(put: Put<'_, '_, E>) -> Self {
+impl<'e, E: Entity> From<Put<'_, 'e, E>> for TransactPut<'e, E::Table> {
+    fn from(put: Put<'_, 'e, E>) -> Self {
         let (db, entity, only_if_new, condition) = put.into_inner();
+        let made_for = db.table_name().to_owned();
         TransactPut {
-            planned: Planned::put(entity, only_if_new, condition, Some(db.table_name())),
+            build: Box::new(move |now| {
+                Planned::put(entity, now, only_if_new, condition, Some(&made_for))
+            }),
+            kind: if only_if_new {
+                ActionKind::Create
+            } else {
+                ActionKind::Put
+            },
+            entity: E::RUST_NAME,
             table: PhantomData,
         }
     }
@@ -122,9 +103,13 @@ impl<E: Entity> From<Delete<'_, E>> for TransactDelete<E::Table> {
     }
 }
 
-impl<T: Table> fmt::Debug for TransactPut<T> {
+impl<T: Table> fmt::Debug for TransactPut<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.planned.debug("TransactPut", f)
+        // Built when added to a transaction: only what it will be.
+        f.debug_struct("TransactPut")
+            .field("kind", &self.kind)
+            .field("entity", &self.entity)
+            .finish_non_exhaustive()
     }
 }
 
@@ -166,11 +151,12 @@ pub(crate) enum Write {
 impl Planned {
     pub(crate) fn put<E: Entity>(
         entity: &E,
+        now: SystemTime,
         only_if_new: bool,
         condition: Option<Condition<E>>,
         made_for: Option<&str>,
     ) -> Planned {
-        let parts = put::parts(entity, only_if_new, condition).map(|parts| Parts {
+        let parts = put::parts(now, entity, only_if_new, condition).map(|parts| Parts {
             write: Write::Put(parts.item),
             condition: parts.condition,
             placeholders: parts.placeholders,
@@ -182,7 +168,7 @@ impl Planned {
             } else {
                 ActionKind::Put
             },
-            entity: E::NAME,
+            entity: E::RUST_NAME,
             // The parts fail too when the key does.
             key: entity.primary_key().ok().map(Key::into_parts),
             made_for: made_for.map(str::to_owned),
@@ -241,7 +227,7 @@ impl Planned {
     ) -> Planned {
         Planned {
             kind,
-            entity: E::NAME,
+            entity: E::RUST_NAME,
             key: Some(key.into_parts()),
             made_for: made_for.map(str::to_owned),
             parts,
@@ -314,8 +300,12 @@ impl Parts {
                 .build()
                 .map(|check| TransactWriteItem::builder().condition_check(check)),
         };
-        built
-            .map(|builder| builder.build())
-            .map_err(|err| Error::InvalidRequest(format!("a transaction action: {err}")))
+        built.map(|builder| builder.build()).map_err(|err| {
+            Repr::RequestBuild {
+                what: "transaction action",
+                source: Box::new(err),
+            }
+            .into()
+        })
     }
 }

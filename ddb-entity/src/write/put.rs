@@ -1,17 +1,19 @@
 //! PutItem: upsert an entity, or create it only if its key is free.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
+use std::time::SystemTime;
 
-use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
 use tracing::Instrument;
 
+use super::failure::condition_failure;
 use crate::db::Db;
-use crate::entity::{Entity, Item};
-use crate::error::{Error, Result};
+use crate::entity::Entity;
+use crate::entity::codec;
+use crate::error::{Error, Repr, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version::{self, Expected};
+use crate::future::into_future;
+use crate::item::{Item, size};
 use crate::table::Table;
 
 /// Writes one entity (PutItem). Made by [`Db::put`] (replace whatever has
@@ -19,7 +21,8 @@ use crate::table::Table;
 ///
 /// An entity with a version (`#[entity(version = "…")]`) is written only
 /// over the version it holds (or, at version 0, only where no item is), and
-/// stored with the next version; a stale one is [`Error::VersionConflict`].
+/// stored with the next version; a stale one is
+/// [`Error::is_version_conflict`].
 /// The value you passed keeps its old version: read the entity again (or
 /// increment the field) before writing it once more.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
@@ -89,10 +92,10 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let operation = if self.only_if_new { "create" } else { "put" };
-        let span = tracing::info_span!("ddb.put", table, entity = E::NAME, operation);
+        let span = tracing::info_span!("ddb.put", table, entity = E::RUST_NAME, operation);
         async move {
             let user_condition = self.condition.is_some();
-            let parts = parts(self.entity, self.only_if_new, self.condition)?;
+            let parts = parts(self.db.now(), self.entity, self.only_if_new, self.condition)?;
             let request = self
                 .db
                 .client()
@@ -110,26 +113,21 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 Ok(_) => return Ok(()),
                 Err(err) => err,
             };
-            let stored = match err.as_service_error() {
-                Some(PutItemError::ConditionalCheckFailedException(failed)) => {
-                    Some(failed.item.as_ref())
-                }
-                _ => None,
-            };
-            match stored {
+            match condition_failure(&err) {
                 // Without a condition of the caller's, "no item yet" is the
                 // only one that can fail, whether or not the old item came back.
                 Some(old) if self.only_if_new && (old.is_some() || !user_condition) => {
                     let (partition, sort) = self.entity.primary_key()?.into_parts();
-                    Err(Error::AlreadyExists {
-                        entity: E::NAME,
+                    Err(Repr::AlreadyExists {
+                        entity: E::RUST_NAME,
                         partition,
                         sort,
-                        source: Box::new(Error::service("PutItem", table, err)),
-                    })
+                        source: Error::service("PutItem", table, err),
+                    }
+                    .into())
                 }
                 Some(stored) if !self.only_if_new => {
-                    match parts.version.and_then(|v| v.conflict(E::NAME, stored)) {
+                    match parts.version.and_then(|v| v.conflict(E::RUST_NAME, stored)) {
                         Some(conflict) => Err(conflict),
                         None => Err(Error::service("PutItem", table, err)),
                     }
@@ -165,11 +163,12 @@ pub(crate) struct PutParts {
 /// An entity with a version is stored with the next version; a put expects
 /// the version it holds (no item at 0), a create only that no item is.
 pub(crate) fn parts<E: Entity>(
+    now: SystemTime,
     entity: &E,
     only_if_new: bool,
     condition: Option<Condition<E>>,
 ) -> Result<PutParts> {
-    let mut item = entity.to_item()?;
+    let mut item = codec::to_item(entity, now)?;
     let mut condition =
         Condition::both(only_if_new.then(Condition::<E>::item_not_exists), condition);
     let mut expected = None;
@@ -188,7 +187,7 @@ pub(crate) fn parts<E: Entity>(
             });
         }
     }
-    super::size::check_item(E::NAME, &item)?;
+    size::check_item(E::RUST_NAME, &item)?;
     let mut placeholders = Placeholders::default();
     let condition = condition.map(|c| c.render(&mut placeholders)).transpose()?;
     Ok(PutParts {
@@ -199,14 +198,4 @@ pub(crate) fn parts<E: Entity>(
     })
 }
 
-impl<'db, 'e, E: Entity + Sync> IntoFuture for Put<'db, 'e, E>
-where
-    'e: 'db,
-{
-    type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, 'e: 'db, E: Entity] Put<'db, 'e, E> => ());

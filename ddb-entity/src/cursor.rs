@@ -5,10 +5,10 @@ use std::str::FromStr;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::Item;
-use crate::error::{Error, Result};
+use crate::error::{Error, Repr, Result};
+use crate::item::Item;
 
-/// Where a query stopped: pass it to [`Query::after`](crate::Query::after)
+/// Where a query stopped: pass it to [`Query::after`](crate::op::Query::after)
 /// to resume. Opaque text, safe to hand to a client (e.g. in a URL), and
 /// checked on use: a cursor from another partition or index is refused, so
 /// a tampered cursor cannot jump into someone else's data.
@@ -28,8 +28,8 @@ impl Cursor {
             .iter()
             .map(|(name, value)| match value {
                 AttributeValue::S(value) => Ok((name.clone(), value.clone())),
-                other => Err(Error::InvalidCursor(format!(
-                    "key attribute `{name}` is {other:?}, not a string; ddb-entity tables have string keys"
+                _ => Err(invalid(format!(
+                    "key attribute `{name}` is not a string; ddb-entity tables have string keys"
                 ))),
             })
             .collect::<Result<Vec<_>>>()?;
@@ -49,16 +49,14 @@ impl Cursor {
         partition: &str,
     ) -> Result<Item> {
         if self.index != index.unwrap_or_default() {
-            return Err(Error::InvalidCursor("it belongs to another index".into()));
+            return Err(invalid("it belongs to another index"));
         }
         let resumes_here = self
             .last_key
             .iter()
             .any(|(name, value)| name == partition_attribute && value == partition);
         if !resumes_here {
-            return Err(Error::InvalidCursor(
-                "it belongs to another partition".into(),
-            ));
+            return Err(invalid("it belongs to another partition"));
         }
         Ok(self
             .last_key
@@ -103,7 +101,7 @@ impl FromStr for Cursor {
     type Err = Error;
 
     fn from_str(text: &str) -> Result<Self> {
-        let bad = |why: &str| Error::InvalidCursor(why.to_owned());
+        let bad = invalid;
         let body = text
             .strip_prefix(VERSION)
             .and_then(|rest| rest.strip_prefix('.'))
@@ -135,6 +133,13 @@ impl FromStr for Cursor {
             .collect();
         Ok(Cursor { index, last_key })
     }
+}
+
+fn invalid(reason: impl Into<String>) -> Error {
+    Repr::InvalidCursor {
+        reason: reason.into(),
+    }
+    .into()
 }
 
 /// Lengths were written as 8 hex digits = 4 bytes, big-endian.

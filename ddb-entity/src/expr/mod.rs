@@ -1,10 +1,9 @@
-//! Condition expressions, typed by entity, and placeholder allocation.
-//!
-//! Every attribute name and value in an expression is a placeholder
-//! (`#n0`, `:v0`), so reserved words (`status`, `name`, `size`, …) and
-//! values with any content just work.
+//! Expressions: typed conditions on an entity's fields, rendered with
+//! placeholders for every name and value.
 
-use std::collections::HashMap;
+mod placeholders;
+pub(crate) mod version;
+
 use std::marker::PhantomData;
 use std::ops::Not;
 
@@ -12,44 +11,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use crate::entity::{Entity, Field};
-use crate::error::{Error, Result};
+use crate::error::{Error, Repr, Result};
 use crate::table::Table;
 
-/// Names and values of one expression, allocated as placeholders.
-#[derive(Debug, Default)]
-pub(crate) struct Placeholders {
-    pub(crate) names: HashMap<String, String>,
-    pub(crate) values: HashMap<String, AttributeValue>,
-}
-
-impl Placeholders {
-    /// `#nK` for `attribute`, reusing the placeholder of a name seen before.
-    pub(crate) fn name(&mut self, attribute: &str) -> String {
-        if let Some((placeholder, _)) = self.names.iter().find(|(_, a)| *a == attribute) {
-            return placeholder.clone();
-        }
-        let placeholder = format!("#n{}", self.names.len());
-        self.names.insert(placeholder.clone(), attribute.to_owned());
-        placeholder
-    }
-
-    /// `:vK` for `value`.
-    pub(crate) fn value(&mut self, value: AttributeValue) -> String {
-        let placeholder = format!(":v{}", self.values.len());
-        self.values.insert(placeholder.clone(), value);
-        placeholder
-    }
-
-    /// The names map, or `None` when empty (the SDK refuses an empty map).
-    pub(crate) fn names_or_none(&self) -> Option<HashMap<String, String>> {
-        (!self.names.is_empty()).then(|| self.names.clone())
-    }
-
-    /// The values map, or `None` when empty.
-    pub(crate) fn values_or_none(&self) -> Option<HashMap<String, AttributeValue>> {
-        (!self.values.is_empty()).then(|| self.values.clone())
-    }
-}
+pub(crate) use placeholders::Placeholders;
 
 /// A condition on one stored item of entity `E`, for put, update, delete
 /// and transactions: the write happens only if it holds, else the request
@@ -167,11 +132,8 @@ impl<E: Entity> Condition<E> {
 }
 
 fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
-    let encode = |result: &Result<AttributeValue, String>| {
-        result.clone().map_err(|message| {
-            Error::InvalidRequest(format!("a condition on `{}`: {message}", E::NAME))
-        })
-    };
+    let encode =
+        |result: &Result<AttributeValue, String>| result.clone().map_err(encode_error::<E>);
     Ok(match node {
         Node::ItemExists(exists) => {
             let pk = p.name(E::Table::SCHEMA.primary.partition_key);
@@ -195,9 +157,7 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
             format!("{n} {op} {v}")
         }
         Node::Between(attribute, bounds) => {
-            let (low, high) = bounds.clone().map_err(|message| {
-                Error::InvalidRequest(format!("a condition on `{}`: {message}", E::NAME))
-            })?;
+            let (low, high) = bounds.clone().map_err(encode_error::<E>)?;
             let n = p.name(attribute);
             let (low, high) = (p.value(low), p.value(high));
             format!("{n} BETWEEN {low} AND {high}")
@@ -213,12 +173,21 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
     })
 }
 
+/// A value of a condition that could not be written as an attribute.
+fn encode_error<E: Entity>(message: String) -> Error {
+    Repr::Encode {
+        entity: E::RUST_NAME,
+        source: format!("a value in a condition: {message}").into(),
+    }
+    .into()
+}
+
 fn attribute_value<T: Serialize>(value: &T) -> Result<AttributeValue, String> {
     serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
 /// Conditions on a field's stored value.
-impl<E, T: Serialize> Field<E, T> {
+impl<E, T: Serialize, R> Field<E, T, R> {
     fn compare(self, op: &'static str, value: T) -> Condition<E> {
         Node::Compare(self.attribute(), op, attribute_value(&value)).into()
     }
@@ -270,7 +239,7 @@ impl<E, T: Serialize> Field<E, T> {
     }
 }
 
-impl<E> Field<E, String> {
+impl<E, R> Field<E, String, R> {
     /// The stored string starts with `prefix`.
     pub fn begins_with(self, prefix: &str) -> Condition<E> {
         Node::BeginsWith(self.attribute(), prefix.to_owned()).into()

@@ -4,8 +4,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::Item;
-use crate::error::{Error, Result};
+use super::Item;
+use crate::error::{Error, Repr, Result};
 
 /// DynamoDB's limit on one item: 400 KB, attribute names included
 /// (409 600 bytes as [`item_size`] counts them).
@@ -33,7 +33,8 @@ const MAX_DIGITS: usize = 38;
 /// takes 3).
 ///
 /// ```
-/// use ddb_entity::{Entity, item_size};
+/// use ddb_entity::Entity;
+/// use ddb_entity::item::item_size;
 /// use serde::{Deserialize, Serialize};
 ///
 /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -92,8 +93,8 @@ fn number_size(n: &str) -> usize {
 }
 
 /// Checks what DynamoDB would refuse or silently change in `entity`'s item:
-/// numbers it cannot store exactly ([`Error::InvalidNumber`]), then the
-/// 400 KB limit ([`Error::ItemTooLarge`]). Returns the item's size.
+/// numbers it cannot store exactly (([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber))), then the
+/// 400 KB limit (([`ErrorKind::ItemTooLarge`](crate::ErrorKind::ItemTooLarge))). Returns the item's size.
 ///
 /// Every write of a whole item (put, create, batch put, transaction put)
 /// goes through it before its request is built.
@@ -103,11 +104,12 @@ pub(crate) fn check_item(entity: &'static str, item: &Item) -> Result<usize> {
     }
     let size = item_size(item);
     if size > MAX_ITEM_SIZE {
-        return Err(Error::ItemTooLarge {
+        return Err(Repr::ItemTooLarge {
             entity,
             size,
             limit: MAX_ITEM_SIZE,
-        });
+        }
+        .into());
     }
     Ok(size)
 }
@@ -115,11 +117,14 @@ pub(crate) fn check_item(entity: &'static str, item: &Item) -> Result<usize> {
 /// Walks one attribute value, naming the path of a bad number
 /// (`readings[3].celsius`).
 fn check_numbers(entity: &'static str, path: &str, value: &AttributeValue) -> Result<()> {
-    let refuse = |path: String, n: &str, reason: &'static str| Error::InvalidNumber {
-        entity,
-        attribute: path,
-        value: shorten(n),
-        reason,
+    let refuse = |path: String, n: &str, reason: &'static str| -> Error {
+        Repr::InvalidNumber {
+            entity,
+            attribute: path,
+            value: shorten(n),
+            reason,
+        }
+        .into()
     };
     match value {
         AttributeValue::N(n) => parse_number(n)
@@ -439,22 +444,21 @@ mod tests {
             ]),
         )]);
         let err = check_item("Sensor", &bad).unwrap_err();
-        match &err {
-            Error::InvalidNumber {
-                entity, attribute, ..
-            } => {
-                assert_eq!(*entity, "Sensor");
-                assert_eq!(attribute, "readings[1].celsius");
-            }
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber);
+        assert_eq!(err.entity(), Some("Sensor"));
+        assert!(err.to_string().contains("`readings[1].celsius`"), "{err}");
         assert!(err.to_string().contains("309 characters"), "{err}");
 
         let big = item(&[("text", AttributeValue::S("x".repeat(MAX_ITEM_SIZE)))]);
         let err = check_item("Note", &big).unwrap_err();
         assert!(
-            matches!(err, Error::ItemTooLarge { entity: "Note", size, .. } if size == MAX_ITEM_SIZE + 4),
+            err.is_item_too_large() && err.entity() == Some("Note"),
             "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains(&format!("{} bytes", MAX_ITEM_SIZE + 4)),
+            "{err}"
         );
         let fits = item(&[("text", AttributeValue::S("x".repeat(MAX_ITEM_SIZE - 4)))]);
         assert_eq!(check_item("Note", &fits).unwrap(), MAX_ITEM_SIZE);

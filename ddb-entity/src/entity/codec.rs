@@ -1,27 +1,28 @@
-//! An entity's item: its serde body plus the attributes the table needs.
+//! An entity's item: its serde body plus the attributes the table needs,
+//! and back.
 
-use std::collections::HashMap;
+use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
-use crate::error::{Error, Result};
+use crate::error::{Repr, Result};
+use crate::item::{Item, type_tag};
 use crate::table::Table;
 
-/// A DynamoDB item as the SDK represents it.
-pub type Item = HashMap<String, AttributeValue>;
-
-pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
-    let mut item: Item = serde_dynamo::to_item(entity).map_err(|source| Error::Encode {
-        entity: E::NAME,
-        source,
+/// The whole item of `entity`, its maintained timestamps written as of
+/// `now`.
+pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
+    let mut item: Item = serde_dynamo::to_item(entity).map_err(|source| Repr::Encode {
+        entity: E::RUST_NAME,
+        source: Box::new(source),
     })?;
     // `None` is stored as no attribute rather than as NULL: then
     // `attribute_exists` means `Some`, a sparse index keyed on the field
     // works, and an update's `remove` leaves the same item a put of `None`
     // does. serde reads a missing `Option` field back as `None`.
     item.retain(|_, value| !matches!(value, AttributeValue::Null(true)));
-    entity.stamp(&mut item, std::time::SystemTime::now())?;
+    entity.stamp(&mut item, now)?;
     let schema = E::Table::SCHEMA;
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
@@ -32,10 +33,11 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
         .chain([schema.type_attribute]);
     for attribute in owned {
         if item.contains_key(attribute) {
-            return Err(Error::AttributeClash {
-                entity: E::NAME,
+            return Err(Repr::AttributeClash {
+                entity: E::RUST_NAME,
                 attribute,
-            });
+            }
+            .into());
         }
     }
     let mut put = |attribute: &str, value: String| {
@@ -46,7 +48,7 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     if let Some(sort_key) = schema.primary.sort_key {
         put(sort_key, sort);
     }
-    put(schema.type_attribute, E::TYPE.to_owned());
+    put(schema.type_attribute, E::TYPE_TAG.to_owned());
     for entry in entity.index_entries()? {
         let Some(key) = entry.key else { continue };
         put(entry.index.keys.partition_key, key.partition);
@@ -57,24 +59,29 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     Ok(item)
 }
 
-pub(super) fn from_item<E: Entity>(item: Item) -> Result<E> {
-    let type_attribute = E::Table::SCHEMA.type_attribute;
-    match item.get(type_attribute) {
-        Some(AttributeValue::S(found)) if found == E::TYPE => {}
-        found => {
-            return Err(Error::WrongType {
-                entity: E::NAME,
-                expected: E::TYPE,
-                found: match found {
-                    Some(AttributeValue::S(found)) => Some(found.clone()),
-                    Some(other) => Some(format!("{other:?}")),
-                    None => None,
-                },
-            });
+/// Decodes `item` as an `E`, after checking its type attribute.
+pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
+    check_type::<E>(&item)?;
+    serde_dynamo::from_item(item).map_err(|source| {
+        Repr::Decode {
+            entity: E::RUST_NAME,
+            key: None,
+            source: Box::new(source),
         }
-    }
-    serde_dynamo::from_item(item).map_err(|source| Error::Decode {
-        entity: E::NAME,
-        source,
+        .into()
     })
+}
+
+/// The one check every typed read makes before decoding: the item's type
+/// attribute is `E`'s.
+pub(crate) fn check_type<E: Entity>(item: &Item) -> Result<()> {
+    match type_tag(item, &E::Table::SCHEMA) {
+        Some(tag) if tag == E::TYPE_TAG => Ok(()),
+        found => Err(Repr::WrongType {
+            entity: E::RUST_NAME,
+            expected: E::TYPE_TAG,
+            found: found.map(str::to_owned),
+        }
+        .into()),
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use aws_sdk_dynamodb::types::KeysAndAttributes;
 use tracing::Instrument;
 
 use super::engine::{self, Attempt, Entry, Failure};
@@ -11,10 +11,10 @@ use super::retry::BatchRetry;
 use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::db::Db;
-use crate::entity::{Entity, Item, Key};
-use crate::error::{Error, Result};
+use crate::entity::{Entity, Key};
+use crate::error::{Error, PendingKey, Repr, Result};
+use crate::item::{self, Item, ttl};
 use crate::key::KeyError;
-use crate::op::ttl;
 use crate::table::Table;
 
 /// Keys per BatchGetItem request: DynamoDB's limit.
@@ -30,21 +30,22 @@ const MAX_KEYS: usize = 100;
 ///   past 16 MB), and requests refused by throttling or a transient error,
 ///   are retried with exponential backoff and full jitter within a
 ///   [`BatchRetry`] budget; what is left when it runs out is returned typed
-///   ([`Error::UnprocessedKeys`], or [`BatchGetPartial::unprocessed`]).
+///   ([`Error::unprocessed_keys`], or [`BatchGetPartial::unprocessed`]).
 /// - Items arrive in the order of their keys (DynamoDB answers in any
 ///   order); a key with no item is simply absent.
 /// - A key asked for twice is read once (reading is idempotent, and
 ///   DynamoDB rejects a request naming a key twice); one key asked for as
-///   two different entity types is refused ([`Error::DuplicateKey`]).
+///   two different entity types is refused ([`Error::is_duplicate_key`]).
 /// - An item found at a key with another entity type than the key's is
-///   [`Error::WrongType`], never mis-decoded.
+///   an [`ErrorKind::WrongType`](crate::ErrorKind::WrongType) error, never
+///   mis-decoded.
 /// - Items past their time to live are hidden, as by [`Db::get`], unless
 ///   [`include_expired`](BatchGet::include_expired).
 /// - No key: nothing is sent.
 #[must_use = "nothing happens until you call `.collect().await`"]
 pub struct BatchGet<'db, T: Table> {
     db: &'db Db<T>,
-    keys: Vec<UnprocessedKey>,
+    keys: Vec<PendingKey>,
     error: Option<Error>,
     consistent: bool,
     include_expired: bool,
@@ -52,51 +53,7 @@ pub struct BatchGet<'db, T: Table> {
     retry: BatchRetry,
 }
 
-/// A key of a batch get that DynamoDB did not answer for: its entity type
-/// and key values, ready to be asked for again ([`BatchGet::resend`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct UnprocessedKey {
-    position: usize,
-    entity: &'static str,
-    entity_type: &'static str,
-    partition: String,
-    sort: String,
-    attributes: Item,
-}
-
-impl UnprocessedKey {
-    /// The entity type's name ([`Entity::NAME`]), e.g. `"Order"`.
-    pub fn entity(&self) -> &'static str {
-        self.entity
-    }
-
-    /// The entity's type attribute value ([`Entity::TYPE`]), e.g. `"ORDER"`.
-    pub fn entity_type(&self) -> &'static str {
-        self.entity_type
-    }
-
-    /// The partition key value.
-    pub fn partition(&self) -> &str {
-        &self.partition
-    }
-
-    /// The sort key value (empty on a table without a sort key).
-    pub fn sort(&self) -> &str {
-        &self.sort
-    }
-
-    /// Where the key was in its batch (0 for the first key added).
-    pub fn position(&self) -> usize {
-        self.position
-    }
-
-    /// The key as the attribute map a request takes.
-    pub fn attributes(&self) -> &Item {
-        &self.attributes
-    }
-}
-
-impl Entry for UnprocessedKey {
+impl Entry for PendingKey {
     type Request = Item;
 
     fn position(&self) -> usize {
@@ -120,7 +77,7 @@ pub struct BatchGetPartial<C> {
     pub items: C,
     /// The keys DynamoDB did not answer for, in the order they were added:
     /// their items may or may not exist.
-    pub unprocessed: Vec<UnprocessedKey>,
+    pub unprocessed: Vec<PendingKey>,
 }
 
 impl<T: Table> Db<T> {
@@ -188,14 +145,15 @@ impl<'db, T: Table> BatchGet<'db, T> {
     pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         let attributes = key.to_attributes();
         if key_of(&attributes, T::SCHEMA.primary).is_none() {
-            self.error.get_or_insert(Error::Key(KeyError::EmptyKey));
+            self.error
+                .get_or_insert(Error::from(KeyError::EmptyKey).for_entity(E::RUST_NAME));
             return self;
         }
         let (partition, sort) = key.into_parts();
-        self.keys.push(UnprocessedKey {
+        self.keys.push(PendingKey {
             position: self.keys.len(),
-            entity: E::NAME,
-            entity_type: E::TYPE,
+            entity: E::RUST_NAME,
+            entity_type: E::TYPE_TAG,
             partition,
             sort: if T::SCHEMA.primary.sort_key.is_some() {
                 sort
@@ -209,14 +167,19 @@ impl<'db, T: Table> BatchGet<'db, T> {
 
     /// Asks again for keys a previous batch could not read
     /// ([`Error::unprocessed_keys`], [`BatchGetPartial::unprocessed`]).
-    pub fn resend(mut self, keys: impl IntoIterator<Item = UnprocessedKey>) -> Self {
+    pub fn resend(mut self, keys: impl IntoIterator<Item = PendingKey>) -> Self {
         for mut key in keys {
             let expected = (key.partition.as_str(), key.sort.as_str());
             if key_of(&key.attributes, T::SCHEMA.primary) != Some(expected) {
-                self.error.get_or_insert(Error::InvalidRequest(format!(
-                    "a resent `{}` key does not name this table's key attributes",
-                    key.entity
-                )));
+                self.error.get_or_insert(
+                    Repr::WrongTable {
+                        what: "a resent key",
+                        built_for: "another table".to_owned(),
+                        table: self.db.table_name().to_owned(),
+                        fix: "resend keys only to the table they came from",
+                    }
+                    .into(),
+                );
                 continue;
             }
             key.position = self.keys.len();
@@ -263,19 +226,20 @@ impl<'db, T: Table> BatchGet<'db, T> {
     /// Reads every key into a collection: a `#[derive(Collection)]` struct,
     /// a `Vec` of an entity, or a `Vec` of a `#[derive(Collection)]` enum,
     /// which must hold every entity type asked for. Fails with
-    /// [`Error::UnprocessedKeys`] (listing them) if some keys are still
+    /// an error listing them ([`Error::unprocessed_keys`]) if some keys are still
     /// unanswered when the retry budget runs out.
     pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
         let table = self.db.table_name().to_owned();
         let (read, outcome) = self.run::<C>().await?;
         match outcome {
             Outcome::Complete => Ok(read.items),
-            Outcome::Incomplete { total, source } => Err(Error::UnprocessedKeys {
+            Outcome::Incomplete { total, source } => Err(Repr::UnprocessedKeys {
                 table,
                 total,
                 keys: read.unprocessed,
-                source: source.map(Box::new),
-            }),
+                source,
+            }
+            .into()),
         }
     }
 
@@ -330,7 +294,15 @@ impl<'db, T: Table> BatchGet<'db, T> {
                     .set_keys(Some(keys))
                     .set_consistent_read(consistent.then_some(true))
                     .build()
-                    .map_err(|err| Failure::Fatal(Error::InvalidRequest(err.to_string())))?;
+                    .map_err(|err| {
+                        Failure::Fatal(
+                            Repr::RequestBuild {
+                                what: "BatchGetItem",
+                                source: Box::new(err),
+                            }
+                            .into(),
+                        )
+                    })?;
                 match client
                     .batch_get_item()
                     .request_items(table, request)
@@ -367,15 +339,16 @@ impl<'db, T: Table> BatchGet<'db, T> {
             span.record("retries", report.retries);
             span.record("unprocessed", report.unprocessed.len());
             if report.fatal {
-                return Err(Error::UnprocessedKeys {
+                return Err(Repr::UnprocessedKeys {
                     table: table.to_owned(),
                     total,
                     keys: report.unprocessed,
-                    source: report.error.map(Box::new),
-                });
+                    source: report.error,
+                }
+                .into());
             }
 
-            let now = ttl::now_seconds(client);
+            let now = self.db.now();
             let mut found = Vec::new();
             for item in report.outputs.into_iter().flatten() {
                 if !self.include_expired && ttl::is_expired(&item, &T::SCHEMA, now) {
@@ -387,18 +360,15 @@ impl<'db, T: Table> BatchGet<'db, T> {
                     tracing::warn!("BatchGetItem returned an item for a key that was not asked");
                     continue;
                 };
-                let type_attribute = T::SCHEMA.type_attribute;
-                match item.get(type_attribute) {
-                    Some(AttributeValue::S(found)) if found == entity_type => {}
-                    other => {
-                        return Err(Error::WrongType {
+                match item::type_tag(&item, &T::SCHEMA) {
+                    Some(found) if found == entity_type => {}
+                    found => {
+                        return Err(Repr::WrongType {
                             entity,
                             expected: entity_type,
-                            found: other.map(|value| match value {
-                                AttributeValue::S(s) => s.clone(),
-                                value => format!("{value:?}"),
-                            }),
-                        });
+                            found: found.map(str::to_owned),
+                        }
+                        .into());
                     }
                 }
                 found.push((position, item));
@@ -435,28 +405,29 @@ enum Outcome {
 
 /// Each key once, in the order first asked; a key asked as two entity
 /// types is refused, as is a type the collection cannot hold.
-fn distinct<C: Collection>(keys: Vec<UnprocessedKey>) -> Result<Vec<UnprocessedKey>> {
+fn distinct<C: Collection>(keys: Vec<PendingKey>) -> Result<Vec<PendingKey>> {
     let mut seen: HashMap<(String, String), &'static str> = HashMap::with_capacity(keys.len());
     let mut distinct = Vec::with_capacity(keys.len());
     for key in keys {
         if !C::TYPES.contains(&key.entity_type) {
-            return Err(Error::InvalidRequest(format!(
-                "the batch reads `{}` items (type {:?}), which `{}` does not hold: add that type to the collection",
-                key.entity,
-                key.entity_type,
-                C::NAME
-            )));
+            return Err(Repr::NotInCollection {
+                entity: key.entity,
+                entity_type: key.entity_type,
+                collection: C::NAME,
+            }
+            .into());
         }
         match seen.get(&(key.partition.clone(), key.sort.clone())) {
             Some(first) if *first == key.entity => continue,
             Some(first) => {
-                return Err(Error::DuplicateKey {
+                return Err(Repr::DuplicateKey {
                     operation: "BatchGetItem",
                     first,
                     second: key.entity,
                     partition: key.partition,
                     sort: key.sort,
-                });
+                }
+                .into());
             }
             None => {
                 seen.insert((key.partition.clone(), key.sort.clone()), key.entity);

@@ -1,17 +1,16 @@
 //! DeleteItem: remove an entity by key, optionally returning it.
 
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
-
-use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use tracing::Instrument;
 
+use super::failure::condition_failure;
 use crate::db::Db;
-use crate::entity::{Entity, Key};
+use crate::entity::{Entity, Key, Versioned};
 use crate::error::{Error, Result};
+use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
-use crate::op::version::{self, Expected};
+use crate::future::into_future;
+use crate::item::Item;
 use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not
@@ -69,14 +68,7 @@ impl<'db, E: Entity> Delete<'db, E> {
         self
     }
 
-    /// Delete only if the stored version is `version` (an entity with
-    /// `#[entity(version = "…")]`); else [`Error::VersionConflict`].
-    pub fn expect_version(mut self, version: u64) -> Self {
-        self.expected_version = Some(version);
-        self
-    }
-
-    /// Also return the item as it was before the delete (`ALL_OLD`).
+    /// Also return the entity as it was before the delete (`ALL_OLD`).
     pub fn returning_old(self) -> DeleteReturningOld<'db, E> {
         DeleteReturningOld(self)
     }
@@ -86,9 +78,9 @@ impl<'db, E: Entity> Delete<'db, E> {
         self.run(ReturnValue::None).await.map(drop)
     }
 
-    async fn run(self, returning: ReturnValue) -> Result<Option<crate::Item>> {
+    async fn run(self, returning: ReturnValue) -> Result<Option<Item>> {
         let table = self.db.table_name();
-        let span = tracing::info_span!("ddb.delete", table, entity = E::NAME);
+        let span = tracing::info_span!("ddb.delete", table, entity = E::RUST_NAME);
         async move {
             let (db, key, parts) = self.into_parts();
             let parts = parts?;
@@ -109,14 +101,8 @@ impl<'db, E: Entity> Delete<'db, E> {
             let output = match response {
                 Ok(output) => output,
                 Err(err) => {
-                    let stored = match err.as_service_error() {
-                        Some(DeleteItemError::ConditionalCheckFailedException(failed)) => {
-                            Some(failed.item.as_ref())
-                        }
-                        _ => None,
-                    };
-                    let conflict = match (parts.version, stored) {
-                        (Some(expected), Some(stored)) => expected.conflict(E::NAME, stored),
+                    let conflict = match (parts.version, condition_failure(&err)) {
+                        (Some(expected), Some(stored)) => expected.conflict(E::RUST_NAME, stored),
                         _ => None,
                     };
                     return Err(
@@ -152,7 +138,7 @@ pub(crate) fn parts<E: Entity>(
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
 ) -> Result<DeleteParts> {
-    let expected = version::expected::<E>(expected_version)?;
+    let expected = version::expected::<E>(expected_version);
     let condition = Condition::both(
         condition,
         expected.map(|expected| version::expect::<E>(expected.attribute, expected.version)),
@@ -166,6 +152,15 @@ pub(crate) fn parts<E: Entity>(
     })
 }
 
+impl<E: Versioned> Delete<'_, E> {
+    /// Delete only if the stored version is `version`; else
+    /// [`Error::is_version_conflict`].
+    pub fn expect_version(mut self, version: u64) -> Self {
+        self.expected_version = Some(version);
+        self
+    }
+}
+
 impl<E: Entity> DeleteReturningOld<'_, E> {
     /// Sends the DeleteItem; `Ok(None)` when there was no such item.
     pub async fn send(self) -> Result<Option<E>> {
@@ -174,20 +169,5 @@ impl<E: Entity> DeleteReturningOld<'_, E> {
     }
 }
 
-impl<'db, E: Entity + Sync + 'db> IntoFuture for Delete<'db, E> {
-    type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
-
-impl<'db, E: Entity + Send + Sync + 'db> IntoFuture for DeleteReturningOld<'db, E> {
-    type Output = Result<Option<E>>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
-    }
-}
+into_future!(['db, E: Entity] Delete<'db, E> => ());
+into_future!(['db, E: Entity] DeleteReturningOld<'db, E> => Option<E>);

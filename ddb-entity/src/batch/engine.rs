@@ -15,8 +15,8 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 use super::retry::{BatchRetry, Jitter};
+use crate::db::pause;
 use crate::error::Error;
-use crate::op::pause;
 
 /// One write or key of a batch.
 pub(super) trait Entry: Send {
@@ -51,10 +51,10 @@ pub(super) enum Failure {
 }
 
 impl Failure {
-    /// Sorts an SDK error: throttling, 5xx answers, timeouts and I/O
-    /// failures are transient; a timed-out or unreadable answer may hide a
-    /// processed request, which is fine: batch writes are idempotent puts
-    /// and deletes, and reads change nothing.
+    /// Sorts a failed request by [`Error::is_retryable`]: throttling, 5xx
+    /// answers, timeouts and I/O failures are transient. A timed-out or
+    /// unreadable answer may hide a processed request, which is fine: batch
+    /// writes are idempotent puts and deletes, and reads change nothing.
     pub(super) fn classify<E>(
         operation: &'static str,
         table: &str,
@@ -64,24 +64,8 @@ impl Failure {
         E: ProvideErrorMetadata,
         SdkError<E, HttpResponse>: Into<aws_sdk_dynamodb::Error>,
     {
-        const TRANSIENT: [&str; 5] = [
-            "ProvisionedThroughputExceededException",
-            "RequestLimitExceeded",
-            "ThrottlingException",
-            "InternalServerError",
-            "ServiceUnavailable",
-        ];
-        let transient = match &err {
-            SdkError::TimeoutError(_) | SdkError::ResponseError(_) => true,
-            SdkError::DispatchFailure(failure) => !failure.is_user(),
-            SdkError::ServiceError(service) => {
-                service.err().code().is_some_and(|c| TRANSIENT.contains(&c))
-                    || service.raw().status().is_server_error()
-            }
-            _ => false,
-        };
         let err = Error::service(operation, table, err);
-        if transient {
+        if err.is_retryable() {
             Failure::Transient(err)
         } else {
             Failure::Fatal(err)

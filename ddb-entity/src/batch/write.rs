@@ -1,8 +1,6 @@
 //! BatchWriteItem: puts and deletes of entities of any type of the table.
 
 use std::collections::HashMap;
-use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use tracing::Instrument;
@@ -11,10 +9,12 @@ use super::engine::{self, Attempt, Entry, Failure};
 use super::retry::BatchRetry;
 use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
 use crate::db::Db;
+use crate::entity::codec;
 use crate::entity::{Entity, Key};
-use crate::error::{Error, Result};
+use crate::error::{Error, PendingWrite, Repr, Result, WriteKind};
+use crate::future::into_future;
+use crate::item::size::{check_item, wire_size};
 use crate::key::KeyError;
-use crate::op::size::{check_item, wire_size};
 use crate::table::Table;
 
 /// Writes per BatchWriteItem request: DynamoDB's limit.
@@ -38,15 +38,16 @@ const PER_WRITE_BYTES: usize = 32;
 ///   throttling or a transient error, are retried with exponential backoff
 ///   and full jitter within a [`BatchRetry`] budget.
 /// - When the budget runs out, or a request fails for good, the error
-///   ([`Error::UnprocessedWrites`]) lists exactly the writes not known to be
+///   ([`Error::unprocessed_writes`]) lists exactly the writes not known to be
 ///   done — typed, with their entity type and key — in the order they were
 ///   added. Nothing is dropped silently. Sending them again is safe: puts
 ///   and deletes are idempotent.
 /// - Refused before anything is sent: two writes to one key
-///   ([`Error::DuplicateKey`]; DynamoDB would reject the whole request, and
+///   ([`Error::is_duplicate_key`]; DynamoDB would reject the whole request, and
 ///   across requests their order would be undefined), an item over 400 KB
-///   ([`Error::ItemTooLarge`]), a number DynamoDB cannot store
-///   ([`Error::InvalidNumber`]), an empty key.
+///   ([`Error::is_item_too_large`]), a number DynamoDB cannot store
+///   ([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber)), an
+///   empty key.
 /// - An empty batch sends nothing.
 /// - A versioned entity (`#[entity(version = …)]`) cannot be put in a batch,
 ///   which carries no condition to check its version: use [`Db::put`].
@@ -58,71 +59,14 @@ const PER_WRITE_BYTES: usize = 32;
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct BatchWrite<'db, T: Table> {
     db: &'db Db<T>,
-    writes: Vec<UnprocessedWrite>,
+    writes: Vec<PendingWrite>,
     /// The first error met while adding writes, reported by `send`.
     error: Option<Error>,
     concurrency: usize,
     retry: BatchRetry,
 }
 
-/// What a batch write does to its key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum WriteKind {
-    /// Put the whole item, replacing any item with the key.
-    Put,
-    /// Delete the item with the key.
-    Delete,
-}
-
-/// A write of a batch that DynamoDB did not confirm: its entity type, what
-/// it does and its key, and the request itself, ready to be sent again
-/// ([`BatchWrite::resend`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct UnprocessedWrite {
-    position: usize,
-    entity: &'static str,
-    kind: WriteKind,
-    partition: String,
-    sort: String,
-    request: WriteRequest,
-    /// Upper bound of its JSON size in a request.
-    wire: usize,
-}
-
-impl UnprocessedWrite {
-    /// The entity type's name ([`Entity::NAME`]), e.g. `"Order"`.
-    pub fn entity(&self) -> &'static str {
-        self.entity
-    }
-
-    /// A put or a delete.
-    pub fn kind(&self) -> WriteKind {
-        self.kind
-    }
-
-    /// The partition key value.
-    pub fn partition(&self) -> &str {
-        &self.partition
-    }
-
-    /// The sort key value (empty on a table without a sort key).
-    pub fn sort(&self) -> &str {
-        &self.sort
-    }
-
-    /// Where the write was in its batch (0 for the first write added).
-    pub fn position(&self) -> usize {
-        self.position
-    }
-
-    /// The SDK request: the whole item of a put, the key of a delete.
-    pub fn request(&self) -> &WriteRequest {
-        &self.request
-    }
-}
-
-impl Entry for UnprocessedWrite {
+impl Entry for PendingWrite {
     type Request = WriteRequest;
 
     fn position(&self) -> usize {
@@ -223,7 +167,7 @@ impl<'db, T: Table> BatchWrite<'db, T> {
 
     /// Adds writes returned by a previous batch ([`Error::unprocessed_writes`],
     /// [`Error::into_unprocessed_writes`]), to send them again.
-    pub fn resend(mut self, writes: impl IntoIterator<Item = UnprocessedWrite>) -> Self {
+    pub fn resend(mut self, writes: impl IntoIterator<Item = PendingWrite>) -> Self {
         let keys = T::SCHEMA.primary;
         for mut write in writes {
             // The write must address this table's key attributes.
@@ -235,10 +179,15 @@ impl<'db, T: Table> BatchWrite<'db, T> {
                 key_of(attributes, keys) == Some((write.partition.as_str(), write.sort.as_str()))
             });
             if !fits {
-                self.error.get_or_insert(Error::InvalidRequest(format!(
-                    "a resent `{}` write does not address this table's key attributes",
-                    write.entity
-                )));
+                self.error.get_or_insert(
+                    Repr::WrongTable {
+                        what: "a resent write",
+                        built_for: "another table".to_owned(),
+                        table: self.db.table_name().to_owned(),
+                        fix: "resend writes only to the table they came from",
+                    }
+                    .into(),
+                );
                 continue;
             }
             write.position = self.writes.len();
@@ -269,28 +218,28 @@ impl<'db, T: Table> BatchWrite<'db, T> {
         self.writes.is_empty()
     }
 
-    fn put_request<E: Entity<Table = T>>(&self, entity: &E) -> Result<UnprocessedWrite> {
+    fn put_request<E: Entity<Table = T>>(&self, entity: &E) -> Result<PendingWrite> {
         if E::VERSION_ATTRIBUTE.is_some() {
             // A batch write carries no condition: it would overwrite a newer
             // version without noticing.
-            return Err(Error::InvalidRequest(format!(
-                "`{}` is versioned (optimistic locking), and a batch write cannot check its version: write it with put",
-                E::NAME
-            )));
+            return Err(Repr::VersionedInBatch {
+                entity: E::RUST_NAME,
+            }
+            .into());
         }
-        let item = entity.to_item()?;
-        check_item(E::NAME, &item)?;
+        let item = codec::to_item(entity, self.db.now())?;
+        check_item(E::RUST_NAME, &item)?;
         let (partition, sort) = key_of(&item, T::SCHEMA.primary)
             .map(|(p, s)| (p.to_owned(), s.to_owned()))
-            .ok_or(Error::Key(KeyError::EmptyKey))?;
+            .ok_or_else(|| Error::from(KeyError::EmptyKey).for_entity(E::RUST_NAME))?;
         let wire = wire_size(&item) + PER_WRITE_BYTES;
         let put = PutRequest::builder()
             .set_item(Some(item))
             .build()
-            .map_err(|err| Error::InvalidRequest(err.to_string()))?;
-        Ok(UnprocessedWrite {
+            .map_err(build_error)?;
+        Ok(PendingWrite {
             position: self.writes.len(),
-            entity: E::NAME,
+            entity: E::RUST_NAME,
             kind: WriteKind::Put,
             partition,
             sort,
@@ -299,20 +248,20 @@ impl<'db, T: Table> BatchWrite<'db, T> {
         })
     }
 
-    fn delete_request<E: Entity<Table = T>>(&self, key: Key<E>) -> Result<UnprocessedWrite> {
+    fn delete_request<E: Entity<Table = T>>(&self, key: Key<E>) -> Result<PendingWrite> {
         let attributes = key.to_attributes();
         if key_of(&attributes, T::SCHEMA.primary).is_none() {
-            return Err(Error::Key(KeyError::EmptyKey));
+            return Err(Error::from(KeyError::EmptyKey).for_entity(E::RUST_NAME));
         }
         let wire = wire_size(&attributes) + PER_WRITE_BYTES;
         let (partition, sort) = key.into_parts();
         let delete = DeleteRequest::builder()
             .set_key(Some(attributes))
             .build()
-            .map_err(|err| Error::InvalidRequest(err.to_string()))?;
-        Ok(UnprocessedWrite {
+            .map_err(build_error)?;
+        Ok(PendingWrite {
             position: self.writes.len(),
-            entity: E::NAME,
+            entity: E::RUST_NAME,
             kind: WriteKind::Delete,
             partition,
             sort: if T::SCHEMA.primary.sort_key.is_some() {
@@ -326,7 +275,7 @@ impl<'db, T: Table> BatchWrite<'db, T> {
     }
 
     /// Sends the batch: `Ok(())` once every write is done;
-    /// [`Error::UnprocessedWrites`] with the writes that are not when the
+    /// an error listing the writes that are not ([`Error::unprocessed_writes`]) when the
     /// retry budget runs out or a request fails for good.
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
@@ -391,12 +340,13 @@ impl<'db, T: Table> BatchWrite<'db, T> {
             if report.unprocessed.is_empty() {
                 return Ok(());
             }
-            Err(Error::UnprocessedWrites {
+            Err(Repr::UnprocessedWrites {
                 table: table.to_owned(),
                 total,
                 writes: report.unprocessed,
-                source: report.error.map(Box::new),
-            })
+                source: report.error,
+            }
+            .into())
         }
         .instrument(span)
         .await
@@ -405,27 +355,29 @@ impl<'db, T: Table> BatchWrite<'db, T> {
 
 /// Two writes to one key: DynamoDB rejects such a request whole, and across
 /// requests the order of the two would be undefined.
-fn refuse_duplicates(writes: &[UnprocessedWrite]) -> Result<()> {
+fn refuse_duplicates(writes: &[PendingWrite]) -> Result<()> {
     let mut seen: HashMap<(&str, &str), &'static str> = HashMap::with_capacity(writes.len());
     for write in writes {
         if let Some(first) = seen.insert((&write.partition, &write.sort), write.entity) {
-            return Err(Error::DuplicateKey {
+            return Err(Repr::DuplicateKey {
                 operation: "BatchWriteItem",
                 first,
                 second: write.entity,
                 partition: write.partition.clone(),
                 sort: write.sort.clone(),
-            });
+            }
+            .into());
         }
     }
     Ok(())
 }
 
-impl<'db, T: Table> IntoFuture for BatchWrite<'db, T> {
-    type Output = Result<()>;
-    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'db>>;
+into_future!(['db, T: Table] BatchWrite<'db, T> => ());
 
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.send())
+fn build_error(err: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Repr::RequestBuild {
+        what: "BatchWriteItem",
+        source: Box::new(err),
     }
+    .into()
 }

@@ -1,0 +1,115 @@
+//! What generated code implements besides [`Entity`](super::Entity): the
+//! maintenance every write does on the entity's behalf. Hidden: reached
+//! only through `__private`, never part of the public API.
+
+use std::any::Any;
+use std::time::SystemTime;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::{IndexKey, Key};
+use crate::error::Result;
+use crate::item::Item;
+use crate::table::IndexSchema;
+
+/// What `#[derive(Entity)]` writes next to the `Entity` impl: the index
+/// keys an update moves, the maintained timestamps, the optimistic-locking
+/// version. A hand-written entity without indexes, version or timestamps
+/// implements it with [`index_changes`](EntityHooks::index_changes)
+/// returning no change.
+#[doc(hidden)]
+pub trait EntityHooks: Sized {
+    /// The attribute of the optimistic-locking version, if any.
+    const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The value's version (0 for an entity without one, or never stored).
+    fn version(&self) -> u64 {
+        0
+    }
+
+    /// Writes the maintained timestamps into `item` for a write at `now`:
+    /// `updated_at` always, `created_at` while the value's is not set.
+    fn stamp(&self, item: &mut Item, now: SystemTime) -> Result<()> {
+        let _ = (item, now);
+        Ok(())
+    }
+
+    /// The `updated_at` attribute and its value for an update at `now`.
+    fn updated_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
+        let _ = now;
+        Ok(None)
+    }
+
+    /// For every index whose template uses a field the update changes, the
+    /// recomputed key (or its removal when an `Option` hole becomes
+    /// `None`); a template field the update does not set is
+    /// `MissingKeyField`.
+    fn index_changes(key: &Key<Self>, changes: &Changes) -> Result<Vec<IndexChange>>;
+}
+
+/// The changes of one update, as generated code reads them to recompute
+/// index keys.
+#[derive(Default)]
+pub struct Changes {
+    pub(crate) entries: Vec<Change>,
+}
+
+/// One field an update changes.
+pub(crate) struct Change {
+    pub(crate) field: &'static str,
+    pub(crate) attribute: &'static str,
+    pub(crate) action: Action,
+    /// The typed value of a `set`, for key recomputation.
+    pub(crate) value: Option<Box<dyn Any + Send + Sync>>,
+}
+
+/// What an update does to one field's attribute.
+pub(crate) enum Action {
+    Set(AttributeValue),
+    Remove,
+    Add(AttributeValue),
+}
+
+/// What an update does to one field, seen from generated code.
+pub enum Lookup<'a, T> {
+    /// The update does not change the field.
+    Untouched,
+    /// The field is set to this value.
+    Set(&'a T),
+    /// The field is removed (an `Option` becoming `None`).
+    Removed,
+    /// The field is added to: its new value is unknown here.
+    Added,
+}
+
+impl Changes {
+    /// Whether the update changes any of `fields`.
+    pub fn touches(&self, fields: &[&str]) -> bool {
+        self.entries.iter().any(|c| fields.contains(&c.field))
+    }
+
+    /// What the update does to `field`, whose type is `T`.
+    pub fn lookup<T: 'static>(&self, field: &str) -> Lookup<'_, T> {
+        match self.entries.iter().rev().find(|c| c.field == field) {
+            None => Lookup::Untouched,
+            Some(change) => match &change.action {
+                Action::Remove => Lookup::Removed,
+                Action::Add(_) => Lookup::Added,
+                Action::Set(_) => change
+                    .value
+                    .as_ref()
+                    .and_then(|value| value.downcast_ref::<T>())
+                    .map_or(Lookup::Untouched, Lookup::Set),
+            },
+        }
+    }
+}
+
+/// How one index's key attributes change with an update.
+#[derive(Debug)]
+pub enum IndexChange {
+    /// Write these key values.
+    Set(IndexSchema, IndexKey),
+    /// Remove the key attributes: the item leaves the (sparse) index.
+    Remove(IndexSchema),
+}

@@ -1,0 +1,86 @@
+//! The kinds of failure, for code that branches on them.
+
+/// What kind of failure an [`Error`](crate::Error) is, for code that
+/// branches on it: `match err.kind() { ErrorKind::NotFound => …, _ => … }`.
+///
+/// Kinds are fieldless; the details are in the error's message and its
+/// accessors ([`Error::item_key`](crate::Error::item_key),
+/// [`Error::cancellation_reasons`](crate::Error::cancellation_reasons), …).
+/// New kinds may be added in minor releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A key value could not be encoded (a NaN, a number wider than its
+    /// declared width, an empty partition key, a key over DynamoDB's
+    /// length limit) or a stored key could not be parsed; nothing was sent.
+    Key,
+    /// DynamoDB, or the HTTP layer under the SDK, answered a request with
+    /// an error; the SDK's error is the [`source`](std::error::Error::source).
+    Service,
+    /// An entity (or a value in an update or condition) could not be
+    /// written as DynamoDB attributes.
+    Encode,
+    /// An item could not be read back into an entity: a missing field, a
+    /// value of another type.
+    Decode,
+    /// An item's type attribute names another entity type than the one
+    /// asked for, or is missing.
+    WrongType,
+    /// A query met an item of a type its collection does not hold (with
+    /// [`UnknownItems::Error`](crate::UnknownItems::Error)).
+    UnknownType,
+    /// A collection field of `Option<E>` met a second `E`.
+    MoreThanOne,
+    /// A field of the entity serialises under the name of an attribute the
+    /// library writes itself (a key attribute, the type attribute).
+    AttributeClash,
+    /// A create found its key taken; nothing was written.
+    AlreadyExists,
+    /// An update found no item at its key; nothing was written.
+    NotFound,
+    /// A versioned write found another version stored.
+    VersionConflict,
+    /// A versioned entity's version cannot grow any further.
+    VersionOverflow,
+    /// An update changes an index key template field without the
+    /// template's other fields.
+    MissingKeyField,
+    /// An update with nothing to change.
+    EmptyUpdate,
+    /// An item over DynamoDB's 400 KB limit; nothing was sent.
+    ItemTooLarge,
+    /// A number DynamoDB cannot store; nothing was sent.
+    InvalidNumber,
+    /// A query cursor that does not parse, or is not for this query.
+    InvalidCursor,
+    /// A batch addresses one key twice; nothing was sent.
+    DuplicateKey,
+    /// A versioned entity in a batch write, which cannot check its version.
+    VersionedInBatch,
+    /// A batch read names an entity type its collection does not hold.
+    NotInCollection,
+    /// Some writes of a batch were not processed.
+    UnprocessedWrites,
+    /// Some keys of a batch read were not answered.
+    UnprocessedKeys,
+    /// An action of a transaction could not be built; nothing was sent.
+    InvalidAction,
+    /// Two actions of one transaction address the same item.
+    DuplicateAction,
+    /// A transaction over DynamoDB's limits (100 actions, 4 MB).
+    TransactionTooLarge,
+    /// An idempotency token DynamoDB would refuse.
+    InvalidToken,
+    /// DynamoDB canceled a transaction; nothing was written.
+    TransactionCanceled,
+    /// Something built for one table was given to an operation on another.
+    WrongTable,
+    /// The table exists, but its keys or indexes differ from the declaration.
+    SchemaMismatch,
+    /// The declared schema or table name is one DynamoDB refuses.
+    InvalidSchema,
+    /// A table or index did not become `ACTIVE` in time.
+    NotActive,
+    /// The SDK refused to build a request from the parts given.
+    RequestBuild,
+}

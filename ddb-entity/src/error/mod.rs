@@ -1,0 +1,552 @@
+//! The one error type of the crate: small, opaque, and asked by predicates.
+//!
+//! [`Error`] is a box around a private description of what went wrong
+//! ([`Repr`]), so it stays one pointer wide however much detail a failure
+//! carries, and new failures can be added without breaking anyone's
+//! `match`. Code that branches asks [`Error::kind`] or a predicate such as
+//! [`Error::is_condition_failed`]; code that reports prints it.
+
+mod cancel;
+mod kind;
+mod pending;
+mod repr;
+mod text;
+
+use std::fmt;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+
+pub use kind::ErrorKind;
+pub(crate) use repr::Repr;
+pub(crate) use text::a;
+
+use crate::key::KeyError;
+pub use pending::{PendingKey, PendingWrite, WriteKind};
+
+/// An item as the SDK holds it (the crate's [`Item`](crate::Item); named
+/// here too because errors sit below the entity layer that names it).
+type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;
+pub use cancel::{ActionKind, CancellationCode, CancellationReason, StaleVersion};
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in `ddb-entity`.
+///
+/// Errors found *before* a request is sent (a key that cannot be encoded,
+/// an update with nothing to change) and errors DynamoDB answered with
+/// (the SDK's typed error is then the [`source`](std::error::Error::source))
+/// are told apart by [`kind`](Error::kind); branch on it or on the
+/// predicates, which look inside transactions and batches too.
+///
+/// ```
+/// use ddb_entity::{Error, ErrorKind, key::KeyError};
+///
+/// let err = Error::from(KeyError::NaN);
+/// assert_eq!(err.kind(), ErrorKind::Key);
+/// assert!(err.is_key());
+/// assert!(!err.is_condition_failed());
+/// assert!(err.to_string().starts_with("invalid key: "));
+/// assert!(std::mem::size_of::<Error>() <= 16);
+/// ```
+pub struct Error(Box<Repr>);
+
+impl Error {
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.0.kind()
+    }
+
+    /// Wraps an SDK error with the operation and table it came from,
+    /// remembering whether sending the same request again may succeed.
+    pub(crate) fn service<E>(
+        operation: &'static str,
+        table: &str,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata,
+        SdkError<E, HttpResponse>: Into<aws_sdk_dynamodb::Error>,
+    {
+        let transient = is_transient(&err);
+        let source: aws_sdk_dynamodb::Error = err.into();
+        let code = source.code().map(str::to_owned);
+        let message = match (&code, source.message()) {
+            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+            (Some(_), _) => None,
+            // No answer at all: the innermost cause says what happened.
+            (None, _) => Some(innermost_cause(&source)),
+        };
+        Repr::Service {
+            operation,
+            table: table.to_owned(),
+            code,
+            message,
+            transient,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
+    pub(crate) fn repr(&self) -> &Repr {
+        &self.0
+    }
+
+    /// The SDK error behind a failure DynamoDB (or the HTTP layer) answered
+    /// with, also when it is wrapped (a create that found its key taken, the
+    /// last error of a batch).
+    pub fn sdk_error(&self) -> Option<&aws_sdk_dynamodb::Error> {
+        match self.repr() {
+            Repr::Service { source, .. } | Repr::TransactionCanceled { source, .. } => Some(source),
+            Repr::AlreadyExists { source, .. } => source.sdk_error(),
+            Repr::UnprocessedWrites { source, .. } | Repr::UnprocessedKeys { source, .. } => {
+                source.as_ref().and_then(Error::sdk_error)
+            }
+            _ => None,
+        }
+    }
+
+    /// The service's error code (`ConditionalCheckFailedException`, …),
+    /// when DynamoDB answered with one.
+    pub fn code(&self) -> Option<&str> {
+        self.sdk_error().and_then(ProvideErrorMetadata::code)
+    }
+
+    /// The entity type (its [`RUST_NAME`](crate::Entity::RUST_NAME)) the
+    /// failure is about, when it is about one.
+    pub fn entity(&self) -> Option<&'static str> {
+        self.repr().entity()
+    }
+
+    /// The partition and sort key values of the item the failure is about,
+    /// when it names one (a taken key, a missing item, a stored key that
+    /// does not match its entity, …).
+    pub fn item_key(&self) -> Option<(&str, &str)> {
+        self.repr().item_key()
+    }
+
+    /// No item to update at the key (single update, or an update action of a
+    /// canceled transaction).
+    pub fn is_not_found(&self) -> bool {
+        matches!(self.repr(), Repr::NotFound { .. })
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_not_found)
+    }
+
+    /// A create found its key taken (single create, or a create action of a
+    /// canceled transaction).
+    pub fn is_already_exists(&self) -> bool {
+        matches!(self.repr(), Repr::AlreadyExists { .. })
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_already_exists)
+    }
+
+    /// A key could not be encoded, or a stored key could not be parsed;
+    /// nothing was sent.
+    pub fn is_key(&self) -> bool {
+        self.kind() == ErrorKind::Key
+    }
+
+    /// The encoder's error behind a key error (a NaN, a width overflow, an
+    /// empty or too long key, …).
+    pub fn key_error(&self) -> Option<&KeyError> {
+        match self.repr() {
+            Repr::Key { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// A condition (including "the item must not exist yet", "the item must
+    /// exist" and a version check) did not hold, for a single write or for
+    /// an action of a canceled transaction.
+    pub fn is_condition_failed(&self) -> bool {
+        matches!(
+            self.repr(),
+            Repr::VersionConflict { .. } | Repr::NotFound { .. } | Repr::AlreadyExists { .. }
+        ) || matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
+        ) || self
+            .cancellation_reasons()
+            .iter()
+            .any(CancellationReason::is_condition_failed)
+    }
+
+    /// Another writer changed a versioned entity first (single write, or a
+    /// versioned action of a canceled transaction): read again and retry.
+    pub fn is_version_conflict(&self) -> bool {
+        matches!(self.repr(), Repr::VersionConflict { .. })
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_version_conflict)
+    }
+
+    /// For a version conflict of a single write: the version the write
+    /// expected and the one stored (`None` when no item is stored).
+    pub fn version_conflict(&self) -> Option<(u64, Option<u64>)> {
+        match self.repr() {
+            Repr::VersionConflict {
+                expected, found, ..
+            } => Some((*expected, *found)),
+            _ => None,
+        }
+    }
+
+    /// The request was throttled; it is safe to retry after a back-off.
+    pub fn is_throttled(&self) -> bool {
+        use aws_sdk_dynamodb::Error as E;
+        matches!(
+            self.sdk_error(),
+            Some(
+                E::ProvisionedThroughputExceededException(_)
+                    | E::RequestLimitExceeded(_)
+                    | E::ThrottlingException(_)
+            )
+        ) || self.code() == Some("ThrottlingException")
+    }
+
+    /// DynamoDB rejected the request as invalid (`ValidationException`).
+    pub fn is_validation(&self) -> bool {
+        self.code() == Some("ValidationException")
+    }
+
+    /// The table (or index) does not exist.
+    pub fn is_resource_not_found(&self) -> bool {
+        matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
+        )
+    }
+
+    /// A batch left writes or keys unprocessed
+    /// ([`unprocessed_writes`](Error::unprocessed_writes),
+    /// [`unprocessed_keys`](Error::unprocessed_keys) list them).
+    pub fn is_unprocessed(&self) -> bool {
+        matches!(
+            self.kind(),
+            ErrorKind::UnprocessedWrites | ErrorKind::UnprocessedKeys
+        )
+    }
+
+    /// The writes of a batch that were not processed (empty for any other
+    /// error).
+    pub fn unprocessed_writes(&self) -> &[PendingWrite] {
+        match self.repr() {
+            Repr::UnprocessedWrites { writes, .. } => writes,
+            _ => &[],
+        }
+    }
+
+    /// The writes of a batch that were not processed, to send them again
+    /// ([`BatchWrite::resend`](crate::op::BatchWrite::resend)); empty for
+    /// any other error.
+    pub fn into_unprocessed_writes(self) -> Vec<PendingWrite> {
+        match *self.0 {
+            Repr::UnprocessedWrites { writes, .. } => writes,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The keys of a batch read that were not answered (empty for any other
+    /// error).
+    pub fn unprocessed_keys(&self) -> &[PendingKey] {
+        match self.repr() {
+            Repr::UnprocessedKeys { keys, .. } => keys,
+            _ => &[],
+        }
+    }
+
+    /// The keys of a batch read that were not answered, to ask for them
+    /// again ([`BatchGet::resend`](crate::op::BatchGet::resend)); empty for
+    /// any other error.
+    pub fn into_unprocessed_keys(self) -> Vec<PendingKey> {
+        match *self.0 {
+            Repr::UnprocessedKeys { keys, .. } => keys,
+            _ => Vec::new(),
+        }
+    }
+
+    /// A batch or a transaction addressed one key twice (nothing was sent).
+    pub fn is_duplicate_key(&self) -> bool {
+        matches!(
+            self.kind(),
+            ErrorKind::DuplicateKey | ErrorKind::DuplicateAction
+        )
+    }
+
+    /// An item was over 400 KB (nothing was sent).
+    pub fn is_item_too_large(&self) -> bool {
+        self.kind() == ErrorKind::ItemTooLarge
+    }
+
+    /// DynamoDB canceled a transaction; nothing was written
+    /// ([`cancellation_reasons`](Error::cancellation_reasons) says why).
+    pub fn is_transaction_canceled(&self) -> bool {
+        self.kind() == ErrorKind::TransactionCanceled
+    }
+
+    /// Another transaction or write was in progress on an item: an action
+    /// of a canceled transaction reads `TransactionConflict`, or a
+    /// single-item write met an item a transaction was writing
+    /// (`TransactionConflictException`). Nothing was written; sending the
+    /// same request again is safe and usually succeeds.
+    pub fn is_transaction_conflict(&self) -> bool {
+        matches!(
+            self.sdk_error(),
+            Some(aws_sdk_dynamodb::Error::TransactionConflictException(_))
+        ) || self
+            .cancellation_reasons()
+            .iter()
+            .any(CancellationReason::is_transaction_conflict)
+    }
+
+    /// Sending the same request again, after a back-off, may succeed: the
+    /// failure was throttling, a transaction conflict, a transaction with
+    /// the same idempotency token still in progress, a server error (HTTP
+    /// 5xx: `InternalServerError`, `ServiceUnavailable`), a request that
+    /// could not be sent, a timeout or an answer that could not be read.
+    ///
+    /// It says nothing about whether the first attempt was applied: after a
+    /// timeout or a lost answer it may have been. Each operation's docs say
+    /// whether resending that operation is safe. A failed condition or a
+    /// refused request is not retryable: read again and decide.
+    pub fn is_retryable(&self) -> bool {
+        let transient = match self.repr() {
+            Repr::Service { transient, .. } => *transient,
+            _ => false,
+        };
+        transient
+            || self.is_throttled()
+            || self.is_transaction_conflict()
+            || matches!(
+                self.sdk_error(),
+                Some(aws_sdk_dynamodb::Error::TransactionInProgressException(_))
+            )
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(|reason| reason.code().is_retryable())
+    }
+
+    /// Why DynamoDB canceled a transaction: one reason per action, in the
+    /// order they were added, mapped back to each action's index, entity
+    /// type and key (empty for any other error).
+    pub fn cancellation_reasons(&self) -> &[CancellationReason] {
+        match self.repr() {
+            Repr::TransactionCanceled { reasons, .. } => reasons,
+            _ => &[],
+        }
+    }
+
+    /// A key error with the entity and field it was built for, so the
+    /// message names them.
+    pub(crate) fn key_of(entity: &'static str, field: &'static str, source: KeyError) -> Self {
+        Repr::Key {
+            entity: Some(entity),
+            field: Some(field),
+            source,
+        }
+        .into()
+    }
+
+    /// The same error, told which entity's key it is about when it did not
+    /// know yet.
+    pub(crate) fn for_entity(mut self, name: &'static str) -> Self {
+        if let Repr::Key { entity, .. } = &mut *self.0
+            && entity.is_none()
+        {
+            *entity = Some(name);
+        }
+        self
+    }
+
+    /// A not-yet-known-entity error about a `NotActive` table.
+    pub(crate) fn not_active(table: &str, status: String, waited: Duration) -> Self {
+        Repr::NotActive {
+            table: table.to_owned(),
+            status,
+            waited,
+        }
+        .into()
+    }
+}
+
+impl From<Repr> for Error {
+    fn from(repr: Repr) -> Self {
+        Error(Box::new(repr))
+    }
+}
+
+impl From<KeyError> for Error {
+    fn from(source: KeyError) -> Self {
+        Repr::Key {
+            entity: None,
+            field: None,
+            source,
+        }
+        .into()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The message is what helps; the kind lets a reader branch on it.
+        f.debug_struct("Error")
+            .field("kind", &self.kind())
+            .field("message", &self.to_string())
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// Whether a failed request may succeed when sent again: it was throttled,
+/// the server failed (5xx), or no answer was read (a dispatch failure, a
+/// timeout, a response that could not be parsed).
+fn is_transient<E: ProvideErrorMetadata>(err: &SdkError<E, HttpResponse>) -> bool {
+    const TRANSIENT: [&str; 6] = [
+        "ProvisionedThroughputExceededException",
+        "RequestLimitExceeded",
+        "ThrottlingException",
+        "InternalServerError",
+        "ServiceUnavailable",
+        "TransactionInProgressException",
+    ];
+    match err {
+        SdkError::TimeoutError(_) | SdkError::ResponseError(_) => true,
+        SdkError::DispatchFailure(failure) => !failure.is_user(),
+        SdkError::ServiceError(service) => {
+            service.raw().status().is_server_error()
+                || service
+                    .err()
+                    .code()
+                    .is_some_and(|code| TRANSIENT.contains(&code))
+        }
+        _ => false,
+    }
+}
+
+/// The innermost cause of an SDK error that carries no service code (a
+/// connection refused, a timeout): that is what helps.
+fn innermost_cause(err: &aws_sdk_dynamodb::Error) -> String {
+    let mut cause: &dyn std::error::Error = err;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::config::http::HttpResponse as Response;
+    use aws_sdk_dynamodb::error::ErrorMetadata;
+    use aws_sdk_dynamodb::operation::put_item::PutItemError;
+    use aws_sdk_dynamodb::types::error::{
+        ConditionalCheckFailedException, ProvisionedThroughputExceededException,
+    };
+    use aws_smithy_runtime_api::http::StatusCode;
+    use aws_smithy_types::body::SdkBody;
+
+    use super::*;
+
+    fn answered(err: PutItemError, status: u16) -> Error {
+        let raw = Response::new(StatusCode::try_from(status).unwrap(), SdkBody::empty());
+        Error::service("PutItem", "app", SdkError::service_error(err, raw))
+    }
+
+    #[test]
+    fn an_error_is_one_pointer_wide() {
+        assert!(std::mem::size_of::<Error>() <= 16);
+    }
+
+    #[test]
+    fn predicates_follow_the_service_error() {
+        let condition = answered(
+            PutItemError::ConditionalCheckFailedException(
+                ConditionalCheckFailedException::builder()
+                    .message("The conditional request failed")
+                    .meta(
+                        ErrorMetadata::builder()
+                            .code("ConditionalCheckFailedException")
+                            .message("The conditional request failed")
+                            .build(),
+                    )
+                    .build(),
+            ),
+            400,
+        );
+        assert_eq!(condition.kind(), ErrorKind::Service);
+        assert!(condition.is_condition_failed());
+        assert!(!condition.is_throttled());
+        assert!(!condition.is_retryable());
+        assert_eq!(
+            condition.to_string(),
+            "PutItem on table `app` failed: ConditionalCheckFailedException: The conditional request failed"
+        );
+        assert!(std::error::Error::source(&condition).is_some());
+
+        let throttled = answered(
+            PutItemError::ProvisionedThroughputExceededException(
+                ProvisionedThroughputExceededException::builder()
+                    .meta(
+                        ErrorMetadata::builder()
+                            .code("ProvisionedThroughputExceededException")
+                            .build(),
+                    )
+                    .build(),
+            ),
+            400,
+        );
+        assert!(throttled.is_throttled());
+        assert!(throttled.is_retryable());
+        assert!(!throttled.is_condition_failed());
+
+        let validation = answered(
+            PutItemError::generic(ErrorMetadata::builder().code("ValidationException").build()),
+            400,
+        );
+        assert!(validation.is_validation());
+        assert!(!validation.is_retryable());
+        assert_eq!(validation.code(), Some("ValidationException"));
+    }
+
+    #[test]
+    fn server_errors_and_lost_answers_are_retryable() {
+        for code in ["InternalServerError", "ServiceUnavailable"] {
+            let err = answered(
+                PutItemError::generic(ErrorMetadata::builder().code(code).build()),
+                if code == "InternalServerError" {
+                    500
+                } else {
+                    503
+                },
+            );
+            assert!(err.is_retryable(), "{code}");
+        }
+        let timeout: SdkError<PutItemError, Response> =
+            SdkError::timeout_error("attempt timeout".to_owned());
+        assert!(Error::service("PutItem", "app", timeout).is_retryable());
+        let lost: SdkError<PutItemError, Response> = SdkError::response_error(
+            "connection reset",
+            Response::new(StatusCode::try_from(200).unwrap(), SdkBody::empty()),
+        );
+        assert!(Error::service("PutItem", "app", lost).is_retryable());
+    }
+}

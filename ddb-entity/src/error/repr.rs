@@ -1,0 +1,518 @@
+//! What went wrong, in detail: the private inside of [`Error`](super::Error).
+
+use std::fmt;
+use std::time::Duration;
+
+use super::text::a;
+use super::{ActionKind, CancellationReason, ErrorKind, PendingKey, PendingWrite};
+use crate::key::KeyError;
+
+/// A boxed error that is not ours: a serializer's, the SDK's builder's.
+pub(crate) type Cause = Box<dyn std::error::Error + Send + Sync>;
+
+/// Every failure the crate reports, with what its message needs. Private:
+/// users see [`ErrorKind`], the predicates and the accessors, so variants
+/// can change freely.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Repr {
+    #[error("{}", KeyMessage { entity: *.entity, field: *.field, source })]
+    Key {
+        entity: Option<&'static str>,
+        field: Option<&'static str>,
+        source: KeyError,
+    },
+
+    #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    Service {
+        operation: &'static str,
+        table: String,
+        /// The service's error code, `None` when no answer was read.
+        code: Option<String>,
+        /// The service's message, or the innermost cause without an answer.
+        message: Option<String>,
+        /// Sending the same request again may succeed.
+        transient: bool,
+        #[source]
+        source: Box<aws_sdk_dynamodb::Error>,
+    },
+
+    #[error("could not encode {} as DynamoDB attributes: {source}", a(entity))]
+    Encode {
+        entity: &'static str,
+        #[source]
+        source: Cause,
+    },
+
+    #[error("could not decode {}{}: {source}", a(entity), At(.key.as_ref()))]
+    Decode {
+        entity: &'static str,
+        key: Option<(String, String)>,
+        #[source]
+        source: Cause,
+    },
+
+    #[error("{}", WrongTypeMessage { entity, expected, found: found.as_deref() })]
+    WrongType {
+        entity: &'static str,
+        expected: &'static str,
+        /// The stored type attribute, `None` when the item has none.
+        found: Option<String>,
+    },
+
+    #[error("{}", UnknownTypeMessage { collection, found: found.as_deref() })]
+    UnknownType {
+        collection: &'static str,
+        found: Option<String>,
+    },
+
+    #[error(
+        "`{collection}` holds one `{entity}` but the query returned more than one: make the field a Vec<{entity}>"
+    )]
+    MoreThanOne {
+        collection: &'static str,
+        entity: &'static str,
+    },
+
+    #[error(
+        "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys or the entity type; rename the field (e.g. #[serde(rename = \"…\")])"
+    )]
+    AttributeClash {
+        entity: &'static str,
+        attribute: &'static str,
+    },
+
+    #[error(
+        "{} with key {partition} / {sort} already exists; use put to replace it",
+        a(entity)
+    )]
+    AlreadyExists {
+        entity: &'static str,
+        partition: String,
+        sort: String,
+        #[source]
+        source: super::Error,
+    },
+
+    #[error("no `{entity}` with key {partition} / {sort} to update; create it first")]
+    NotFound {
+        entity: &'static str,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "`{entity}` was changed by another writer: expected version {expected}, {}; read it again and retry",
+        Found(*.found)
+    )]
+    VersionConflict {
+        entity: &'static str,
+        expected: u64,
+        found: Option<u64>,
+    },
+
+    #[error("the version of `{entity}` cannot grow past u64::MAX")]
+    VersionOverflow { entity: &'static str },
+
+    #[error(
+        "updating `{entity}` changes index {index}'s key, which also needs `{field}`: set `{field}` in the same update (to its current value if unchanged)"
+    )]
+    MissingKeyField {
+        entity: &'static str,
+        index: &'static str,
+        field: &'static str,
+    },
+
+    #[error("an update of `{entity}` with no changes: set, remove or add a field")]
+    EmptyUpdate { entity: &'static str },
+
+    #[error(
+        "{} item is {size} bytes, over DynamoDB's item limit of {limit} bytes (400 KB); nothing was sent: keep large values elsewhere (e.g. S3) or split the entity",
+        Capital(a(entity))
+    )]
+    ItemTooLarge {
+        entity: &'static str,
+        size: usize,
+        limit: usize,
+    },
+
+    #[error(
+        "`{entity}` holds {value} in `{attribute}`, which DynamoDB cannot store: {reason}; nothing was sent (store it as a string, or narrow the type)"
+    )]
+    InvalidNumber {
+        entity: &'static str,
+        attribute: String,
+        value: String,
+        reason: &'static str,
+    },
+
+    #[error("invalid cursor: {reason}; resume only with a cursor from the same query")]
+    InvalidCursor { reason: String },
+
+    #[error(
+        "{operation} addresses the key {partition} / {sort} twice (a `{first}` and a `{second}`); DynamoDB rejects the whole request: keep one of them"
+    )]
+    DuplicateKey {
+        operation: &'static str,
+        first: &'static str,
+        second: &'static str,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "`{entity}` is versioned (optimistic locking), and a batch write cannot check its version: write it with put"
+    )]
+    VersionedInBatch { entity: &'static str },
+
+    #[error(
+        "the batch reads `{entity}` items (type {entity_type:?}), which `{collection}` does not hold: add that type to the collection"
+    )]
+    NotInCollection {
+        entity: &'static str,
+        entity_type: &'static str,
+        collection: &'static str,
+    },
+
+    #[error(
+        "BatchWriteItem on table `{table}`: {} of {total} writes were not processed{}; they are in the error (Error::unprocessed_writes), send them again",
+        writes.len(),
+        Because(.source.as_ref())
+    )]
+    UnprocessedWrites {
+        table: String,
+        total: usize,
+        writes: Vec<PendingWrite>,
+        #[source]
+        source: Option<super::Error>,
+    },
+
+    #[error(
+        "BatchGetItem on table `{table}`: {} of {total} keys were not read{}; they are in the error (Error::unprocessed_keys), ask for them again",
+        keys.len(),
+        Because(.source.as_ref())
+    )]
+    UnprocessedKeys {
+        table: String,
+        total: usize,
+        keys: Vec<PendingKey>,
+        #[source]
+        source: Option<super::Error>,
+    },
+
+    #[error(
+        "action {index} of the transaction ({action} of {}) cannot be sent: {source}",
+        a(entity)
+    )]
+    InvalidAction {
+        index: usize,
+        action: ActionKind,
+        entity: &'static str,
+        #[source]
+        source: super::Error,
+    },
+
+    #[error(
+        "actions {first} ({}) and {second} ({}) of the transaction both address the item {partition} / {sort}; a transaction takes one action per item: merge them into one (a write can carry a condition check's condition)",
+        a(first_entity),
+        a(second_entity)
+    )]
+    DuplicateAction {
+        first: usize,
+        second: usize,
+        first_entity: &'static str,
+        second_entity: &'static str,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "a transaction {what}: split it (each transaction is then atomic on its own, not together)"
+    )]
+    TransactionTooLarge { what: String },
+
+    #[error(
+        "an idempotency token is 1 to 36 characters, this one has {length}: use a UUID, for example"
+    )]
+    InvalidToken { length: usize },
+
+    #[error(
+        "TransactWriteItems on table `{table}` was canceled and wrote nothing: {}",
+        Reasons(reasons)
+    )]
+    TransactionCanceled {
+        table: String,
+        reasons: Vec<CancellationReason>,
+        #[source]
+        source: Box<aws_sdk_dynamodb::Error>,
+    },
+
+    #[error("{what} was built for table `{built_for}`, but is sent to table `{table}`: {fix}")]
+    WrongTable {
+        what: &'static str,
+        built_for: String,
+        table: String,
+        fix: &'static str,
+    },
+
+    #[error(
+        "table `{table}` does not match its declared schema: {detail}; change the declaration, or migrate the table (a new index needs UpdateTable and a backfill)"
+    )]
+    SchemaMismatch { table: String, detail: String },
+
+    #[error("invalid table definition: {detail}")]
+    InvalidSchema { detail: String },
+
+    #[error(
+        "table `{table}` was not ACTIVE after {waited:?} (status: {status}); retry later or raise the wait"
+    )]
+    NotActive {
+        table: String,
+        status: String,
+        waited: Duration,
+    },
+
+    #[error("the SDK refused to build the {what} request: {source}")]
+    RequestBuild {
+        what: &'static str,
+        #[source]
+        source: Cause,
+    },
+}
+
+impl Repr {
+    pub(crate) fn kind(&self) -> ErrorKind {
+        match self {
+            Repr::Key { .. } => ErrorKind::Key,
+            Repr::Service { .. } => ErrorKind::Service,
+            Repr::Encode { .. } => ErrorKind::Encode,
+            Repr::Decode { .. } => ErrorKind::Decode,
+            Repr::WrongType { .. } => ErrorKind::WrongType,
+            Repr::UnknownType { .. } => ErrorKind::UnknownType,
+            Repr::MoreThanOne { .. } => ErrorKind::MoreThanOne,
+            Repr::AttributeClash { .. } => ErrorKind::AttributeClash,
+            Repr::AlreadyExists { .. } => ErrorKind::AlreadyExists,
+            Repr::NotFound { .. } => ErrorKind::NotFound,
+            Repr::VersionConflict { .. } => ErrorKind::VersionConflict,
+            Repr::VersionOverflow { .. } => ErrorKind::VersionOverflow,
+            Repr::MissingKeyField { .. } => ErrorKind::MissingKeyField,
+            Repr::EmptyUpdate { .. } => ErrorKind::EmptyUpdate,
+            Repr::ItemTooLarge { .. } => ErrorKind::ItemTooLarge,
+            Repr::InvalidNumber { .. } => ErrorKind::InvalidNumber,
+            Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
+            Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
+            Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
+            Repr::NotInCollection { .. } => ErrorKind::NotInCollection,
+            Repr::UnprocessedWrites { .. } => ErrorKind::UnprocessedWrites,
+            Repr::UnprocessedKeys { .. } => ErrorKind::UnprocessedKeys,
+            Repr::InvalidAction { .. } => ErrorKind::InvalidAction,
+            Repr::DuplicateAction { .. } => ErrorKind::DuplicateAction,
+            Repr::TransactionTooLarge { .. } => ErrorKind::TransactionTooLarge,
+            Repr::InvalidToken { .. } => ErrorKind::InvalidToken,
+            Repr::TransactionCanceled { .. } => ErrorKind::TransactionCanceled,
+            Repr::WrongTable { .. } => ErrorKind::WrongTable,
+            Repr::SchemaMismatch { .. } => ErrorKind::SchemaMismatch,
+            Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
+            Repr::NotActive { .. } => ErrorKind::NotActive,
+            Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+        }
+    }
+
+    pub(crate) fn entity(&self) -> Option<&'static str> {
+        match self {
+            Repr::Key { entity, .. } => *entity,
+            Repr::Encode { entity, .. }
+            | Repr::Decode { entity, .. }
+            | Repr::WrongType { entity, .. }
+            | Repr::MoreThanOne { entity, .. }
+            | Repr::AttributeClash { entity, .. }
+            | Repr::AlreadyExists { entity, .. }
+            | Repr::NotFound { entity, .. }
+            | Repr::VersionConflict { entity, .. }
+            | Repr::VersionOverflow { entity }
+            | Repr::MissingKeyField { entity, .. }
+            | Repr::EmptyUpdate { entity }
+            | Repr::ItemTooLarge { entity, .. }
+            | Repr::InvalidNumber { entity, .. }
+            | Repr::VersionedInBatch { entity }
+            | Repr::NotInCollection { entity, .. }
+            | Repr::InvalidAction { entity, .. } => Some(entity),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn item_key(&self) -> Option<(&str, &str)> {
+        match self {
+            Repr::Decode {
+                key: Some((partition, sort)),
+                ..
+            }
+            | Repr::AlreadyExists {
+                partition, sort, ..
+            }
+            | Repr::NotFound {
+                partition, sort, ..
+            }
+            | Repr::DuplicateKey {
+                partition, sort, ..
+            }
+            | Repr::DuplicateAction {
+                partition, sort, ..
+            } => Some((partition, sort)),
+            _ => None,
+        }
+    }
+}
+
+/// "cannot build the key of an `Order` from `placed`: …".
+struct KeyMessage<'a> {
+    entity: Option<&'static str>,
+    field: Option<&'static str>,
+    source: &'a KeyError,
+}
+
+impl fmt::Display for KeyMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.entity, self.field) {
+            (Some(entity), Some(field)) => write!(
+                f,
+                "invalid key: `{field}` of {} cannot be written into a key: {}",
+                a(entity),
+                self.source
+            ),
+            (Some(entity), None) => write!(f, "invalid key of {}: {}", a(entity), self.source),
+            (None, _) => write!(f, "invalid key: {}", self.source),
+        }
+    }
+}
+
+/// "ConditionalCheckFailedException: The conditional request failed".
+struct ServiceReason<'a>(Option<&'a str>, Option<&'a str>);
+
+impl fmt::Display for ServiceReason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.0, self.1) {
+            (Some(code), Some(message)) => write!(f, "{code}: {message}"),
+            (Some(code), None) => f.write_str(code),
+            (None, Some(cause)) => write!(f, "no answer ({cause})"),
+            (None, None) => f.write_str("no answer"),
+        }
+    }
+}
+
+/// " at PK / SK", when the key is known.
+struct At<'a>(Option<&'a (String, String)>);
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some((partition, sort)) => write!(f, " at {partition} / {sort}"),
+            None => Ok(()),
+        }
+    }
+}
+
+struct WrongTypeMessage<'a> {
+    entity: &'a str,
+    expected: &'a str,
+    found: Option<&'a str>,
+}
+
+impl fmt::Display for WrongTypeMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entity = a(self.entity);
+        let expected = self.expected;
+        match self.found {
+            Some(found) => write!(
+                f,
+                "the item is not {entity}: its type attribute is \"{found}\", expected \"{expected}\""
+            ),
+            None => write!(
+                f,
+                "the item is not {entity}: it has no type attribute (expected \"{expected}\"); it was not written by this library — write it with a type attribute, or read it with the raw SDK"
+            ),
+        }
+    }
+}
+
+struct UnknownTypeMessage<'a> {
+    collection: &'a str,
+    found: Option<&'a str>,
+}
+
+impl fmt::Display for UnknownTypeMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let collection = self.collection;
+        match self.found {
+            Some(found) => write!(
+                f,
+                "`{collection}` holds no entity of type \"{found}\": add that type to the collection, or query with UnknownItems::Skip"
+            ),
+            None => write!(
+                f,
+                "the query returned an item with no type attribute, which `{collection}` cannot place: it was written by other code; give it a type attribute, or keep such items out of the partition"
+            ),
+        }
+    }
+}
+
+/// "found 2" / "no item is stored".
+struct Found(Option<u64>);
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(found) => write!(f, "found {found}"),
+            None => f.write_str("no item is stored"),
+        }
+    }
+}
+
+/// The first letter in upper case: "An `Order` item is …".
+struct Capital<T>(T);
+
+impl<T: fmt::Display> fmt::Display for Capital<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        let mut chars = text.chars();
+        if let Some(first) = chars.next() {
+            write!(f, "{}{}", first.to_uppercase(), chars.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+/// What stopped a batch: the last error, or the service's repeated
+/// `Unprocessed…` answers when no request failed.
+struct Because<'a>(Option<&'a super::Error>);
+
+impl fmt::Display for Because<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(err) => write!(f, " (last error: {err})"),
+            None => f.write_str(" (DynamoDB kept returning them as unprocessed)"),
+        }
+    }
+}
+
+/// The failed actions of a canceled transaction.
+struct Reasons<'a>(&'a [CancellationReason]);
+
+impl fmt::Display for Reasons<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut failed = self
+            .0
+            .iter()
+            .filter(|reason| reason.is_failure())
+            .peekable();
+        if failed.peek().is_none() {
+            return f.write_str("DynamoDB gave no reason");
+        }
+        for (i, reason) in failed.enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{reason}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,8 @@
+//! Reads: one entity by key (GetItem) and one partition of the table or an
+//! index (Query), typed and demultiplexed.
+
+mod get;
+mod query;
+
+pub use get::Get;
+pub use query::{Page, Query};

@@ -1,0 +1,130 @@
+//! A canceled transaction, reason by reason, mapped back to the actions.
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::CancellationReason as SdkReason;
+
+use crate::entity::Entity;
+use crate::error::{
+    ActionKind, CancellationCode, CancellationReason, Error, Repr, Result, StaleVersion,
+};
+use crate::expr::version::Expected;
+
+impl CancellationReason {
+    /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
+    /// `None` without an old item, an [`ErrorKind::WrongType`](crate::ErrorKind::WrongType)
+    /// error when it is not an `E`.
+    pub fn old<E: Entity>(&self) -> Option<Result<E>> {
+        self.old_item.clone().map(E::from_item)
+    }
+}
+
+/// What the error mapping needs to know of each action sent.
+pub(crate) struct Sent {
+    pub(crate) kind: ActionKind,
+    pub(crate) entity: &'static str,
+    pub(crate) partition: String,
+    pub(crate) sort: String,
+    pub(crate) version: Option<Expected>,
+}
+
+/// The error for a failed TransactWriteItems: a typed cancellation when
+/// DynamoDB canceled it, a service error otherwise.
+pub(crate) fn error(
+    table: &str,
+    sent: Vec<Sent>,
+    err: SdkError<TransactWriteItemsError, HttpResponse>,
+) -> Error {
+    let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
+        err.as_service_error()
+    else {
+        return Error::service("TransactWriteItems", table, err);
+    };
+    let reasons = match canceled.cancellation_reasons.as_deref() {
+        Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
+        // DynamoDB always lists the reasons; the message repeats their codes.
+        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
+    };
+    let reasons = sent
+        .into_iter()
+        .zip(reasons)
+        .enumerate()
+        .map(|(index, (sent, reason))| map(index, sent, reason))
+        .collect();
+    Repr::TransactionCanceled {
+        table: table.to_owned(),
+        reasons,
+        source: Box::new(err.into()),
+    }
+    .into()
+}
+
+fn map(index: usize, sent: Sent, reason: SdkReason) -> CancellationReason {
+    let code = CancellationCode::parse(reason.code.as_deref());
+    let old_item = reason.item.filter(|item| !item.is_empty());
+    let failed = code == CancellationCode::ConditionalCheckFailed;
+    // A missing item is "not found" for an update, before any version.
+    let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();
+    let stale_version = match sent.version {
+        Some(expected) if failed && !missing_for_update => expected
+            .found_instead(old_item.as_ref())
+            .map(|found| StaleVersion {
+                expected: expected.version,
+                found,
+            }),
+        _ => None,
+    };
+    CancellationReason {
+        index,
+        action: sent.kind,
+        entity: sent.entity,
+        partition: sent.partition,
+        sort: sent.sort,
+        code,
+        message: reason.message.filter(|message| !message.is_empty()),
+        old_item,
+        stale_version,
+    }
+}
+
+/// The codes of a cancellation message, `"Transaction cancelled, please
+/// refer cancellation reasons for specific reasons [ConditionalCheckFailed,
+/// None]"`, for a server that sends no `CancellationReasons`.
+fn codes_in_message(message: &str) -> Vec<SdkReason> {
+    let Some(start) = message.rfind('[') else {
+        return Vec::new();
+    };
+    let rest = &message[start + 1..];
+    let Some(end) = rest.find(']') else {
+        return Vec::new();
+    };
+    let list = &rest[..end];
+    list.split(',')
+        .map(|code| SdkReason::builder().code(code.trim()).build())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_come_back_from_the_message_when_the_list_is_missing() {
+        let codes: Vec<_> = codes_in_message(
+            "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed, TransactionConflict]",
+        )
+        .iter()
+        .map(|reason| CancellationCode::parse(reason.code()))
+        .collect();
+        assert_eq!(
+            codes,
+            [
+                CancellationCode::None,
+                CancellationCode::ConditionalCheckFailed,
+                CancellationCode::TransactionConflict
+            ]
+        );
+        assert!(codes_in_message("Transaction cancelled").is_empty());
+    }
+}
