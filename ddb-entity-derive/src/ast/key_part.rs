@@ -17,13 +17,17 @@ pub(crate) struct KeyPart<'a> {
 /// One unit variant.
 pub(crate) struct Variant<'a> {
     pub(crate) ident: &'a Ident,
+    /// Its position among the enum's variants: what keys sort by.
+    pub(crate) position: usize,
     /// `#[key(rename = "…")]`.
     pub(crate) rename: Option<LitStr>,
     /// `= 3`, when written.
     pub(crate) discriminant: Option<&'a Expr>,
 }
 
-/// A derived key part has at most 100 variants.
+/// Digits of a variant's position in its component.
+const POSITION_DIGITS: usize = 2;
+/// A derived key part has at most 100 variants: two digits of position.
 pub(crate) const MAX_VARIANTS: usize = 100;
 
 impl Variant<'_> {
@@ -35,9 +39,20 @@ impl Variant<'_> {
         }
     }
 
-    /// The component the variant encodes to.
+    /// The component the variant encodes to: its position among the
+    /// enum's variants in two digits, `-`, and its name, e.g. `02-High`.
+    ///
+    /// The position makes keys sort as the variants are declared (the
+    /// derived `Ord`) whatever their names, and stays the same when a
+    /// variant is added at the end; the name keeps stored keys readable.
+    /// A rename changes the name only, so it can never break the order.
     pub(crate) fn component(&self) -> String {
-        self.name()
+        format!(
+            "{:0width$}-{}",
+            self.position,
+            self.name(),
+            width = POSITION_DIGITS
+        )
     }
 }
 
@@ -46,7 +61,7 @@ impl<'a> KeyPart<'a> {
         let mut variants = Vec::new();
         match &input.data {
             Data::Enum(data) => {
-                for variant in &data.variants {
+                for (position, variant) in data.variants.iter().enumerate() {
                     let rename = attr::key::variant_rename(cx, &variant.attrs);
                     if !matches!(variant.fields, Fields::Unit) {
                         cx.error(
@@ -57,6 +72,7 @@ impl<'a> KeyPart<'a> {
                     }
                     variants.push(Variant {
                         ident: &variant.ident,
+                        position,
                         rename,
                         discriminant: variant.discriminant.as_ref().map(|(_, expr)| expr),
                     });

@@ -1,4 +1,6 @@
-//! `#[derive(KeyPart)]` for unit enums.
+//! `#[derive(KeyPart)]` for unit enums: each variant encodes to a fixed
+//! string (see `ast::key_part::Variant::component`),
+//! decoded by exact match.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -21,6 +23,7 @@ pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
         .join(", ");
     let expected = format!("{ident} (one of {listed})");
     quote! {
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
             fn encode_key(
                 &self,
@@ -33,9 +36,10 @@ pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::DecodeKeyPart for #ident #ty_generics #where_clause {
             fn decode_key(
-                component: &str,
+                component: &::core::primitive::str,
             ) -> ::core::result::Result<Self, ::ddb_entity::key::KeyError> {
                 match component {
                     #( #names => ::core::result::Result::Ok(Self::#variants), )*
