@@ -204,6 +204,24 @@ impl<'a> Entity<'a> {
         self.stored_named(&self.attrs.updated_at.as_ref()?.value())
     }
 
+    /// Whether `ty` mentions one of the entity's type parameters (then no
+    /// const item can name it).
+    pub(crate) fn is_generic(&self, ty: &Type) -> bool {
+        let params: Vec<String> = self
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .collect();
+        fn walk(tokens: proc_macro2::TokenStream, params: &[String]) -> bool {
+            tokens.into_iter().any(|token| match token {
+                proc_macro2::TokenTree::Ident(ident) => params.contains(&ident.to_string()),
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+                _ => false,
+            })
+        }
+        !params.is_empty() && walk(quote::ToTokens::to_token_stream(ty), &params)
+    }
+
     /// Every template: primary key, then each index's.
     pub(crate) fn templates(&self) -> impl Iterator<Item = &KeyTemplate<'a>> {
         self.pk.iter().chain(self.sk.iter()).chain(

@@ -43,7 +43,7 @@ pub(crate) fn key_part(cx: &Ctxt, key_part: &KeyPart<'_>) {
             cx.error_at(
                 span,
                 format!(
-                    "key name {name:?} is already used by `{}`; key names must be distinct",
+                    "key name {name:?} is already used by `{}`: the two would read alike in stored keys; give each variant its own name",
                     earlier.ident
                 ),
             );

@@ -17,9 +17,10 @@ pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
     }
 }
 
-/// The value to hand to `KeyBuf::part` for a hole whose argument is `arg`.
-pub(super) fn part_value(hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
-    let ty = &hole.ty();
+/// The value to hand to `KeyWriter::part` for a hole whose argument is
+/// `arg`.
+pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
+    let ty = super::checks::key_type(model, hole);
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
         None => quote!(&#arg),
@@ -28,13 +29,13 @@ pub(super) fn part_value(hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
 
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
 /// hole taken from the function parameter of the same name.
-pub(super) fn fill(buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
+pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
     let statements = template.parts.iter().map(|part| match part {
         Part::Literal(text) => quote!(#buf.literal(#text);),
         Part::Hole(hole) => {
             let field = hole.field();
             let name = name::unraw(field);
-            let value = part_value(hole, &quote!(#field));
+            let value = part_value(model, hole, &quote!(#field));
             quote!(#buf.part(#name, #value)?;)
         }
     });
@@ -151,7 +152,8 @@ impl SortKeyBuilder<'_> {
         }
 
         let generics = model.generics;
-        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let (impl_generics, ty_generics, _) = generics.split_for_impl();
+        let where_clause = super::checks::where_clause(model, &[]);
         let type_args: Vec<TokenStream> = generics
             .params
             .iter()
@@ -184,6 +186,7 @@ impl SortKeyBuilder<'_> {
         };
 
         let impl_for_prefix = quote! {
+            #[automatically_derived]
             impl<#(#decl_params,)* const FILLED: usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
                 for #sort_key #where_clause
             {
@@ -197,7 +200,7 @@ impl SortKeyBuilder<'_> {
             let field = hole.field();
             let ty = &hole.ty();
             let arg = arg_type(hole);
-            let value = part_value(hole, &quote!(#field));
+            let value = part_value(model, hole, &quote!(#field));
             let literals = &after[i];
             let this = stage_ty(i);
             let last = i + 1 == holes.len();
@@ -234,6 +237,7 @@ impl SortKeyBuilder<'_> {
                 }
             };
             quote! {
+                #[automatically_derived]
                 impl #impl_generics #this #where_clause {
                     #[doc = #fill_doc]
                     #vis fn #field(self, #field: #arg) -> #returns {
@@ -244,9 +248,27 @@ impl SortKeyBuilder<'_> {
             }
         });
 
+        let steps = holes
+            .iter()
+            .map(|hole| format!("`.{}(…)`", name::unraw(hole.field())))
+            .collect::<Vec<_>>()
+            .join(", then ");
+        let cuts = holes
+            .iter()
+            .filter(|hole| hole.width.is_none())
+            .map(|hole| format!("`.{}_prefix(…)`", name::unraw(hole.field())))
+            .collect::<Vec<_>>();
+        let cuts = match cuts.as_slice() {
+            [] => String::new(),
+            cuts => format!(
+                " {} cut inside a hole (a year of a date, the first letters of a name).",
+                cuts.join(", ")
+            ),
+        };
         let constructor_doc = format!(
-            "Starts the sort key of `{entity}` {what} (`{source}`): fill holes from the left, \
-             stop anywhere for a prefix."
+            "Starts the sort key of `{entity}` {what} (`{source}`): fill the holes from the left \
+             with {steps}, and stop anywhere for a prefix.{cuts} Every stage converts into a \
+             [`SortKey`](::ddb_entity::SortKey)."
         );
         let first = stage_ty(0);
         let constructor_fn = quote! {

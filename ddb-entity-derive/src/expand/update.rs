@@ -56,7 +56,7 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
             Part::Literal(text) => quote!(reader.literal(#text)?;),
             Part::Hole(hole) => {
                 let field = hole.field();
-                let ty = &hole.ty();
+                let ty = super::checks::key_type(model, hole);
                 let decoded = format_ident!("__decoded_{}", name::unraw(field));
                 match hole.width {
                     Some(width) => quote! {
@@ -109,7 +109,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .collect();
     let lookups = changed.iter().zip(&names).map(|(hole, name)| {
         let field = hole.field();
-        let inner = &hole.ty();
+        let inner = super::checks::key_type(model, hole);
         let missing = quote! {
             return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
                 #entity,
