@@ -26,13 +26,15 @@ use syn::{DeriveInput, parse_macro_input};
 
 use ctxt::Ctxt;
 
-/// `#[derive(Entity)]`: see `ddb_entity::Entity`.
+// The reference's examples need the runtime crate: they run in
+// `ddb-entity`'s doctests, which include the same file.
+#[cfg_attr(not(doctest), doc = include_str!("../docs/entity.md"))]
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
     entity(&parse_macro_input!(input as DeriveInput)).into()
 }
 
-/// `#[derive(KeyPart)]` for unit enums: see `ddb_entity::key::KeyPart`.
+#[cfg_attr(not(doctest), doc = include_str!("../docs/key_part.md"))]
 #[proc_macro_derive(KeyPart, attributes(key))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
     key_part(&parse_macro_input!(input as DeriveInput)).into()
