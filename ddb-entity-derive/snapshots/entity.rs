@@ -142,12 +142,12 @@ const _: () = {
     }
     ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-    pub struct OrderSk<const FILLED: usize>(
+    pub struct OrderSk<const FILLED: ::core::primitive::usize>(
         ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
-    impl<const FILLED: usize> ::core::convert::From<OrderSk<FILLED>>
+    impl<const FILLED: ::core::primitive::usize> ::core::convert::From<OrderSk<FILLED>>
     for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
         fn from(stage: OrderSk<FILLED>) -> Self {
             stage.0.prefix()
@@ -190,13 +190,14 @@ const _: () = {
     }
     ///Sort-key builder of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-    pub struct OrderGsi1Sk<const FILLED: usize>(
+    pub struct OrderGsi1Sk<const FILLED: ::core::primitive::usize>(
         ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
-    impl<const FILLED: usize> ::core::convert::From<OrderGsi1Sk<FILLED>>
-    for ::ddb_entity::SortKey<Gsi1> {
+    impl<
+        const FILLED: ::core::primitive::usize,
+    > ::core::convert::From<OrderGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
         fn from(stage: OrderGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }

@@ -390,7 +390,18 @@ fn unknown_field(name: &str, fields: &[Field<'_>], entity: &Ident) -> String {
         .next()
         .is_some_and(|c| c == '_' || c.is_alphabetic())
         && name.chars().all(|c| c == '_' || c.is_alphanumeric());
-    if let Some(near) = name::closest(name, names.iter().map(String::as_str)) {
+    // A typo, or the last (or first) word of a field's name: `{id}` for
+    // `order_id`.
+    let near = name::closest(name, names.iter().map(String::as_str)).or_else(|| {
+        let mut words = names
+            .iter()
+            .filter(|n| n.ends_with(&format!("_{name}")) || n.starts_with(&format!("{name}_")));
+        match (words.next(), words.next()) {
+            (Some(only), None) => Some(only.as_str()),
+            _ => None,
+        }
+    });
+    if let Some(near) = near {
         return format!("no field `{name}` in `{entity}`; did you mean `{{{near}}}`?");
     }
     let listed = names

@@ -22,11 +22,14 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         );
     }
     let span = entity.ident.span();
-    if entity.pk.is_none() {
-        cx.error_at(span, format!("missing `pk`: {PK_HELP}"));
-    }
-    if entity.sk.is_none() {
-        cx.error_at(span, format!("missing `sk`: {SK_HELP}"));
+    match (&entity.pk, &entity.sk) {
+        (None, None) => cx.error_at(
+            span,
+            "missing `pk` and `sk`: an entity's key is a partition key template and a sort key template, e.g. #[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]",
+        ),
+        (None, Some(_)) => cx.error_at(span, format!("missing `pk`: {PK_HELP}")),
+        (Some(_), None) => cx.error_at(span, format!("missing `sk`: {SK_HELP}")),
+        (Some(_), Some(_)) => {}
     }
     for (position, index) in entity.indexes.iter().enumerate() {
         if entity.indexes[..position]

@@ -179,7 +179,7 @@ impl SortKeyBuilder<'_> {
         let struct_item = quote! {
             #[doc = #doc]
             #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-            #vis struct #stage<#(#decl_params,)* const FILLED: usize> (
+            #vis struct #stage<#(#decl_params,)* const FILLED: ::core::primitive::usize> (
                 ::ddb_entity::__private::SortKeyBuilder<#index>,
                 ::core::marker::PhantomData<fn() -> #entity #ty_generics>,
             ) #where_clause;
@@ -187,7 +187,7 @@ impl SortKeyBuilder<'_> {
 
         let impl_for_prefix = quote! {
             #[automatically_derived]
-            impl<#(#decl_params,)* const FILLED: usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
+            impl<#(#decl_params,)* const FILLED: ::core::primitive::usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
                 for #sort_key #where_clause
             {
                 fn from(stage: #stage<#(#type_args,)* FILLED>) -> Self {
