@@ -3,11 +3,11 @@
 //! `ddb_entity::Collection`), which documents what they generate.
 //!
 //! Each derive runs the same phases, one module each, as serde_derive's
-//! do: [`ast`] reads the input into a model (attributes by [`attr`], key
-//! templates by [`template`]), [`check`] applies the rules across it, both
-//! recording every error in a [`ctxt::Ctxt`]; then [`expand`] writes the
-//! code, which it never validates, or, when there were errors,
-//! [`fallback`] writes them with a stand-in that keeps them the only ones.
+//! do: `ast` reads the input into a model (attributes by `attr`, key
+//! templates by `template`), `check` applies the rules across it, both
+//! recording every error in a `ctxt::Ctxt`; then `expand` writes the code,
+//! which it never validates, or, when there were errors, `fallback` writes
+//! them with a stand-in that keeps them the only ones.
 
 mod ast;
 mod attr;
