@@ -12,6 +12,7 @@ mod keys;
 mod model;
 mod ops;
 mod query;
+mod ranges;
 mod support;
 mod table;
 mod timestamps;

@@ -5,6 +5,7 @@ pub(crate) mod codec;
 mod field;
 mod hooks;
 mod keys;
+mod range;
 mod timestamp;
 
 use serde::Serialize;
@@ -19,6 +20,8 @@ pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
+pub(crate) use range::RangeCondition;
+pub use range::SortRange;
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.

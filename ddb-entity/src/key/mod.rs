@@ -68,7 +68,10 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use bound::{PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, prefix_upper_bound};
+pub use bound::{
+    PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, greatest_below, prefix_successor,
+    prefix_upper_bound,
+};
 pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};

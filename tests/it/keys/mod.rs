@@ -8,6 +8,7 @@ mod floats;
 mod ids;
 mod ints;
 mod prefixes;
+mod ranges;
 mod robustness;
 mod scalars;
 mod strings;
