@@ -343,11 +343,21 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => Some(cursor.start_key(
-                I::INDEX_NAME,
-                I::KEYS.partition_key,
-                self.partition.as_str(),
-            )?),
+            Some(cursor) => {
+                // What DynamoDB's LastEvaluatedKey holds: the index's keys,
+                // and on a global secondary index the table's too.
+                let key_schema: Vec<&str> = [I::KEYS, I::Table::SCHEMA.primary]
+                    .iter()
+                    .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
+                    .flatten()
+                    .collect();
+                Some(cursor.start_key(
+                    I::INDEX_NAME,
+                    &key_schema,
+                    I::KEYS.partition_key,
+                    self.partition.as_str(),
+                )?)
+            }
         };
         Ok(Progress {
             condition,
