@@ -20,3 +20,4 @@ mod transact;
 mod ttl;
 mod ui;
 mod update;
+mod verify;

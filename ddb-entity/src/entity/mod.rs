@@ -2,11 +2,13 @@
 
 mod arg;
 pub(crate) mod codec;
+mod decode;
 mod field;
 mod hooks;
 mod keys;
 mod range;
 mod timestamp;
+pub(crate) mod verify;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -118,7 +120,10 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
 
     /// Decodes an item written by [`to_item`](Entity::to_item). An item
     /// whose type attribute names another entity type is an error, never a
-    /// mis-decoded value.
+    /// mis-decoded value; so is one whose stored key attributes (the
+    /// table's, and any index key it carries) are not the keys of the value
+    /// its body decodes to ([`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch)).
+    /// A decode failure names the field and the item's key.
     fn from_item(item: Item) -> Result<Self> {
         codec::from_item(item)
     }

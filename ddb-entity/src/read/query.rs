@@ -8,6 +8,7 @@ use tracing::Instrument;
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::db::Db;
+use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Partition, RangeCondition, SortKey, SortRange};
 use crate::error::{Error, Result};
 use crate::expr::Placeholders;
@@ -502,6 +503,11 @@ impl Progress {
         if !query.include_expired {
             let now = query.db.now();
             items.retain(|item| !ttl::is_expired(item, &I::Table::SCHEMA, now));
+        }
+        // Decoding verifies the keys an item was found by: the table's,
+        // and on an index that index's.
+        for item in &mut items {
+            keep_keys_found_by(item, &I::Table::SCHEMA, I::INDEX_NAME);
         }
         self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
         self.start_key = self.last_key.clone();
