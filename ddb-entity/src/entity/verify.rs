@@ -9,6 +9,12 @@
 //! by a read of that key, that partition or that index. So every decode
 //! takes the stored key attributes out of the item first and, once the
 //! body is decoded, compares them with the keys the value generates.
+//!
+//! Only the keys an item was found by are compared (see
+//! [`keep_keys_found_by`]): a get checks the table key, a query of an
+//! index that index's key too. A consequence to know: after a key template
+//! changes, items stored under the old template are refused by reads
+//! through that key until they are written again (backfilled).
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
