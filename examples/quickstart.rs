@@ -12,9 +12,9 @@
 //! each one GetItem or one Query on a single partition — printing the keys
 //! it builds.
 
-use chrono::{NaiveDate, TimeZone, Utc};
+use chrono::{TimeZone, Utc};
 use ddb_entity::local::LocalDynamo;
-use ddb_entity::{Db, Entity, SortKey};
+use ddb_entity::{Db, Entity, KeyPart, SortKey};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
@@ -34,11 +34,21 @@ ddb_entity::table! {
 /// A user, found by email; in GSI2 only while active.
 #[derive(Entity, Serialize, Deserialize, Debug)]
 #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
-#[entity(index = Gsi2, pk = "ACTIVE#{active_since}", sk = "USER#{email}")]
+#[entity(index = Gsi2, pk = "STATUS#{status}", sk = "USER#{email}")]
 struct User {
     email: String,
     name: String,
-    active_since: Option<NaiveDate>,
+    /// `Some(Active)` while the user is active, `None` otherwise: only the
+    /// users whose status is set carry GSI2's keys (the index is sparse),
+    /// so `GSI2PK = STATUS#active` holds exactly the active users.
+    status: Option<Status>,
+}
+
+/// The one status the sparse index holds.
+#[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Status {
+    #[key(rename = "active")]
+    Active,
 }
 
 /// An order, stored under its user and sorted by time; GSI1 finds it by id.
@@ -82,12 +92,17 @@ async fn main() -> Result<(), Error> {
     let ada = User {
         email: "ada@example.com".into(),
         name: "Ada".into(),
-        active_since: NaiveDate::from_ymd_opt(2026, 1, 5),
+        status: Some(Status::Active),
     };
     let bob = User {
         email: "bob@example.com".into(),
         name: "Bob".into(),
-        active_since: None,
+        status: None,
+    };
+    let cy = User {
+        email: "cy@example.com".into(),
+        name: "Cy".into(),
+        status: Some(Status::Active),
     };
     let orders = [
         (3, "ORD-1001", 2_500),
@@ -102,7 +117,7 @@ async fn main() -> Result<(), Error> {
     });
 
     println!("writing items (PutItem):");
-    for user in [&ada, &bob] {
+    for user in [&ada, &bob, &cy] {
         db.put(user).await?;
         let key = user.primary_key()?;
         println!("  PK={:<40} SK={}", key.partition(), key.sort());
@@ -163,12 +178,18 @@ async fn main() -> Result<(), Error> {
     }
 
     println!(
-        "\n5. active users: Query on the sparse GSI2 (Bob has no active_since, so he is not in it)"
+        "\n5. all active users: one Query on the sparse GSI2 (Bob is not active, so he has no GSI2 keys)"
     );
-    let active = User::gsi2_partition(NaiveDate::from_ymd_opt(2026, 1, 5).unwrap())?;
+    let active = User::gsi2_partition(Status::Active)?;
     println!("   GSI2PK={}", active.as_str());
-    for user in db.query(active).all::<User>().await? {
+    let active_users: Vec<User> = db.query(active).all().await?;
+    for user in &active_users {
         println!("   -> {}", user.name);
     }
+    assert_eq!(
+        active_users.len(),
+        2,
+        "Ada and Cy, whenever they became active"
+    );
     Ok(())
 }

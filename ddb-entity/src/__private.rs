@@ -56,8 +56,14 @@ pub const fn index_has_sort_key<I: crate::Index>() -> bool {
     I::SCHEMA.keys.sort_key.is_some()
 }
 
-/// Compile-time check that a hole's type is a key part, reported at the hole.
-pub const fn assert_key_part<T: KeyPart + ?Sized>() {}
+/// Compile-time check that a hole's type is a key part an entity field can
+/// have, reported at the hole: `u128`/`i128` encode, but the item body
+/// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]).
+pub const fn assert_key_part<T: KeyPart + ?Sized>() {
+    if let Some(why) = T::NOT_AN_ENTITY_FIELD {
+        panic!("{}", why);
+    }
+}
 
 /// Compile-time check that a collection member's table (`Self`) is the
 /// collection's table (its first member's, `T`).

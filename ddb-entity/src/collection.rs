@@ -9,6 +9,7 @@
 //! when the collection is declared.
 
 use crate::entity::Entity;
+use crate::entity::verify::item_at;
 use crate::error::{Repr, Result};
 use crate::item::{self, Item};
 use crate::table::Table;
@@ -111,17 +112,17 @@ pub(crate) fn demultiplex<C: Collection>(
     item: Item,
     policy: UnknownItems,
 ) -> Result<()> {
-    let Some(entity_type) = item::type_tag(&item, &C::Table::SCHEMA).map(str::to_owned) else {
-        return Err(Repr::UnknownType {
-            collection: C::NAME,
-            found: None,
-        }
-        .into());
+    let schema = C::Table::SCHEMA;
+    let unknown = |item: &Item, found| Repr::UnknownType {
+        collection: C::NAME,
+        found,
+        at: item_at(item, &schema),
+        type_attribute: schema.type_attribute,
     };
-    if collection.push_item(&entity_type, item)? {
-        return Ok(());
-    }
-    match policy {
+    let Some(entity_type) = item::type_tag(&item, &schema).map(str::to_owned) else {
+        return Err(unknown(&item, None).into());
+    };
+    let apply_policy = |unknown: Repr| match policy {
         UnknownItems::Skip => {
             tracing::warn!(
                 collection = C::NAME,
@@ -130,12 +131,19 @@ pub(crate) fn demultiplex<C: Collection>(
             );
             Ok(())
         }
-        UnknownItems::Error => Err(Repr::UnknownType {
-            collection: C::NAME,
-            found: Some(entity_type),
-        }
-        .into()),
+        UnknownItems::Error => Err(unknown.into()),
+    };
+    // A type no member holds is decided here, while the item is at hand
+    // for the message.
+    if !C::TYPES.contains(&entity_type.as_str()) {
+        return apply_policy(unknown(&item, Some(entity_type.clone())));
     }
+    if collection.push_item(&entity_type, item)? {
+        return Ok(());
+    }
+    // A hand-written collection whose `TYPES` and `push_item` disagree:
+    // the same policy, without the key (the item went to `push_item`).
+    apply_policy(unknown(&Item::new(), Some(entity_type.clone())))
 }
 
 /// Whether two members of a collection share an entity type, checked at

@@ -40,16 +40,38 @@ impl Cursor {
         })
     }
 
-    /// The `ExclusiveStartKey` for a query on `index` of partition
-    /// `partition_attribute = partition`, or why this cursor is not for it.
+    /// The `ExclusiveStartKey` for a query on `index` whose items are keyed
+    /// by exactly the attributes `key_schema` (the index's keys, and for a
+    /// global secondary index the table's too: what DynamoDB's
+    /// `LastEvaluatedKey` holds), in the partition
+    /// `partition_attribute = partition`; or why this cursor is not for it.
+    ///
+    /// Exactly those attributes, each once: a cursor naming one twice
+    /// could pass the partition check on one value while the request used
+    /// the other, and one naming other attributes is not a key.
     pub(crate) fn start_key(
         &self,
         index: Option<&str>,
+        key_schema: &[&str],
         partition_attribute: &str,
         partition: &str,
     ) -> Result<Item> {
         if self.index != index.unwrap_or_default() {
             return Err(invalid("it belongs to another index"));
+        }
+        let mut expected: Vec<&str> = key_schema.to_vec();
+        expected.sort_unstable();
+        expected.dedup();
+        // `last_key` is sorted by name (see `new` and `from_str`).
+        let names: Vec<&str> = self
+            .last_key
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect();
+        if names != expected {
+            return Err(invalid(format!(
+                "its key has the attributes {names:?}, where this query's index is keyed by exactly {expected:?}"
+            )));
         }
         let resumes_here = self
             .last_key
@@ -127,10 +149,14 @@ impl FromStr for Cursor {
         if rest.is_empty() || !rest.len().is_multiple_of(2) {
             return Err(bad("its key is incomplete"));
         }
-        let last_key = rest
+        let mut last_key: Vec<(String, String)> = rest
             .chunks(2)
             .map(|pair| (pair[0].clone(), pair[1].clone()))
             .collect();
+        last_key.sort();
+        if last_key.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+            return Err(bad("its key names an attribute twice"));
+        }
         Ok(Cursor { index, last_key })
     }
 }
@@ -173,9 +199,111 @@ mod tests {
         let cursor = Cursor::new(None, &last).unwrap();
         let parsed: Cursor = cursor.to_string().parse().unwrap();
         assert_eq!(parsed, cursor);
-        assert_eq!(parsed.start_key(None, "PK", "CUST#1").unwrap(), last);
-        assert!(parsed.start_key(None, "PK", "CUST#2").is_err());
-        assert!(parsed.start_key(Some("GSI1"), "PK", "CUST#1").is_err());
+        let keys = ["PK", "SK"];
+        assert_eq!(parsed.start_key(None, &keys, "PK", "CUST#1").unwrap(), last);
+        assert!(parsed.start_key(None, &keys, "PK", "CUST#2").is_err());
+        assert!(
+            parsed
+                .start_key(Some("GSI1"), &keys, "PK", "CUST#1")
+                .is_err()
+        );
+    }
+
+    /// Text of a cursor with these fields, however forged.
+    fn forged(index: &str, pairs: &[(&str, &str)]) -> String {
+        let mut text = String::from("c1.");
+        let fields = std::iter::once(index).chain(pairs.iter().flat_map(|(n, v)| [*n, *v]));
+        for field in fields {
+            text.push_str(&format!("{:08x}", field.len()));
+            for byte in field.bytes() {
+                text.push_str(&format!("{byte:02x}"));
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn only_exactly_the_key_schema_of_the_queried_index_is_accepted() {
+        let table = ["PK", "SK"];
+        let gsi = ["GSI1PK", "GSI1SK", "PK", "SK"];
+        let ok = |index: &str, pairs: &[(&str, &str)], schema: &[&str], pk: &str, value: &str| {
+            let cursor: Cursor = forged(index, pairs).parse()?;
+            let index = (!index.is_empty()).then_some(index);
+            cursor.start_key(index, schema, pk, value)
+        };
+        assert!(ok("", &[("PK", "A"), ("SK", "B")], &table, "PK", "A").is_ok());
+        let g = [
+            ("GSI1PK", "O#1"),
+            ("GSI1SK", "C#1"),
+            ("PK", "C#1"),
+            ("SK", "O"),
+        ];
+        assert!(ok("GSI1", &g, &gsi, "GSI1PK", "O#1").is_ok());
+        /// Index, key pairs, key schema, partition attribute and value.
+        type Case<'a> = (
+            &'a str,
+            &'a [(&'a str, &'a str)],
+            &'a [&'a str],
+            &'a str,
+            &'a str,
+        );
+        let refused: [Case<'_>; 8] = [
+            // The partition twice: one passes the check, the other is used.
+            (
+                "",
+                &[("PK", "A"), ("PK", "Z"), ("SK", "B")],
+                &table,
+                "PK",
+                "A",
+            ),
+            (
+                "",
+                &[("PK", "Z"), ("SK", "B"), ("PK", "A")],
+                &table,
+                "PK",
+                "A",
+            ),
+            (
+                "",
+                &[("PK", "A"), ("SK", "B"), ("SK", "C")],
+                &table,
+                "PK",
+                "A",
+            ),
+            // Missing or extra attributes.
+            ("", &[("PK", "A")], &table, "PK", "A"),
+            (
+                "",
+                &[("PK", "A"), ("SK", "B"), ("GSI1PK", "X")],
+                &table,
+                "PK",
+                "A",
+            ),
+            ("", &[("PK", "A"), ("total", "B")], &table, "PK", "A"),
+            // An index cursor without the table's keys, and the other way.
+            (
+                "GSI1",
+                &[("GSI1PK", "O#1"), ("GSI1SK", "C#1")],
+                &gsi,
+                "GSI1PK",
+                "O#1",
+            ),
+            (
+                "",
+                &[("GSI1PK", "A"), ("GSI1SK", "C#1"), ("PK", "A"), ("SK", "B")],
+                &table,
+                "PK",
+                "A",
+            ),
+        ];
+        for (index, pairs, schema, pk, value) in refused {
+            let err = ok(index, pairs, schema, pk, value).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                crate::ErrorKind::InvalidCursor,
+                "{pairs:?}: {err}"
+            );
+        }
     }
 
     #[test]

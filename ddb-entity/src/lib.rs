@@ -27,7 +27,8 @@ pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, Timestamp, Versioned,
+    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange, Timestamp,
+    Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use expr::Condition;

@@ -400,3 +400,94 @@ async fn a_projection_reads_only_the_attributes_asked_for_and_still_demultiplexe
         .unwrap();
     assert!(full.iter().all(|r| r.total_cents.is_some()));
 }
+
+/// The text of a cursor with these fields, however forged: the format is
+/// hex of length-prefixed fields, the index name first.
+fn forged_cursor(index: &str, pairs: &[(&str, &str)]) -> String {
+    let mut text = String::from("c1.");
+    let fields = std::iter::once(index).chain(pairs.iter().flat_map(|(n, v)| [*n, *v]));
+    for field in fields {
+        text.push_str(&format!("{:08x}", field.len()));
+        for byte in field.bytes() {
+            text.push_str(&format!("{byte:02x}"));
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_forged_cursor_is_refused_unless_it_is_exactly_the_key_of_the_queried_index() {
+    let (_dynamo, db, log) = logged_app_table().await;
+    seed(&db).await;
+    let mine = "CUST#00000000000000000042";
+    let theirs = "CUST#00000000000000000043";
+    let sk = "ORDER#2026-03-14#00000000000000000001";
+    let forged: [(&str, Vec<(&str, &str)>); 7] = [
+        // The partition attribute twice: the check passes on one value,
+        // the request would use the other.
+        ("", vec![("PK", mine), ("PK", theirs), ("SK", sk)]),
+        ("", vec![("PK", theirs), ("SK", sk), ("PK", mine)]),
+        ("", vec![("PK", mine), ("SK", sk), ("SK", "PROFILE")]),
+        // Not the table's key schema.
+        ("", vec![("PK", mine)]),
+        ("", vec![("PK", mine), ("SK", sk), ("GSI1PK", "ORDER#1")]),
+        ("", vec![("PK", mine), ("total_cents", "1")]),
+        ("", vec![("PK", mine), ("SK", sk), ("_type", "ORDER")]),
+    ];
+    log.clear();
+    for (index, pairs) in &forged {
+        let result = forged_cursor(index, pairs)
+            .parse::<Cursor>()
+            .and_then(|cursor| Ok(db.query(CustomerOrder::partition(42u64)?).after(cursor)));
+        let err = match result {
+            Err(err) => err,
+            Ok(query) => query.all::<CustomerOrder>().await.unwrap_err(),
+        };
+        assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{pairs:?}: {err}");
+    }
+    // On an index: its keys and the table's, nothing less.
+    let gsi = |pairs: &[(&str, &str)]| forged_cursor("GSI1", pairs).parse::<Cursor>().unwrap();
+    let err = db
+        .query(CustomerOrder::gsi1_partition(9003u64).unwrap())
+        .after(gsi(&[
+            ("GSI1PK", "ORDER#00000000000000009003"),
+            ("GSI1SK", mine),
+        ]))
+        .all::<CustomerOrder>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err}");
+    assert!(log.operations().is_empty(), "refused before sending");
+}
+
+#[tokio::test]
+async fn an_index_query_pages_through_its_own_cursors() {
+    let (_dynamo, db, _log) = logged_app_table().await;
+    for ticket_id in 0..5u32 {
+        db.put(&Ticket {
+            customer_id: 7,
+            ticket_id,
+            subject: "late".into(),
+            open_since: Some(date(2026, 3, 14)),
+        })
+        .await
+        .unwrap();
+    }
+    let mut seen = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    for _ in 0..10 {
+        let mut query = db
+            .query(Ticket::gsi2_partition(date(2026, 3, 14)).unwrap())
+            .page_size(2);
+        if let Some(cursor) = cursor.take() {
+            query = query.after(cursor.to_string().parse().unwrap());
+        }
+        let page: Page<Vec<Ticket>> = query.page().await.unwrap();
+        seen.extend(page.items.iter().map(|t| t.ticket_id));
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [0, 1, 2, 3, 4]);
+}

@@ -11,6 +11,7 @@ use super::retry::BatchRetry;
 use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::db::Db;
+use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, PendingKey, Repr, Result};
 use crate::item::{self, Item, ttl};
@@ -376,7 +377,9 @@ impl<'db, T: Table> BatchGet<'db, T> {
             found.sort_by_key(|(position, _)| *position);
             span.record("items", found.len());
             let mut items = C::default();
-            for (_, item) in found {
+            for (_, mut item) in found {
+                // Read by primary key: that is the key verified on decoding.
+                keep_keys_found_by(&mut item, &T::SCHEMA, None);
                 demultiplex(&mut items, item, UnknownItems::Error)?;
             }
             let outcome = if report.unprocessed.is_empty() {

@@ -6,6 +6,8 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
+use super::decode::decode_body;
+use super::verify::{StoredKeys, keep_keys_found_by};
 use crate::error::{Repr, Result};
 use crate::item::{Item, type_tag};
 use crate::table::Table;
@@ -59,17 +61,31 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     Ok(item)
 }
 
-/// Decodes `item` as an `E`, after checking its type attribute.
-pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
+/// Decodes `item` as an `E`: its type attribute must be `E`'s, its body
+/// must decode (a failure names the field and where the item is stored),
+/// and its stored key attributes must be the keys the decoded value
+/// generates ([`StoredKeys::verify`]), so no read returns a value stored
+/// under a key that is not its own.
+pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
-    serde_dynamo::from_item(item).map_err(|source| {
-        Repr::Decode {
-            entity: E::RUST_NAME,
-            key: None,
-            source: Box::new(source),
-        }
-        .into()
-    })
+    let schema = E::Table::SCHEMA;
+    let stored = StoredKeys::take(&mut item, &schema);
+    let entity = decode_body::<E>(item).map_err(|failure| Repr::Decode {
+        entity: E::RUST_NAME,
+        at: stored.at(&schema),
+        field: failure.field,
+        source: failure.source,
+    })?;
+    stored.verify(&entity)?;
+    Ok(entity)
+}
+
+/// Decodes an item read by its primary key (a get, a write's returned
+/// item): its index keys are not how it was found, so a stale one does not
+/// fail the read; its table key is verified.
+pub(crate) fn from_item_by_key<E: Entity>(mut item: Item) -> Result<E> {
+    keep_keys_found_by(&mut item, &E::Table::SCHEMA, None);
+    E::from_item(item)
 }
 
 /// The one check every typed read makes before decoding: the item's type

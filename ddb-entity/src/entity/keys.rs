@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::key::{
     KeyBuf, KeyError, KeyPart, PARTITION_KEY_MAX_BYTES, PrefixOf, SORT_KEY_MAX_BYTES,
-    prefix_upper_bound,
+    greatest_below, prefix_successor, prefix_upper_bound,
 };
 use crate::table::{QueryIndex, Table};
 
@@ -245,7 +245,44 @@ impl KeyFault {
 pub struct SortKey<I> {
     value: std::result::Result<String, KeyFault>,
     whole: bool,
+    /// The sort keys the template can produce at all: where an open range
+    /// (`sk_gt`, `sk_lt`, …) built from this key stops.
+    space: KeySpace,
     index: PhantomData<fn() -> I>,
+}
+
+/// The sort keys one template can produce: its *key space*.
+///
+/// Every whole key of a template starts with the template's leading
+/// literal segments (`ORDER#` for `ORDER#{placed}#{id}`), so that prefix
+/// bounds the space. A template that starts with a hole has no such
+/// prefix: its space is every sort key. A template without holes has one
+/// key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum KeySpace {
+    /// Every key starting with this prefix (empty: every sort key).
+    Prefix(String),
+    /// The one key of a template without holes.
+    Exact(String),
+}
+
+impl KeySpace {
+    /// The least key of the space, `None` for "no lower bound".
+    pub(crate) fn low(&self) -> Option<String> {
+        match self {
+            KeySpace::Prefix(prefix) if prefix.is_empty() => None,
+            KeySpace::Prefix(prefix) | KeySpace::Exact(prefix) => Some(prefix.clone()),
+        }
+    }
+
+    /// The greatest key of the space, `None` for "no upper bound".
+    pub(crate) fn high(&self) -> Option<String> {
+        match self {
+            KeySpace::Prefix(prefix) if prefix.is_empty() => None,
+            KeySpace::Prefix(prefix) => Some(prefix_upper_bound(prefix)),
+            KeySpace::Exact(key) => Some(key.clone()),
+        }
+    }
 }
 
 impl<I> SortKey<I> {
@@ -280,6 +317,54 @@ impl<I> SortKey<I> {
             prefix_upper_bound(value)
         })
     }
+
+    /// The key space of the template this key was built from: where an
+    /// open range built from it stops.
+    pub(crate) fn space(&self) -> &KeySpace {
+        &self.space
+    }
+
+    /// The least sort key this key denotes (the key itself, or the prefix),
+    /// `None` for the empty prefix: no lower bound.
+    pub(crate) fn first(&self) -> Result<Option<String>> {
+        let value = self.value()?;
+        Ok((!value.is_empty()).then(|| value.to_owned()))
+    }
+
+    /// The greatest sort key this key denotes (the key itself, or the upper
+    /// bound of the prefix), `None` for the empty prefix: no upper bound.
+    pub(crate) fn last(&self) -> Result<Option<String>> {
+        let value = self.value()?;
+        Ok(match (self.whole, value.is_empty()) {
+            (false, true) => None,
+            _ => Some(self.upper_bound()?),
+        })
+    }
+
+    /// The least sort key of the template after every key this one denotes;
+    /// `None` when nothing comes after.
+    ///
+    /// For a prefix, [`prefix_successor`]. For a whole key `x`, `x$`: every
+    /// other whole key of the same template has as many `#`-separated
+    /// segments, so one above `x` either differs from it at some byte it has
+    /// greater, or continues it with a component byte, and every component
+    /// byte is at least `$` (the [`KeyPart`] contract). What is skipped —
+    /// `x` followed by `#` or a byte below it — no key of this template can
+    /// be: keys nested under `x` by *another* template (`x#LINE#…`).
+    pub(crate) fn after(&self) -> Result<Option<String>> {
+        let value = self.value()?;
+        Ok(if self.whole {
+            Some(format!("{value}$"))
+        } else {
+            prefix_successor(value)
+        })
+    }
+
+    /// The greatest sort key before every key this one denotes; `None`
+    /// when nothing comes before (the empty prefix).
+    pub(crate) fn before(&self) -> Result<Option<String>> {
+        Ok(greatest_below(self.value()?))
+    }
 }
 
 impl<I> Clone for SortKey<I> {
@@ -287,6 +372,7 @@ impl<I> Clone for SortKey<I> {
         SortKey {
             value: self.value.clone(),
             whole: self.whole,
+            space: self.space.clone(),
             index: PhantomData,
         }
     }
@@ -298,6 +384,7 @@ impl<I: QueryIndex> fmt::Debug for SortKey<I> {
             .field("index", &I::INDEX_NAME.unwrap_or("(table)"))
             .field("value", &self.value.as_deref().ok())
             .field("whole", &self.whole)
+            .field("space", &self.space)
             .finish()
     }
 }
@@ -357,6 +444,9 @@ impl KeyWriter {
 pub struct SortKeyBuilder<I> {
     entity: &'static str,
     buf: std::result::Result<KeyBuf, KeyFault>,
+    /// The template's leading literals as a prefix, taken when the first
+    /// hole is filled or cut: the key space. `None` until then.
+    space: Option<String>,
     index: PhantomData<fn() -> I>,
 }
 
@@ -366,6 +456,7 @@ impl<I> SortKeyBuilder<I> {
         SortKeyBuilder {
             entity,
             buf: Ok(KeyBuf::new()),
+            space: None,
             index: PhantomData,
         }
     }
@@ -378,12 +469,40 @@ impl<I> SortKeyBuilder<I> {
     }
 
     pub fn part<P: KeyPart + ?Sized>(mut self, field: &'static str, part: &P) -> Self {
+        self.enter_holes();
         if let Ok(buf) = &mut self.buf
             && let Err(source) = buf.part(part)
         {
             self.buf = Err(self.fault(field, source));
         }
         self
+    }
+
+    /// Generated code writes the leading literals first, then the holes
+    /// (and the literals between them): what is written when the first hole
+    /// comes is the key space's prefix. Recorded here rather than passed in,
+    /// so every generated builder carries its space without a new argument.
+    fn enter_holes(&mut self) {
+        if self.space.is_none() {
+            let written = self.buf.as_ref().map(|buf| buf.clone().finish_prefix());
+            self.space = Some(written.unwrap_or_default());
+        }
+    }
+
+    /// The key space: the leading literals' prefix once a hole was reached,
+    /// else (no hole reached yet) what is written so far as a prefix, or for
+    /// a template without holes its one whole key.
+    fn key_space(&self, whole: Option<&str>) -> KeySpace {
+        match (&self.space, whole) {
+            (Some(prefix), _) => KeySpace::Prefix(prefix.clone()),
+            (None, Some(key)) => KeySpace::Exact(key.to_owned()),
+            (None, None) => KeySpace::Prefix(
+                self.buf
+                    .as_ref()
+                    .map(|buf| buf.clone().finish_prefix())
+                    .unwrap_or_default(),
+            ),
+        }
     }
 
     fn fault(&self, field: &'static str, source: KeyError) -> KeyFault {
@@ -396,10 +515,12 @@ impl<I> SortKeyBuilder<I> {
 
     /// A terminal cut inside the next component (a year of a date, …).
     pub fn cut<T: ?Sized, C: PrefixOf<T> + ?Sized>(
-        self,
+        mut self,
         field: &'static str,
         cut: &C,
     ) -> SortKey<I> {
+        self.enter_holes();
+        let space = self.key_space(None);
         let fault = |source| KeyFault {
             entity: self.entity,
             field: Some(field),
@@ -412,6 +533,7 @@ impl<I> SortKeyBuilder<I> {
         SortKey {
             value,
             whole: false,
+            space,
             index: PhantomData,
         }
     }
@@ -420,6 +542,11 @@ impl<I> SortKeyBuilder<I> {
     /// be non-empty and at most 1024 bytes.
     pub fn whole(self) -> SortKey<I> {
         let entity = self.entity;
+        let space = self
+            .buf
+            .as_ref()
+            .map(|buf| self.key_space(Some(buf.as_str())))
+            .unwrap_or_else(|_| self.key_space(None));
         let value = self.buf.map(KeyBuf::finish).and_then(|value| {
             check_sort(&value).map_err(|source| KeyFault {
                 entity,
@@ -431,6 +558,7 @@ impl<I> SortKeyBuilder<I> {
         SortKey {
             value,
             whole: true,
+            space,
             index: PhantomData,
         }
     }
@@ -438,10 +566,12 @@ impl<I> SortKeyBuilder<I> {
     /// Cut at the component boundary reached so far (nothing written yet is
     /// the empty prefix, "every sort key"; an empty first component is `#`).
     pub fn prefix(self) -> SortKey<I> {
+        let space = self.key_space(None);
         let value = self.buf.map(KeyBuf::finish_prefix);
         SortKey {
             value,
             whole: false,
+            space,
             index: PhantomData,
         }
     }

@@ -2,10 +2,13 @@
 
 mod arg;
 pub(crate) mod codec;
+mod decode;
 mod field;
 mod hooks;
 mod keys;
+mod range;
 mod timestamp;
+pub(crate) mod verify;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -19,6 +22,8 @@ pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
+pub(crate) use range::RangeCondition;
+pub use range::SortRange;
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.
@@ -115,7 +120,10 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
 
     /// Decodes an item written by [`to_item`](Entity::to_item). An item
     /// whose type attribute names another entity type is an error, never a
-    /// mis-decoded value.
+    /// mis-decoded value; so is one whose stored key attributes (the
+    /// table's, and any index key it carries) are not the keys of the value
+    /// its body decodes to ([`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch)).
+    /// A decode failure names the field and the item's key.
     fn from_item(item: Item) -> Result<Self> {
         codec::from_item(item)
     }

@@ -23,6 +23,11 @@ pub enum ErrorKind {
     /// An item could not be read back into an entity: a missing field, a
     /// value of another type.
     Decode,
+    /// An item's stored key (its partition and sort key, or an index key
+    /// it carries) is not the key of the value its body decodes to: it was
+    /// written by other code, or copied under another key. Never returned
+    /// as if valid.
+    KeyMismatch,
     /// An item's type attribute names another entity type than the one
     /// asked for, or is missing.
     WrongType,

@@ -19,7 +19,7 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use kind::ErrorKind;
-pub(crate) use repr::Repr;
+pub(crate) use repr::{Cause, Expected, ItemAt, Repr};
 pub(crate) use text::a;
 
 use crate::key::KeyError;
@@ -125,6 +125,15 @@ impl Error {
     /// does not match its entity, …).
     pub fn item_key(&self) -> Option<(&str, &str)> {
         self.repr().item_key()
+    }
+
+    /// The entity field a decode failure is about (`total_cents`), when
+    /// it is known: its top-level attribute.
+    pub fn field(&self) -> Option<&str> {
+        match self.repr() {
+            Repr::Decode { field, .. } => field.as_deref(),
+            _ => None,
+        }
     }
 
     /// No item to update at the key (single update, or an update action of a

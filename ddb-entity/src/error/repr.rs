@@ -43,12 +43,32 @@ pub(crate) enum Repr {
         source: Cause,
     },
 
-    #[error("could not decode {}{}: {source}", a(entity), At(.key.as_ref()))]
+    #[error("cannot decode {}: {source}", DecodeWhat { entity, field: field.as_deref(), at })]
     Decode {
         entity: &'static str,
-        key: Option<(String, String)>,
+        /// Where the item is stored.
+        at: ItemAt,
+        /// The entity field that failed (its top-level attribute), when known.
+        field: Option<String>,
         #[source]
         source: Cause,
+    },
+
+    #[error(
+        "the item at {at} does not hold the {} it decodes to: {}; it was written by other code or stored under another key — rewrite it with this library (put the value), or read it with the raw SDK",
+        Code(entity),
+        Mismatch { attribute, stored: stored.as_deref(), expected }
+    )]
+    KeyMismatch {
+        entity: &'static str,
+        /// Where the item is stored.
+        at: ItemAt,
+        /// The first key attribute that differs.
+        attribute: &'static str,
+        /// Its stored value, `None` when the item has none (or not a string).
+        stored: Option<String>,
+        /// What the decoded value makes of it: a value, or why there is none.
+        expected: Expected,
     },
 
     #[error("{}", WrongTypeMessage { entity, expected, found: found.as_deref() })]
@@ -59,10 +79,15 @@ pub(crate) enum Repr {
         found: Option<String>,
     },
 
-    #[error("{}", UnknownTypeMessage { collection, found: found.as_deref() })]
+    #[error("{}", UnknownTypeMessage { collection, found: found.as_deref(), at, type_attribute })]
     UnknownType {
         collection: &'static str,
+        /// The item's type, `None` when it has no (string) type attribute.
         found: Option<String>,
+        /// Where the item is stored.
+        at: ItemAt,
+        /// The table's type attribute, for the advice.
+        type_attribute: &'static str,
     },
 
     #[error(
@@ -286,6 +311,7 @@ impl Repr {
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
+            Repr::KeyMismatch { .. } => ErrorKind::KeyMismatch,
             Repr::WrongType { .. } => ErrorKind::WrongType,
             Repr::UnknownType { .. } => ErrorKind::UnknownType,
             Repr::MoreThanOne { .. } => ErrorKind::MoreThanOne,
@@ -322,6 +348,7 @@ impl Repr {
             Repr::Key { entity, .. } => *entity,
             Repr::Encode { entity, .. }
             | Repr::Decode { entity, .. }
+            | Repr::KeyMismatch { entity, .. }
             | Repr::WrongType { entity, .. }
             | Repr::MoreThanOne { entity, .. }
             | Repr::AttributeClash { entity, .. }
@@ -342,11 +369,10 @@ impl Repr {
 
     pub(crate) fn item_key(&self) -> Option<(&str, &str)> {
         match self {
-            Repr::Decode {
-                key: Some((partition, sort)),
-                ..
-            }
-            | Repr::AlreadyExists {
+            Repr::Decode { at, .. }
+            | Repr::KeyMismatch { at, .. }
+            | Repr::UnknownType { at, .. } => at.key(),
+            Repr::AlreadyExists {
                 partition, sort, ..
             }
             | Repr::NotFound {
@@ -399,15 +425,118 @@ impl fmt::Display for ServiceReason<'_> {
     }
 }
 
-/// " at PK / SK", when the key is known.
-struct At<'a>(Option<&'a (String, String)>);
+/// Where an item is stored: its table key attributes, named, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ItemAt {
+    /// The partition key attribute and its string value, if it has one.
+    pub(crate) partition: (&'static str, Option<String>),
+    /// The sort key attribute and its string value, if the table has one.
+    pub(crate) sort: Option<(&'static str, Option<String>)>,
+}
 
-impl fmt::Display for At<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some((partition, sort)) => write!(f, " at {partition} / {sort}"),
-            None => Ok(()),
+impl ItemAt {
+    /// The stored partition and sort key values, when both are there.
+    fn key(&self) -> Option<(&str, &str)> {
+        let partition = self.partition.1.as_deref()?;
+        match &self.sort {
+            None => Some((partition, "")),
+            Some((_, sort)) => Some((partition, sort.as_deref()?)),
         }
+    }
+}
+
+/// "PK=CUST#42 SK=ORDER#…", long values shortened.
+impl fmt::Display for ItemAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, value) = &self.partition;
+        write!(f, "{name}={}", Value(value.as_deref()))?;
+        if let Some((name, value)) = &self.sort {
+            write!(f, " {name}={}", Value(value.as_deref()))?;
+        }
+        Ok(())
+    }
+}
+
+/// A key value in a message: at most 100 characters (keys run to 2 KB),
+/// `(none)` when the item has no string there.
+struct Value<'a>(Option<&'a str>);
+
+impl fmt::Display for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 100;
+        match self.0 {
+            None => f.write_str("(none)"),
+            Some(value) => match value.char_indices().nth(SHOWN) {
+                Some((cut, _)) => write!(f, "{}…", &value[..cut]),
+                None => f.write_str(value),
+            },
+        }
+    }
+}
+
+/// What a decoded value makes of a key attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Expected {
+    /// This value.
+    Value(String),
+    /// No such attribute: the value is not in that (sparse) index, or its
+    /// entity fills no such index.
+    Absent,
+    /// Its key cannot be built from the decoded value.
+    Unbuildable(String),
+}
+
+/// "its SK is ORDER#2, the decoded `Order`'s is ORDER#1".
+struct Mismatch<'a> {
+    attribute: &'a str,
+    stored: Option<&'a str>,
+    expected: &'a Expected,
+}
+
+impl fmt::Display for Mismatch<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let attribute = self.attribute;
+        let stored = Value(self.stored);
+        match self.expected {
+            Expected::Value(expected) => write!(
+                f,
+                "its {attribute} is {stored}, the decoded value's would be {}",
+                Value(Some(expected))
+            ),
+            Expected::Absent => write!(
+                f,
+                "it has {attribute}={stored}, which the decoded value would not write"
+            ),
+            Expected::Unbuildable(why) => write!(
+                f,
+                "the decoded value has no key ({why}), the item's {attribute} is {stored}"
+            ),
+        }
+    }
+}
+
+/// "`total_cents` of `Order` at PK=… SK=…", or "an `Order` at …".
+struct DecodeWhat<'a> {
+    entity: &'a str,
+    field: Option<&'a str>,
+    at: &'a ItemAt,
+}
+
+impl fmt::Display for DecodeWhat<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field {
+            Some(field) => write!(f, "`{field}` of `{}` at {}", self.entity, self.at),
+            None => write!(f, "{} at {}", a(self.entity), self.at),
+        }
+    }
+}
+
+/// A name in backticks.
+struct Code<'a>(&'a str);
+
+impl fmt::Display for Code<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`", self.0)
     }
 }
 
@@ -437,19 +566,30 @@ impl fmt::Display for WrongTypeMessage<'_> {
 struct UnknownTypeMessage<'a> {
     collection: &'a str,
     found: Option<&'a str>,
+    at: &'a ItemAt,
+    type_attribute: &'a str,
 }
 
 impl fmt::Display for UnknownTypeMessage<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let collection = self.collection;
+        let Self {
+            collection,
+            at,
+            type_attribute,
+            ..
+        } = self;
         match self.found {
+            // Raised only under `UnknownItems::Error`: skipping is the way
+            // out if the item is expected there.
             Some(found) => write!(
                 f,
-                "`{collection}` holds no entity of type \"{found}\": add that type to the collection, or query with UnknownItems::Skip"
+                "the item at {at} has type \"{found}\", which `{collection}` does not hold: add that entity type to the collection, or skip such items with UnknownItems::Skip"
             ),
+            // Raised under every policy: an item without a type cannot be
+            // known not to be a member, so skipping it could hide data.
             None => write!(
                 f,
-                "the query returned an item with no type attribute, which `{collection}` cannot place: it was written by other code; give it a type attribute, or keep such items out of the partition"
+                "the item at {at} has no type attribute (`{type_attribute}`), so `{collection}` cannot tell which entity it is, and refuses it whatever the UnknownItems policy: it was written by other code; write it again with this library (which sets `{type_attribute}`), or keep such items out of the partition"
             ),
         }
     }

@@ -76,6 +76,87 @@ pub fn prefix_upper_bound(prefix: &str) -> String {
     bound
 }
 
+/// The least string above every string that starts with `prefix`: the
+/// first sort key *after* everything under it, for an exclusive bound
+/// written inclusively (`> everything under p` is `>= prefix_successor(p)`).
+/// `None` when no string is above them all: `prefix` is empty or only
+/// `U+10FFFF`s.
+///
+/// # Construction
+///
+/// The last character is raised by one code point (skipping the
+/// surrogates, which are no characters); a `U+10FFFF` cannot be raised, so
+/// it is dropped and the one before is raised instead. A string `t` above
+/// every string under `prefix` first differs from `prefix` at some
+/// character it has greater; at the last character that makes `t` at least
+/// the result, and earlier it makes `t` greater than it.
+///
+/// ```
+/// use ddb_entity::key::prefix_successor;
+///
+/// assert_eq!(prefix_successor("ORDER#").as_deref(), Some("ORDER$"));
+/// assert_eq!(prefix_successor("a\u{10FFFF}").as_deref(), Some("b"));
+/// assert_eq!(prefix_successor("\u{10FFFF}"), None);
+/// assert_eq!(prefix_successor(""), None);
+/// ```
+pub fn prefix_successor(prefix: &str) -> Option<String> {
+    let mut next = prefix.to_owned();
+    while let Some(last) = next.pop() {
+        if let Some(raised) = char_after(last) {
+            next.push(raised);
+            return Some(next);
+        }
+    }
+    None
+}
+
+/// The greatest sort key (at most [`SORT_KEY_MAX_BYTES`]) below `key`: the
+/// last one *before* it, for an exclusive bound written inclusively
+/// (`< key` is `<= greatest_below(key)`). `None` for the empty string,
+/// below which there is nothing.
+///
+/// # Construction
+///
+/// With `key = rest + c`: when `c` is `U+0000`, `rest` itself (nothing lies
+/// between `rest` and `rest + U+0000`); otherwise the upper bound of the
+/// prefix `rest + (c - 1)` ([`prefix_upper_bound`]), the greatest string
+/// under it, above which the next string is `key`.
+///
+/// ```
+/// use ddb_entity::key::{greatest_below, prefix_upper_bound};
+///
+/// assert_eq!(greatest_below("ORDER#"), Some(prefix_upper_bound("ORDER\"")));
+/// assert_eq!(greatest_below("a\u{0}").as_deref(), Some("a"));
+/// assert_eq!(greatest_below(""), None);
+/// ```
+pub fn greatest_below(key: &str) -> Option<String> {
+    let mut below = key.to_owned();
+    let last = below.pop()?;
+    match char_before(last) {
+        None => Some(below),
+        Some(lowered) => {
+            below.push(lowered);
+            Some(prefix_upper_bound(&below))
+        }
+    }
+}
+
+/// The next Unicode scalar value, skipping the surrogate gap.
+fn char_after(c: char) -> Option<char> {
+    match c {
+        '\u{D7FF}' => Some('\u{E000}'),
+        c => char::from_u32(u32::from(c) + 1),
+    }
+}
+
+/// The previous Unicode scalar value, skipping the surrogate gap.
+fn char_before(c: char) -> Option<char> {
+    match c {
+        '\u{E000}' => Some('\u{D7FF}'),
+        c => u32::from(c).checked_sub(1).and_then(char::from_u32),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

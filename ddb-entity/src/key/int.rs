@@ -96,6 +96,8 @@ pub trait PaddedInt: KeyPart + DecodeKeyPart + Copy {
 pub struct Padded<const WIDTH: usize, T>(pub T);
 
 impl<const WIDTH: usize, T: PaddedInt> KeyPart for Padded<WIDTH, T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.0.encode_padded(WIDTH, out)
     }
@@ -265,7 +267,7 @@ fn parse_digits(text: &str, width: usize, complement: bool, max: u128) -> Option
 }
 
 macro_rules! unsigned {
-    ($($t:ty => $expected:literal),* $(,)?) => {$(
+    ($($t:ty => $expected:literal $(, refused: $why:expr)?);* $(;)?) => {$(
         impl PaddedInt for $t {
             const MAX_DIGITS: usize = digit_count(<$t>::MAX as u128);
 
@@ -286,6 +288,8 @@ macro_rules! unsigned {
         }
 
         impl KeyPart for $t {
+            $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
+
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
             }
@@ -300,7 +304,7 @@ macro_rules! unsigned {
 }
 
 macro_rules! signed {
-    ($($t:ty => $expected:literal),* $(,)?) => {$(
+    ($($t:ty => $expected:literal $(, refused: $why:expr)?);* $(;)?) => {$(
         impl PaddedInt for $t {
             const MAX_DIGITS: usize = digit_count(<$t>::MAX as u128);
 
@@ -332,6 +336,8 @@ macro_rules! signed {
         }
 
         impl KeyPart for $t {
+            $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
+
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
             }
@@ -345,20 +351,42 @@ macro_rules! signed {
     )*};
 }
 
+/// Why a 128-bit integer cannot be an entity's key field.
+const WIDE: &str = "a `u128` or `i128` field cannot be in a key template: the item body cannot hold it (DynamoDB numbers have 38 digits, these up to 39, and serde_dynamo refuses them), so every put would fail; use `u64`/`i64`, a `Uuid` or `Ulid`, or a newtype that serialises as a string and implements `KeyPart` by delegating to the integer";
+
 unsigned! {
-    u8 => "u8 (3 zero-padded digits)",
-    u16 => "u16 (5 zero-padded digits)",
-    u32 => "u32 (10 zero-padded digits)",
-    u64 => "u64 (20 zero-padded digits)",
-    u128 => "u128 (39 zero-padded digits)",
-    usize => "usize (zero-padded digits, as many as usize::MAX has)",
+    u8 => "u8 (3 zero-padded digits)";
+    u16 => "u16 (5 zero-padded digits)";
+    u32 => "u32 (10 zero-padded digits)";
+    u64 => "u64 (20 zero-padded digits)";
+    u128 => "u128 (39 zero-padded digits)", refused: WIDE;
+    usize => "usize (zero-padded digits, as many as usize::MAX has)";
 }
 
 signed! {
-    i8 => "i8 (3 zero-padded digits, negatives as - and their nine's complement)",
-    i16 => "i16 (5 zero-padded digits, negatives as - and their nine's complement)",
-    i32 => "i32 (10 zero-padded digits, negatives as - and their nine's complement)",
-    i64 => "i64 (19 zero-padded digits, negatives as - and their nine's complement)",
-    i128 => "i128 (39 zero-padded digits, negatives as - and their nine's complement)",
-    isize => "isize (zero-padded digits, as many as isize::MAX has, negatives as - and their nine's complement)",
+    i8 => "i8 (3 zero-padded digits, negatives as - and their nine's complement)";
+    i16 => "i16 (5 zero-padded digits, negatives as - and their nine's complement)";
+    i32 => "i32 (10 zero-padded digits, negatives as - and their nine's complement)";
+    i64 => "i64 (19 zero-padded digits, negatives as - and their nine's complement)";
+    i128 => "i128 (39 zero-padded digits, negatives as - and their nine's complement)", refused: WIDE;
+    isize => "isize (zero-padded digits, as many as isize::MAX has, negatives as - and their nine's complement)";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `u128`/`i128` keep their encoding, but `#[derive(Entity)]` refuses
+    /// them as key fields, also behind a reference, a box or a width.
+    #[test]
+    fn wide_integers_are_refused_as_entity_key_fields_only() {
+        assert!(u128::NOT_AN_ENTITY_FIELD.is_some());
+        assert!(i128::NOT_AN_ENTITY_FIELD.is_some());
+        assert!(<&u128>::NOT_AN_ENTITY_FIELD.is_some());
+        assert!(<Box<i128>>::NOT_AN_ENTITY_FIELD.is_some());
+        assert!(<Padded<6, u128>>::NOT_AN_ENTITY_FIELD.is_some());
+        assert!(u64::NOT_AN_ENTITY_FIELD.is_none() && i64::NOT_AN_ENTITY_FIELD.is_none());
+        assert!(<str>::NOT_AN_ENTITY_FIELD.is_none());
+        assert_eq!(crate::key::encode(&7u128), Ok(format!("{:039}", 7)));
+    }
 }

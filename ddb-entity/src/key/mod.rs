@@ -36,6 +36,13 @@
 //! | --- | --- | --- |
 //! | `u8`…`u128`, `usize` | zero-padded decimal, full width | `42u32` → `0000000042` |
 //! | `i8`…`i128`, `isize` | as unsigned; negatives `-` + nine's complement | `-1i32` → `-9999999998` |
+//!
+//! `u128` and `i128` encode, but an entity cannot have them as key fields:
+//! DynamoDB numbers hold 38 digits, so the item body cannot store every
+//! value, and `#[derive(Entity)]` refuses them at compile time. Wrap one
+//! in a newtype that serialises as a string and implements [`KeyPart`] by
+//! delegating to it.
+//!
 //! | [`Padded<W, T>`](Padded) | as above, `W` digits | `Padded::<6, u32>(42)` → `000042` |
 //! | `f32`, `f64` | IEEE-754 total order as fixed-width hex | `1.0f64` → `bff0000000000000` |
 //! | `bool` | `false` / `true` | |
@@ -69,7 +76,10 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use bound::{PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, prefix_upper_bound};
+pub use bound::{
+    PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, greatest_below, prefix_successor,
+    prefix_upper_bound,
+};
 pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
@@ -181,6 +191,14 @@ pub trait KeyPart {
     /// # Ok::<(), ddb_entity::key::KeyError>(())
     /// ```
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError>;
+
+    /// Why a field of this type cannot fill a hole of an entity's key
+    /// template although the type has a key encoding: the item body cannot
+    /// hold every value (`u128`, `i128`: DynamoDB numbers have 38 digits).
+    /// `#[derive(Entity)]` refuses such a field at compile time with this
+    /// message. `None` for every other type.
+    #[doc(hidden)]
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = None;
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -261,30 +279,40 @@ pub fn decode<P: DecodeKeyPart>(component: &str) -> Result<P, KeyError> {
 // `&str`, `Cow<str>`, `Arc<str>` fields without copies.
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
 }
 
 impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }

@@ -8,7 +8,8 @@ use tracing::Instrument;
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::db::Db;
-use crate::entity::{Partition, SortKey};
+use crate::entity::verify::keep_keys_found_by;
+use crate::entity::{Partition, RangeCondition, SortKey, SortRange};
 use crate::error::{Error, Result};
 use crate::expr::Placeholders;
 use crate::item::{Item, ttl};
@@ -23,12 +24,15 @@ use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 /// Sort-key conditions take the typed builders' [`SortKey`]s, so they are
 /// always of the same index and cut coarse to fine; a prefix used as a
 /// bound covers everything under it (`sk_between(March, April)` includes
-/// the last order of April 30).
+/// the last order of April 30), and an open range (`sk_gt`, `sk_lt`, …)
+/// stays inside the key space of the entity whose key it was built from,
+/// so `limit` counts that entity's items only. [`SortRange`] states what
+/// each condition selects, on a collection and at the empty cut too.
 #[must_use = "nothing happens until the query is sent"]
 pub struct Query<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,
     partition: Partition<I>,
-    condition: Option<Result<KeyCondition>>,
+    condition: Option<Result<SortRange<I>>>,
     reverse: bool,
     limit: Option<usize>,
     page_size: Option<usize>,
@@ -38,14 +42,6 @@ pub struct Query<'db, I: QueryIndex> {
     capacity: bool,
     include_expired: bool,
     projection: Option<Vec<&'static str>>,
-}
-
-/// The sort-key part of a key condition.
-#[derive(Debug, Clone)]
-enum KeyCondition {
-    Compare(&'static str, String),
-    BeginsWith(String),
-    Between(String, String),
 }
 
 /// One page of a query: the items of one request, and where to resume.
@@ -108,56 +104,58 @@ impl<T: Table> Db<T> {
     }
 }
 
-/// Sort-key conditions, on indexes that have a sort key.
+/// Sort-key conditions, on indexes that have a sort key. Each selects one
+/// [`SortRange`]; see there what each means, on a collection and at the
+/// empty cut. A later condition replaces an earlier one.
 impl<'db, I: SortedIndex> Query<'db, I> {
-    fn condition(mut self, condition: Result<KeyCondition>) -> Self {
-        self.condition = Some(condition);
+    fn condition(mut self, range: Result<SortRange<I>>) -> Self {
+        self.condition = Some(range);
         self
     }
 
-    /// Sort key equal to a whole key (a prefix is compared as a string).
+    /// The keys `sk` denotes: a whole key alone, a prefix everything under
+    /// it (the same as [`sk_begins_with`](Self::sk_begins_with)).
     pub fn sk_eq(self, sk: impl Into<SortKey<I>>) -> Self {
-        let sk = sk.into();
-        self.condition(sk.into_value().map(|v| KeyCondition::Compare("=", v)))
+        self.condition(SortRange::begins_with(sk))
     }
 
-    /// Sort key starts with the prefix: everything under a cut.
+    /// Everything under a prefix. A whole key matches only itself, never a
+    /// longer value of its last component: `last("Smith").first("Ann")`
+    /// is not "Anna"; only a string-prefix cut (`first_prefix(StrPrefix("Ann"))`)
+    /// matches part of a component.
     pub fn sk_begins_with(self, prefix: impl Into<SortKey<I>>) -> Self {
-        let prefix = prefix.into();
-        self.condition(prefix.into_value().map(KeyCondition::BeginsWith))
+        self.condition(SortRange::begins_with(prefix))
     }
 
     /// From `low` through everything under `high`, both included.
     pub fn sk_between(self, low: impl Into<SortKey<I>>, high: impl Into<SortKey<I>>) -> Self {
-        let (low, high) = (low.into(), high.into());
-        let condition = low
-            .into_value()
-            .and_then(|low| Ok(KeyCondition::Between(low, high.upper_bound()?)));
-        self.condition(condition)
+        self.condition(SortRange::between(low, high))
     }
 
-    /// Before `sk` and everything under it.
+    /// The entity's keys before `sk` and everything under it.
     pub fn sk_lt(self, sk: impl Into<SortKey<I>>) -> Self {
-        let sk = sk.into();
-        self.condition(sk.into_value().map(|v| KeyCondition::Compare("<", v)))
+        self.condition(SortRange::lt(sk))
     }
 
-    /// Up to and including everything under `sk`.
+    /// The entity's keys up to and including everything under `sk`.
     pub fn sk_le(self, sk: impl Into<SortKey<I>>) -> Self {
-        let sk = sk.into();
-        self.condition(sk.upper_bound().map(|v| KeyCondition::Compare("<=", v)))
+        self.condition(SortRange::le(sk))
     }
 
-    /// After `sk` and everything under it.
+    /// The entity's keys after `sk` and everything under it.
     pub fn sk_gt(self, sk: impl Into<SortKey<I>>) -> Self {
-        let sk = sk.into();
-        self.condition(sk.upper_bound().map(|v| KeyCondition::Compare(">", v)))
+        self.condition(SortRange::gt(sk))
     }
 
-    /// From `sk` (and everything under it) on.
+    /// The entity's keys from `sk` (and everything under it) on.
     pub fn sk_ge(self, sk: impl Into<SortKey<I>>) -> Self {
-        let sk = sk.into();
-        self.condition(sk.into_value().map(|v| KeyCondition::Compare(">=", v)))
+        self.condition(SortRange::ge(sk))
+    }
+
+    /// The sort keys of `range`, built with [`SortRange`]'s constructors.
+    pub fn sk_range(mut self, range: SortRange<I>) -> Self {
+        self.condition = Some(Ok(range));
+        self
     }
 }
 
@@ -338,25 +336,36 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
-            // An empty prefix (a template that starts with a hole, cut
-            // before it) is "every sort key": no condition at all.
-            Some(Ok(KeyCondition::BeginsWith(prefix))) if prefix.is_empty() => None,
-            Some(Ok(condition)) => Some(condition),
+            Some(Ok(range)) => Some(range.erased()),
         };
+        // A range that holds nothing is answered without a request.
+        let nothing = condition
+            .as_ref()
+            .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => Some(cursor.start_key(
-                I::INDEX_NAME,
-                I::KEYS.partition_key,
-                self.partition.as_str(),
-            )?),
+            Some(cursor) => {
+                // What DynamoDB's LastEvaluatedKey holds: the index's keys,
+                // and on a global secondary index the table's too.
+                let key_schema: Vec<&str> = [I::KEYS, I::Table::SCHEMA.primary]
+                    .iter()
+                    .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
+                    .flatten()
+                    .collect();
+                Some(cursor.start_key(
+                    I::INDEX_NAME,
+                    &key_schema,
+                    I::KEYS.partition_key,
+                    self.partition.as_str(),
+                )?)
+            }
         };
         Ok(Progress {
             condition,
             start_key,
             last_key: None,
             remaining: self.limit,
-            done: self.limit == Some(0),
+            done: self.limit == Some(0) || nothing,
             requests: 0,
             items: 0,
             consumed_rcu: 0.0,
@@ -400,7 +409,7 @@ enum Pages<'db, I: QueryIndex> {
 /// Where a running query is.
 #[derive(Debug)]
 struct Progress {
-    condition: Option<KeyCondition>,
+    condition: Option<SortRange<()>>,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
     /// `LastEvaluatedKey` of the last response.
@@ -495,6 +504,11 @@ impl Progress {
             let now = query.db.now();
             items.retain(|item| !ttl::is_expired(item, &I::Table::SCHEMA, now));
         }
+        // Decoding verifies the keys an item was found by: the table's,
+        // and on an index that index's.
+        for item in &mut items {
+            keep_keys_found_by(item, &I::Table::SCHEMA, I::INDEX_NAME);
+        }
         self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
         self.start_key = self.last_key.clone();
         self.done = self.last_key.is_none() || self.remaining == Some(0);
@@ -524,7 +538,7 @@ impl Progress {
 fn key_condition(
     keys: KeySchema,
     partition: &str,
-    condition: Option<&KeyCondition>,
+    range: Option<&SortRange<()>>,
     p: &mut Placeholders,
 ) -> String {
     let pk = p.name(keys.partition_key);
@@ -532,18 +546,27 @@ fn key_condition(
         "{pk} = {}",
         p.value(AttributeValue::S(partition.to_owned()))
     );
-    let (Some(condition), Some(sort_key)) = (condition, keys.sort_key) else {
+    let (Some(range), Some(sort_key)) = (range, keys.sort_key) else {
         return expression;
     };
-    let sk = p.name(sort_key);
-    let mut s = |value: &String| p.value(AttributeValue::S(value.clone()));
-    let clause = match condition {
-        KeyCondition::Compare(op, value) => format!("{sk} {op} {}", s(value)),
-        KeyCondition::BeginsWith(prefix) => format!("begins_with({sk}, {})", s(prefix)),
-        KeyCondition::Between(low, high) => {
-            let (low, high) = (s(low), s(high));
-            format!("{sk} BETWEEN {low} AND {high}")
+    let value = |p: &mut Placeholders, v: &str| p.value(AttributeValue::S(v.to_owned()));
+    // The sort key's name placeholder only with a clause that uses it:
+    // DynamoDB refuses unused ones.
+    let clause = match range.condition() {
+        // No request is sent for `Nothing`: `start` marks the query done.
+        RangeCondition::All | RangeCondition::Nothing => return expression,
+        RangeCondition::Equal(v) => format!("{} = {}", p.name(sort_key), value(p, v)),
+        RangeCondition::BeginsWith(v) => {
+            format!("begins_with({}, {})", p.name(sort_key), value(p, v))
         }
+        RangeCondition::AtLeast(v) => format!("{} >= {}", p.name(sort_key), value(p, v)),
+        RangeCondition::AtMost(v) => format!("{} <= {}", p.name(sort_key), value(p, v)),
+        RangeCondition::Between(low, high) => format!(
+            "{} BETWEEN {} AND {}",
+            p.name(sort_key),
+            value(p, low),
+            value(p, high)
+        ),
     };
     expression.push_str(" AND ");
     expression.push_str(&clause);

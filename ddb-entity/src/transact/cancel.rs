@@ -16,7 +16,9 @@ impl CancellationReason {
     /// `None` without an old item, an [`ErrorKind::WrongType`](crate::ErrorKind::WrongType)
     /// error when it is not an `E`.
     pub fn old<E: Entity>(&self) -> Option<Result<E>> {
-        self.old_item.clone().map(E::from_item)
+        self.old_item
+            .clone()
+            .map(crate::entity::codec::from_item_by_key)
     }
 }
 

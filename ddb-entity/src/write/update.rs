@@ -220,7 +220,9 @@ impl<'db, E: Entity> Update<'db, E> {
                 .send()
                 .await;
             match response {
-                Ok(output) => E::from_item(output.attributes.unwrap_or_default()),
+                Ok(output) => {
+                    crate::entity::codec::from_item_by_key(output.attributes.unwrap_or_default())
+                }
                 Err(err) if condition_failure(&err).is_some_and(|stored| stored.is_none()) => {
                     let (partition, sort) = key.into_parts();
                     Err(Repr::NotFound {

@@ -1,7 +1,7 @@
 //! `prefix_upper_bound`: `BETWEEN prefix AND bound` selects exactly the
 //! sort keys (at most 1024 bytes) that start with the prefix.
 
-use ddb_entity::key::{SORT_KEY_MAX_BYTES, prefix_upper_bound};
+use ddb_entity::key::{SORT_KEY_MAX_BYTES, greatest_below, prefix_successor, prefix_upper_bound};
 use proptest::prelude::*;
 
 use super::strings::text;
@@ -87,6 +87,33 @@ proptest! {
         // The greatest key under the prefix is the bound itself.
         if p.len() <= SORT_KEY_MAX_BYTES {
             prop_assert!(bound.starts_with(&p) && bound.len() <= SORT_KEY_MAX_BYTES);
+        }
+    }
+}
+
+proptest! {
+    /// `> everything under p` is `>= prefix_successor(p)`, exactly.
+    #[test]
+    fn the_successor_is_the_first_string_after_everything_under_the_prefix((p, q) in prefix().prop_flat_map(candidate)) {
+        prop_assume!(q.len() <= SORT_KEY_MAX_BYTES);
+        let after_all = !q.starts_with(&p) && q.as_bytes() > p.as_bytes();
+        match prefix_successor(&p) {
+            Some(next) => prop_assert_eq!(q.as_bytes() >= next.as_bytes(), after_all, "p={:?} q={:?}", p, q),
+            None => prop_assert!(!after_all, "nothing is after every string under {:?}, but {:?} is", p, q),
+        }
+    }
+
+    /// `< key` is `<= greatest_below(key)`, exactly, for storable keys.
+    #[test]
+    fn the_greatest_below_is_the_last_string_before_a_key((p, q) in prefix().prop_flat_map(candidate)) {
+        prop_assume!(q.len() <= SORT_KEY_MAX_BYTES && p.len() <= SORT_KEY_MAX_BYTES);
+        let before = q.as_bytes() < p.as_bytes();
+        match greatest_below(&p) {
+            Some(below) => {
+                prop_assert!(below.len() <= SORT_KEY_MAX_BYTES);
+                prop_assert_eq!(q.as_bytes() <= below.as_bytes(), before, "p={:?} q={:?}", p, q);
+            }
+            None => prop_assert!(p.is_empty() && !before),
         }
     }
 }

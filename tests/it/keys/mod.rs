@@ -9,6 +9,7 @@ mod floats;
 mod ids;
 mod ints;
 mod prefixes;
+mod ranges;
 mod robustness;
 mod scalars;
 mod strings;

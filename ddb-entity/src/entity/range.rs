@@ -1,0 +1,268 @@
+//! Sort-key ranges: what each sort-key condition of a query selects, as
+//! the one inclusive range DynamoDB is sent.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::SortKey;
+use crate::error::Result;
+use crate::key::prefix_upper_bound;
+
+/// The sort keys a query's sort-key condition selects: one inclusive range
+/// of index `I`'s sort key, built from typed [`SortKey`]s and sent as one
+/// key condition (`=`, `begins_with`, `BETWEEN`, `<=` or `>=`), or no
+/// condition, or — for a range that holds nothing — no request at all.
+///
+/// # What each condition means
+///
+/// A [`SortKey`] *denotes* sort keys: a whole key denotes itself, a prefix
+/// (a cut of the template from the left) every key under it. Each key also
+/// knows its template's *key space*: the keys the template can produce,
+/// that is every key starting with the template's leading literals
+/// (`ORDER#` for `ORDER#{placed}#{id}`). Then:
+///
+/// | condition | selects |
+/// | --- | --- |
+/// | [`begins_with(k)`](Self::begins_with) (and `sk_eq(k)`) | the keys `k` denotes: a whole key alone (never a longer value of its last component), a prefix everything under it |
+/// | [`between(a, b)`](Self::between) | from the first key `a` denotes through the last key `b` denotes |
+/// | [`lt(k)`](Self::lt) / [`le(k)`](Self::le) | the key space up to `k`, without / with what `k` denotes |
+/// | [`gt(k)`](Self::gt) / [`ge(k)`](Self::ge) | the key space from `k` on, without / with what `k` denotes |
+///
+/// An open range (`lt`, `le`, `gt`, `ge`) therefore never leaves the
+/// entity's key space: `sk_gt(Order::sk().placed(d))` reads orders only,
+/// never the `PROFILE` that sorts after them, so a query's `limit` counts
+/// orders only. A template that starts with a hole (`sk = "{name}"`) has
+/// no leading literal: its key space, and so an open range, is every sort
+/// key of the partition.
+///
+/// **Collections.** The range is the same whatever the query decodes into.
+/// On a partition holding several entity types, a range built from one
+/// entity's key selects that entity's items only — `sk_lt(Order::sk()…)`
+/// reads no `ADDR#` or `PROFILE` item, even into a collection that holds
+/// them. To read across entity types in one range, bound it on both sides
+/// with keys of those types: `between(Address::sk(), Order::sk())` reads
+/// every address and every order. Templates nested inside another's
+/// (`ORDER#{placed}#{id}#LINE#{n}` under `ORDER#{placed}#{id}`) share its
+/// key space, and lie inside a prefix range of it.
+///
+/// **The empty cut.** A template that starts with a hole, cut before it
+/// (`Named::sk()`), is the empty prefix: it denotes every sort key. DynamoDB
+/// refuses an empty string in a key condition, so none is ever sent:
+/// `eq`/`begins_with`/`ge` of it are no condition, `le(k)` and
+/// `between(empty, k)` a one-sided `<=`, `lt` and `gt` of it an empty result
+/// with no request.
+///
+/// ```
+/// # use ddb_entity::{Entity, Primary, SortRange};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64, placed: u32 }
+///
+/// let after: SortRange<Primary<App>> = SortRange::gt(Order::sk().placed(150u32))?;
+/// let order = |placed: u32| Order { customer_id: 1, order_id: 7, placed }.primary_key();
+/// assert!(after.contains(order(151)?.sort()));
+/// assert!(!after.contains(order(150)?.sort()));
+/// assert!(!after.contains("PROFILE"), "outside the orders' key space");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+pub struct SortRange<I> {
+    /// `None`: the range holds nothing.
+    bounds: Option<Bounds>,
+    index: PhantomData<fn() -> I>,
+}
+
+/// Inclusive bounds, `None` for unbounded; never an empty string.
+#[derive(Clone, PartialEq, Eq)]
+struct Bounds {
+    low: Option<String>,
+    high: Option<String>,
+}
+
+/// How a range is sent as the sort-key part of a key condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RangeCondition<'a> {
+    /// No sort-key condition: the whole partition.
+    All,
+    /// Nothing: no request is sent.
+    Nothing,
+    /// `sk = :v`
+    Equal(&'a str),
+    /// `begins_with(sk, :v)`
+    BeginsWith(&'a str),
+    /// `sk BETWEEN :low AND :high`
+    Between(&'a str, &'a str),
+    /// `sk >= :v`
+    AtLeast(&'a str),
+    /// `sk <= :v`
+    AtMost(&'a str),
+}
+
+impl<I> SortRange<I> {
+    fn new(low: Option<String>, high: Option<String>) -> Self {
+        // "" is the least string: as a lower bound it bounds nothing. As an
+        // upper bound it holds nothing, since no sort key is empty.
+        let low = low.filter(|low| !low.is_empty());
+        let bounds = match (low, high) {
+            (_, Some(high)) if high.is_empty() => None,
+            (Some(low), Some(high)) if low > high => None,
+            (low, high) => Some(Bounds { low, high }),
+        };
+        SortRange {
+            bounds,
+            index: PhantomData,
+        }
+    }
+
+    fn nothing() -> Self {
+        SortRange {
+            bounds: None,
+            index: PhantomData,
+        }
+    }
+
+    /// The keys `sk` denotes: everything under a prefix; a whole key only
+    /// itself, never a longer value of its last component (`first("Ann")`
+    /// is not "Anna"). What [`Query::sk_eq`](crate::op::Query::sk_eq) and
+    /// [`Query::sk_begins_with`](crate::op::Query::sk_begins_with) send.
+    pub fn begins_with(sk: impl Into<SortKey<I>>) -> Result<Self> {
+        let sk = sk.into();
+        Ok(Self::new(sk.first()?, sk.last()?))
+    }
+
+    /// From the first key `low` denotes through the last key `high`
+    /// denotes, both included (`between(March, April)` includes April 30).
+    pub fn between(low: impl Into<SortKey<I>>, high: impl Into<SortKey<I>>) -> Result<Self> {
+        let (low, high) = (low.into(), high.into());
+        Ok(Self::new(low.first()?, high.last()?))
+    }
+
+    /// The key space of `sk`'s template before `sk` and everything under it.
+    pub fn lt(sk: impl Into<SortKey<I>>) -> Result<Self> {
+        let sk = sk.into();
+        Ok(match sk.before()? {
+            Some(before) => Self::new(sk.space().low(), Some(before)),
+            None => Self::nothing(),
+        })
+    }
+
+    /// The key space of `sk`'s template up to and including everything
+    /// under `sk`.
+    pub fn le(sk: impl Into<SortKey<I>>) -> Result<Self> {
+        let sk = sk.into();
+        Ok(Self::new(sk.space().low(), sk.last()?))
+    }
+
+    /// The key space of `sk`'s template after `sk` and everything under it.
+    pub fn gt(sk: impl Into<SortKey<I>>) -> Result<Self> {
+        let sk = sk.into();
+        Ok(match sk.after()? {
+            Some(after) => Self::new(Some(after), sk.space().high()),
+            None => Self::nothing(),
+        })
+    }
+
+    /// The key space of `sk`'s template from `sk` (and everything under
+    /// it) on.
+    pub fn ge(sk: impl Into<SortKey<I>>) -> Result<Self> {
+        let sk = sk.into();
+        Ok(Self::new(sk.first()?, sk.space().high()))
+    }
+
+    /// Whether the range holds no sort key at all; a query of it returns
+    /// nothing without sending a request.
+    pub fn is_empty(&self) -> bool {
+        self.bounds.is_none()
+    }
+
+    /// The inclusive lower bound sent, `None` when there is none.
+    pub fn low(&self) -> Option<&str> {
+        self.bounds.as_ref()?.low.as_deref()
+    }
+
+    /// The inclusive upper bound sent, `None` when there is none.
+    pub fn high(&self) -> Option<&str> {
+        self.bounds.as_ref()?.high.as_deref()
+    }
+
+    /// Whether the range holds the sort key `sort_key`, comparing bytes as
+    /// DynamoDB does.
+    pub fn contains(&self, sort_key: &str) -> bool {
+        let Some(bounds) = &self.bounds else {
+            return false;
+        };
+        let key = sort_key.as_bytes();
+        bounds.low.as_ref().is_none_or(|low| low.as_bytes() <= key)
+            && bounds
+                .high
+                .as_ref()
+                .is_none_or(|high| key <= high.as_bytes())
+    }
+
+    /// The same range with its index forgotten, for code past the typed
+    /// builders.
+    pub(crate) fn erased(self) -> SortRange<()> {
+        SortRange {
+            bounds: self.bounds,
+            index: PhantomData,
+        }
+    }
+
+    /// The condition to send, in its plainest form.
+    pub(crate) fn condition(&self) -> RangeCondition<'_> {
+        let Some(bounds) = &self.bounds else {
+            return RangeCondition::Nothing;
+        };
+        match (bounds.low.as_deref(), bounds.high.as_deref()) {
+            (None, None) => RangeCondition::All,
+            (Some(low), None) => RangeCondition::AtLeast(low),
+            (None, Some(high)) => RangeCondition::AtMost(high),
+            (Some(low), Some(high)) if low == high => RangeCondition::Equal(low),
+            (Some(low), Some(high)) if high == prefix_upper_bound(low) => {
+                RangeCondition::BeginsWith(low)
+            }
+            (Some(low), Some(high)) => RangeCondition::Between(low, high),
+        }
+    }
+}
+
+impl<I> Clone for SortRange<I> {
+    fn clone(&self) -> Self {
+        SortRange {
+            bounds: self.bounds.clone(),
+            index: PhantomData,
+        }
+    }
+}
+
+impl<I> PartialEq for SortRange<I> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bounds == other.bounds
+    }
+}
+
+impl<I> Eq for SortRange<I> {}
+
+impl<I> fmt::Debug for SortRange<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Upper bounds of prefixes run to 1024 bytes of U+10FFFF: shown as
+        // the prefix and an ellipsis.
+        let show = |bound: Option<&str>| match bound {
+            None => "unbounded".to_owned(),
+            Some(bound) => match bound.trim_end_matches('\u{10FFFF}') {
+                prefix if prefix.len() + 64 < bound.len() => format!("{prefix:?}+U+10FFFF…"),
+                _ => format!("{bound:?}"),
+            },
+        };
+        match &self.bounds {
+            None => f.write_str("SortRange(empty)"),
+            Some(bounds) => write!(
+                f,
+                "SortRange({} ..= {})",
+                show(bounds.low.as_deref()),
+                show(bounds.high.as_deref())
+            ),
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The stored key against the decoded entity: a typed read never returns a
+//! value whose keys are not the keys it was stored (and found) under.
+//!
+//! The body of an item and its key attributes are written together by
+//! [`to_item`](super::codec::to_item), but nothing stops other code from
+//! writing a body under another key (customer 9's order at customer 8's
+//! key), an `ORDER`-typed item at a sort key no `Order` has, or leaving an
+//! index key behind when a field changed. Each would be returned as valid
+//! by a read of that key, that partition or that index. So every decode
+//! takes the stored key attributes out of the item first and, once the
+//! body is decoded, compares them with the keys the value generates.
+//!
+//! Only the keys an item was found by are compared (see
+//! [`keep_keys_found_by`]): a get checks the table key, a query of an
+//! index that index's key too. A consequence to know: after a key template
+//! changes, items stored under the old template are refused by reads
+//! through that key until they are written again (backfilled).
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::Entity;
+use crate::error::{Error, Expected, ItemAt, Repr, Result};
+use crate::item::Item;
+use crate::table::{Table, TableSchema};
+
+/// The key attributes an item was stored under, taken out of it.
+pub(crate) struct StoredKeys {
+    partition: Option<AttributeValue>,
+    sort: Option<AttributeValue>,
+    /// The index key attributes the item carries (none but the table's own
+    /// after a read by primary key: see [`keep_keys_found_by`]).
+    index: Vec<(&'static str, AttributeValue)>,
+}
+
+impl StoredKeys {
+    /// Takes the key attributes and the type attribute out of `item`: what
+    /// remains is the body. (No entity field has one of their names: the
+    /// library refuses to write such an entity.)
+    pub(crate) fn take(item: &mut Item, schema: &TableSchema) -> Self {
+        let partition = item.remove(schema.primary.partition_key);
+        let sort = schema.primary.sort_key.and_then(|name| item.remove(name));
+        let mut index = Vec::new();
+        for keys in schema.indexes.iter().map(|index| index.keys) {
+            for name in std::iter::once(keys.partition_key).chain(keys.sort_key) {
+                if let Some(value) = item.remove(name) {
+                    index.push((name, value));
+                }
+            }
+        }
+        item.remove(schema.type_attribute);
+        StoredKeys {
+            partition,
+            sort,
+            index,
+        }
+    }
+
+    /// Where the item is stored, for messages.
+    pub(crate) fn at(&self, schema: &TableSchema) -> ItemAt {
+        ItemAt {
+            partition: (
+                schema.primary.partition_key,
+                string(self.partition.as_ref()),
+            ),
+            sort: schema
+                .primary
+                .sort_key
+                .map(|name| (name, string(self.sort.as_ref()))),
+        }
+    }
+
+    /// Whether the keys `entity` generates are the stored ones: the table's
+    /// partition and sort key always, and every index key attribute the
+    /// item carries (an index attribute the value would not write at all —
+    /// a sparse index it has left — is a mismatch too).
+    pub(crate) fn verify<E: Entity>(&self, entity: &E) -> Result<()> {
+        let schema = E::Table::SCHEMA;
+        let mismatch = |attribute: &'static str, stored: Option<&AttributeValue>, expected| {
+            Error::from(Repr::KeyMismatch {
+                entity: E::RUST_NAME,
+                at: self.at(&schema),
+                attribute,
+                stored: string(stored),
+                expected,
+            })
+        };
+        let unbuildable = |attribute, stored, err: Error| {
+            mismatch(attribute, stored, Expected::Unbuildable(err.to_string()))
+        };
+        let primary = schema.primary;
+        let key = entity
+            .primary_key()
+            .map_err(|err| unbuildable(primary.partition_key, self.partition.as_ref(), err))?;
+        if !holds(self.partition.as_ref(), key.partition()) {
+            let expected = Expected::Value(key.partition().to_owned());
+            return Err(mismatch(
+                primary.partition_key,
+                self.partition.as_ref(),
+                expected,
+            ));
+        }
+        if let Some(name) = primary.sort_key
+            && !holds(self.sort.as_ref(), key.sort())
+        {
+            let expected = Expected::Value(key.sort().to_owned());
+            return Err(mismatch(name, self.sort.as_ref(), expected));
+        }
+        // Index keys are computed only when the item carries some: a read
+        // by primary key has taken them off (they are not what found it).
+        if self.index.is_empty() {
+            return Ok(());
+        }
+        let (first, stored) = &self.index[0];
+        let entries = entity
+            .index_entries()
+            .map_err(|err| unbuildable(first, Some(stored), err))?;
+        for (name, stored) in &self.index {
+            // As `to_item` writes them: a later index's value wins.
+            let expected = entries
+                .iter()
+                .filter_map(|entry| {
+                    let key = entry.key.as_ref()?;
+                    let keys = entry.index.keys;
+                    if keys.partition_key == *name {
+                        Some(key.partition.as_str())
+                    } else if keys.sort_key == Some(*name) {
+                        key.sort.as_deref()
+                    } else {
+                        None
+                    }
+                })
+                .next_back();
+            match expected {
+                Some(expected) if holds(Some(stored), expected) => {}
+                Some(expected) => {
+                    let expected = Expected::Value(expected.to_owned());
+                    return Err(mismatch(name, Some(stored), expected));
+                }
+                None => return Err(mismatch(name, Some(stored), Expected::Absent)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Takes off `item` the index key attributes that are not how it was
+/// found: all of them after a read by primary key (`index: None`), all but
+/// the queried index's after a query. Only the keys an item was found by
+/// are then verified against its body: a stale key of some other index
+/// does not make a correct read fail.
+pub(crate) fn keep_keys_found_by(item: &mut Item, schema: &TableSchema, index: Option<&str>) {
+    let kept = index.and_then(|name| schema.index(name)).map(|i| i.keys);
+    let keep = |name: &str| {
+        schema.primary.partition_key == name
+            || schema.primary.sort_key == Some(name)
+            || kept.is_some_and(|k| k.partition_key == name || k.sort_key == Some(name))
+    };
+    for keys in schema.indexes.iter().map(|index| index.keys) {
+        for name in std::iter::once(keys.partition_key).chain(keys.sort_key) {
+            if !keep(name) {
+                item.remove(name);
+            }
+        }
+    }
+}
+
+/// Where `item` is stored, for messages about it.
+pub(crate) fn item_at(item: &Item, schema: &TableSchema) -> ItemAt {
+    let value = |name: &str| string(item.get(name));
+    ItemAt {
+        partition: (
+            schema.primary.partition_key,
+            value(schema.primary.partition_key),
+        ),
+        sort: schema.primary.sort_key.map(|name| (name, value(name))),
+    }
+}
+
+/// Whether `stored` is the string `expected`.
+fn holds(stored: Option<&AttributeValue>, expected: &str) -> bool {
+    matches!(stored, Some(AttributeValue::S(value)) if value == expected)
+}
+
+fn string(value: Option<&AttributeValue>) -> Option<String> {
+    match value {
+        Some(AttributeValue::S(value)) => Some(value.clone()),
+        _ => None,
+    }
+}

@@ -1,0 +1,310 @@
+//! Items written by other code, as an adversary would write them: a body
+//! stored under someone else's key, an `ORDER`-typed item at a sort key no
+//! order has, a stale index key. Every typed read — get, query (table and
+//! index), collection, batch get, a transaction's old item, a delete's old
+//! item, an update's new one — refuses them with a `KeyMismatch` naming
+//! the stored key, never returning a wrong value and never panicking. And
+//! decode errors name the field and the key.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use ddb_entity::{Db, Entity, Error, ErrorKind, Item, UnknownItems};
+
+use crate::model::{CustomerOrder, CustomerView, Ticket, date};
+use crate::support::App;
+
+/// Customer 9's order 90: the body an adversary copies.
+fn order(customer_id: u64, order_id: u64) -> CustomerOrder {
+    CustomerOrder {
+        customer_id,
+        order_id,
+        placed: date(2026, 3, 14),
+        total_cents: 4200,
+    }
+}
+
+async fn raw_put(db: &Db<App>, item: Item) {
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .send()
+        .await
+        .expect("PutItem succeeds");
+}
+
+fn s(value: &str) -> AttributeValue {
+    AttributeValue::S(value.to_owned())
+}
+
+/// `item` with its table key replaced.
+fn moved(mut item: Item, partition: &str, sort: &str) -> Item {
+    item.insert("PK".into(), s(partition));
+    item.insert("SK".into(), s(sort));
+    item
+}
+
+fn assert_mismatch(err: &Error, stored: (&str, &str), what: &str) {
+    assert_eq!(err.kind(), ErrorKind::KeyMismatch, "{what}: {err}");
+    assert_eq!(err.entity(), Some("CustomerOrder"), "{what}: {err}");
+    assert_eq!(err.item_key(), Some(stored), "{what}: {err}");
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!("PK={}", stored.0)) && message.contains("SK="),
+        "{what}: the message names the stored key: {message}"
+    );
+}
+
+/// Customer 9's order 90 stored at customer 8's key for order 90.
+#[tokio::test]
+async fn a_body_under_another_key_is_refused_by_every_typed_read() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let key8 = order(8, 90).primary_key().unwrap();
+    let stored = (key8.partition().to_owned(), key8.sort().to_owned());
+    let stored = (stored.0.as_str(), stored.1.as_str());
+    let forged = || moved(order(9, 90).to_item().unwrap(), stored.0, stored.1);
+    raw_put(&db, forged()).await;
+    // A real order of customer 8 beside it.
+    db.put(&order(8, 1)).await.unwrap();
+
+    let err = db
+        .get(key8.clone())
+        .consistent_read(true)
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "get");
+
+    let err = db
+        .query(CustomerOrder::partition(8u64).unwrap())
+        .all::<CustomerOrder>()
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "query");
+
+    let err = db
+        .query(CustomerOrder::partition(8u64).unwrap())
+        .collect::<CustomerView>()
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "collection");
+
+    // Through GSI1: the item carries customer 9's index key, and the
+    // table key of customer 8.
+    let err = db
+        .query(CustomerOrder::gsi1_partition(90u64).unwrap())
+        .all::<CustomerOrder>()
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "index query");
+
+    let err = db
+        .batch_get()
+        .get(key8.clone())
+        .get(order(8, 1).primary_key().unwrap())
+        .collect::<Vec<CustomerOrder>>()
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "batch get");
+
+    // A transaction whose create finds it: the old item is refused too.
+    let err = db.transact().create(&order(8, 90)).await.unwrap_err();
+    let reason = &err.cancellation_reasons()[0];
+    let old = reason
+        .old::<CustomerOrder>()
+        .expect("an old item")
+        .unwrap_err();
+    assert_mismatch(&old, stored, "transaction old item");
+
+    // An update's new item: the write is done, the value not returned.
+    let fields = CustomerOrder::fields();
+    let err = db
+        .update(key8.clone())
+        .set(fields.total_cents, 1)
+        .await
+        .unwrap_err();
+    assert_mismatch(&err, stored, "update");
+
+    let err = db.delete(key8.clone()).returning_old().await.unwrap_err();
+    assert_mismatch(&err, stored, "delete returning old");
+}
+
+/// An `ORDER`-typed copy of an order's body at sort keys no `CustomerOrder`
+/// has: one that does not parse, and one nested under the order's own key.
+#[tokio::test]
+async fn an_order_at_a_sort_key_that_is_not_its_own_is_refused() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let real = order(8, 1);
+    db.put(&real).await.unwrap();
+    let key = real.primary_key().unwrap();
+    let line = format!("{}#LINE#0001", key.sort());
+    for sk in [line.as_str(), "ORDER#not-a-date#1", "ORDER#", "ORDER"] {
+        let item = moved(real.to_item().unwrap(), key.partition(), sk);
+        raw_put(&db, item).await;
+        let query = || db.query(CustomerOrder::partition(8u64).unwrap());
+        let err = query().all::<CustomerOrder>().await.unwrap_err();
+        assert_mismatch(&err, (key.partition(), sk), sk);
+        let err = query()
+            .sk_begins_with(CustomerOrder::sk().placed(date(2026, 3, 14)))
+            .collect::<CustomerView>()
+            .await
+            .map(|view| view.orders.len());
+        if sk == line {
+            assert_mismatch(&err.unwrap_err(), (key.partition(), sk), "nested, in range");
+        }
+        // The real one is still read by its key.
+        assert_eq!(db.get(key.clone()).await.unwrap(), Some(real.clone()));
+        db.delete(
+            ddb_entity::Key::<CustomerOrder>::new(key.partition().into(), sk.into()).unwrap(),
+        )
+        .await
+        .unwrap();
+    }
+}
+
+/// An index key left behind: an order moved to another id by a raw write,
+/// and a closed ticket still in the open-tickets index.
+#[tokio::test]
+async fn a_stale_index_key_fails_a_read_through_that_index_only() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let real = order(8, 1);
+    let mut item = real.to_item().unwrap();
+    item.insert("GSI1PK".into(), s("ORDER#00000000000000000777"));
+    raw_put(&db, item).await;
+    let err = db
+        .query(CustomerOrder::gsi1_partition(777u64).unwrap())
+        .all::<CustomerOrder>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::KeyMismatch, "{err}");
+    assert!(err.to_string().contains("GSI1PK"), "{err}");
+    // Read by its own key, it is the order it says it is.
+    let key = real.primary_key().unwrap();
+    assert_eq!(db.get(key.clone()).await.unwrap(), Some(real.clone()));
+    let all: Vec<CustomerOrder> = db
+        .query(CustomerOrder::partition(8u64).unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(all, [real]);
+
+    let closed = Ticket {
+        customer_id: 8,
+        ticket_id: 3,
+        subject: "late".into(),
+        open_since: None,
+    };
+    let mut item = closed.to_item().unwrap();
+    item.insert("GSI2PK".into(), s("OPEN#2026-03-14"));
+    item.insert("GSI2SK".into(), s("TICKET#0000000003"));
+    raw_put(&db, item).await;
+    let err = db
+        .query(Ticket::gsi2_partition(date(2026, 3, 14)).unwrap())
+        .all::<Ticket>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::KeyMismatch, "{err}");
+    assert!(err.to_string().contains("would not write"), "{err}");
+    let key = closed.primary_key().unwrap();
+    assert_eq!(db.get(key).await.unwrap(), Some(closed));
+}
+
+#[tokio::test]
+async fn a_key_of_a_kilobyte_is_shortened_in_the_message() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let real = order(8, 1);
+    let long = format!("ORDER#{}", "9".repeat(1000));
+    raw_put(
+        &db,
+        moved(real.to_item().unwrap(), "CUST#00000000000000000008", &long),
+    )
+    .await;
+    let err = db
+        .query(CustomerOrder::partition(8u64).unwrap())
+        .all::<CustomerOrder>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::KeyMismatch);
+    assert!(err.to_string().len() < 800, "{}", err.to_string().len());
+    assert_eq!(err.item_key().unwrap().1, long, "the accessor has it whole");
+}
+
+// ---------------------------------------------------------------------
+// Item 11: actionable messages.
+
+#[tokio::test]
+async fn a_decode_error_names_the_field_the_entity_and_the_key() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let real = order(8, 1);
+    let key = real.primary_key().unwrap();
+    let mut item = real.to_item().unwrap();
+    item.insert("total_cents".into(), s("12"));
+    raw_put(&db, item).await;
+    for err in [
+        db.get(key.clone()).await.unwrap_err(),
+        db.query(CustomerOrder::partition(8u64).unwrap())
+            .all::<CustomerOrder>()
+            .await
+            .unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), ErrorKind::Decode, "{err}");
+        assert_eq!(err.field(), Some("total_cents"));
+        assert_eq!(err.item_key(), Some((key.partition(), key.sort())));
+        let expected = format!(
+            "`total_cents` of `CustomerOrder` at PK={} SK={}: expected a number, found a string",
+            key.partition(),
+            key.sort()
+        );
+        assert!(err.to_string().contains(&expected), "{err}");
+    }
+
+    // A missing field, and a value of the wrong kind inside a list.
+    let mut item = real.to_item().unwrap();
+    item.remove("placed");
+    raw_put(&db, item).await;
+    let err = db.get(key.clone()).await.unwrap_err();
+    assert_eq!(err.field(), Some("placed"), "{err}");
+    assert!(err.to_string().contains("no `placed` attribute"), "{err}");
+    let mut item = real.to_item().unwrap();
+    item.insert("placed".into(), AttributeValue::L(vec![s("x")]));
+    raw_put(&db, item).await;
+    let err = db.get(key.clone()).await.unwrap_err();
+    assert_eq!(err.field(), Some("placed"), "{err}");
+}
+
+#[tokio::test]
+async fn an_item_without_a_type_attribute_is_explained_under_either_policy() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let mut item = order(8, 1).to_item().unwrap();
+    item.remove("_type");
+    raw_put(&db, item).await;
+    for policy in [UnknownItems::Skip, UnknownItems::Error] {
+        let err = db
+            .query(CustomerOrder::partition(8u64).unwrap())
+            .on_unknown(policy)
+            .collect::<CustomerView>()
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::UnknownType, "{err}");
+        let message = err.to_string();
+        assert!(message.contains("no type attribute (`_type`)"), "{message}");
+        assert!(
+            message.contains("PK=CUST#00000000000000000008"),
+            "{message}"
+        );
+        assert!(!message.contains("UnknownItems::Skip"), "{message}");
+    }
+
+    // A known type the collection does not hold, under Error: say how to
+    // skip it.
+    let mut item = order(8, 2).to_item().unwrap();
+    item.insert("_type".into(), s("LINE"));
+    raw_put(&db, item).await;
+    let err = db
+        .query(CustomerOrder::partition(8u64).unwrap())
+        .sk_ge(CustomerOrder::sk().placed(date(2026, 3, 14)).order_id(2u64))
+        .on_unknown(UnknownItems::Error)
+        .collect::<CustomerView>()
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains(r#"type "LINE""#), "{err}");
+    assert!(err.to_string().contains("UnknownItems::Skip"), "{err}");
+}
