@@ -114,7 +114,7 @@ pub(crate) fn demultiplex<C: Collection>(
 ) -> Result<()> {
     let type_attribute = C::Table::SCHEMA.type_attribute;
     let entity_type = match item.get(type_attribute) {
-        Some(AttributeValue::S(entity_type)) => entity_type.clone(),
+        Some(AttributeValue::S(entity_type)) => entity_type,
         _ => {
             return Err(Error::UnknownType {
                 collection: C::NAME,
@@ -122,9 +122,26 @@ pub(crate) fn demultiplex<C: Collection>(
             });
         }
     };
-    if collection.push_item(&entity_type, item)? {
-        return Ok(());
-    }
+    // A type the collection declares is named by its `&'static str`: no
+    // copy of the attribute per item (the item moves into `push_item`).
+    let entity_type = match C::TYPES
+        .iter()
+        .find(|known| **known == entity_type.as_str())
+    {
+        Some(known) => {
+            if collection.push_item(known, item)? {
+                return Ok(());
+            }
+            (*known).to_owned()
+        }
+        None => {
+            let entity_type = entity_type.clone();
+            if collection.push_item(&entity_type, item)? {
+                return Ok(());
+            }
+            entity_type
+        }
+    };
     match policy {
         UnknownItems::Skip => {
             tracing::warn!(

@@ -214,7 +214,7 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
 }
 
 fn attribute_value<T: Serialize>(value: &T) -> Result<AttributeValue, String> {
-    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
+    crate::codec::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
 /// Conditions on a field's stored value.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
+use crate::codec;
 use crate::error::{Error, Result};
 use crate::table::Table;
 
@@ -12,31 +13,28 @@ use crate::table::Table;
 pub type Item = HashMap<String, AttributeValue>;
 
 pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
-    let mut item: Item = serde_dynamo::to_item(entity).map_err(|source| Error::Encode {
-        entity: E::NAME,
-        source,
-    })?;
+    let schema = E::Table::SCHEMA;
+    // Room for the attributes added below: primary key, type, index keys.
+    let reserve = 3 + 2 * E::INDEXES.len();
     // `None` is stored as no attribute rather than as NULL: then
     // `attribute_exists` means `Some`, a sparse index keyed on the field
     // works, and an update's `remove` leaves the same item a put of `None`
     // does. serde reads a missing `Option` field back as `None`.
-    item.retain(|_, value| !matches!(value, AttributeValue::Null(true)));
+    let mut item = codec::encode_entity(entity, reserve).map_err(|err| Error::Encode {
+        entity: E::NAME,
+        source: serde::ser::Error::custom(err),
+    })?;
     entity.stamp(&mut item, std::time::SystemTime::now())?;
-    let schema = E::Table::SCHEMA;
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
-    let owned = schema
-        .key_attributes()
-        .into_iter()
-        .chain([schema.type_attribute]);
-    for attribute in owned {
-        if item.contains_key(attribute) {
-            return Err(Error::AttributeClash {
-                entity: E::NAME,
-                attribute,
-            });
-        }
+    // The names are compared as they are, not hashed: a few short
+    // comparisons per attribute cost less than a lookup per owned name.
+    if let Some(attribute) = item.keys().find_map(|name| owned_attribute::<E>(name)) {
+        return Err(Error::AttributeClash {
+            entity: E::NAME,
+            attribute,
+        });
     }
     let mut put = |attribute: &str, value: String| {
         item.insert(attribute.to_owned(), AttributeValue::S(value));
@@ -57,6 +55,23 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     Ok(item)
 }
 
+/// `name` if the library writes an attribute of that name in `E`'s table:
+/// a key attribute of the table or of any of its indexes, or the type.
+fn owned_attribute<E: Entity>(name: &str) -> Option<&'static str> {
+    let schema = E::Table::SCHEMA;
+    let keys =
+        std::iter::once(&schema.primary).chain(schema.indexes.iter().map(|index| &index.keys));
+    for keys in keys {
+        if name == keys.partition_key {
+            return Some(keys.partition_key);
+        }
+        if keys.sort_key == Some(name) {
+            return keys.sort_key;
+        }
+    }
+    (name == schema.type_attribute).then_some(schema.type_attribute)
+}
+
 pub(super) fn from_item<E: Entity>(item: Item) -> Result<E> {
     let type_attribute = E::Table::SCHEMA.type_attribute;
     match item.get(type_attribute) {
@@ -73,8 +88,8 @@ pub(super) fn from_item<E: Entity>(item: Item) -> Result<E> {
             });
         }
     }
-    serde_dynamo::from_item(item).map_err(|source| Error::Decode {
+    codec::from_item(item).map_err(|err| Error::Decode {
         entity: E::NAME,
-        source,
+        source: serde::de::Error::custom(err),
     })
 }

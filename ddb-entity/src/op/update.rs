@@ -172,12 +172,12 @@ impl<'db, E: Entity> Update<'db, E> {
             return self;
         }
         let attribute = match &value {
-            Some(value) => match serde_dynamo::to_attribute_value(value) {
+            Some(value) => match crate::codec::to_attribute_value(value) {
                 Ok(attribute) => Some(attribute),
-                Err(source) => {
+                Err(err) => {
                     self.error = Some(Error::Encode {
                         entity: E::NAME,
-                        source,
+                        source: serde::ser::Error::custom(err.at_key(field.attribute())),
                     });
                     return self;
                 }
