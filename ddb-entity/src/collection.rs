@@ -10,7 +10,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::{Entity, Item};
+use crate::entity::{Entity, Item, attribute};
 use crate::error::{Error, Result};
 use crate::table::Table;
 
@@ -113,7 +113,7 @@ pub(crate) fn demultiplex<C: Collection>(
     policy: UnknownItems,
 ) -> Result<()> {
     let type_attribute = C::Table::SCHEMA.type_attribute;
-    let entity_type = match item.get(type_attribute) {
+    let entity_type = match attribute(&item, type_attribute) {
         Some(AttributeValue::S(entity_type)) => entity_type,
         _ => {
             return Err(Error::UnknownType {

@@ -72,9 +72,20 @@ fn owned_attribute<E: Entity>(name: &str) -> Option<&'static str> {
     (name == schema.type_attribute).then_some(schema.type_attribute)
 }
 
+/// The attribute `name` of `item`. A small item is scanned rather than
+/// hashed into: comparing a dozen short names costs less than SipHash-ing
+/// one (this runs for every item a query decodes).
+pub(crate) fn attribute<'a>(item: &'a Item, name: &str) -> Option<&'a AttributeValue> {
+    if item.len() <= 16 {
+        item.iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        item.get(name)
+    }
+}
+
 pub(super) fn from_item<E: Entity>(item: Item) -> Result<E> {
-    let type_attribute = E::Table::SCHEMA.type_attribute;
-    match item.get(type_attribute) {
+    match attribute(&item, E::Table::SCHEMA.type_attribute) {
         Some(AttributeValue::S(found)) if found == E::TYPE => {}
         found => {
             return Err(Error::WrongType {

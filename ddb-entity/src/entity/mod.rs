@@ -17,6 +17,7 @@ pub use field::Field;
 #[doc(hidden)]
 pub use field::KeyRole;
 pub use item::Item;
+pub(crate) use item::attribute;
 #[doc(hidden)]
 pub use keys::SortKeyBuilder;
 pub use keys::{IndexKey, Key, Partition, SortKey};
