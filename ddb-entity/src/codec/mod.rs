@@ -53,6 +53,8 @@
 mod de;
 mod error;
 mod ser;
+#[cfg(test)]
+mod tests;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;

@@ -28,8 +28,9 @@ pub use timestamp::Timestamp;
 /// `#[derive(Entity)]` implements it from a struct's `#[entity(…)]`
 /// attributes, together with typed key builders (`Order::key(…)`,
 /// `Order::partition(…)`, `Order::sk()`, one `…_partition`/`…_sk` pair per
-/// index). The item stored is the serde body of the struct (through
-/// `serde_dynamo`) plus the key attributes and the type attribute, so
+/// index). The item stored is the serde body of the struct (in
+/// serde_dynamo's mapping, by [`codec`](crate::codec)) plus the key
+/// attributes and the type attribute, so
 /// reading an entity back never needs to parse a key.
 ///
 /// A hand implementation shows what the derive writes:

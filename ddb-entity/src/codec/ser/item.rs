@@ -26,27 +26,13 @@ pub(crate) struct ItemSer {
     pub(crate) drop_nulls: bool,
 }
 
-/// An encoded item, or the finding that the fast path cannot promise the
-/// exact result.
-pub(crate) struct Encoded {
-    pub(crate) item: Item,
-    /// A struct wrote one attribute name twice (possible with `rename`) and
-    /// a `NULL` was left out along the way: whether the last write was the
-    /// `NULL` is lost, so the caller encodes again the plain way.
-    pub(crate) redo: bool,
-}
-
 impl ItemSer {
-    /// Encodes `value`; exact in every case.
+    /// Encodes `value`.
     pub(crate) fn encode<T: ?Sized + Serialize>(self, value: &T) -> Result<Item> {
-        let encoded = value.serialize(self)?;
-        if !encoded.redo {
-            return Ok(encoded.item);
-        }
-        self.finish(value.serialize(ValueSer)?)
+        value.serialize(self)
     }
 
-    fn finish(self, value: AttributeValue) -> Result<Item> {
+    fn done(self, value: AttributeValue) -> Result<Item> {
         match value {
             AttributeValue::M(mut item) => {
                 if self.drop_nulls {
@@ -60,25 +46,18 @@ impl ItemSer {
             ))),
         }
     }
-
-    fn done(self, value: AttributeValue) -> Result<Encoded> {
-        Ok(Encoded {
-            item: self.finish(value)?,
-            redo: false,
-        })
-    }
 }
 
 macro_rules! through_value {
     ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
-        fn $method(self, $($arg: $ty),*) -> Result<Encoded> {
+        fn $method(self, $($arg: $ty),*) -> Result<Item> {
             self.done(ValueSer.$method($($arg),*)?)
         }
     )*};
 }
 
 impl ser::Serializer for ItemSer {
-    type Ok = Encoded;
+    type Ok = Item;
     type Error = EncodeError;
     type SerializeSeq = Top<Seq>;
     type SerializeTuple = Top<Seq>;
@@ -109,7 +88,7 @@ impl ser::Serializer for ItemSer {
         serialize_unit_variant(name: &'static str, index: u32, variant: &'static str);
     }
 
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Encoded> {
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<Item> {
         value.serialize(self)
     }
 
@@ -117,7 +96,7 @@ impl ser::Serializer for ItemSer {
         self,
         name: &'static str,
         value: &T,
-    ) -> Result<Encoded> {
+    ) -> Result<Item> {
         match name {
             STRING_SET | NUMBER_SET | BINARY_SET => {
                 self.done(ValueSer.serialize_newtype_struct(name, value)?)
@@ -132,7 +111,7 @@ impl ser::Serializer for ItemSer {
         index: u32,
         variant: &'static str,
         value: &T,
-    ) -> Result<Encoded> {
+    ) -> Result<Item> {
         self.done(ValueSer.serialize_newtype_variant(name, index, variant, value)?)
     }
 
@@ -173,8 +152,6 @@ impl ser::Serializer for ItemSer {
         Ok(TopStruct {
             fields: Struct(HashMap::with_capacity(len + self.reserve)),
             drop_nulls: self.drop_nulls,
-            written: 0,
-            dropped: false,
         })
     }
 
@@ -199,7 +176,7 @@ pub(crate) struct Top<S>(ItemSer, S);
 macro_rules! top_compound {
     ($trait:ident, $method:ident $(, $key:ident)?) => {
         impl<S: ser::$trait<Ok = AttributeValue, Error = EncodeError>> ser::$trait for Top<S> {
-            type Ok = Encoded;
+            type Ok = Item;
             type Error = EncodeError;
 
             fn $method<T: ?Sized + Serialize>(
@@ -210,7 +187,7 @@ macro_rules! top_compound {
                 self.1.$method($($key,)? value)
             }
 
-            fn end(self) -> Result<Encoded> {
+            fn end(self) -> Result<Item> {
                 self.0.done(self.1.end()?)
             }
         }
@@ -227,14 +204,10 @@ top_compound!(SerializeStructVariant, serialize_field, key);
 pub(crate) struct TopStruct {
     fields: Struct,
     drop_nulls: bool,
-    /// Attributes written, to notice a name written twice.
-    written: usize,
-    /// Whether a `NULL` was left out.
-    dropped: bool,
 }
 
 impl ser::SerializeStruct for TopStruct {
-    type Ok = Encoded;
+    type Ok = Item;
     type Error = EncodeError;
 
     #[inline]
@@ -245,20 +218,20 @@ impl ser::SerializeStruct for TopStruct {
     ) -> Result<()> {
         let value = value.serialize(ValueSer).map_err(|e| e.at_key(key))?;
         if self.drop_nulls && matches!(value, AttributeValue::Null(true)) {
-            self.dropped = true;
+            // Left out rather than written and filtered afterwards. A field
+            // serialised under the name of an earlier one (two `rename`s
+            // alike) replaces it, so a `NULL` removes what was written.
+            if !self.fields.0.is_empty() {
+                self.fields.0.remove(key);
+            }
             return Ok(());
         }
         self.fields.0.insert(key.to_owned(), value);
-        self.written += 1;
         Ok(())
     }
 
-    fn end(self) -> Result<Encoded> {
-        let redo = self.dropped && self.fields.0.len() != self.written;
-        Ok(Encoded {
-            item: self.fields.0,
-            redo,
-        })
+    fn end(self) -> Result<Item> {
+        Ok(self.fields.0)
     }
 }
 
@@ -269,7 +242,7 @@ pub(crate) struct TopMap {
 }
 
 impl ser::SerializeMap for TopMap {
-    type Ok = Encoded;
+    type Ok = Item;
     type Error = EncodeError;
 
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<()> {
@@ -288,7 +261,7 @@ impl ser::SerializeMap for TopMap {
         self.map.entry(key, value)
     }
 
-    fn end(self) -> Result<Encoded> {
+    fn end(self) -> Result<Item> {
         self.top.done(AttributeValue::M(self.map.map))
     }
 }
