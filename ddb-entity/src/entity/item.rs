@@ -30,7 +30,14 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     // be overwritten, or would slip the item into another entity's index.
     // The names are compared as they are, not hashed: a few short
     // comparisons per attribute cost less than a lookup per owned name.
-    if let Some(attribute) = item.keys().find_map(|name| owned_attribute::<E>(name)) {
+    if item.keys().any(|name| owned_attribute::<E>(name)) {
+        // Named in declaration order, whatever the map's order.
+        let attribute = schema
+            .key_attributes()
+            .into_iter()
+            .chain([schema.type_attribute])
+            .find(|attribute| item.contains_key(*attribute))
+            .unwrap_or(schema.type_attribute);
         return Err(Error::AttributeClash {
             entity: E::NAME,
             attribute,
@@ -55,21 +62,14 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
     Ok(item)
 }
 
-/// `name` if the library writes an attribute of that name in `E`'s table:
-/// a key attribute of the table or of any of its indexes, or the type.
-fn owned_attribute<E: Entity>(name: &str) -> Option<&'static str> {
+/// Whether the library writes an attribute named `name` in `E`'s table: a
+/// key attribute of the table or of any of its indexes, or the type.
+fn owned_attribute<E: Entity>(name: &str) -> bool {
     let schema = E::Table::SCHEMA;
-    let keys =
-        std::iter::once(&schema.primary).chain(schema.indexes.iter().map(|index| &index.keys));
-    for keys in keys {
-        if name == keys.partition_key {
-            return Some(keys.partition_key);
-        }
-        if keys.sort_key == Some(name) {
-            return keys.sort_key;
-        }
-    }
-    (name == schema.type_attribute).then_some(schema.type_attribute)
+    name == schema.type_attribute
+        || std::iter::once(&schema.primary)
+            .chain(schema.indexes.iter().map(|index| &index.keys))
+            .any(|keys| name == keys.partition_key || keys.sort_key == Some(name))
 }
 
 /// The attribute `name` of `item`. A small item is scanned rather than
