@@ -66,10 +66,12 @@ pub(super) fn to_item<E: Entity>(entity: &E) -> Result<Item> {
 /// key attribute of the table or of any of its indexes, or the type.
 fn owned_attribute<E: Entity>(name: &str) -> bool {
     let schema = E::Table::SCHEMA;
-    name == schema.type_attribute
-        || std::iter::once(&schema.primary)
-            .chain(schema.indexes.iter().map(|index| &index.keys))
-            .any(|keys| name == keys.partition_key || keys.sort_key == Some(name))
+    let is_key =
+        |keys: &crate::KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
+    if name == schema.type_attribute || is_key(&schema.primary) {
+        return true;
+    }
+    schema.indexes.iter().any(|index| is_key(&index.keys))
 }
 
 /// The attribute `name` of `item`. A small item is scanned rather than
