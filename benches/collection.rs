@@ -5,13 +5,18 @@
 //! `serde_dynamo::from_item` — and, for scale, `serde_dynamo::from_items` of
 //! the 100 orders alone.
 //!
+//! Encoding the same 111 entities into items: ours (`Entity::to_item`)
+//! side by side with `serde_dynamo::to_item` plus hand-formatted keys and
+//! with a `HashMap` built by hand.
+//!
 //! `cargo bench --bench collection`
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use ddb_entity::{Collection, Entity, Item, UnknownItems};
 use serde::{Deserialize, Serialize};
 
@@ -202,6 +207,232 @@ fn decode_view(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    codec_columns(&mut group, &items);
+    group.finish();
+}
+
+/// The member an item's type attribute names, as a careful user finds it.
+#[derive(Clone, Copy)]
+enum Kind {
+    Profile,
+    Address,
+    Order,
+}
+
+fn kind(item: &Item) -> Option<Kind> {
+    match item.get("_type")?.as_s().ok()?.as_str() {
+        "PROFILE" => Some(Kind::Profile),
+        "ADDR" => Some(Kind::Address),
+        "ORDER" => Some(Kind::Order),
+        _ => None,
+    }
+}
+
+/// Our codec alone on owned items, dispatched by hand: what
+/// `Collection::from_items` costs beyond the decoding itself.
+fn codec_dispatch(items: Vec<Item>) -> Result<CustomerView, ddb_entity::codec::DecodeError> {
+    use ddb_entity::codec::from_item;
+    let mut view = CustomerView::default();
+    for item in items {
+        match kind(&item) {
+            Some(Kind::Profile) => view.customer = Some(from_item(item)?),
+            Some(Kind::Address) => view.addresses.push(from_item(item)?),
+            Some(Kind::Order) => view.orders.push(from_item(item)?),
+            None => {}
+        }
+    }
+    Ok(view)
+}
+
+/// Our codec reading each item borrowed (strings copied), then dropping it.
+fn codec_ref_dispatch(items: Vec<Item>) -> Result<CustomerView, ddb_entity::codec::DecodeError> {
+    use ddb_entity::codec::from_item_ref;
+    let mut view = CustomerView::default();
+    for item in items {
+        match kind(&item) {
+            Some(Kind::Profile) => view.customer = Some(from_item_ref(&item)?),
+            Some(Kind::Address) => view.addresses.push(from_item_ref(&item)?),
+            Some(Kind::Order) => view.orders.push(from_item_ref(&item)?),
+            None => {}
+        }
+    }
+    Ok(view)
+}
+
+/// Our codec alone, owned and borrowed, in the decoding group.
+fn codec_columns(group: &mut BenchmarkGroup<'_, WallTime>, items: &[Item]) {
+    group.bench_function("ours: codec::from_item (owned), dispatched by hand", |b| {
+        b.iter_batched(
+            || items.to_vec(),
+            |items| black_box(codec_dispatch(items).unwrap()),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function(
+        "ours: codec::from_item_ref (borrowed), dispatched by hand",
+        |b| {
+            b.iter_batched(
+                || items.to_vec(),
+                |items| black_box(codec_ref_dispatch(items).unwrap()),
+                BatchSize::SmallInput,
+            )
+        },
+    );
+}
+
+/// The entities of [`page`].
+fn entities() -> (Customer, Vec<Address>, Vec<Order>) {
+    let customer = Customer {
+        customer_id: 42,
+        name: "Ada Lovelace".into(),
+        email: "ada@example.com".into(),
+    };
+    let addresses = (0..10)
+        .map(|seq| Address {
+            customer_id: 42,
+            seq,
+            street: format!("{seq} St James's Square"),
+            city: "London".into(),
+        })
+        .collect();
+    let orders = (0..100u64)
+        .map(|i| Order {
+            customer_id: 42,
+            order_id: 9000 + i,
+            placed: 20260101 + i as u32,
+            total_cents: 1_000 + i as i64,
+            status: "SHIPPED".into(),
+        })
+        .collect();
+    (customer, addresses, orders)
+}
+
+fn s_attr(s: &str) -> AttributeValue {
+    AttributeValue::S(s.to_owned())
+}
+
+/// The items a careful user builds by hand: every attribute inserted into
+/// a map sized for it, keys formatted to the same zero-padded layout.
+fn encode_by_hand(customer: &Customer, addresses: &[Address], orders: &[Order]) -> Vec<Item> {
+    let mut items = Vec::with_capacity(1 + addresses.len() + orders.len());
+    let mut item = Item::with_capacity(6);
+    item.insert(
+        "PK".into(),
+        AttributeValue::S(format!("CUST#{:020}", customer.customer_id)),
+    );
+    item.insert("SK".into(), s_attr("PROFILE"));
+    item.insert("_type".into(), s_attr("PROFILE"));
+    item.insert(
+        "customer_id".into(),
+        AttributeValue::N(customer.customer_id.to_string()),
+    );
+    item.insert("name".into(), s_attr(&customer.name));
+    item.insert("email".into(), s_attr(&customer.email));
+    items.push(item);
+    for a in addresses {
+        let mut item = Item::with_capacity(7);
+        item.insert(
+            "PK".into(),
+            AttributeValue::S(format!("CUST#{:020}", a.customer_id)),
+        );
+        item.insert("SK".into(), AttributeValue::S(format!("ADDR#{:03}", a.seq)));
+        item.insert("_type".into(), s_attr("ADDR"));
+        item.insert(
+            "customer_id".into(),
+            AttributeValue::N(a.customer_id.to_string()),
+        );
+        item.insert("seq".into(), AttributeValue::N(a.seq.to_string()));
+        item.insert("street".into(), s_attr(&a.street));
+        item.insert("city".into(), s_attr(&a.city));
+        items.push(item);
+    }
+    for o in orders {
+        let mut item = Item::with_capacity(8);
+        item.insert(
+            "PK".into(),
+            AttributeValue::S(format!("CUST#{:020}", o.customer_id)),
+        );
+        item.insert(
+            "SK".into(),
+            AttributeValue::S(format!("ORDER#{:010}#{:020}", o.placed, o.order_id)),
+        );
+        item.insert("_type".into(), s_attr("ORDER"));
+        item.insert(
+            "customer_id".into(),
+            AttributeValue::N(o.customer_id.to_string()),
+        );
+        item.insert("order_id".into(), AttributeValue::N(o.order_id.to_string()));
+        item.insert("placed".into(), AttributeValue::N(o.placed.to_string()));
+        item.insert(
+            "total_cents".into(),
+            AttributeValue::N(o.total_cents.to_string()),
+        );
+        item.insert("status".into(), s_attr(&o.status));
+        items.push(item);
+    }
+    items
+}
+
+/// serde_dynamo's body plus the same keys and type, by hand.
+fn encode_serde_dynamo(customer: &Customer, addresses: &[Address], orders: &[Order]) -> Vec<Item> {
+    fn with_keys<T: Serialize>(value: &T, pk: String, sk: String, kind: &str) -> Item {
+        let mut item: Item = serde_dynamo::to_item(value).unwrap();
+        item.insert("PK".into(), AttributeValue::S(pk));
+        item.insert("SK".into(), AttributeValue::S(sk));
+        item.insert("_type".into(), s_attr(kind));
+        item
+    }
+    let mut items = Vec::with_capacity(1 + addresses.len() + orders.len());
+    let pk = |id: u64| format!("CUST#{id:020}");
+    items.push(with_keys(
+        customer,
+        pk(customer.customer_id),
+        "PROFILE".into(),
+        "PROFILE",
+    ));
+    for a in addresses {
+        items.push(with_keys(
+            a,
+            pk(a.customer_id),
+            format!("ADDR#{:03}", a.seq),
+            "ADDR",
+        ));
+    }
+    for o in orders {
+        let sk = format!("ORDER#{:010}#{:020}", o.placed, o.order_id);
+        items.push(with_keys(o, pk(o.customer_id), sk, "ORDER"));
+    }
+    items
+}
+
+fn encode_ours(customer: &Customer, addresses: &[Address], orders: &[Order]) -> Vec<Item> {
+    let mut items = Vec::with_capacity(1 + addresses.len() + orders.len());
+    items.push(customer.to_item().unwrap());
+    items.extend(addresses.iter().map(|a| a.to_item().unwrap()));
+    items.extend(orders.iter().map(|o| o.to_item().unwrap()));
+    items
+}
+
+fn encode_page(c: &mut Criterion) {
+    let (customer, addresses, orders) = entities();
+    // The three build the same items.
+    let ours = encode_ours(&customer, &addresses, &orders);
+    assert_eq!(ours, encode_by_hand(&customer, &addresses, &orders));
+    assert_eq!(ours, encode_serde_dynamo(&customer, &addresses, &orders));
+    assert_eq!(ours, page());
+    let mut group = c.benchmark_group("encode 111 mixed entities into items");
+    // Each page of items is dropped as soon as it is built, inside the
+    // measurement (the same items cost the same to drop): keeping them all
+    // until the end measures the kernel's page faults instead.
+    group.bench_function("ours: Entity::to_item", |b| {
+        b.iter(|| black_box(encode_ours(&customer, &addresses, &orders)))
+    });
+    group.bench_function("hand-built HashMap", |b| {
+        b.iter(|| black_box(encode_by_hand(&customer, &addresses, &orders)))
+    });
+    group.bench_function("serde_dynamo::to_item, keys by hand", |b| {
+        b.iter(|| black_box(encode_serde_dynamo(&customer, &addresses, &orders)))
+    });
     group.finish();
 }
 
@@ -210,6 +441,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(2));
-    targets = decode_view
+    targets = decode_view, encode_page
 }
 criterion_main!(benches);

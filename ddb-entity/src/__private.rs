@@ -38,7 +38,7 @@ pub fn timestamp<T: Timestamp>(
     entity: &'static str,
     now: SystemTime,
 ) -> Result<AttributeValue, Error> {
-    serde_dynamo::to_attribute_value(T::from_system_time(now)).map_err(|source| {
+    crate::codec::to_attribute_value(&T::from_system_time(now)).map_err(|source| {
         Repr::Encode {
             entity,
             source: Box::new(source),

@@ -119,14 +119,14 @@ pub(crate) fn demultiplex<C: Collection>(
         at: item_at(item, &schema),
         type_attribute: schema.type_attribute,
     };
-    let Some(entity_type) = item::type_tag(&item, &schema).map(str::to_owned) else {
+    let Some(tag) = item::type_tag(&item, &schema) else {
         return Err(unknown(&item, None).into());
     };
-    let apply_policy = |unknown: Repr| match policy {
+    let apply_policy = |unknown: Repr, entity_type: &str| match policy {
         UnknownItems::Skip => {
             tracing::warn!(
                 collection = C::NAME,
-                entity_type = %entity_type,
+                entity_type,
                 "skipping an item of a type the collection does not hold"
             );
             Ok(())
@@ -134,16 +134,18 @@ pub(crate) fn demultiplex<C: Collection>(
         UnknownItems::Error => Err(unknown.into()),
     };
     // A type no member holds is decided here, while the item is at hand
-    // for the message.
-    if !C::TYPES.contains(&entity_type.as_str()) {
-        return apply_policy(unknown(&item, Some(entity_type.clone())));
-    }
-    if collection.push_item(&entity_type, item)? {
+    // for the message. A member's type is named by its `&'static str`: no
+    // copy of the attribute per item (the item moves into `push_item`).
+    let Some(&known) = C::TYPES.iter().find(|known| **known == tag) else {
+        let found = tag.to_owned();
+        return apply_policy(unknown(&item, Some(found.clone())), &found);
+    };
+    if collection.push_item(known, item)? {
         return Ok(());
     }
     // A hand-written collection whose `TYPES` and `push_item` disagree:
     // the same policy, without the key (the item went to `push_item`).
-    apply_policy(unknown(&Item::new(), Some(entity_type.clone())))
+    apply_policy(unknown(&Item::new(), Some(known.to_owned())), known)
 }
 
 /// Whether two members of a collection share an entity type, checked at

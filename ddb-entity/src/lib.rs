@@ -2,6 +2,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod batch;
+pub mod codec;
 mod collection;
 mod create_table;
 mod cursor;

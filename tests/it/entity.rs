@@ -201,11 +201,9 @@ fn decoding_another_type_or_a_broken_item_is_a_typed_error() {
         err.kind() == ddb_entity::ErrorKind::Decode && err.entity() == Some("CustomerOrder"),
         "{err:?}"
     );
+    assert_eq!(err.field(), Some("total_cents"), "{err}");
     assert!(
-        std::error::Error::source(&err)
-            .unwrap()
-            .to_string()
-            .contains("total_cents"),
+        err.to_string().contains("`total_cents` of `CustomerOrder`"),
         "the error names the field: {err}"
     );
 }

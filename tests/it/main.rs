@@ -4,6 +4,7 @@
 //! the CI cross-check).
 
 mod batch;
+mod codec;
 mod collection;
 mod conditions;
 mod entity;

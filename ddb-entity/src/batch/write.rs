@@ -9,7 +9,7 @@ use super::engine::{self, Attempt, Entry, Failure};
 use super::retry::BatchRetry;
 use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
 use crate::db::Db;
-use crate::entity::codec;
+use crate::entity::convert;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, PendingWrite, Repr, Result, WriteKind};
 use crate::future::into_future;
@@ -227,7 +227,7 @@ impl<'db, T: Table> BatchWrite<'db, T> {
             }
             .into());
         }
-        let item = codec::to_item(entity, self.db.now())?;
+        let item = convert::to_item(entity, self.db.now())?;
         check_item(E::RUST_NAME, &item)?;
         let (partition, sort) = key_of(&item, T::SCHEMA.primary)
             .map(|(p, s)| (p.to_owned(), s.to_owned()))

@@ -1,8 +1,7 @@
 //! Entities: typed items of one kind in the single table.
 
 mod arg;
-pub(crate) mod codec;
-mod decode;
+pub(crate) mod convert;
 mod field;
 mod hooks;
 mod keys;
@@ -115,7 +114,7 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// and the key attributes of every index the value belongs to. Maintained
     /// timestamps are written as of now.
     fn to_item(&self) -> Result<Item> {
-        codec::to_item(self, std::time::SystemTime::now())
+        convert::to_item(self, std::time::SystemTime::now())
     }
 
     /// Decodes an item written by [`to_item`](Entity::to_item). An item
@@ -125,7 +124,7 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// its body decodes to ([`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch)).
     /// A decode failure names the field and the item's key.
     fn from_item(item: Item) -> Result<Self> {
-        codec::from_item(item)
+        convert::from_item(item)
     }
 }
 

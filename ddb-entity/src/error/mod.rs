@@ -19,7 +19,7 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use kind::ErrorKind;
-pub(crate) use repr::{Cause, Expected, ItemAt, Repr};
+pub(crate) use repr::{Expected, ItemAt, Repr};
 pub(crate) use text::a;
 
 use crate::key::KeyError;

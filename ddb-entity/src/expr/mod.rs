@@ -183,7 +183,7 @@ fn encode_error<E: Entity>(message: String) -> Error {
 }
 
 fn attribute_value<T: Serialize>(value: &T) -> Result<AttributeValue, String> {
-    serde_dynamo::to_attribute_value(value).map_err(|err| err.to_string())
+    crate::codec::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
 /// Conditions on a field's stored value.

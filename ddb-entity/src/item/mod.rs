@@ -20,8 +20,20 @@ pub type Item = HashMap<String, AttributeValue>;
 /// type attribute, or one that is not a string (no entity of this library
 /// wrote it).
 pub(crate) fn type_tag<'i>(item: &'i Item, schema: &TableSchema) -> Option<&'i str> {
-    match item.get(schema.type_attribute) {
+    match attribute(item, schema.type_attribute) {
         Some(AttributeValue::S(tag)) => Some(tag),
         _ => None,
+    }
+}
+
+/// The attribute `name` of `item`. A small item is scanned rather than
+/// hashed into: comparing a dozen short names costs less than SipHash-ing
+/// one (this runs for every item a query decodes).
+pub(crate) fn attribute<'a>(item: &'a Item, name: &str) -> Option<&'a AttributeValue> {
+    if item.len() <= 16 {
+        item.iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        item.get(name)
     }
 }

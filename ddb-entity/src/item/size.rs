@@ -171,10 +171,10 @@ struct Number {
 
 /// Parses a DynamoDB `N` value and checks that DynamoDB stores it exactly:
 /// at most 38 significant digits, magnitude from 1E-130 to
-/// 9.9999999999999999999999999999999999999E+125, or zero. What
-/// `serde_dynamo` writes for a NaN or an infinity (`NaN`, `inf`) is not a
-/// number at all. (`u128`/`i128` fields never get here: `serde_dynamo`
-/// refuses to serialise them.)
+/// 9.9999999999999999999999999999999999999E+125, or zero. What the codec
+/// writes for a NaN or an infinity (`NaN`, `inf`) is not a number at all.
+/// (`u128`/`i128` fields never get here: the codec refuses to serialise
+/// them, as serde_dynamo does.)
 fn parse_number(text: &str) -> Result<Number, &'static str> {
     const NOT_A_NUMBER: &str =
         "it is not a decimal number (a NaN or an infinity has no DynamoDB representation)";

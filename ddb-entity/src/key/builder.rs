@@ -44,7 +44,8 @@ impl KeyBuf {
     /// assert_eq!(ddb_entity::key::KeyBuf::new().as_str(), "");
     /// ```
     pub fn new() -> Self {
-        Self::default()
+        // Most keys fit: growing from empty reallocates up to four times.
+        Self::with_capacity(48)
     }
 
     /// An empty key with room for `capacity` bytes.

@@ -352,7 +352,7 @@ macro_rules! signed {
 }
 
 /// Why a 128-bit integer cannot be an entity's key field.
-const WIDE: &str = "a `u128` or `i128` field cannot be in a key template: the item body cannot hold it (DynamoDB numbers have 38 digits, these up to 39, and serde_dynamo refuses them), so every put would fail; use `u64`/`i64`, a `Uuid` or `Ulid`, or a newtype that serialises as a string and implements `KeyPart` by delegating to the integer";
+const WIDE: &str = "a `u128` or `i128` field cannot be in a key template: the item body cannot hold it (DynamoDB numbers have 38 digits, these up to 39, and the serde_dynamo mapping refuses them), so every put would fail; use `u64`/`i64`, a `Uuid` or `Ulid`, or a newtype that serialises as a string and implements `KeyPart` by delegating to the integer";
 
 unsigned! {
     u8 => "u8 (3 zero-padded digits)";

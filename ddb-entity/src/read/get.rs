@@ -3,7 +3,7 @@
 use tracing::Instrument;
 
 use crate::db::Db;
-use crate::entity::{Entity, Key, codec};
+use crate::entity::{Entity, Key, convert};
 use crate::error::{Error, Result};
 use crate::future::into_future;
 use crate::item::ttl;
@@ -91,7 +91,7 @@ impl<E: Entity> Get<'_, E> {
                 self.include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now)
             });
             tracing::Span::current().record("found", item.is_some());
-            item.map(codec::from_item_by_key).transpose()
+            item.map(convert::from_item_by_key).transpose()
         }
         .instrument(span)
         .await

@@ -18,7 +18,7 @@ impl CancellationReason {
     pub fn old<E: Entity>(&self) -> Option<Result<E>> {
         self.old_item
             .clone()
-            .map(crate::entity::codec::from_item_by_key)
+            .map(crate::entity::convert::from_item_by_key)
     }
 }
 

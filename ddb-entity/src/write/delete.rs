@@ -165,7 +165,8 @@ impl<E: Entity> DeleteReturningOld<'_, E> {
     /// Sends the DeleteItem; `Ok(None)` when there was no such item.
     pub async fn send(self) -> Result<Option<E>> {
         let old = self.0.run(ReturnValue::AllOld).await?;
-        old.map(crate::entity::codec::from_item_by_key).transpose()
+        old.map(crate::entity::convert::from_item_by_key)
+            .transpose()
     }
 }
 

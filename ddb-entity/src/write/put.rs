@@ -8,7 +8,7 @@ use tracing::Instrument;
 use super::failure::condition_failure;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::entity::codec;
+use crate::entity::convert;
 use crate::error::{Error, Repr, Result};
 use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
@@ -168,7 +168,7 @@ pub(crate) fn parts<E: Entity>(
     only_if_new: bool,
     condition: Option<Condition<E>>,
 ) -> Result<PutParts> {
-    let mut item = codec::to_item(entity, now)?;
+    let mut item = convert::to_item(entity, now)?;
     let mut condition =
         Condition::both(only_if_new.then(Condition::<E>::item_not_exists), condition);
     let mut expected = None;

@@ -97,13 +97,13 @@ impl<'db, E: Entity> Update<'db, E> {
             return self;
         }
         let attribute = match &value {
-            Some(value) => match serde_dynamo::to_attribute_value(value) {
+            Some(value) => match crate::codec::to_attribute_value(value) {
                 Ok(attribute) => Some(attribute),
-                Err(source) => {
+                Err(err) => {
                     self.error = Some(
                         Repr::Encode {
                             entity: E::RUST_NAME,
-                            source: Box::new(source),
+                            source: Box::new(err.at_key(field.attribute())),
                         }
                         .into(),
                     );
@@ -221,7 +221,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 .await;
             match response {
                 Ok(output) => {
-                    crate::entity::codec::from_item_by_key(output.attributes.unwrap_or_default())
+                    crate::entity::convert::from_item_by_key(output.attributes.unwrap_or_default())
                 }
                 Err(err) if condition_failure(&err).is_some_and(|stored| stored.is_none()) => {
                     let (partition, sort) = key.into_parts();

@@ -6,41 +6,45 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
-use super::decode::decode_body;
 use super::verify::{StoredKeys, keep_keys_found_by};
+use crate::codec;
 use crate::error::{Repr, Result};
 use crate::item::{Item, type_tag};
-use crate::table::Table;
+use crate::table::{KeySchema, Table, TableSchema};
 
 /// The whole item of `entity`, its maintained timestamps written as of
 /// `now`.
 pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
-    let mut item: Item = serde_dynamo::to_item(entity).map_err(|source| Repr::Encode {
-        entity: E::RUST_NAME,
-        source: Box::new(source),
-    })?;
+    let schema = E::Table::SCHEMA;
+    // Room for the attributes added below: primary key, type, index keys.
+    let reserve = 3 + 2 * E::INDEXES.len();
     // `None` is stored as no attribute rather than as NULL: then
     // `attribute_exists` means `Some`, a sparse index keyed on the field
     // works, and an update's `remove` leaves the same item a put of `None`
     // does. serde reads a missing `Option` field back as `None`.
-    item.retain(|_, value| !matches!(value, AttributeValue::Null(true)));
+    let mut item = codec::encode_entity(entity, reserve).map_err(|err| Repr::Encode {
+        entity: E::RUST_NAME,
+        source: Box::new(err),
+    })?;
     entity.stamp(&mut item, now)?;
-    let schema = E::Table::SCHEMA;
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
-    let owned = schema
-        .key_attributes()
-        .into_iter()
-        .chain([schema.type_attribute]);
-    for attribute in owned {
-        if item.contains_key(attribute) {
-            return Err(Repr::AttributeClash {
-                entity: E::RUST_NAME,
-                attribute,
-            }
-            .into());
+    // The names are compared as they are, not hashed: a few short
+    // comparisons per attribute cost less than a lookup per owned name.
+    if item.keys().any(|name| owned_attribute(&schema, name)) {
+        // Named in declaration order, whatever the map's order.
+        let attribute = schema
+            .key_attributes()
+            .into_iter()
+            .chain([schema.type_attribute])
+            .find(|attribute| item.contains_key(*attribute))
+            .unwrap_or(schema.type_attribute);
+        return Err(Repr::AttributeClash {
+            entity: E::RUST_NAME,
+            attribute,
         }
+        .into());
     }
     let mut put = |attribute: &str, value: String| {
         item.insert(attribute.to_owned(), AttributeValue::S(value));
@@ -61,6 +65,16 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     Ok(item)
 }
 
+/// Whether the library writes an attribute named `name` in a table of
+/// `schema`: a key attribute of the table or of any of its indexes, or the
+/// type attribute.
+fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
+    let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
+    name == schema.type_attribute
+        || is_key(&schema.primary)
+        || schema.indexes.iter().any(|index| is_key(&index.keys))
+}
+
 /// Decodes `item` as an `E`: its type attribute must be `E`'s, its body
 /// must decode (a failure names the field and where the item is stored),
 /// and its stored key attributes must be the keys the decoded value
@@ -70,11 +84,14 @@ pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
     let stored = StoredKeys::take(&mut item, &schema);
-    let entity = decode_body::<E>(item).map_err(|failure| Repr::Decode {
-        entity: E::RUST_NAME,
-        at: stored.at(&schema),
-        field: failure.field,
-        source: failure.source,
+    let entity = codec::from_item::<E>(item).map_err(|err| {
+        let path = err.path();
+        Repr::Decode {
+            entity: E::RUST_NAME,
+            at: stored.at(&schema),
+            field: (!path.is_empty()).then_some(path),
+            source: err.message().into(),
+        }
     })?;
     stored.verify(&entity)?;
     Ok(entity)

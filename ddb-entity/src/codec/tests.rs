@@ -1,0 +1,236 @@
+//! The mapping's corners, each against serde_dynamo. (The property tests
+//! in `tests/it/codec` compare the two on random values and items.)
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::{Deserialize, Serialize};
+
+use super::*;
+
+fn s(text: &str) -> AttributeValue {
+    AttributeValue::S(text.to_owned())
+}
+
+fn n(text: &str) -> AttributeValue {
+    AttributeValue::N(text.to_owned())
+}
+
+fn m<const N: usize>(entries: [(&str, AttributeValue); N]) -> AttributeValue {
+    AttributeValue::M(
+        entries
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+}
+
+/// Ours (owned and borrowed) and serde_dynamo: both `Ok` and equal, or
+/// both `Err`; returns ours.
+fn decode<T>(value: AttributeValue) -> Result<T, DecodeError>
+where
+    T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let theirs = serde_dynamo::from_attribute_value::<_, T>(value.clone());
+    let borrowed = from_attribute_value_ref::<T>(&value);
+    let ours = from_attribute_value::<T>(value);
+    match (&ours, &borrowed, &theirs) {
+        // Compared by `Debug`, so that NaNs compare.
+        (Ok(a), Ok(b), Ok(c)) => assert!(
+            format!("{a:?}") == format!("{b:?}") && format!("{a:?}") == format!("{c:?}"),
+            "{a:?} {b:?} {c:?}"
+        ),
+        (Err(_), Err(_), Err(_)) => {}
+        _ => panic!("ours {ours:?}, borrowed {borrowed:?}, serde_dynamo {theirs:?}"),
+    }
+    ours
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Shape {
+    Empty,
+    Circle(u32),
+    Rect { w: u32, h: u32 },
+}
+
+#[test]
+fn serde_dynamo_s_quirks_are_kept() {
+    // A struct reads from a list, positionally; a struct variant does not.
+    assert_eq!(
+        decode::<Point>(AttributeValue::L(vec![n("1"), n("2")])).unwrap(),
+        Point { x: 1, y: 2 }
+    );
+    assert!(decode::<Shape>(m([("Rect", AttributeValue::L(vec![n("1"), n("2")]))])).is_err());
+    // A unit variant's content is not looked at.
+    assert_eq!(
+        decode::<Shape>(m([("Empty", n("not a number"))])).unwrap(),
+        Shape::Empty
+    );
+    assert_eq!(decode::<Shape>(s("Empty")).unwrap(), Shape::Empty);
+    assert!(decode::<Shape>(s("Circle")).is_err());
+    assert!(decode::<Shape>(m([("Circle", n("1")), ("Empty", n("1"))])).is_err());
+    // An attribute nobody reads is still walked: a malformed number or a
+    // NULL false inside it fails the read.
+    let point = |extra: AttributeValue| m([("x", n("1")), ("y", n("2")), ("z", extra)]);
+    assert!(decode::<Point>(point(s("anything"))).is_ok());
+    assert!(decode::<Point>(point(AttributeValue::L(vec![n("1e3")]))).is_ok());
+    assert!(decode::<Point>(point(AttributeValue::L(vec![n("x")]))).is_err());
+    assert!(decode::<Point>(point(AttributeValue::Null(false))).is_err());
+    assert!(decode::<Point>(point(AttributeValue::Ns(vec!["1".into(), "?".into()]))).is_err());
+    // Any number text Rust parses: a sign, a float for an integer field not.
+    assert_eq!(decode::<u8>(n("+7")).unwrap(), 7);
+    assert!(decode::<u8>(n("256")).is_err());
+    assert!(decode::<i64>(n("1.0")).is_err());
+    assert!(decode::<f64>(n("NaN")).unwrap().is_nan());
+    // 128-bit integers are refused both ways, except as map keys.
+    assert!(decode::<u128>(n("1")).is_err());
+    assert!(to_attribute_value(&1u128).is_err());
+    assert_eq!(
+        decode::<BTreeMap<u128, bool>>(m([("7", AttributeValue::Bool(true))])).unwrap(),
+        BTreeMap::from([(7, true)])
+    );
+    // NULL is None, and NULL false is not.
+    assert_eq!(
+        decode::<Option<u8>>(AttributeValue::Null(true)).unwrap(),
+        None
+    );
+    assert!(decode::<Option<u8>>(AttributeValue::Null(false)).is_err());
+    // A number set holds numbers only: not even an Option of one.
+    assert!(decode::<Vec<Option<u8>>>(AttributeValue::Ns(vec!["1".into()])).is_err());
+    assert_eq!(
+        decode::<Vec<u8>>(AttributeValue::Ns(vec!["1".into()])).unwrap(),
+        [1]
+    );
+}
+
+#[test]
+fn encoding_matches_serde_dynamo() {
+    #[derive(Serialize)]
+    struct All {
+        unit: (),
+        none: Option<u8>,
+        shapes: Vec<Shape>,
+        #[serde(with = "serde_dynamo::string_set")]
+        names: Vec<&'static str>,
+        #[serde(with = "serde_dynamo::number_set")]
+        numbers: Vec<f32>,
+        keyed: BTreeMap<i128, char>,
+        float: f64,
+    }
+    let all = All {
+        unit: (),
+        none: None,
+        shapes: vec![Shape::Empty, Shape::Circle(2), Shape::Rect { w: 1, h: 2 }],
+        names: vec!["a", "b"],
+        numbers: vec![0.5, 1e30],
+        keyed: BTreeMap::from([(-1, 'x')]),
+        float: 1e300,
+    };
+    let item = to_item(&all).unwrap();
+    assert_eq!(
+        item,
+        serde_dynamo::to_item::<_, HashMap<String, AttributeValue>>(&all).unwrap()
+    );
+    assert_eq!(
+        item["names"],
+        AttributeValue::Ss(vec!["a".into(), "b".into()])
+    );
+    assert!(item["none"].is_null());
+    // A set codec over something that is not a list of its type is refused.
+    #[derive(Serialize)]
+    struct BadSet {
+        #[serde(with = "serde_dynamo::number_set")]
+        set: Vec<String>,
+    }
+    assert!(
+        to_item(&BadSet {
+            set: vec!["x".into()]
+        })
+        .is_err()
+    );
+    // Only what serialises as a map is an item.
+    assert!(to_item(&Shape::Empty).is_err());
+    assert_eq!(to_item(&Shape::Circle(1)).unwrap()["Circle"], n("1"));
+    assert!(to_item(&7u8).is_err());
+}
+
+#[test]
+fn an_entity_body_leaves_top_level_nulls_out() {
+    #[derive(Serialize)]
+    struct Body {
+        kept: Option<u8>,
+        gone: Option<u8>,
+        unit: (),
+        nested: Option<Option<u8>>,
+        list: Vec<Option<u8>>,
+        #[serde(flatten)]
+        extra: BTreeMap<String, Option<u8>>,
+    }
+    let body = Body {
+        kept: Some(1),
+        gone: None,
+        unit: (),
+        nested: Some(None),
+        list: vec![None],
+        extra: BTreeMap::from([("e1".into(), None), ("e2".into(), Some(2))]),
+    };
+    let mut expected = to_item(&body).unwrap();
+    expected.retain(|_, v| !v.is_null());
+    let item = encode_entity(&body, 3).unwrap();
+    assert_eq!(item, expected);
+    assert_eq!(item.len(), 3, "{item:?}");
+    assert_eq!(
+        item["list"],
+        AttributeValue::L(vec![AttributeValue::Null(true)])
+    );
+
+    // Two fields under one name: the last one written decides, as when
+    // NULLs are filtered after serde_dynamo wrote them.
+    #[derive(Serialize)]
+    struct Twice {
+        #[serde(rename = "a")]
+        first: Option<u8>,
+        #[serde(rename = "a")]
+        second: Option<u8>,
+    }
+    for (first, second) in [
+        (Some(1), None),
+        (None, Some(2)),
+        (Some(1), Some(2)),
+        (None, None),
+    ] {
+        let twice = Twice { first, second };
+        let mut expected = to_item(&twice).unwrap();
+        expected.retain(|_, v| !v.is_null());
+        assert_eq!(
+            encode_entity(&twice, 0).unwrap(),
+            expected,
+            "{first:?} {second:?}"
+        );
+    }
+}
+
+#[test]
+fn borrowed_decoding_borrows() {
+    #[derive(Deserialize)]
+    struct View<'a> {
+        name: &'a str,
+        #[serde(borrow)]
+        city: std::borrow::Cow<'a, str>,
+        tags: Vec<&'a str>,
+    }
+    let item: crate::Item = HashMap::from([
+        ("name".to_owned(), s("Ada")),
+        ("city".to_owned(), s("London")),
+        ("tags".to_owned(), AttributeValue::Ss(vec!["x".into()])),
+    ]);
+    let view: View<'_> = from_item_ref(&item).unwrap();
+    assert_eq!((view.name, view.tags[0]), ("Ada", "x"));
+    assert!(matches!(view.city, std::borrow::Cow::Borrowed("London")));
+}
