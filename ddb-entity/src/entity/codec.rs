@@ -5,7 +5,7 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::Entity;
+use super::{Entity, keys};
 use crate::error::{Repr, Result};
 use crate::item::{Item, type_tag};
 use crate::table::Table;
@@ -30,7 +30,7 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     let owned = schema
         .key_attributes()
         .into_iter()
-        .chain([schema.type_attribute]);
+        .chain([schema.type_attribute, schema.token_attribute]);
     for attribute in owned {
         if item.contains_key(attribute) {
             return Err(Repr::AttributeClash {
@@ -51,6 +51,9 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     put(schema.type_attribute, E::TYPE_TAG.to_owned());
     for entry in entity.index_entries()? {
         let Some(key) = entry.key else { continue };
+        // Whoever built the entry (generated or hand-written code), DynamoDB
+        // refuses the item if an index key is empty or too long.
+        keys::check_index_key(E::RUST_NAME, &entry.index, &key)?;
         put(entry.index.keys.partition_key, key.partition);
         if let (Some(attribute), Some(value)) = (entry.index.keys.sort_key, key.sort) {
             put(attribute, value);
@@ -59,9 +62,12 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     Ok(item)
 }
 
-/// Decodes `item` as an `E`, after checking its type attribute.
-pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
+/// Decodes `item` as an `E`, after checking its type attribute. The write
+/// token is the library's, never the entity's: it is taken out first, so
+/// even an entity that denies unknown fields reads an item written with one.
+pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
+    item.remove(E::Table::SCHEMA.token_attribute);
     serde_dynamo::from_item(item).map_err(|source| {
         Repr::Decode {
             entity: E::RUST_NAME,

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
-use crate::error::{Error, Result};
+use crate::error::{Error, Repr, Result};
 use crate::item::Item;
 use crate::key::{
     KeyBuf, KeyError, KeyPart, PARTITION_KEY_MAX_BYTES, PrefixOf, SORT_KEY_MAX_BYTES,
@@ -92,6 +92,32 @@ pub(crate) fn check_partition(value: &str) -> Result<(), KeyError> {
 /// A sort key value DynamoDB accepts: not empty, at most 1024 bytes.
 pub(crate) fn check_sort(value: &str) -> Result<(), KeyError> {
     check_length(value, "sort key", SORT_KEY_MAX_BYTES)
+}
+
+/// An index key of `entity` that DynamoDB accepts: a partition key value
+/// that is not empty and at most 2048 bytes, a sort key at most 1024,
+/// naming the index and attribute that is not. Every item written (put,
+/// create, batch and transaction puts) and every key an update moves goes
+/// through it, whoever built the [`IndexKey`].
+pub(crate) fn check_index_key(
+    entity: &'static str,
+    index: &crate::table::IndexSchema,
+    key: &IndexKey,
+) -> Result<()> {
+    let refuse = |attribute: &'static str, source: KeyError| -> Error {
+        Repr::IndexKey {
+            entity,
+            index: index.name,
+            attribute,
+            source,
+        }
+        .into()
+    };
+    check_partition(&key.partition).map_err(|source| refuse(index.keys.partition_key, source))?;
+    if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort) {
+        check_sort(sort).map_err(|source| refuse(attribute, source))?;
+    }
+    Ok(())
 }
 
 fn check_length(value: &str, what: &'static str, limit: usize) -> Result<(), KeyError> {

@@ -157,7 +157,7 @@ impl Error {
     /// empty or too long key, …).
     pub fn key_error(&self) -> Option<&KeyError> {
         match self.repr() {
-            Repr::Key { source, .. } => Some(source),
+            Repr::Key { source, .. } | Repr::IndexKey { source, .. } => Some(source),
             _ => None,
         }
     }

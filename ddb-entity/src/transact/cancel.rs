@@ -27,6 +27,8 @@ pub(crate) struct Sent {
     pub(crate) partition: String,
     pub(crate) sort: String,
     pub(crate) version: Option<Expected>,
+    /// The action's item carries the transaction's write token.
+    pub(crate) tokened: bool,
 }
 
 /// The error for a failed TransactWriteItems: a typed cancellation when
