@@ -7,6 +7,7 @@ mod batch;
 mod collection;
 mod conditions;
 mod entity;
+mod exactly_once;
 mod faults;
 mod keys;
 mod model;
