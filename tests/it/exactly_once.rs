@@ -85,36 +85,42 @@ enum Fault {
 
 /// Shares of write attempts whose answer is lost, by kind.
 #[derive(Debug, Clone, Copy)]
-struct Plan {
-    seed: u64,
-    cut: f64,
-    delay: f64,
-    server_error: f64,
-    unavailable: f64,
+pub struct Plan {
+    pub seed: u64,
+    pub cut: f64,
+    pub delay: f64,
+    pub server_error: f64,
+    pub unavailable: f64,
+    /// Answer a failed condition without the old item, as servers that
+    /// ignore `ReturnValuesOnConditionCheckFailure` do.
+    pub forget_old_items: bool,
 }
 
 impl Plan {
-    fn calm(seed: u64) -> Self {
+    pub fn calm(seed: u64) -> Self {
         Plan {
             seed,
             cut: 0.0,
             delay: 0.0,
             server_error: 0.0,
             unavailable: 0.0,
+            forget_old_items: false,
         }
     }
 }
 
 /// What the injector did, per operation.
 #[derive(Debug, Default, Clone)]
-struct Ledger {
+pub struct Ledger {
     /// Requests that reached the server (and were answered by it).
-    delivered: HashMap<&'static str, usize>,
-    cuts: usize,
-    delays: usize,
-    server_errors: usize,
+    pub delivered: HashMap<&'static str, usize>,
+    pub cuts: usize,
+    pub delays: usize,
+    pub server_errors: usize,
     /// Attempts after the first of one request: the SDK's resends.
-    resends: usize,
+    pub resends: usize,
+    /// Old items taken out of condition failures.
+    pub forgotten: usize,
 }
 
 #[derive(Debug)]
@@ -128,17 +134,17 @@ struct State {
 
 /// The HTTP client wrapper; clones share their state.
 #[derive(Debug, Clone)]
-struct LostAnswers {
+pub struct LostAnswers {
     inner: SharedHttpClient,
     state: Arc<State>,
 }
 
 impl LostAnswers {
-    fn ledger(&self) -> Ledger {
+    pub fn ledger(&self) -> Ledger {
         self.state.ledger.lock().unwrap().clone()
     }
 
-    fn set_plan(&self, plan: Plan) {
+    pub fn set_plan(&self, plan: Plan) {
         *self.state.plan.lock().unwrap() = plan;
     }
 }
@@ -254,6 +260,12 @@ impl HttpConnector for LostAnswersConnector {
                 }
                 rebuilt
             };
+            let forget = state.plan.lock().unwrap().forget_old_items;
+            let body = if forget {
+                forget_old_item(&state, body)
+            } else {
+                body
+            };
             match fault {
                 Fault::None => Ok(answer(response.status().as_u16(), body)),
                 Fault::Cut => {
@@ -284,6 +296,24 @@ impl HttpConnector for LostAnswersConnector {
     }
 }
 
+/// The answer to a failed condition without its `Item`.
+fn forget_old_item(state: &State, body: Vec<u8>) -> Vec<u8> {
+    let Ok(mut json) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    let failed = json["__type"]
+        .as_str()
+        .is_some_and(|t| t.ends_with("ConditionalCheckFailedException"));
+    if failed
+        && let Some(object) = json.as_object_mut()
+        && object.remove("Item").is_some()
+    {
+        state.ledger.lock().unwrap().forgotten += 1;
+        return serde_json::to_vec(&json).unwrap();
+    }
+    body
+}
+
 async fn read_body(mut body: SdkBody) -> Result<Vec<u8>, ConnectorError> {
     use http_body::Body;
     let mut bytes = Vec::new();
@@ -300,7 +330,10 @@ async fn read_body(mut body: SdkBody) -> Result<Vec<u8>, ConnectorError> {
 
 /// A table reached through the lossy client (SDK standard retries, 3
 /// attempts, 350 ms per attempt) and through a clean one, for the truth.
-async fn lossy_table(plan: Plan, retries: bool) -> (LocalDynamo, Db<App>, Db<App>, LostAnswers) {
+pub async fn lossy_table(
+    plan: Plan,
+    retries: bool,
+) -> (LocalDynamo, Db<App>, Db<App>, LostAnswers) {
     let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
     let name = dynamo.unique_table_name("once");
     let clean = Db::<App>::new(dynamo.client(), name.clone());
@@ -442,6 +475,7 @@ async fn lost_answers_neither_double_apply_nor_turn_into_false_conflicts() {
         delay: 0.1,
         server_error: 0.03,
         unavailable: 0.02,
+        forget_old_items: false,
     };
     let (dynamo, db, clean, lossy) = lossy_table(plan, true).await;
     let mut tally: HashMap<&str, Tally> = HashMap::new();
@@ -839,4 +873,90 @@ async fn without_sdk_retries_a_write_whose_every_answer_is_lost_is_decided_by_on
         err.is_already_exists(),
         "another call (another token) is refused: {err:?}"
     );
+}
+
+#[tokio::test]
+async fn the_token_is_one_short_attribute_never_part_of_the_entity() {
+    let (_dynamo, db, clean, _lossy) = lossy_table(Plan::calm(12), false).await;
+    let f = Hits::fields();
+    db.create(&Hits { id: 1, hits: 0 }).await.unwrap();
+    let first = crate::support::stored_item(&clean, &Hits::key(1).unwrap()).await;
+    let token = first["_wt"].as_s().unwrap().clone();
+    assert_eq!(token.len(), 21, "{token}");
+    for _ in 0..5 {
+        db.update(Hits::key(1).unwrap())
+            .add(f.hits, 1)
+            .await
+            .unwrap();
+    }
+    let item = crate::support::stored_item(&clean, &Hits::key(1).unwrap()).await;
+    // One token, the last writer's: the item does not grow with writes.
+    assert_eq!(item.len(), first.len());
+    assert_ne!(item["_wt"].as_s().unwrap(), &token);
+    assert_eq!(
+        ddb_entity::item::item_size(&item)
+            - ddb_entity::item::item_size(&Hits { id: 1, hits: 5 }.to_item().unwrap()),
+        3 + 21,
+        "the token costs 24 bytes"
+    );
+    // Reads never see it: the entity, a query, a projection, a batch.
+    assert_eq!(
+        db.get(Hits::key(1).unwrap()).await.unwrap(),
+        Some(Hits { id: 1, hits: 5 })
+    );
+    let all: Vec<Hits> = db
+        .query(Hits::partition(1).unwrap())
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(all, [Hits { id: 1, hits: 5 }]);
+    let projected: Vec<Hits> = db
+        .query(Hits::partition(1).unwrap())
+        .projection(["id", "hits"])
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(projected, [Hits { id: 1, hits: 5 }]);
+    // A plain put needs none, and leaves none behind.
+    db.put(&Hits { id: 1, hits: 9 }).await.unwrap();
+    let item = crate::support::stored_item(&clean, &Hits::key(1).unwrap()).await;
+    assert!(!item.contains_key("_wt"));
+}
+
+/// An entity whose field is stored under the token's name.
+#[derive(Entity, Serialize, Deserialize, Debug)]
+#[entity(table = App, pk = "CLASH#{id}", sk = "CLASH")]
+struct Clash {
+    id: u32,
+    #[serde(rename = "_wt")]
+    token: String,
+}
+
+#[test]
+fn the_token_attribute_is_reserved() {
+    let err = Clash {
+        id: 1,
+        token: "mine".into(),
+    }
+    .to_item()
+    .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::AttributeClash, "{err:?}");
+    assert!(err.to_string().contains("`_wt`"), "{err}");
+
+    ddb_entity::table! {
+        /// The token attribute named like a key.
+        pub struct Bad { partition_key: "PK", sort_key: "SK", token_attribute: "SK" }
+    }
+    ddb_entity::table! {
+        /// Its own name.
+        pub struct Good { partition_key: "PK", sort_key: "SK", ttl_attribute: "ttl", token_attribute: "_token" }
+    }
+    use ddb_entity::Table;
+    let err = Bad::SCHEMA.validate().unwrap_err();
+    assert!(
+        err.to_string().contains("write-token attribute `SK`"),
+        "{err}"
+    );
+    assert_eq!(Good::SCHEMA.token_attribute, "_token");
+    Good::SCHEMA.validate().unwrap();
 }

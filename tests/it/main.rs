@@ -9,6 +9,7 @@ mod conditions;
 mod entity;
 mod exactly_once;
 mod faults;
+mod guards;
 mod keys;
 mod model;
 mod ops;

@@ -207,7 +207,7 @@ fn index_functions(model: &EntityModel<'_>, index: &IndexModel) -> (TokenStream,
         #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
             let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
             #fill
-            ::ddb_entity::Partition::new(#buf.finish_partition()?)
+            ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
         }
     };
     let Some(sk) = &index.sk else {

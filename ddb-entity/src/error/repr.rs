@@ -24,10 +24,10 @@ pub(crate) enum Repr {
 
     #[error(
         "invalid key: the `{index}` key attribute `{attribute}` of {} cannot be written: {source}; nothing was sent",
-        a(entity)
+        a(entity.unwrap_or("item"))
     )]
     IndexKey {
-        entity: &'static str,
+        entity: Option<&'static str>,
         index: &'static str,
         attribute: &'static str,
         source: KeyError,
@@ -355,9 +355,8 @@ impl Repr {
 
     pub(crate) fn entity(&self) -> Option<&'static str> {
         match self {
-            Repr::Key { entity, .. } => *entity,
+            Repr::Key { entity, .. } | Repr::IndexKey { entity, .. } => *entity,
             Repr::Encode { entity, .. }
-            | Repr::IndexKey { entity, .. }
             | Repr::Decode { entity, .. }
             | Repr::WrongType { entity, .. }
             | Repr::ForeignItem { entity, .. }
