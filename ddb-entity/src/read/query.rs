@@ -24,6 +24,9 @@ use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 /// always of the same index and cut coarse to fine; a prefix used as a
 /// bound covers everything under it (`sk_between(March, April)` includes
 /// the last order of April 30).
+///
+/// **Retrying** is safe: a query changes nothing; after a failed page,
+/// resume from the last [`Cursor`] received.
 #[must_use = "nothing happens until the query is sent"]
 pub struct Query<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,

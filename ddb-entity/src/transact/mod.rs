@@ -44,7 +44,9 @@ const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 /// happen or none does (TransactWriteItems). Made by [`Db::transact`].
 ///
 /// Each action is built as it would be alone, by the same builders, and
-/// behaves the same: a put or create of a versioned entity checks and bumps
+/// behaves the same — including the type guard (an action never touches an
+/// item of another entity type at its key: the transaction is canceled) and
+/// the limits checked before sending: a put or create of a versioned entity checks and bumps
 /// its version, an update recomputes the index keys it moves and fails on
 /// a missing item, conditions are the typed [`Condition`]s of the entity:
 ///
@@ -56,7 +58,8 @@ const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 /// | [`delete`](Transaction::delete) | a [`Key`], or `db.delete(key).condition(…).expect_version(…)` |
 /// | [`condition_check`](Transaction::condition_check) | a [`Key`] and a [`Condition`] |
 ///
-/// Refused before anything is sent: more than 100 actions
+/// Refused before anything is sent: more than 100 actions, or items and
+/// values over DynamoDB's 4 MB aggregate
 /// ([`ErrorKind::TransactionTooLarge`](crate::ErrorKind::TransactionTooLarge)),
 /// two actions on the same item
 /// ([`ErrorKind::DuplicateAction`](crate::ErrorKind::DuplicateAction),

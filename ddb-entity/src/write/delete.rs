@@ -16,6 +16,17 @@ use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not
 /// an error. Made by [`Db::delete`].
+///
+/// The delete is conditioned on the stored item being of `E`'s type (or
+/// absent): an item of another type at the key is left untouched
+/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)).
+///
+/// **Retrying** is safe. An unconditional delete is idempotent. A
+/// conditional or versioned delete resent after an attempt whose answer was
+/// lost finds no item and succeeds: the item is gone, as asked (it cannot
+/// prove that this call, not another, deleted it). After a lost answer,
+/// [`returning_old`](Delete::returning_old) returns `None`: the old item
+/// left with that answer.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Delete<'db, E: Entity> {
     db: &'db Db<E::Table>,

@@ -37,9 +37,13 @@ pub struct Put<'db, 'e, E: Entity> {
 }
 
 impl<T: Table> Db<T> {
-    /// Writes `entity`, replacing any item with the same key (an upsert).
-    /// The item is the entity's serde body plus its key attributes, its type
-    /// attribute and the key attributes of every index it belongs to.
+    /// Writes `entity`, replacing any item of its type with the same key
+    /// (an upsert). The item is the entity's serde body plus its key
+    /// attributes, its type attribute and the key attributes of every index
+    /// it belongs to. An item of another entity type at the key is left
+    /// untouched ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)):
+    /// the put is conditioned on "no item, or one of this type".
+    /// Resending a put is safe (see [`Put::send`]).
     pub fn put<'e, E: Entity<Table = T>>(&self, entity: &'e E) -> Put<'_, 'e, E> {
         Put {
             db: self,
@@ -53,6 +57,9 @@ impl<T: Table> Db<T> {
     /// Writes `entity` only if no item has its key yet; otherwise fails with
     /// an error for which [`Error::is_already_exists`] (and
     /// [`Error::is_condition_failed`]) is true, and nothing is written.
+    /// A create resent after a lost answer recognises its own item (by its
+    /// write token) and succeeds, instead of reporting "already exists"
+    /// (see [`Put::send`]).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]

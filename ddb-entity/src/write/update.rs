@@ -36,8 +36,15 @@ use crate::table::Table;
 /// naming that field. A field of the primary key cannot be changed: that is
 /// a different item (delete it and put the new one).
 ///
-/// The item must exist: updating a missing key is [`Error::is_not_found`], never
-/// a half-written item.
+/// The item must exist and be of `E`'s type: updating a missing key is
+/// [`Error::is_not_found`], never a half-written item, and an item of
+/// another type at the key is left untouched
+/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Values DynamoDB
+/// cannot store (a NaN, an infinity, a number beyond its range) are refused
+/// before sending, naming the field. An update whose item cannot be decoded
+/// afterwards (an ill-typed field written by other code) was applied: it
+/// fails with [`ErrorKind::DecodeAfterWrite`](crate::ErrorKind::DecodeAfterWrite),
+/// not retryable. Resending an update is safe (see [`Update::send`]).
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Update<'db, E: Entity> {
     db: &'db Db<E::Table>,
