@@ -752,7 +752,7 @@ async fn raw_sdk_calls_through_the_same_faults(db: &Db<App>, clean: &Db<App>) {
     .await;
     let mut control_doubles = 0;
     for (id, outcome) in &outcomes {
-        let stored = read(&clean, Hits::key(10_000 + id).unwrap()).await.unwrap();
+        let stored = read(clean, Hits::key(10_000 + id).unwrap()).await.unwrap();
         if outcome.is_ok() && stored.hits > 1 {
             control_doubles += 1;
         }
