@@ -109,7 +109,8 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// logical write (a request id): a token reused for another write makes
     /// that write look done. Only a create, a versioned put and a
     /// conditional put store a token; a plain put needs none (it is
-    /// idempotent).
+    /// idempotent). In a transaction, the transaction's token is used
+    /// instead ([`Transaction::idempotency_token`](crate::op::Transaction::idempotency_token)).
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self

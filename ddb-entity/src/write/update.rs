@@ -210,7 +210,9 @@ impl<'db, E: Entity> Update<'db, E> {
     /// the outcome unknown: the new call, with the same token, finds its
     /// token stored, applies nothing and returns the entity as stored. Use
     /// one token per logical change (a request id): a token reused for
-    /// another change makes that change look done.
+    /// another change makes that change look done. In a transaction, the
+    /// transaction's token is used instead
+    /// ([`Transaction::idempotency_token`](crate::op::Transaction::idempotency_token)).
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
