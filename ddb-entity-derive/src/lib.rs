@@ -2,49 +2,76 @@
 //! through that crate (`ddb_entity::Entity`, `ddb_entity::KeyPart`,
 //! `ddb_entity::Collection`), which documents what they generate.
 //!
-//! The macros are built in phases, one file each: `attr` reads the
-//! attributes, `template` parses key templates, `ast` reads the struct or enum,
-//! `check` applies the rules that span them and produces a validated model,
-//! `expand` writes code from that model and never validates.
+//! Each derive runs the same phases, one module each, as serde_derive's
+//! do: `ast` reads the input into a model (attributes by `attr`, key
+//! templates by `template`), `check` applies the rules across it, both
+//! recording every error in a `ctxt::Ctxt`; then `expand` writes the code,
+//! which it never validates, or, when there were errors, `fallback` writes
+//! them with a stand-in that keeps them the only ones.
 
 mod ast;
 mod attr;
 mod check;
 mod ctxt;
 mod expand;
-mod serde_attr;
+mod fallback;
+mod name;
+#[cfg(test)]
+mod snapshots;
 mod template;
 
 use proc_macro::TokenStream;
+use proc_macro2::TokenStream as Tokens;
 use syn::{DeriveInput, parse_macro_input};
 
-/// `#[derive(Entity)]`: see `ddb_entity::Entity`.
+use ctxt::Ctxt;
+
+// The reference's examples need the runtime crate: they run in
+// `ddb-entity`'s doctests, which include the same file.
+#[cfg_attr(not(doctest), doc = include_str!("../docs/entity.md"))]
 #[proc_macro_derive(Entity, attributes(entity))]
 pub fn derive_entity(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::entity(&input)
-        .map(|model| expand::entity(&model))
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    entity(&parse_macro_input!(input as DeriveInput)).into()
 }
 
-/// `#[derive(KeyPart)]` for unit enums: see `ddb_entity::key::KeyPart`.
+#[cfg_attr(not(doctest), doc = include_str!("../docs/key_part.md"))]
 #[proc_macro_derive(KeyPart, attributes(key))]
 pub fn derive_key_part(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::key_part(&input)
-        .map(|model| expand::key_part(&model))
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    key_part(&parse_macro_input!(input as DeriveInput)).into()
 }
 
-/// `#[derive(Collection)]` for a struct of `Option<E>`/`Vec<E>` fields or an
-/// enum of `Variant(E)`: see `ddb_entity::Collection`.
+/// `#[derive(Collection)]`: see `ddb_entity::Collection`.
 #[proc_macro_derive(Collection)]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    check::collection(&input)
-        .map(|model| expand::collection(&model))
-        .unwrap_or_else(ctxt::to_compile_errors)
-        .into()
+    collection(&parse_macro_input!(input as DeriveInput)).into()
+}
+
+fn entity(input: &DeriveInput) -> Tokens {
+    let cx = Ctxt::new();
+    let entity = ast::Entity::from_ast(&cx, input);
+    check::entity(&cx, &entity);
+    match cx.check() {
+        Ok(()) => expand::entity(&entity),
+        Err(errors) => fallback::entity(&entity, errors),
+    }
+}
+
+fn key_part(input: &DeriveInput) -> Tokens {
+    let cx = Ctxt::new();
+    let key_part = ast::KeyPart::from_ast(&cx, input);
+    check::key_part(&cx, &key_part);
+    match cx.check() {
+        Ok(()) => expand::key_part(&key_part),
+        Err(errors) => fallback::key_part(&key_part, errors),
+    }
+}
+
+fn collection(input: &DeriveInput) -> Tokens {
+    let cx = Ctxt::new();
+    let collection = ast::Collection::from_ast(&cx, input);
+    check::collection(&cx, &collection);
+    match cx.check() {
+        Ok(()) => expand::collection(&collection),
+        Err(errors) => fallback::collection(&collection, errors),
+    }
 }

@@ -139,11 +139,20 @@ pub mod field {
 /// # Ok::<(), Error>(())
 /// ```
 pub use ddb_entity_derive::Collection;
-/// `#[derive(Entity)]`: see [`Entity`] and the crate docs.
 pub use ddb_entity_derive::Entity;
-/// `#[derive(KeyPart)]` for unit enums: see [`key::KeyPart`].
 pub use ddb_entity_derive::KeyPart;
 
 /// The crate's own name for the `aws-sdk-dynamodb` crate it is built on, so
 /// users and generated code name the same version.
 pub use aws_sdk_dynamodb as sdk;
+
+/// The examples of `#[derive(Entity)]`'s reference, which lives in the
+/// derive crate (it cannot run them: they need this crate).
+#[cfg(doctest)]
+#[doc = include_str!("../../ddb-entity-derive/docs/entity.md")]
+struct DeriveEntityReference;
+
+/// The examples of `#[derive(KeyPart)]`'s reference, likewise.
+#[cfg(doctest)]
+#[doc = include_str!("../../ddb-entity-derive/docs/key_part.md")]
+struct DeriveKeyPartReference;

@@ -357,4 +357,32 @@ macro_rules! table {
             )?
         )*)?
     };
+    // No `sort_key`: one error saying so, and the table declared as if it
+    // had one, so that its entities and indexes report nothing more.
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $table:ident {
+            partition_key: $pk:literal
+            $(, type_attribute: $type_attr:literal)?
+            $(, ttl_attribute: $ttl_attr:literal)?
+            $(, indexes: { $($indexes:tt)* })?
+            $(,)?
+        }
+    ) => {
+        ::core::compile_error!(::core::concat!(
+            "table `", ::core::stringify!($table), "` has no `sort_key`: a single table has one, ",
+            "since entities share partitions and are told apart by it; add `sort_key: \"SK\",` ",
+            "after `partition_key`",
+        ));
+        $crate::table! {
+            $(#[$meta])*
+            $vis struct $table {
+                partition_key: $pk,
+                sort_key: "SK"
+                $(, type_attribute: $type_attr)?
+                $(, ttl_attribute: $ttl_attr)?
+                $(, indexes: { $($indexes)* })?
+            }
+        }
+    };
 }

@@ -1,6 +1,8 @@
 //! Created/updated timestamps maintained by the library.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, Utc};
 use ddb_entity::Entity;
@@ -29,17 +31,29 @@ struct Doc {
     updated_at: Option<DateTime<Utc>>,
 }
 
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
+/// A clock a test sets by hand, shared with the `Db` it is given to.
+#[derive(Clone, Default)]
+struct HandClock(Arc<AtomicU64>);
+
+impl HandClock {
+    fn set(&self, millis: u64) {
+        self.0.store(millis, Ordering::SeqCst);
+    }
+
+    fn now(&self) -> SystemTime {
+        UNIX_EPOCH + Duration::from_millis(self.0.load(Ordering::SeqCst))
+    }
 }
 
 #[tokio::test]
 async fn a_write_sets_updated_and_keeps_a_set_created() {
     let (_dynamo, db) = app_table().await;
-    let before = now_ms();
+    let clock = HandClock::default();
+    let db = db.with_clock({
+        let clock = clock.clone();
+        move || clock.now()
+    });
+    clock.set(1_773_480_660_000);
     db.create(&Note {
         id: 1,
         text: "first".into(),
@@ -54,11 +68,12 @@ async fn a_write_sets_updated_and_keeps_a_set_created() {
         .await
         .unwrap()
         .unwrap();
-    let after = now_ms();
-    assert!((before..=after).contains(&first.created), "{first:?}");
-    assert_eq!(first.updated, first.created);
+    assert_eq!(
+        (first.created, first.updated),
+        (1_773_480_660_000, 1_773_480_660_000)
+    );
 
-    std::thread::sleep(std::time::Duration::from_millis(5));
+    clock.set(1_773_480_661_000);
     db.put(&Note {
         text: "second".into(),
         ..first.clone()
@@ -71,20 +86,54 @@ async fn a_write_sets_updated_and_keeps_a_set_created() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(second.created, first.created, "creation time kept");
-    assert!(second.updated > first.updated, "{second:?}");
+    assert_eq!(
+        (second.created, second.updated),
+        (1_773_480_660_000, 1_773_480_661_000),
+        "creation time kept, update time moved"
+    );
 
-    std::thread::sleep(std::time::Duration::from_millis(5));
+    clock.set(1_773_480_662_500);
     let third = db
         .update(Note::key(1u32).unwrap())
         .set(Note::fields().text, "third".into())
         .await
         .unwrap();
-    assert_eq!(third.created, first.created);
-    assert!(
-        third.updated > second.updated,
-        "an update moves updated: {third:?}"
+    assert_eq!(
+        (third.created, third.updated),
+        (1_773_480_660_000, 1_773_480_662_500),
+        "an update moves updated only"
     );
+
+    // A batch write and a transaction read the same clock.
+    clock.set(1_773_480_663_000);
+    db.batch_write()
+        .put(&Note {
+            id: 2,
+            text: "batched".into(),
+            created: 0,
+            updated: 0,
+        })
+        .await
+        .unwrap();
+    clock.set(1_773_480_664_000);
+    db.transact()
+        .create(&Note {
+            id: 3,
+            text: "transacted".into(),
+            created: 0,
+            updated: 0,
+        })
+        .await
+        .unwrap();
+    for (id, at) in [(2u32, 1_773_480_663_000), (3, 1_773_480_664_000)] {
+        let note = db
+            .get(Note::key(id).unwrap())
+            .consistent_read(true)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((note.created, note.updated), (at, at), "note {id}");
+    }
 }
 
 #[test]

@@ -106,3 +106,49 @@ async fn reads_hide_expired_items_unless_asked() {
         .unwrap();
     assert_eq!(all, [expired, alive, forever]);
 }
+
+#[tokio::test]
+async fn reads_go_by_the_handles_clock() {
+    let (_dynamo, db) = sessions().await;
+    let session = Session {
+        user: "ada".into(),
+        id: 1,
+        expires_at: Some(1_773_484_260),
+    };
+    db.put(&session).await.unwrap();
+    let at = |secs: u64| {
+        let instant = UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        db.clone().with_clock(move || instant)
+    };
+
+    // A second before its time to live the session is there; at it, gone.
+    let before = at(1_773_484_259);
+    assert_eq!(
+        before
+            .get(Session::key("ada", 1u32).unwrap())
+            .await
+            .unwrap(),
+        Some(session.clone())
+    );
+    let expired = at(1_773_484_260);
+    assert_eq!(
+        expired
+            .get(Session::key("ada", 1u32).unwrap())
+            .await
+            .unwrap(),
+        None
+    );
+    let listed: Vec<Session> = expired
+        .query(Session::partition("ada").unwrap())
+        .all()
+        .await
+        .unwrap();
+    assert!(listed.is_empty());
+    let batch: Vec<Session> = expired
+        .batch_get()
+        .get(Session::key("ada", 1u32).unwrap())
+        .collect()
+        .await
+        .unwrap();
+    assert!(batch.is_empty());
+}

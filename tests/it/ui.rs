@@ -10,4 +10,5 @@ fn derive_messages() {
     cases.compile_fail("tests/ui/entity/*.rs");
     cases.compile_fail("tests/ui/key_part/*.rs");
     cases.compile_fail("tests/ui/collection/*.rs");
+    cases.compile_fail("tests/ui/table/*.rs");
 }

@@ -3,40 +3,70 @@
 //! and the compile-time checks only the type system can make.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::check::{self, CollectionModel, Holds, Member, Shape};
+use crate::ast::{self, Collection, Holds, Member, Shape};
 
-pub(crate) fn collection(model: &CollectionModel<'_>) -> TokenStream {
+pub(crate) fn collection(model: &Collection<'_>) -> TokenStream {
+    let members = checked_members(model);
     let checks = compile_time_checks(model);
     let body = match model.shape {
         Shape::Struct => struct_collection(model),
         Shape::Enum => enum_collection(model),
+        Shape::Other => unreachable!("checked: a collection is a struct or an enum"),
     };
     quote! {
-        #checks
-        #body
+        const _: () = {
+            #members
+            #checks
+            #body
+        };
     }
 }
 
-/// `<E as ::ddb_entity::Entity>`, spanned at the member's type so that a
-/// type that is no entity is reported there.
-fn entity(member: &Member<'_>) -> TokenStream {
-    let ty = member.entity;
-    quote_spanned!(ty.span()=> <#ty as ::ddb_entity::Entity>)
+/// Each member's entity type through a check that it is an entity,
+/// reported at the member, once; when it is not, the alias is an error
+/// type and nothing that uses it reports again (see `checks.rs`).
+fn checked_members(model: &Collection<'_>) -> TokenStream {
+    let aliases = model.members.iter().enumerate().map(|(position, member)| {
+        let ty = member.entity;
+        let alias = format_ident!("__Member{}", position);
+        let check = quote_spanned!(ty.span()=> __entity::<#ty>(););
+        quote! {
+            type #alias = <[(); { #check 0 }] as __Checked<#ty>>::Ty;
+        }
+    });
+    quote! {
+        const fn __entity<E: ::ddb_entity::Entity>() {}
+        pub trait __Checked<T: ?::core::marker::Sized> {
+            type Ty: ?::core::marker::Sized;
+        }
+        impl<T: ?::core::marker::Sized> __Checked<T> for [(); 0] {
+            type Ty = T;
+        }
+        #(#aliases)*
+    }
+}
+
+/// `<E as ::ddb_entity::Entity>` of the member's checked type.
+fn entity(model: &Collection<'_>, member: &Member<'_>) -> TokenStream {
+    let position = model
+        .members
+        .iter()
+        .position(|m| std::ptr::eq(m, member))
+        .expect("a member of this collection");
+    let alias = format_ident!("__Member{}", position);
+    quote!(<#alias as ::ddb_entity::Entity>)
 }
 
 /// `type Table`, `NAME` and `TYPES`, shared by both traits.
-fn associated_items(model: &CollectionModel<'_>) -> TokenStream {
-    let first_member = model.members[0].entity;
-    let first = entity(&model.members[0]);
-    // Spanned at the first member, where a type that is no entity is
-    // reported anyway (the two errors are then one).
-    let table = quote_spanned!(first_member.span()=> type Table = #first::Table;);
+fn associated_items(model: &Collection<'_>) -> TokenStream {
+    let first = entity(model, &model.members[0]);
+    let table = quote!(type Table = #first::Table;);
     let name = model.ident.to_string();
     let types = model.members.iter().map(|member| {
-        let entity = entity(member);
+        let entity = entity(model, member);
         quote!(#entity::TYPE_TAG)
     });
     quote! {
@@ -46,13 +76,13 @@ fn associated_items(model: &CollectionModel<'_>) -> TokenStream {
     }
 }
 
-fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
+fn struct_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
     let routes = model.members.iter().map(|member| {
         let field = member.ident;
-        let entity = entity(member);
+        let entity = entity(model, member);
         let store = match member.holds {
             Holds::Many => quote! {
                 ::std::vec::Vec::push(&mut self.#field, #entity::from_item(__item)?);
@@ -97,6 +127,7 @@ fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
         }
 
         /// Empty: no item pushed yet.
+        #[automatically_derived]
         impl #impl_generics ::core::default::Default for #ident #ty_generics #where_clause {
             fn default() -> Self {
                 Self { #(#empty),* }
@@ -105,13 +136,13 @@ fn struct_collection(model: &CollectionModel<'_>) -> TokenStream {
     }
 }
 
-fn enum_collection(model: &CollectionModel<'_>) -> TokenStream {
+fn enum_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
     let routes = model.members.iter().map(|member| {
         let variant = member.ident;
-        let entity = entity(member);
+        let entity = entity(model, member);
         quote! {
             if __entity_type == #entity::TYPE_TAG {
                 return ::core::result::Result::Ok(::core::option::Option::Some(
@@ -140,12 +171,10 @@ fn enum_collection(model: &CollectionModel<'_>) -> TokenStream {
 /// each spanned at the member it is about: every member is an entity of the
 /// first member's table, and no two members share an entity type (items
 /// are routed by it).
-fn compile_time_checks(model: &CollectionModel<'_>) -> TokenStream {
-    let first = entity(&model.members[0]);
-    // Projections rather than an `E: Entity` bound: a member that is no
-    // entity then fails exactly as in the impl, and rustc reports it once.
+fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
+    let first = entity(model, &model.members[0]);
     let tables = model.members.iter().skip(1).map(|member| {
-        let entity = entity(member);
+        let entity = entity(model, member);
         quote_spanned! {member.entity.span()=>
             const _: () = ::ddb_entity::__private::same_table::<#entity::Table, #first::Table>();
         }
@@ -153,12 +182,12 @@ fn compile_time_checks(model: &CollectionModel<'_>) -> TokenStream {
     let mut distinct = Vec::new();
     for (position, later) in model.members.iter().enumerate() {
         for earlier in &model.members[..position] {
-            let (a, b) = (entity(earlier), entity(later));
+            let (a, b) = (entity(model, earlier), entity(model, later));
             // `assert!` reads its message as a format string: braces doubled.
             let message = format!(
                 "`{}` and `{}` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]",
-                check::type_string(earlier.entity),
-                check::type_string(later.entity),
+                ast::type_string(earlier.entity),
+                ast::type_string(later.entity),
             )
             .replace('{', "{{")
             .replace('}', "}}");

@@ -3,29 +3,30 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::check::{EntityModel, Role};
+use crate::ast::{Entity, Role};
+use crate::name;
 
 /// The `fields()` constructor (for the inherent impl) and the
 /// `{Entity}Fields` struct (at module level).
-pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
+pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let ident = model.ident;
     let vis = model.vis;
     let fields_ty = format_ident!("{}Fields", ident);
     let generics = model.generics;
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
-    let role = |field: &crate::check::FieldModel| match field.role {
+    let role = |field: &crate::ast::Field<'_>| match field.role {
         Role::None => quote!(::ddb_entity::field::Stored),
         Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
         Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
     };
-    let declarations = model.fields.iter().map(|field| {
-        let name = &field.ident;
+    let declarations = model.stored().map(|field| {
+        let name = field.ident;
         let ty = &field.ty;
         let role = role(field);
         let doc = format!(
             "`{ident}::{}`, stored as `{}`.",
-            name.to_string().trim_start_matches("r#"),
+            name::unraw(name),
             field.attribute
         );
         quote! {
@@ -33,9 +34,9 @@ pub(super) fn fields(model: &EntityModel<'_>) -> (TokenStream, TokenStream) {
             pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>
         }
     });
-    let values = model.fields.iter().map(|field| {
-        let name = &field.ident;
-        let rust = name.to_string().trim_start_matches("r#").to_owned();
+    let values = model.stored().map(|field| {
+        let name = field.ident;
+        let rust = name::unraw(name);
         let attribute = &field.attribute;
         quote! {
             #name: ::ddb_entity::Field::new(#rust, #attribute)

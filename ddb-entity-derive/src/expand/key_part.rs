@@ -1,15 +1,21 @@
-//! `#[derive(KeyPart)]` for unit enums.
+//! `#[derive(KeyPart)]` for unit enums: each variant encodes to a fixed
+//! string (see `ast::key_part::Variant::component`),
+//! decoded by exact match.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::check::KeyPartModel;
+use crate::ast::KeyPart;
 
-pub(crate) fn key_part(model: &KeyPartModel<'_>) -> TokenStream {
+pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
-    let variants: Vec<_> = model.variants.iter().map(|(variant, _)| *variant).collect();
-    let names: Vec<_> = model.variants.iter().map(|(_, name)| name).collect();
+    let variants: Vec<_> = model.variants.iter().map(|variant| variant.ident).collect();
+    let names: Vec<_> = model
+        .variants
+        .iter()
+        .map(|variant| variant.component())
+        .collect();
     let listed = names
         .iter()
         .map(|name| format!("`{name}`"))
@@ -17,6 +23,7 @@ pub(crate) fn key_part(model: &KeyPartModel<'_>) -> TokenStream {
         .join(", ");
     let expected = format!("{ident} (one of {listed})");
     quote! {
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
             fn encode_key(
                 &self,
@@ -29,9 +36,10 @@ pub(crate) fn key_part(model: &KeyPartModel<'_>) -> TokenStream {
             }
         }
 
+        #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::DecodeKeyPart for #ident #ty_generics #where_clause {
             fn decode_key(
-                component: &str,
+                component: &::core::primitive::str,
             ) -> ::core::result::Result<Self, ::ddb_entity::key::KeyError> {
                 match component {
                     #( #names => ::core::result::Result::Ok(Self::#variants), )*

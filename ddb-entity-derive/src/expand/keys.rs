@@ -4,21 +4,23 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::check::{EntityModel, HoleModel, IndexModel, KeyTemplate, Part};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::name;
 
 /// What a generated function takes for a hole: the hole's own type for a
 /// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
-pub(super) fn arg_type(hole: &HoleModel) -> TokenStream {
-    let ty = &hole.ty;
+pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
+    let ty = &hole.ty();
     match hole.width {
         Some(_) => quote!(#ty),
         None => quote!(impl ::ddb_entity::KeyArg<#ty>),
     }
 }
 
-/// The value to hand to `KeyBuf::part` for a hole whose argument is `arg`.
-pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
-    let ty = &hole.ty;
+/// The value to hand to `KeyWriter::part` for a hole whose argument is
+/// `arg`.
+pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
+    let ty = super::checks::key_type(model, hole);
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
         None => quote!(&#arg),
@@ -27,35 +29,30 @@ pub(super) fn part_value(hole: &HoleModel, arg: &TokenStream) -> TokenStream {
 
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
 /// hole taken from the function parameter of the same name.
-pub(super) fn fill(buf: &Ident, template: &KeyTemplate) -> TokenStream {
+pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
     let statements = template.parts.iter().map(|part| match part {
         Part::Literal(text) => quote!(#buf.literal(#text);),
         Part::Hole(hole) => {
-            let field = &hole.field;
-            let name = field_name(field);
-            let value = part_value(hole, &quote!(#field));
+            let field = hole.field();
+            let name = name::unraw(field);
+            let value = part_value(model, hole, &quote!(#field));
             quote!(#buf.part(#name, #value)?;)
         }
     });
     quote!(#(#statements)*)
 }
 
-/// A field's name as written in messages: without a raw-identifier prefix.
-pub(super) fn field_name(field: &Ident) -> String {
-    field.to_string().trim_start_matches("r#").to_owned()
-}
-
 /// The holes of `templates` as function parameters: each field once, in
 /// order of first appearance.
-pub(super) fn params<'t>(
-    templates: impl IntoIterator<Item = &'t KeyTemplate>,
-) -> Vec<&'t HoleModel> {
-    crate::check::distinct_holes(templates)
+pub(super) fn params<'t, 'a: 't>(
+    templates: impl IntoIterator<Item = &'t KeyTemplate<'a>>,
+) -> Vec<&'t Hole<'a>> {
+    crate::ast::distinct_holes(templates)
 }
 
-pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
+pub(super) fn param_list(holes: &[&Hole<'_>]) -> TokenStream {
     let params = holes.iter().map(|hole| {
-        let field = &hole.field;
+        let field = hole.field();
         let ty = arg_type(hole);
         quote!(#field: #ty)
     });
@@ -65,19 +62,16 @@ pub(super) fn param_list(holes: &[&HoleModel]) -> TokenStream {
 /// `::ddb_entity::IndexKey { partition, sort }` of `index`, built with the
 /// generated `…_partition` and `…_sk` functions from the values `arg` gives
 /// for each hole. Inside a function returning a `Result`.
-pub(super) fn index_key(
-    index: &IndexModel,
-    arg: impl Fn(&HoleModel) -> TokenStream,
-) -> TokenStream {
-    let snake = snake(&index.name);
+pub(super) fn index_key(index: &Index<'_>, arg: impl Fn(&Hole<'_>) -> TokenStream) -> TokenStream {
+    let snake = name::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
     let sk_fn = format_ident!("{}_sk", snake);
-    let partition_args = params([&index.pk]).into_iter().map(&arg);
+    let partition_args = params([index.pk()]).into_iter().map(&arg);
     let sort = match &index.sk {
         None => quote!(::core::option::Option::None),
         Some(sk) => {
             let calls = sk.holes().map(|hole| {
-                let field = &hole.field;
+                let field = hole.field();
                 let value = arg(hole);
                 quote!(.#field(#value))
             });
@@ -96,38 +90,17 @@ pub(super) fn index_key(
     }
 }
 
-/// `gsi1` for the index type `Gsi1`, `by_email` for `ByEmail`.
-pub(super) fn snake(ident: &Ident) -> String {
-    let mut out = String::new();
-    for (i, c) in ident
-        .to_string()
-        .trim_start_matches("r#")
-        .chars()
-        .enumerate()
-    {
-        if c.is_uppercase() {
-            if i > 0 {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The sort-key builder of one template: `Entity::sk()` (or
 /// `Entity::gsi1_sk()`) and its stage type. Returns (constructor fn, items).
 pub(super) struct SortKeyBuilder<'m> {
-    pub(super) model: &'m EntityModel<'m>,
+    pub(super) model: &'m Entity<'m>,
     /// `Order::sk` / `Order::gsi1_sk`
     pub(super) constructor: Ident,
     /// `OrderSk` / `OrderGsi1Sk`
     pub(super) stage: Ident,
     /// `::ddb_entity::Primary<App>` / `Gsi1`
     pub(super) index: TokenStream,
-    pub(super) template: &'m KeyTemplate,
+    pub(super) template: &'m KeyTemplate<'m>,
     pub(super) what: String,
 }
 
@@ -145,7 +118,7 @@ impl SortKeyBuilder<'_> {
         } = self;
         let vis = model.vis;
         let sort_key = quote!(::ddb_entity::SortKey<#index>);
-        let holes: Vec<&HoleModel> = template.holes().collect();
+        let holes: Vec<&Hole<'_>> = template.holes().collect();
         // Literals before the first hole go in at construction; those after
         // hole i go in with hole i.
         let mut leading = Vec::new();
@@ -179,7 +152,8 @@ impl SortKeyBuilder<'_> {
         }
 
         let generics = model.generics;
-        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        let (impl_generics, ty_generics, _) = generics.split_for_impl();
+        let where_clause = super::checks::where_clause(model, &[]);
         let type_args: Vec<TokenStream> = generics
             .params
             .iter()
@@ -205,14 +179,15 @@ impl SortKeyBuilder<'_> {
         let struct_item = quote! {
             #[doc = #doc]
             #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-            #vis struct #stage<#(#decl_params,)* const FILLED: usize> (
+            #vis struct #stage<#(#decl_params,)* const FILLED: ::core::primitive::usize> (
                 ::ddb_entity::__private::SortKeyBuilder<#index>,
                 ::core::marker::PhantomData<fn() -> #entity #ty_generics>,
             ) #where_clause;
         };
 
         let impl_for_prefix = quote! {
-            impl<#(#decl_params,)* const FILLED: usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
+            #[automatically_derived]
+            impl<#(#decl_params,)* const FILLED: ::core::primitive::usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
                 for #sort_key #where_clause
             {
                 fn from(stage: #stage<#(#type_args,)* FILLED>) -> Self {
@@ -222,10 +197,10 @@ impl SortKeyBuilder<'_> {
         };
 
         let stages = holes.iter().enumerate().map(|(i, hole)| {
-            let field = &hole.field;
-            let ty = &hole.ty;
+            let field = hole.field();
+            let ty = &hole.ty();
             let arg = arg_type(hole);
-            let value = part_value(hole, &quote!(#field));
+            let value = part_value(model, hole, &quote!(#field));
             let literals = &after[i];
             let this = stage_ty(i);
             let last = i + 1 == holes.len();
@@ -242,13 +217,13 @@ impl SortKeyBuilder<'_> {
                     quote!(#stage(#inner, ::core::marker::PhantomData))
                 }
             };
-            let name = field_name(field);
+            let name = name::unraw(field);
             let body = wrap(quote!(self.0.part(#name, #value) #(.literal(#literals))* #finish));
             let fill_doc = format!("Fills `{{{field}}}`.");
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
                 None => {
-                    let cut_fn = format_ident!("{}_prefix", field.to_string().trim_start_matches("r#"));
+                    let cut_fn = format_ident!("{}_prefix", name::unraw(field));
                     let cut_doc = format!(
                         "Cuts inside `{{{field}}}`: every key whose `{field}` starts with `cut` \
                          (e.g. a year or a month of a date)."
@@ -262,6 +237,7 @@ impl SortKeyBuilder<'_> {
                 }
             };
             quote! {
+                #[automatically_derived]
                 impl #impl_generics #this #where_clause {
                     #[doc = #fill_doc]
                     #vis fn #field(self, #field: #arg) -> #returns {
@@ -272,9 +248,27 @@ impl SortKeyBuilder<'_> {
             }
         });
 
+        let steps = holes
+            .iter()
+            .map(|hole| format!("`.{}(…)`", name::unraw(hole.field())))
+            .collect::<Vec<_>>()
+            .join(", then ");
+        let cuts = holes
+            .iter()
+            .filter(|hole| hole.width.is_none())
+            .map(|hole| format!("`.{}_prefix(…)`", name::unraw(hole.field())))
+            .collect::<Vec<_>>();
+        let cuts = match cuts.as_slice() {
+            [] => String::new(),
+            cuts => format!(
+                " {} cut inside a hole (a year of a date, the first letters of a name).",
+                cuts.join(", ")
+            ),
+        };
         let constructor_doc = format!(
-            "Starts the sort key of `{entity}` {what} (`{source}`): fill holes from the left, \
-             stop anywhere for a prefix."
+            "Starts the sort key of `{entity}` {what} (`{source}`): fill the holes from the left \
+             with {steps}, and stop anywhere for a prefix.{cuts} Every stage converts into a \
+             [`SortKey`](::ddb_entity::SortKey)."
         );
         let first = stage_ty(0);
         let constructor_fn = quote! {

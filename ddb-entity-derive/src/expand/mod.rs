@@ -3,8 +3,13 @@
 //! Generated code names everything by absolute path (`::ddb_entity::…`,
 //! `::core::…`) so a user's own `Result`, `Option` or `Vec` cannot capture
 //! it, and reaches the runtime's internals only through
-//! `::ddb_entity::__private`.
+//! `::ddb_entity::__private`. Everything an entity or a collection
+//! generates sits in one `const _: () = { … };`: its helper types (the
+//! field list, the sort-key stages) take no name in the user's module, and
+//! are reached through the entity (`Order::fields()`, `Order::sk()`).
+//! Every impl is `#[automatically_derived]`.
 
+mod checks;
 mod collection;
 mod entity;
 mod fields;

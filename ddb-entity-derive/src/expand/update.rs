@@ -4,10 +4,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::keys;
-use crate::check::{EntityModel, HoleModel, IndexModel, KeyTemplate, Part};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::name;
 
 /// The body of `index_changes(key, changes)`.
-pub(super) fn index_changes(model: &EntityModel<'_>) -> TokenStream {
+pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
     let per_index: Vec<TokenStream> = model
         .indexes
         .iter()
@@ -31,32 +32,32 @@ pub(super) fn index_changes(model: &EntityModel<'_>) -> TokenStream {
     }
 }
 
-fn primary_field_names(model: &EntityModel<'_>) -> Vec<String> {
-    keys::params([&model.pk, &model.sk])
+fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
+    keys::params([model.pk(), model.sk()])
         .iter()
-        .map(|hole| hole.field.to_string())
+        .map(|hole| hole.field().to_string())
         .collect()
 }
 
-fn uses_primary_fields(model: &EntityModel<'_>, index: &IndexModel) -> bool {
+fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
     let primary = primary_field_names(model);
     index
         .holes()
         .iter()
-        .any(|hole| primary.contains(&hole.field.to_string()))
+        .any(|hole| primary.contains(&hole.field().to_string()))
 }
 
 /// `let customer_id = &…;` for every primary-key field, parsed back from
 /// the key the update addresses (the encoding is reversible), so an index
 /// template can reuse them although an update never changes them.
-fn decode_primary_key(model: &EntityModel<'_>) -> TokenStream {
-    let reader = |template: &KeyTemplate, value: TokenStream| {
+fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
+    let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
         let steps = template.parts.iter().map(|part| match part {
             Part::Literal(text) => quote!(reader.literal(#text)?;),
             Part::Hole(hole) => {
-                let field = &hole.field;
-                let ty = &hole.ty;
-                let decoded = format_ident!("__decoded_{}", field.to_string().trim_start_matches("r#"));
+                let field = hole.field();
+                let ty = super::checks::key_type(model, hole);
+                let decoded = format_ident!("__decoded_{}", name::unraw(field));
                 match hole.width {
                     Some(width) => quote! {
                         let #decoded: #ty = reader.part::<::ddb_entity::__private::Padded<#width, #ty>>()?.0;
@@ -71,13 +72,13 @@ fn decode_primary_key(model: &EntityModel<'_>) -> TokenStream {
             reader.finish()?;
         }
     };
-    let pk = reader(&model.pk, quote!(key.partition()));
-    let sk = reader(&model.sk, quote!(key.sort()));
-    let bindings = keys::params([&model.pk, &model.sk])
+    let pk = reader(model.pk(), quote!(key.partition()));
+    let sk = reader(model.sk(), quote!(key.sort()));
+    let bindings = keys::params([model.pk(), model.sk()])
         .into_iter()
         .map(|hole| {
-            let field = &hole.field;
-            let decoded = format_ident!("__decoded_{}", field.to_string().trim_start_matches("r#"));
+            let field = hole.field();
+            let decoded = format_ident!("__decoded_{}", name::unraw(field));
             quote!(let #field = &#decoded;)
         });
     quote! {
@@ -88,15 +89,15 @@ fn decode_primary_key(model: &EntityModel<'_>) -> TokenStream {
 }
 
 /// Pushes this index's change when the update touches its template.
-fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
+fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     let path = &index.path;
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
     let holes = index.holes();
-    let changed: Vec<&HoleModel> = holes
+    let changed: Vec<&Hole<'_>> = holes
         .iter()
         .copied()
-        .filter(|hole| !primary.contains(&hole.field.to_string()))
+        .filter(|hole| !primary.contains(&hole.field().to_string()))
         .collect();
     if changed.is_empty() {
         // Built from primary-key fields only: no update can move it.
@@ -104,11 +105,11 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     }
     let names: Vec<String> = changed
         .iter()
-        .map(|hole| hole.field.to_string().trim_start_matches("r#").to_owned())
+        .map(|hole| name::unraw(hole.field()))
         .collect();
     let lookups = changed.iter().zip(&names).map(|(hole, name)| {
-        let field = &hole.field;
-        let inner = &hole.ty;
+        let field = hole.field();
+        let inner = super::checks::key_type(model, hole);
         let missing = quote! {
             return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
                 #entity,
@@ -116,7 +117,7 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
                 #name,
             ))
         };
-        if hole.optional {
+        if hole.optional() {
             quote! {
                 let #field: ::core::option::Option<&#inner> =
                     match changes.lookup::<::core::option::Option<#inner>>(#name) {
@@ -135,8 +136,8 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
         }
     });
     // Every binding is a `&T`: fixed-width holes take the value itself.
-    let arg = |hole: &HoleModel| {
-        let field = &hole.field;
+    let arg = |hole: &Hole<'_>| {
+        let field = hole.field();
         match hole.width {
             Some(_) => quote!(*#field),
             None => quote!(#field),
@@ -148,8 +149,8 @@ fn index_change(model: &EntityModel<'_>, index: &IndexModel) -> TokenStream {
     };
     let sparse: Vec<_> = changed
         .iter()
-        .filter(|hole| hole.optional)
-        .map(|hole| &hole.field)
+        .filter(|hole| hole.optional())
+        .map(|hole| hole.field())
         .collect();
     let change = if sparse.is_empty() {
         set

@@ -40,6 +40,7 @@
 //! | `f32`, `f64` | IEEE-754 total order as fixed-width hex | `1.0f64` → `bff0000000000000` |
 //! | `bool` | `false` / `true` | |
 //! | `str`, `String`, `char` | bytes `<= $` escaped as `$` + byte + 0x40 | `"a b"` → ``a$`b`` |
+//! | unit enums, `#[derive(KeyPart)]` | position among the variants in two digits, `-`, name | `Priority::High` → `02-High` |
 //! | `NaiveDate` | `YYYY-MM-DD` | `2026-03-14` |
 //! | `NaiveTime` | `HH:MM:SS.nnnnnnnnn` | `09:31:00.000000000` |
 //! | `NaiveDateTime` | `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn` | |
@@ -130,7 +131,11 @@ pub const DELIMITER: char = '#';
 ///
 /// # Implementing it
 ///
-/// Unit enums get an implementation from `#[derive(KeyPart)]`. By hand, the
+/// Unit enums get an implementation from `#[derive(KeyPart)]`: a variant
+/// encodes as its position among the variants in two digits, `-` and its
+/// name (`02-High`), so keys sort as the variants are declared, which is
+/// the derived `Ord`, and adding a variant at the end changes no stored
+/// key; `#[key(rename = "…")]` changes only the name. By hand, the
 /// easiest correct route is to map onto a type that already keeps the
 /// contract:
 ///

@@ -4,6 +4,7 @@
 //! adversarial values that must neither panic nor mis-sort.
 
 mod bound;
+mod enums;
 mod floats;
 mod ids;
 mod ints;

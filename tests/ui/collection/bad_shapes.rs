@@ -1,4 +1,4 @@
-use ddb_entity::{Collection, Entity};
+use ddb_entity::{Collection, Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -26,4 +26,13 @@ pub struct Generic<T> {
     pub extra: Vec<T>,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let _ = async move {
+        let _: Tuple = db.query(Customer::partition(1)?).collect().await?;
+        let _: Unit = db.query(Customer::partition(1)?).collect().await?;
+        let _: Generic<u8> = db.query(Customer::partition(1)?).collect().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -1,4 +1,4 @@
-use ddb_entity::{Collection, Entity};
+use ddb_entity::{Collection, Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -29,4 +29,12 @@ pub enum Item {
     Order(Order),
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let _ = async move {
+        let _: View = db.query(Customer::partition(1)?).collect().await?;
+        let _: Vec<Item> = db.query(Customer::partition(1)?).all().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

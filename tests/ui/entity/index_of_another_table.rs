@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -17,4 +17,14 @@ pub struct Customer {
     pub id: u64,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let customer = Customer { id: 1 };
+    let _ = async move {
+        db.put(&customer).await?;
+        let _: Option<Customer> = db.get(Customer::key(1)?).await?;
+        let _: Vec<Customer> = db.query(Customer::other_gsi_partition(1)?).all().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
@@ -21,4 +21,15 @@ pub struct User {
     pub email: String,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let user = User { id: 1, email: "a@b".into() };
+    let _ = async move {
+        db.put(&user).await?;
+        let _: Option<User> = db.get(User::key(1)?).await?;
+        let _: Vec<User> = db.query(User::by_email_partition("a@b")?).all().await?;
+        let _: Vec<User> = db.query(User::gsi1_partition(1)?).all().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -30,4 +30,22 @@ pub struct RawIdentifier {
     pub r#type: u64,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let a = MixedAndUnclosed { id: 1 };
+    let b = EmptyTemplateAndSegment { id: 1 };
+    let c = RepeatedHoleTwoHolesBadWidth { id: 1, a: 2, b: 3, n: 4 };
+    let d = RawIdentifier { r#type: 1 };
+    let _ = async move {
+        db.put(&a).await?;
+        db.put(&b).await?;
+        db.put(&c).await?;
+        db.put(&d).await?;
+        let _: Option<MixedAndUnclosed> = db.get(MixedAndUnclosed::key(1)?).await?;
+        let _: Option<EmptyTemplateAndSegment> = db.get(EmptyTemplateAndSegment::key()?).await?;
+        let _: Option<RepeatedHoleTwoHolesBadWidth> = db.get(RepeatedHoleTwoHolesBadWidth::key(1, 2, 3, 4)?).await?;
+        let _: Option<RawIdentifier> = db.get(RawIdentifier::key(1)?).await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -21,4 +21,19 @@ pub struct NoTypePrefix {
     pub id: u64,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let a = NoTable { id: 1 };
+    let b = NoKeys { id: 1 };
+    let c = NoTypePrefix { id: 1 };
+    let _ = async move {
+        db.put(&a).await?;
+        db.put(&b).await?;
+        db.put(&c).await?;
+        let _: Option<NoTable> = db.get(NoTable::key(1)?).await?;
+        let _: Vec<NoTable> = db.query(NoTable::partition(1)?).all().await?;
+        let _: Option<NoTypePrefix> = db.get(NoTypePrefix::key(1)?).await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

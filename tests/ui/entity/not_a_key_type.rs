@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -15,4 +15,14 @@ pub struct Balance {
     pub balance: Money,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let balance = Balance { id: 1, balance: Money { cents: 5 } };
+    let _ = async move {
+        db.put(&balance).await?;
+        let _: Option<Balance> = db.get(Balance::key(1, Money { cents: 5 })?).await?;
+        let _: Vec<Balance> = db.query(Balance::partition(1)?).all().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -102,13 +102,13 @@ fn main() -> std::result::Result<(), ddb_entity::Error> {
     };
     let key = thing.primary_key()?;
     assert_eq!(key.partition(), "T#widget");
-    assert_eq!(key.sort(), "ITEM#OPEN#0007");
+    assert_eq!(key.sort(), "ITEM#00-OPEN#0007");
     let item = thing.to_item()?;
     assert!(!item.contains_key("GSI1PK"));
     assert_eq!(item["REF"].as_s().ok().map(|s| s.as_str()), Some("R-1"));
     assert_eq!(item["kind"].as_s().ok().map(|s| s.as_str()), Some("THING"));
     let prefix: ddb_entity::SortKey<ddb_entity::Primary<App>> = Thing::sk().status(Status::Closed).into();
-    assert_eq!(prefix.value().ok(), Some("ITEM#Closed#"));
+    assert_eq!(prefix.value().ok(), Some("ITEM#01-Closed#"));
     let _ = Thing::by_ref_partition("R-1")?;
 
     let boxed = Boxed { id: 1, label: "a".into(), payload: 5u8 };

@@ -1,0 +1,419 @@
+//! An entity: a struct with named fields, read with its `#[entity(…)]` key
+//! templates, their holes resolved to the fields they name.
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, Generics, Ident, LitStr, Path, Type, Visibility};
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+use crate::name;
+use crate::template::{self, Segment, Template};
+
+/// A `#[derive(Entity)]` input.
+pub(crate) struct Entity<'a> {
+    pub(crate) original: &'a DeriveInput,
+    pub(crate) ident: &'a Ident,
+    pub(crate) vis: &'a Visibility,
+    pub(crate) generics: &'a Generics,
+    /// The named fields; `None` for a tuple or unit struct, an enum or a
+    /// union (reported).
+    pub(crate) fields: Option<Vec<Field<'a>>>,
+    /// The attributes as written.
+    pub(crate) attrs: attr::entity::Entity,
+    pub(crate) pk: Option<KeyTemplate<'a>>,
+    pub(crate) sk: Option<KeyTemplate<'a>>,
+    pub(crate) indexes: Vec<Index<'a>>,
+}
+
+/// One named field.
+pub(crate) struct Field<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    /// `T` when the field is written `Option<T>`: it can make an index sparse.
+    pub(crate) option_inner: Option<&'a Type>,
+    /// What serde does with it.
+    pub(crate) serde: attr::serde::SerdeField,
+    /// The attribute serde stores it under: what an update must name.
+    pub(crate) attribute: String,
+    pub(crate) role: Role,
+}
+
+/// Whether a field feeds a key template.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    None,
+    Primary,
+    Index,
+}
+
+/// One `#[entity(index = …)]`.
+pub(crate) struct Index<'a> {
+    pub(crate) path: Path,
+    /// The index type's name, e.g. `Gsi1`, for generated names.
+    pub(crate) name: Ident,
+    pub(crate) pk: Option<KeyTemplate<'a>>,
+    pub(crate) sk: Option<KeyTemplate<'a>>,
+    /// The whole attribute.
+    pub(crate) span: Span,
+}
+
+/// A template whose holes are resolved to fields where they can be.
+pub(crate) struct KeyTemplate<'a> {
+    /// As written, for generated docs.
+    pub(crate) source: String,
+    pub(crate) lit: LitStr,
+    pub(crate) parts: Vec<Part<'a>>,
+}
+
+pub(crate) enum Part<'a> {
+    Literal(String),
+    Hole(Hole<'a>),
+}
+
+/// A `{field}` or `{field:width}` of a template.
+pub(crate) struct Hole<'a> {
+    /// As written in the template.
+    pub(crate) name: String,
+    pub(crate) width: Option<usize>,
+    /// Where it is written, for errors about it.
+    pub(crate) span: Span,
+    /// The field it names; `None` when it names none (reported).
+    pub(crate) field: Option<HoleField<'a>>,
+}
+
+/// The field a hole names, as written in the struct.
+#[derive(Clone, Copy)]
+pub(crate) struct HoleField<'a> {
+    pub(crate) ident: &'a Ident,
+    pub(crate) ty: &'a Type,
+    pub(crate) option_inner: Option<&'a Type>,
+}
+
+impl<'a> Entity<'a> {
+    pub(crate) fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Self {
+        let mut fields = fields(cx, input);
+        let attrs = attr::entity::entity(cx, &input.attrs);
+        let known = fields.as_deref();
+        let resolve =
+            |lit: &LitStr| KeyTemplate::resolve(cx, &template::parse(cx, lit), known, &input.ident);
+        let pk = attrs.pk.as_ref().map(resolve);
+        let sk = attrs.sk.as_ref().map(resolve);
+        let indexes: Vec<Index<'a>> = attrs
+            .indexes
+            .iter()
+            .filter_map(|index| {
+                Some(Index {
+                    path: index.path.clone(),
+                    name: index.path.segments.last()?.ident.clone(),
+                    pk: index.pk.as_ref().map(resolve),
+                    sk: index.sk.as_ref().map(resolve),
+                    span: index.span,
+                })
+            })
+            .collect();
+        let names = |templates: &mut dyn Iterator<Item = &KeyTemplate<'a>>| -> Vec<String> {
+            templates
+                .flat_map(|t| t.holes().map(|h| h.name.clone()))
+                .collect()
+        };
+        let primary = names(&mut pk.iter().chain(sk.iter()));
+        let indexed = names(&mut indexes.iter().flat_map(|i| i.pk.iter().chain(i.sk.iter())));
+        for field in fields.iter_mut().flatten() {
+            let name = name::unraw(field.ident);
+            field.role = if primary.contains(&name) {
+                Role::Primary
+            } else if indexed.contains(&name) {
+                Role::Index
+            } else {
+                Role::None
+            };
+        }
+        Entity {
+            original: input,
+            ident: &input.ident,
+            vis: &input.vis,
+            generics: &input.generics,
+            fields,
+            attrs,
+            pk,
+            sk,
+            indexes,
+        }
+    }
+
+    /// The validated table (the checks require it).
+    pub(crate) fn table(&self) -> &Path {
+        self.attrs
+            .table
+            .as_ref()
+            .expect("checked: the entity names its table")
+    }
+
+    /// The validated partition key template.
+    pub(crate) fn pk(&self) -> &KeyTemplate<'a> {
+        self.pk
+            .as_ref()
+            .expect("checked: the entity has a partition key")
+    }
+
+    /// The validated sort key template.
+    pub(crate) fn sk(&self) -> &KeyTemplate<'a> {
+        self.sk
+            .as_ref()
+            .expect("checked: the entity has a sort key")
+    }
+
+    /// The entity type: `type = "…"`, or the sort key's first literal
+    /// segment.
+    pub(crate) fn type_tag(&self) -> Option<String> {
+        if let Some(lit) = &self.attrs.type_tag {
+            return Some(lit.value());
+        }
+        match self.sk.as_ref()?.parts.first()? {
+            Part::Literal(text) => Some(text.clone()),
+            Part::Hole(_) => None,
+        }
+    }
+
+    /// The fields serde stores under their own attribute (not skipped, not
+    /// flattened).
+    pub(crate) fn stored(&self) -> impl Iterator<Item = &Field<'a>> {
+        self.fields
+            .iter()
+            .flatten()
+            .filter(|field| !field.serde.skipped && !field.serde.flatten)
+    }
+
+    /// The stored field called `name` (as templates and options name it).
+    pub(crate) fn stored_named(&self, name: &str) -> Option<&Field<'a>> {
+        self.stored().find(|field| name::unraw(field.ident) == name)
+    }
+
+    /// The version field, `#[entity(version = "…")]`.
+    pub(crate) fn version(&self) -> Option<&Field<'a>> {
+        self.stored_named(&self.attrs.version.as_ref()?.value())
+    }
+
+    /// The creation-time field, `#[entity(created_at = "…")]`.
+    pub(crate) fn created_at(&self) -> Option<&Field<'a>> {
+        self.stored_named(&self.attrs.created_at.as_ref()?.value())
+    }
+
+    /// The update-time field, `#[entity(updated_at = "…")]`.
+    pub(crate) fn updated_at(&self) -> Option<&Field<'a>> {
+        self.stored_named(&self.attrs.updated_at.as_ref()?.value())
+    }
+
+    /// Whether `ty` mentions one of the entity's type parameters (then no
+    /// const item can name it).
+    pub(crate) fn is_generic(&self, ty: &Type) -> bool {
+        let params: Vec<String> = self
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .collect();
+        fn walk(tokens: proc_macro2::TokenStream, params: &[String]) -> bool {
+            tokens.into_iter().any(|token| match token {
+                proc_macro2::TokenTree::Ident(ident) => params.contains(&ident.to_string()),
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+                _ => false,
+            })
+        }
+        !params.is_empty() && walk(quote::ToTokens::to_token_stream(ty), &params)
+    }
+
+    /// Every template: primary key, then each index's.
+    pub(crate) fn templates(&self) -> impl Iterator<Item = &KeyTemplate<'a>> {
+        self.pk.iter().chain(self.sk.iter()).chain(
+            self.indexes
+                .iter()
+                .flat_map(|i| i.pk.iter().chain(i.sk.iter())),
+        )
+    }
+}
+
+/// The named fields with their stored names, or `None` (and an error) for
+/// any other shape.
+fn fields<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Vec<Field<'a>>> {
+    let named = named_fields(cx, input)?;
+    let rename_all = attr::serde::rename_all(&input.attrs);
+    let fields = named
+        .into_iter()
+        .filter_map(|field| {
+            let ident = field.ident.as_ref()?;
+            let serde = attr::serde::field(&field.attrs);
+            let name = name::unraw(ident);
+            let attribute = match (&serde.rename, &rename_all) {
+                (Some(rename), _) => rename.clone(),
+                (None, Some(rule)) => attr::serde::apply_rename_all(rule, &name),
+                (None, None) => name,
+            };
+            Some(Field {
+                ident,
+                ty: &field.ty,
+                option_inner: super::option_inner(&field.ty),
+                serde,
+                attribute,
+                role: Role::None,
+            })
+        })
+        .collect();
+    Some(fields)
+}
+
+fn named_fields<'a>(cx: &Ctxt, input: &'a DeriveInput) -> Option<Vec<&'a syn::Field>> {
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => Some(named.named.iter().collect()),
+            _ => {
+                cx.error(
+                    &input.ident,
+                    "#[derive(Entity)] needs a struct with named fields: key templates name the fields",
+                );
+                None
+            }
+        },
+        _ => {
+            cx.error(
+                &input.ident,
+                "#[derive(Entity)] works on structs; for a unit enum used inside keys, derive `KeyPart`",
+            );
+            None
+        }
+    }
+}
+
+impl<'a> KeyTemplate<'a> {
+    fn resolve(
+        cx: &Ctxt,
+        template: &Template,
+        fields: Option<&[Field<'a>]>,
+        entity: &Ident,
+    ) -> Self {
+        let parts = template
+            .segments
+            .iter()
+            .map(|segment| match segment {
+                Segment::Literal(text) => Part::Literal(text.clone()),
+                Segment::Hole(hole) => {
+                    let field = fields.and_then(|fields| {
+                        let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
+                        if found.is_none() && !hole.reported {
+                            cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
+                        }
+                        found.map(|f| HoleField {
+                            ident: f.ident,
+                            ty: f.ty,
+                            option_inner: f.option_inner,
+                        })
+                    });
+                    Part::Hole(Hole {
+                        name: hole.name.clone(),
+                        width: hole.width,
+                        span: hole.span,
+                        field,
+                    })
+                }
+            })
+            .collect();
+        KeyTemplate {
+            source: template.lit.value(),
+            lit: template.lit.clone(),
+            parts,
+        }
+    }
+
+    pub(crate) fn holes(&self) -> impl Iterator<Item = &Hole<'a>> {
+        self.parts.iter().filter_map(|part| match part {
+            Part::Hole(hole) => Some(hole),
+            Part::Literal(_) => None,
+        })
+    }
+}
+
+impl<'a> Hole<'a> {
+    fn resolved(&self) -> HoleField<'a> {
+        self.field.expect("checked: every hole names a field")
+    }
+
+    /// The field the hole names.
+    pub(crate) fn field(&self) -> &'a Ident {
+        self.resolved().ident
+    }
+
+    /// The key part type: the field's type, or `T` of an `Option<T>` field.
+    pub(crate) fn ty(&self) -> &'a Type {
+        let field = self.resolved();
+        field.option_inner.unwrap_or(field.ty)
+    }
+
+    /// Whether the field is an `Option` (the hole makes its index sparse).
+    pub(crate) fn optional(&self) -> bool {
+        self.resolved().option_inner.is_some()
+    }
+}
+
+impl<'a> Index<'a> {
+    /// The validated partition key template.
+    pub(crate) fn pk(&self) -> &KeyTemplate<'a> {
+        self.pk
+            .as_ref()
+            .expect("checked: every index has a partition key")
+    }
+
+    /// The holes of the index's templates, each field once.
+    pub(crate) fn holes(&self) -> Vec<&Hole<'a>> {
+        distinct_holes(self.pk.iter().chain(self.sk.iter()))
+    }
+}
+
+/// The holes of `templates`, each field once, in order of first appearance.
+pub(crate) fn distinct_holes<'t, 'a: 't>(
+    templates: impl IntoIterator<Item = &'t KeyTemplate<'a>>,
+) -> Vec<&'t Hole<'a>> {
+    let mut holes: Vec<&Hole<'a>> = Vec::new();
+    for hole in templates.into_iter().flat_map(KeyTemplate::holes) {
+        if !holes.iter().any(|seen| seen.name == hole.name) {
+            holes.push(hole);
+        }
+    }
+    holes
+}
+
+fn unknown_field(name: &str, fields: &[Field<'_>], entity: &Ident) -> String {
+    let names: Vec<String> = fields
+        .iter()
+        .map(|field| name::unraw(field.ident))
+        .collect();
+    let is_identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_alphabetic())
+        && name.chars().all(|c| c == '_' || c.is_alphanumeric());
+    // A typo, or the last (or first) word of a field's name: `{id}` for
+    // `order_id`.
+    let near = name::closest(name, names.iter().map(String::as_str)).or_else(|| {
+        let mut words = names
+            .iter()
+            .filter(|n| n.ends_with(&format!("_{name}")) || n.starts_with(&format!("{name}_")));
+        match (words.next(), words.next()) {
+            (Some(only), None) => Some(only.as_str()),
+            _ => None,
+        }
+    });
+    if let Some(near) = near {
+        return format!("no field `{name}` in `{entity}`; did you mean `{{{near}}}`?");
+    }
+    let listed = names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if is_identifier {
+        format!("no field `{name}` in `{entity}`: a hole names one of its fields, {listed}")
+    } else {
+        format!(
+            "`{{{name}}}` does not name a field: a hole is `{{field}}` with one of `{entity}`'s fields, {listed}"
+        )
+    }
+}

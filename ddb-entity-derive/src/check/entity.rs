@@ -1,0 +1,241 @@
+//! `#[derive(Entity)]`: keys complete and storable, indexes once each,
+//! maintained fields that exist and stay out of keys.
+
+use syn::{LitStr, Type};
+
+use crate::ast::{self, Entity, Field, Hole, Part, Role};
+use crate::ctxt::Ctxt;
+use crate::name;
+
+pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
+    if let Some(lifetime) = entity.original.generics.lifetimes().next() {
+        cx.error(
+            lifetime,
+            "an entity cannot borrow: items are decoded into owned values; use owned field types (String, Vec, …)",
+        );
+    }
+    let attrs = &entity.attrs;
+    if attrs.table.is_none() {
+        cx.error(
+            entity.ident,
+            "missing `table`: add #[entity(table = YourTable, pk = \"…\", sk = \"…\")], where YourTable is declared with `ddb_entity::table!`",
+        );
+    }
+    let span = entity.ident.span();
+    match (&entity.pk, &entity.sk) {
+        (None, None) => cx.error_at(
+            span,
+            "missing `pk` and `sk`: an entity's key is a partition key template and a sort key template, e.g. #[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]",
+        ),
+        (None, Some(_)) => cx.error_at(span, format!("missing `pk`: {PK_HELP}")),
+        (Some(_), None) => cx.error_at(span, format!("missing `sk`: {SK_HELP}")),
+        (Some(_), Some(_)) => {}
+    }
+    for (position, index) in entity.indexes.iter().enumerate() {
+        if entity.indexes[..position]
+            .iter()
+            .any(|earlier| earlier.path == index.path)
+        {
+            cx.error(
+                &index.path,
+                "this index is already filled by another #[entity(index = …)]; an entity has one key per index",
+            );
+        }
+        if index.pk.is_none() {
+            cx.error_at(
+                index.span,
+                format!("missing `pk` for index `{}`: {PK_HELP}", index.name),
+            );
+        }
+    }
+    holes(cx, entity);
+    type_tag(cx, entity);
+    maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
+    let timestamp = "timestamp (`u64` epoch milliseconds)";
+    maintained(
+        cx,
+        entity,
+        attrs.created_at.as_ref(),
+        "creation time",
+        timestamp,
+    );
+    maintained(
+        cx,
+        entity,
+        attrs.updated_at.as_ref(),
+        "update time",
+        timestamp,
+    );
+}
+
+const PK_HELP: &str = "every key needs a partition key template, e.g. pk = \"CUST#{customer_id}\"";
+const SK_HELP: &str = "a single table has a sort key, so every entity needs a sort key template, e.g. sk = \"ORDER#{placed}#{order_id}\" or sk = \"PROFILE\"";
+
+/// What each hole's field allows, reported once per field and rule.
+fn holes(cx: &Ctxt, entity: &Entity<'_>) {
+    let Some(fields) = &entity.fields else { return };
+    let mut reported: Vec<(&str, String)> = Vec::new();
+    let mut report = |rule: &'static str, hole: &Hole<'_>, message: String| {
+        if !reported.contains(&(rule, hole.name.clone())) {
+            reported.push((rule, hole.name.clone()));
+            cx.error_at(hole.span, message);
+        }
+    };
+    let primary = entity.pk.iter().chain(entity.sk.iter());
+    let indexed = entity
+        .indexes
+        .iter()
+        .flat_map(|i| i.pk.iter().chain(i.sk.iter()));
+    let templates = primary
+        .map(|t| (t, true))
+        .chain(indexed.map(|t| (t, false)));
+    for (template, in_primary) in templates {
+        for hole in template.holes() {
+            let Some(field) = fields.iter().find(|f| name::unraw(f.ident) == hole.name) else {
+                continue;
+            };
+            let name = &hole.name;
+            if field.serde.skipped {
+                report(
+                    "skipped",
+                    hole,
+                    format!(
+                        "`{name}` is skipped by serde, so it would be lost on the next read; a key field must be stored (remove #[serde(skip…)])"
+                    ),
+                );
+            }
+            if let Some(inner) = field.option_inner {
+                if in_primary {
+                    report(
+                        "sparse",
+                        hole,
+                        format!(
+                            "`{name}` is an `Option`, but the primary key cannot be sparse: every item needs its whole key; use a non-optional field, or move this template to an index (an `Option` field there makes the index sparse)"
+                        ),
+                    );
+                } else if ast::option_inner(inner).is_some() {
+                    report(
+                        "type",
+                        hole,
+                        format!(
+                            "`{name}` is an `Option` of an `Option`, which no key can hold: a sparse index hole is `Option<T>` of a key part `T`; write `{name}: {}`",
+                            ast::type_string(inner)
+                        ),
+                    );
+                }
+            }
+            let ty = field.option_inner.unwrap_or(field.ty);
+            if let Some(what) = not_a_key_part(ty) {
+                report(
+                    "type",
+                    hole,
+                    format!(
+                        "`{name}` is {what}, which has no order-preserving key encoding: a hole holds one ordered value (an integer, a string, a date, an id, a `KeyPart` enum); key on something else, or encode it as a `String` field"
+                    ),
+                );
+            } else if let Some(width) = hole.width {
+                width_fits(hole, ty, width, &mut report);
+            }
+        }
+    }
+}
+
+/// Types that are visibly no key part, whatever the user's impls: a
+/// collection, an array, a slice, a tuple.
+fn not_a_key_part(ty: &Type) -> Option<String> {
+    let written = ast::type_string(ty);
+    match ty {
+        Type::Array(_) | Type::Slice(_) => Some(format!("an array (`{written}`)")),
+        Type::Tuple(tuple) if !tuple.elems.is_empty() => Some(format!("a tuple (`{written}`)")),
+        Type::Reference(reference) => not_a_key_part(&reference.elem),
+        _ => {
+            let name = ast::type_name(ty)?;
+            let collections = [
+                "Vec", "VecDeque", "HashMap", "HashSet", "BTreeMap", "BTreeSet",
+            ];
+            collections
+                .contains(&name.as_str())
+                .then(|| format!("a collection (`{written}`)"))
+        }
+    }
+}
+
+/// A width pads an integer: on a type that is visibly no integer, it is a
+/// mistake.
+fn width_fits(
+    hole: &Hole<'_>,
+    ty: &Type,
+    width: usize,
+    report: &mut impl FnMut(&'static str, &Hole<'_>, String),
+) {
+    let Some(type_name) = ast::type_name(ty) else {
+        return;
+    };
+    let not_integers = [
+        "String",
+        "str",
+        "bool",
+        "char",
+        "f32",
+        "f64",
+        "Uuid",
+        "Ulid",
+        "NaiveDate",
+        "NaiveTime",
+        "NaiveDateTime",
+        "DateTime",
+    ];
+    if not_integers.contains(&type_name.as_str()) {
+        let name = &hole.name;
+        report(
+            "width",
+            hole,
+            format!(
+                "`{{{name}:{width}}}` pads `{name}` to {width} digits, but a width applies to integers and `{name}` is a `{}`: write `{{{name}}}`",
+                ast::type_string(ty)
+            ),
+        );
+    }
+}
+
+/// An entity type: explicit and well formed, or the sort key's first
+/// literal.
+fn type_tag(cx: &Ctxt, entity: &Entity<'_>) {
+    if let Some(lit) = &entity.attrs.type_tag {
+        let value = lit.value();
+        if value.is_empty() || value.contains('#') {
+            cx.error(
+                lit,
+                "`type` names the entity type: a non-empty word without `#`, e.g. type = \"ORDER\"",
+            );
+        }
+        return;
+    }
+    let Some(sk) = &entity.sk else { return };
+    if let Some(Part::Hole(_)) | None = sk.parts.first() {
+        cx.error(
+            &sk.lit,
+            "the sort key starts with a hole, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal such as \"ORDER#{…}\"",
+        );
+    }
+}
+
+/// A field the library maintains: stored, and in no key template.
+fn maintained(cx: &Ctxt, entity: &Entity<'_>, lit: Option<&LitStr>, what: &str, kind: &str) {
+    let (Some(lit), Some(_)) = (lit, &entity.fields) else {
+        return;
+    };
+    let name = lit.value();
+    let field: Option<&Field<'_>> = entity.stored_named(&name);
+    match field {
+        None => cx.error(
+            lit,
+            format!("no stored field `{name}` to hold the {what}; name a {kind} field of this struct that serde stores"),
+        ),
+        Some(field) if field.role != Role::None => cx.error(
+            lit,
+            format!("`{name}` is part of a key template; the {what} must be a field of its own"),
+        ),
+        Some(_) => {}
+    }
+}

@@ -1,0 +1,223 @@
+//! The checks only the type system can make, stated once each where the
+//! mistake is written, and the names generated bodies use for key types.
+//!
+//! A hole's type is named in generated bodies through a *checked* alias,
+//!
+//! ```text
+//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __KeyType<u16>>::Checked;
+//! ```
+//!
+//! which is the type itself when the check passes. When it fails, the
+//! compiler reports it inside that one array length, at the template, and
+//! the alias becomes an error type, so the bodies that use it (every key
+//! builder, the index entries, the update hooks) report nothing more.
+//! Signatures keep the plain type: they are what users read.
+//!
+//! A type that mentions the entity's type parameters cannot be named in a
+//! const; there the generated impls require it to be a key part, and one
+//! generic function, bounded as the user declared the struct, states the
+//! requirement, so a missing bound is reported once and named.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Entity, Hole};
+use crate::name;
+
+/// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
+fn alias(hole: &Hole<'_>) -> Ident {
+    let field = name::unraw(hole.field());
+    match hole.width {
+        Some(width) => format_ident!("__Key_{}_{}", field, width),
+        None => format_ident!("__Key_{}", field),
+    }
+}
+
+/// How generated bodies name `hole`'s key type.
+pub(super) fn key_type(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
+    let ty = hole.ty();
+    if model.is_generic(ty) {
+        quote!(#ty)
+    } else {
+        let alias = alias(hole);
+        quote!(#alias)
+    }
+}
+
+/// `value` (a `&T` of the hole's type) as the hole's checked type: by
+/// reference, or by value for a fixed-width integer (which is `Copy`).
+pub(super) fn checked(model: &Entity<'_>, hole: &Hole<'_>, value: TokenStream) -> TokenStream {
+    let value = if model.is_generic(hole.ty()) {
+        value
+    } else {
+        let ty = key_type(model, hole);
+        quote!(__checked::<#ty>(#value))
+    };
+    match hole.width {
+        Some(_) => quote!(*#value),
+        None => value,
+    }
+}
+
+/// The items of the checks, for the entity's `const _: () = { … }`.
+pub(super) fn items(model: &Entity<'_>) -> TokenStream {
+    let mut seen: Vec<Ident> = Vec::new();
+    let mut aliases = Vec::new();
+    let mut generic_holes = Vec::new();
+    for hole in model.templates().flat_map(|t| t.holes()) {
+        let ty = hole.ty();
+        if model.is_generic(ty) {
+            if !generic_holes
+                .iter()
+                .any(|h: &&Hole<'_>| h.name == hole.name)
+            {
+                generic_holes.push(hole);
+            }
+            continue;
+        }
+        let alias = alias(hole);
+        if seen.contains(&alias) {
+            continue;
+        }
+        seen.push(alias.clone());
+        let check = match hole.width {
+            None => quote_spanned! {hole.span=>
+                ::ddb_entity::__private::assert_key_part::<#ty>();
+            },
+            Some(width) => {
+                let field = name::unraw(hole.field());
+                // `panic!` reads its message as a format string: braces doubled.
+                let ty_name = crate::ast::type_string(ty);
+                let message = format!(
+                    "`{{{{{field}:{width}}}}}` pads to {width} digits, but a `{ty_name}` has fewer even at its largest: write a smaller width, or `{{{{{field}}}}}` for the type's full width"
+                );
+                quote_spanned! {hole.span=>
+                    if #width > <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS {
+                        ::core::panic!(#message);
+                    }
+                }
+            }
+        };
+        aliases.push(quote! {
+            #[allow(non_camel_case_types)]
+            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+        });
+    }
+    let generic_check = generic_bounds(model, &generic_holes);
+    let index_checks = index_checks(model);
+    quote! {
+        /// The identity on types, reached through an array whose length
+        /// holds a check (see the derive's `expand/checks.rs`).
+        pub trait __KeyType<T: ?::core::marker::Sized> {
+            type Checked: ?::core::marker::Sized;
+        }
+        impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
+            type Checked = T;
+        }
+        #[allow(dead_code)]
+        fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
+            value
+        }
+        #(#aliases)*
+        #generic_check
+        #index_checks
+    }
+}
+
+/// What the generated impls require of hole types that mention a type
+/// parameter: to be key parts (integers of a width, for a width).
+pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
+    let mut bounds: Vec<TokenStream> = Vec::new();
+    for hole in model.templates().flat_map(|t| t.holes()) {
+        let ty = hole.ty();
+        if !model.is_generic(ty) {
+            continue;
+        }
+        let bound = match hole.width {
+            Some(_) => quote!(#ty: ::ddb_entity::__private::PaddedInt),
+            None => quote! {
+                #ty: ::ddb_entity::__private::KeyPart + ::ddb_entity::__private::DecodeKeyPart
+            },
+        };
+        if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
+            bounds.push(bound);
+        }
+    }
+    bounds
+}
+
+/// The entity's where clause plus `extra` predicates and the inferred
+/// bounds.
+pub(super) fn where_clause(model: &Entity<'_>, extra: &[TokenStream]) -> TokenStream {
+    let user = model.generics.where_clause.as_ref().map(|w| &w.predicates);
+    let mut predicates: Vec<TokenStream> = extra.to_vec();
+    predicates.extend(user.into_iter().flat_map(|p| p.iter().map(|p| quote!(#p))));
+    predicates.extend(inferred_bounds(model));
+    if predicates.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(where #(#predicates),*)
+    }
+}
+
+/// One generic function bounded as the user declared the entity, requiring
+/// what the generated impls infer: a bound the declaration lacks is
+/// reported here, once per hole, with the compiler's suggestion of it.
+fn generic_bounds(model: &Entity<'_>, holes: &[&Hole<'_>]) -> TokenStream {
+    if holes.is_empty() {
+        return TokenStream::new();
+    }
+    let (impl_generics, _, where_clause) = model.generics.split_for_impl();
+    let checks = holes.iter().map(|hole| {
+        let ty = hole.ty();
+        match hole.width {
+            Some(_) => quote_spanned! {hole.span=>
+                let _ = <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS;
+            },
+            None => quote_spanned! {hole.span=>
+                ::ddb_entity::__private::assert_key_part::<#ty>();
+            },
+        }
+    });
+    quote! {
+        #[allow(dead_code)]
+        fn __declared_key_parts #impl_generics () #where_clause {
+            #(#checks)*
+        }
+    }
+}
+
+/// Each index belongs to the entity's table, and has a sort key exactly
+/// when the entity gives it one: reported at the index's attribute.
+fn index_checks(model: &Entity<'_>) -> TokenStream {
+    let table = model.table();
+    let checks = model.indexes.iter().map(|index| {
+        let path = &index.path;
+        let name = &index.name;
+        let (not, message, span) = match &index.sk {
+            Some(sk) => (
+                None,
+                format!("index `{name}` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `{name}` in `table!`"),
+                sk.lit.span(),
+            ),
+            None => (
+                Some(quote!(!)),
+                format!("index `{name}` has a sort key in its `table!` declaration: add `sk = \"…\"` to this #[entity(index = {name}, …)]"),
+                syn::spanned::Spanned::span(path),
+            ),
+        };
+        let message = message.replace('{', "{{").replace('}', "}}");
+        // One const item per check: const evaluation stops at its first panic.
+        let sort_key = quote_spanned! {span=>
+            const _: () = ::core::assert!(
+                #not ::ddb_entity::__private::index_has_sort_key::<#path>(),
+                #message
+            );
+        };
+        quote! {
+            const _: () = ::ddb_entity::__private::index_of_table::<#path, #table>();
+            #sort_key
+        }
+    });
+    quote!(#(#checks)*)
+}

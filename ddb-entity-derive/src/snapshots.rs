@@ -1,0 +1,72 @@
+//! Expansion snapshots: what each derive generates for one representative
+//! input, pretty-printed, so a change to generated code shows as a diff in
+//! review. Update with `UPDATE_EXPECT=1 cargo test -p ddb-entity-derive`.
+
+use expect_test::{ExpectFile, expect_file};
+use proc_macro2::TokenStream;
+use syn::{DeriveInput, parse_quote};
+
+fn assert_expands(
+    expand: fn(&DeriveInput) -> TokenStream,
+    input: DeriveInput,
+    expected: ExpectFile,
+) {
+    let tokens = expand(&input);
+    let file: syn::File = match syn::parse2(tokens.clone()) {
+        Ok(file) => file,
+        Err(err) => panic!("generated code does not parse: {err}\n{tokens}"),
+    };
+    expected.assert_eq(&prettyplease::unparse(&file));
+}
+
+/// Two key templates with a width, a sparse index reusing a primary-key
+/// field, a version and an updated-at timestamp.
+#[test]
+fn entity() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id:6}", version = "version", updated_at = "updated")]
+            #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "CUST#{customer_id}")]
+            pub struct Order {
+                pub customer_id: u64,
+                pub order_id: u32,
+                pub placed: String,
+                pub open_since: Option<u32>,
+                pub version: u64,
+                pub updated: u64,
+            }
+        },
+        expect_file!["../snapshots/entity.rs"],
+    );
+}
+
+#[test]
+fn collection() {
+    assert_expands(
+        crate::collection,
+        parse_quote! {
+            pub struct CustomerView {
+                pub customer: Option<Customer>,
+                pub orders: Vec<Order>,
+            }
+        },
+        expect_file!["../snapshots/collection.rs"],
+    );
+}
+
+#[test]
+fn key_part() {
+    assert_expands(
+        crate::key_part,
+        parse_quote! {
+            pub enum Priority {
+                Low,
+                #[key(rename = "MEDIUM")]
+                Medium,
+                High,
+            }
+        },
+        expect_file!["../snapshots/key_part.rs"],
+    );
+}

@@ -1,0 +1,28 @@
+use ddb_entity::{Db, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+
+// A `#` inside a hole: `{order#id}` for `{order_id}`.
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order#id}")]
+pub struct Order {
+    pub customer_id: u64,
+    pub order_id: u64,
+}
+
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let order = Order { customer_id: 1, order_id: 2 };
+    let _ = async move {
+        db.put(&order).await?;
+        let _: Option<Order> = db.get(Order::key(1, 2)?).await?;
+        let _: Vec<Order> = db
+            .query(Order::partition(1)?)
+            .sk_begins_with(Order::sk().order_id(2))
+            .all()
+            .await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -1,0 +1,30 @@
+use ddb_entity::{Db, Entity};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+
+// `tabel` for `table`: one error at the misspelt name, and the rest of the
+// attribute (pk, sk) still read.
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(tabel = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+pub struct Order {
+    pub customer_id: u64,
+    pub order_id: u64,
+    pub placed: u32,
+}
+
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let order = Order { customer_id: 1, order_id: 2, placed: 3 };
+    let _ = async move {
+        db.put(&order).await?;
+        let _: Option<Order> = db.get(Order::key(1, 3, 2)?).await?;
+        let _: Vec<Order> = db
+            .query(Order::partition(1)?)
+            .sk_begins_with(Order::sk().placed(3))
+            .all()
+            .await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}
