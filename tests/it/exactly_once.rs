@@ -94,6 +94,8 @@ pub struct Plan {
     /// Answer a failed condition without the old item, as servers that
     /// ignore `ReturnValuesOnConditionCheckFailure` do.
     pub forget_old_items: bool,
+    /// Fault only the first attempt of each request.
+    pub first_attempt_only: bool,
 }
 
 impl Plan {
@@ -105,6 +107,7 @@ impl Plan {
             server_error: 0.0,
             unavailable: 0.0,
             forget_old_items: false,
+            first_attempt_only: false,
         }
     }
 }
@@ -121,6 +124,8 @@ pub struct Ledger {
     pub resends: usize,
     /// Old items taken out of condition failures.
     pub forgotten: usize,
+    /// The `ClientRequestToken` of every TransactWriteItems attempt.
+    pub request_tokens: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -176,7 +181,17 @@ impl State {
         if attempt > 1 {
             self.ledger.lock().unwrap().resends += 1;
         }
-        if !WRITES.contains(&operation) {
+        if operation == "TransactWriteItems"
+            && let Ok(json) = serde_json::from_slice::<serde_json::Value>(body)
+        {
+            let token = json["ClientRequestToken"].as_str().unwrap_or_default();
+            self.ledger
+                .lock()
+                .unwrap()
+                .request_tokens
+                .push(token.to_owned());
+        }
+        if !WRITES.contains(&operation) || (plan.first_attempt_only && attempt > 1) {
             return Fault::None;
         }
         let mut hasher = DefaultHasher::new();
@@ -491,6 +506,7 @@ fn lossy_plan(seed: u64, forget_old_items: bool) -> Plan {
         server_error: 0.03,
         unavailable: 0.02,
         forget_old_items,
+        first_attempt_only: false,
     }
 }
 
@@ -1007,4 +1023,49 @@ fn the_token_attribute_is_reserved() {
     );
     assert_eq!(Good::SCHEMA.token_attribute, "_token");
     Good::SCHEMA.validate().unwrap();
+}
+
+#[tokio::test]
+async fn a_transaction_resent_by_the_sdk_is_one_transaction_with_one_token() {
+    // The first attempt of every write is applied and its answer cut; the
+    // SDK's second attempt carries the same request, token included.
+    let plan = Plan {
+        cut: 1.0,
+        first_attempt_only: true,
+        ..Plan::calm(13)
+    };
+    let (_dynamo, db, clean, lossy) = lossy_table(plan, true).await;
+    let f = Hits::fields();
+    clean.put(&Hits { id: 1, hits: 0 }).await.unwrap();
+    let deposit = |id: u32| {
+        db.transact()
+            .create(&Receipt { id, account: 1 })
+            .update(db.update(Hits::key(1).unwrap()).add(f.hits, 10))
+    };
+    deposit(1).await.unwrap();
+    let ledger = lossy.ledger();
+    assert_eq!(ledger.cuts, 1, "{ledger:?}");
+    // One token, generated for the send, in both attempts.
+    let tokens = &ledger.request_tokens;
+    assert_eq!(tokens.len(), 2, "{ledger:?}");
+    assert_eq!(tokens[0], tokens[1]);
+    assert_eq!(tokens[0].len(), 21);
+    // DynamoDB (dynoxide) answers the resend with success, having applied
+    // nothing; moto, which ignores the token, cancels it on the items that
+    // hold it, and the transaction recognises its own write. No read.
+    assert_eq!(ledger.delivered.get("GetItem"), None, "{ledger:?}");
+    assert_eq!(read(&clean, Hits::key(1).unwrap()).await.unwrap().hits, 10);
+
+    // A token of the caller's wins, and is the one every attempt carries;
+    // a new call with it is the same transaction.
+    for _ in 0..2 {
+        deposit(2).idempotency_token("deposit-2").await.unwrap();
+    }
+    let ledger = lossy.ledger();
+    assert!(
+        ledger.request_tokens[2..].iter().all(|t| t == "deposit-2"),
+        "{ledger:?}"
+    );
+    assert_eq!(read(&clean, Hits::key(1).unwrap()).await.unwrap().hits, 20);
+    assert!(read(&clean, Receipt::key(2).unwrap()).await.is_some());
 }
