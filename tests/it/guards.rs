@@ -45,6 +45,12 @@ struct VersionedProfile {
     version: u64,
 }
 
+impl Profile {
+    fn clone_with_id(&self, id: u64) -> Profile {
+        Profile { id, ..self.clone() }
+    }
+}
+
 fn profile(id: u64) -> Profile {
     Profile {
         id,
@@ -601,11 +607,39 @@ async fn a_failed_condition_is_decided_from_the_stored_item_when_the_server_retu
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::WrongType, "{err:?}");
 
+        // In a transaction too: an update whose condition fails on an
+        // existing item is not "not found", a taken key is "already
+        // exists", a missing item is "not found".
+        let err = db
+            .transact()
+            .update(
+                db.update(Profile::key(1).unwrap())
+                    .add(f.visits, 1)
+                    .condition(f.name.equals("Grace".into())),
+            )
+            .create(&profile(1).clone_with_id(5))
+            .await
+            .unwrap_err();
+        let reasons = err.cancellation_reasons();
+        assert!(
+            reasons[0].is_condition_failed() && !reasons[0].is_not_found(),
+            "{reasons:?}"
+        );
+        let err = db
+            .transact()
+            .create(&profile(1))
+            .update(db.update(Profile::key(6).unwrap()).add(f.visits, 1))
+            .await
+            .unwrap_err();
+        let reasons = err.cancellation_reasons();
+        assert!(reasons[0].is_already_exists(), "{reasons:?}");
+        assert!(reasons[1].is_not_found(), "{reasons:?}");
+
         // A failure without an item is read once: "no item came back" is
         // not "no item is stored". With the items returned, that is only
-        // the update of the missing key; without, every failure.
+        // the updates of missing keys; without, every failure.
         let ledger = lossy.ledger();
-        let (forgotten, read) = if forget { (5, 6) } else { (0, 1) };
+        let (forgotten, read) = if forget { (7, 9) } else { (0, 2) };
         assert_eq!(ledger.forgotten, forgotten, "{ledger:?}");
         assert_eq!(ledger.delivered["GetItem"], read, "{ledger:?}");
     }

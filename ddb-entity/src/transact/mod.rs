@@ -363,15 +363,33 @@ impl<'db, T: Table> Transaction<'db, T> {
                 Err(err) => err,
             };
             let attribute = T::SCHEMA.token_attribute;
+            // The stored item of every action whose condition failed: as
+            // DynamoDB returned it, else (for an action that asked for it)
+            // by a consistent read — a server that ignores the request
+            // must not turn "taken" into "free" or "exists" into "missing".
+            let mut stored: Vec<Option<Item>> = vec![None; sent.len()];
             if let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
                 err.as_service_error()
             {
-                let own = canceled
-                    .cancellation_reasons()
+                for ((action, reason), slot) in sent
                     .iter()
-                    .filter_map(|reason| reason.item.as_ref())
-                    .any(|item| write_token.is_in(item, attribute));
-                if own {
+                    .zip(canceled.cancellation_reasons())
+                    .zip(&mut stored)
+                {
+                    let failed = reason.code() == Some("ConditionalCheckFailed");
+                    *slot = match reason.item.as_ref().filter(|item| !item.is_empty()) {
+                        Some(item) => Some(item.clone()),
+                        None if failed && action.asked_old => {
+                            read_stored(self.db.client(), table, key_of::<T>(action)).await?
+                        }
+                        None => None,
+                    };
+                }
+                if stored
+                    .iter()
+                    .flatten()
+                    .any(|item| write_token.is_in(item, attribute))
+                {
                     // A resend of this transaction, applied before.
                     return Ok(());
                 }
@@ -380,7 +398,7 @@ impl<'db, T: Table> Transaction<'db, T> {
             if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
                 return Ok(());
             }
-            Err(cancel::error(table, sent, err))
+            Err(cancel::error(table, sent, stored, err))
         }
         .instrument(span)
         .await
@@ -392,16 +410,8 @@ impl<'db, T: Table> Transaction<'db, T> {
 /// is this send's own). Asked only after an attempt lost its answer. A
 /// read that fails counts as "not shown".
 async fn applied<T: Table>(db: &Db<T>, sent: &[Sent], token: &WriteToken) -> bool {
-    let keys = T::SCHEMA.primary;
     for action in sent.iter().filter(|action| action.tokened) {
-        let mut key = Item::new();
-        key.insert(
-            keys.partition_key.to_owned(),
-            AttributeValue::S(action.partition.clone()),
-        );
-        if let Some(sort_key) = keys.sort_key {
-            key.insert(sort_key.to_owned(), AttributeValue::S(action.sort.clone()));
-        }
+        let key = key_of::<T>(action);
         if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key).await
             && token.is_in(&item, T::SCHEMA.token_attribute)
         {
@@ -409,6 +419,20 @@ async fn applied<T: Table>(db: &Db<T>, sent: &[Sent], token: &WriteToken) -> boo
         }
     }
     false
+}
+
+/// The primary key of the item an action addresses.
+fn key_of<T: Table>(action: &Sent) -> Item {
+    let keys = T::SCHEMA.primary;
+    let mut key = Item::new();
+    key.insert(
+        keys.partition_key.to_owned(),
+        AttributeValue::S(action.partition.clone()),
+    );
+    if let Some(sort_key) = keys.sort_key {
+        key.insert(sort_key.to_owned(), AttributeValue::S(action.sort.clone()));
+    }
+    key
 }
 
 /// Checks the actions and builds the request's items, with what the error
@@ -471,6 +495,7 @@ fn prepare(
             sort,
             version,
             tokened,
+            asked_old: return_old,
         });
     }
     if bytes > MAX_TRANSACTION_BYTES {
