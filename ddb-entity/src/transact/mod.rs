@@ -394,7 +394,15 @@ impl<'db, T: Table> Transaction<'db, T> {
                     return Ok(());
                 }
             }
-            let unanswered = err.as_service_error().is_none() || is_ambiguous(&err);
+            // No answer, a server error, or "a transaction with this token
+            // is in progress" (an earlier attempt of this send): it may
+            // have applied, or be applying.
+            let unanswered = err.as_service_error().is_none_or(|service| {
+                matches!(
+                    service,
+                    TransactWriteItemsError::TransactionInProgressException(_)
+                )
+            }) || is_ambiguous(&err);
             if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
                 return Ok(());
             }
