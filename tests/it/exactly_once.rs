@@ -7,7 +7,9 @@
 //!
 //! - **cut**: dropped, and the SDK hears a connection reset (an I/O
 //!   dispatch failure), or
-//! - **delayed**: held past the SDK's attempt timeout, which fires,
+//! - **delayed**: held past the SDK's attempt timeout (350 ms), which
+//!   fires — on moto, a read timeout of the connection instead (see
+//!   [`attempt_timeout`]),
 //!
 //! while the SDK's standard retry mode (3 attempts, its own retry quota
 //! unlimited so that every retry the mode allows happens) resends the same
@@ -130,6 +132,9 @@ pub struct Ledger {
 
 #[derive(Debug)]
 struct State {
+    /// How long a delayed answer is held, past the attempt timeout;
+    /// `None`: the connection times out reading it instead.
+    held: Option<Duration>,
     plan: Mutex<Plan>,
     ledger: Mutex<Ledger>,
     /// Attempts seen per request body: one body per write call (its token
@@ -241,9 +246,21 @@ impl fmt::Debug for LostAnswersConnector {
     }
 }
 
-/// How long a delayed answer is held: past the 350 ms attempt timeout.
-const HELD: Duration = Duration::from_millis(600);
-const ATTEMPT_TIMEOUT: Duration = Duration::from_millis(350);
+/// The SDK's attempt timeout: 350 ms on the embedded server. moto, one
+/// Python process serving the whole suite in parallel (and copying a whole
+/// table for every transaction), at times takes seconds to *apply* a
+/// request; a short timeout then fires while the write is still in flight
+/// and its resend runs beside it, which is not the fault under test (an
+/// answer lost after the server applied the write — no client can know of
+/// a write that applies after it gave up). There the timeout is 10 s, a
+/// guard only, and a delayed answer is a read timeout of the connection.
+fn attempt_timeout(embedded: bool) -> Duration {
+    if embedded {
+        Duration::from_millis(350)
+    } else {
+        Duration::from_secs(10)
+    }
+}
 
 impl HttpConnector for LostAnswersConnector {
     fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
@@ -291,7 +308,12 @@ impl HttpConnector for LostAnswersConnector {
                 }
                 Fault::Delay => {
                     state.ledger.lock().unwrap().delays += 1;
-                    tokio::time::sleep(HELD).await;
+                    let Some(held) = state.held else {
+                        return Err(ConnectorError::timeout(
+                            "injected: read timeout after the server answered".into(),
+                        ));
+                    };
+                    tokio::time::sleep(held).await;
                     Ok(answer(response.status().as_u16(), body))
                 }
                 Fault::ServerError | Fault::Unavailable => {
@@ -359,7 +381,7 @@ async fn read_body(mut body: SdkBody) -> Result<Vec<u8>, ConnectorError> {
 }
 
 /// A table reached through the lossy client (SDK standard retries, 3
-/// attempts, 350 ms per attempt) and through a clean one, for the truth.
+/// attempts, an attempt timeout of 350 ms, 10 s on moto) and through a clean one, for the truth.
 pub async fn lossy_table(
     plan: Plan,
     retries: bool,
@@ -371,6 +393,7 @@ pub async fn lossy_table(
         .create_table_if_missing()
         .await
         .expect("table is created");
+    let timeout = attempt_timeout(dynamo.is_embedded());
     let lossy = LostAnswers {
         inner: dynamo
             .client()
@@ -378,6 +401,9 @@ pub async fn lossy_table(
             .http_client()
             .expect("the local client has an HTTP client"),
         state: Arc::new(State {
+            held: dynamo
+                .is_embedded()
+                .then(|| timeout + Duration::from_millis(250)),
             plan: Mutex::new(plan),
             ledger: Mutex::default(),
             attempts: Mutex::default(),
@@ -404,7 +430,7 @@ pub async fn lossy_table(
         )
         .timeout_config(
             TimeoutConfig::builder()
-                .operation_attempt_timeout(ATTEMPT_TIMEOUT)
+                .operation_attempt_timeout(timeout)
                 .build(),
         )
         .build();
