@@ -730,13 +730,19 @@ async fn lost_answers(plan: Plan, control: bool) -> bool {
     };
     let mut total = Tally::default();
     eprintln!(
-        "exactly-once on {} ({label}): {:?}",
+        "exactly-once on {} ({label}): {} cuts, {} delays, {} 500/503, {} resends by the SDK, {} deciding reads, {} old items withheld; delivered {:?}",
         if dynamo.is_embedded() {
             "dynoxide"
         } else {
             "DDB_ENDPOINT"
         },
-        ledger
+        ledger.cuts,
+        ledger.delays,
+        ledger.server_errors,
+        ledger.resends,
+        ledger.delivered.get("GetItem").copied().unwrap_or(0),
+        ledger.forgotten,
+        ledger.delivered
     );
     for (what, t) in &tally {
         eprintln!(
