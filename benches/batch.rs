@@ -5,6 +5,9 @@
 //! SDK's `batch_write_item` in chunks of 25 — both one chunk at a time and 4
 //! at a time. Same server, same runtime, one run.
 //!
+//! Then one put of one item, by hand, ours plain, and ours with the write
+//! token that makes a resend recognise its own write (issue 11's cost).
+//!
 //! `cargo bench --bench batch`
 
 use std::time::Duration;
@@ -150,12 +153,56 @@ fn batch_write(c: &mut Criterion) {
     group.finish();
 }
 
+/// One PutItem of one order: by hand (no condition, no token), ours plain
+/// (`Db::put`: the type guard, no token: a plain put is idempotent), and
+/// ours with the write token (a conditional put, which stores `_wt` and
+/// recognises its own earlier attempt), to price the token.
+fn single_put(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dynamo = rt.block_on(LocalDynamo::start_embedded()).unwrap();
+    let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("bench"));
+    rt.block_on(db.create_table_if_missing().send()).unwrap();
+    let order = orders().remove(7);
+    rt.block_on(db.put(&order).send()).unwrap();
+    let client = db.client().clone();
+    let table = db.table_name().to_owned();
+    let shipped = || Order::fields().status.equals("SHIPPED".to_owned());
+
+    let mut group = c.benchmark_group("put one item");
+    group.bench_function("SDK put_item by hand", |b| {
+        b.iter(|| {
+            rt.block_on(
+                client
+                    .put_item()
+                    .table_name(&table)
+                    .set_item(Some(item_by_hand(&order)))
+                    .send(),
+            )
+            .unwrap()
+        })
+    });
+    group.bench_function("ours: Db::put (plain: type guard, no token)", |b| {
+        b.iter(|| rt.block_on(db.put(&order).send()).unwrap())
+    });
+    group.bench_function("ours: Db::put with a condition (write token)", |b| {
+        b.iter(|| {
+            rt.block_on(db.put(&order).condition(shipped()).send())
+                .unwrap()
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .sample_size(20)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(4));
-    targets = batch_write
+    targets = batch_write, single_put
 }
 criterion_main!(benches);

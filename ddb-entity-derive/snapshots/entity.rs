@@ -86,7 +86,7 @@ const _: () = {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("OPEN");
             __pk.part("open_since", &open_since)?;
-            ::ddb_entity::Partition::new(__pk.finish_partition()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> OrderGsi1Sk<0usize> {

@@ -78,6 +78,10 @@ impl<T: Table> CreateTable<'_, T> {
     }
 
     /// Sends the requests.
+    ///
+    /// **Retrying** is safe: a table that exists (because an earlier
+    /// attempt created it) is checked against the declaration, not created
+    /// again.
     pub async fn send(self) -> Result<Provisioned> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.create_table_if_missing", table);

@@ -41,6 +41,13 @@ pub struct TableSchema {
     /// seconds since the Unix epoch after which DynamoDB deletes the item
     /// (within a few days). Reads hide items past it that are still there.
     pub ttl_attribute: Option<&'static str>,
+    /// The reserved attribute holding the write token of the last write
+    /// that needed one (default `"_wt"`): a short random string per call,
+    /// overwritten by each such write (so it never grows), never part of an
+    /// entity's body. It is how a write resent after a lost answer
+    /// recognises that the item stored is its own (see the crate docs,
+    /// "Retries and exactly-once writes").
+    pub token_attribute: &'static str,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
     pub indexes: &'static [IndexSchema],
 }
@@ -141,6 +148,16 @@ impl TableSchema {
         }
         if self.type_attribute.is_empty() {
             return Err("the type attribute name is empty".into());
+        }
+        let token = self.token_attribute;
+        if token.is_empty()
+            || self.key_attributes().contains(&token)
+            || token == self.type_attribute
+            || self.ttl_attribute == Some(token)
+        {
+            return Err(format!(
+                "the write-token attribute `{token}` must be a non-empty name of its own, not a key, the type or the TTL attribute"
+            ));
         }
         Ok(())
     }
@@ -248,8 +265,10 @@ impl<I: Index> QueryIndex for I {
 /// one unit struct per global secondary index implementing [`Index`].
 ///
 /// `type_attribute` is optional (default `"_type"`), and so are
-/// `ttl_attribute` (the table's time-to-live attribute: epoch seconds) and
-/// each index's `sort_key`.
+/// `ttl_attribute` (the table's time-to-live attribute: epoch seconds),
+/// `token_attribute` (the reserved attribute of write tokens, default
+/// `"_wt"`; see [`TableSchema::token_attribute`]) and each index's
+/// `sort_key`.
 ///
 /// ```
 /// ddb_entity::table! {
@@ -259,6 +278,7 @@ impl<I: Index> QueryIndex for I {
 ///         sort_key: "SK",
 ///         type_attribute: "_type",
 ///         ttl_attribute: "expires_at",
+///         token_attribute: "_wt",
 ///         indexes: {
 ///             /// Overloaded: orders by id, products by SKU, …
 ///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
@@ -282,6 +302,7 @@ macro_rules! table {
             sort_key: $sk:literal
             $(, type_attribute: $type_attr:literal)?
             $(, ttl_attribute: $ttl_attr:literal)?
+            $(, token_attribute: $token_attr:literal)?
             $(, indexes: {
                 $(
                     $(#[$index_meta:meta])*
@@ -308,6 +329,7 @@ macro_rules! table {
                 // The first element is the caller's, when given.
                 type_attribute: [$($type_attr,)? "_type"][0],
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
+                token_attribute: [$($token_attr,)? "_wt"][0],
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
             };
         }

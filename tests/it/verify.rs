@@ -114,14 +114,21 @@ async fn a_body_under_another_key_is_refused_by_every_typed_read() {
         .unwrap_err();
     assert_mismatch(&old, stored, "transaction old item");
 
-    // An update's new item: the write is done, the value not returned.
+    // An update's new item: the write is done (the item is of the right
+    // type), the value not returned; the error says the write was applied
+    // and why its result is refused.
     let fields = CustomerOrder::fields();
     let err = db
         .update(key8.clone())
         .set(fields.total_cents, 1)
         .await
         .unwrap_err();
-    assert_mismatch(&err, stored, "update");
+    assert_eq!(err.kind(), ErrorKind::DecodeAfterWrite, "{err}");
+    assert!(!err.is_retryable(), "{err}");
+    let cause = std::error::Error::source(&err)
+        .and_then(|source| source.downcast_ref::<Error>())
+        .expect("the refused read is the cause");
+    assert_mismatch(cause, stored, "update");
 
     let err = db.delete(key8.clone()).returning_old().await.unwrap_err();
     assert_mismatch(&err, stored, "delete returning old");

@@ -202,7 +202,7 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
         #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
             let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
             #fill
-            ::ddb_entity::Partition::new(#buf.finish_partition()?)
+            ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
         }
     };
     let Some(sk) = &index.sk else {

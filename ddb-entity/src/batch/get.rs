@@ -224,7 +224,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
         self.keys.is_empty()
     }
 
-    /// Reads every key into a collection: a `#[derive(Collection)]` struct,
+    /// Reads every key into a collection (retrying is safe: reads change
+    /// nothing): a `#[derive(Collection)]` struct,
     /// a `Vec` of an entity, or a `Vec` of a `#[derive(Collection)]` enum,
     /// which must hold every entity type asked for. Fails with
     /// an error listing them ([`Error::unprocessed_keys`]) if some keys are still

@@ -277,6 +277,16 @@ impl<'db, T: Table> BatchWrite<'db, T> {
     /// Sends the batch: `Ok(())` once every write is done;
     /// an error listing the writes that are not ([`Error::unprocessed_writes`]) when the
     /// retry budget runs out or a request fails for good.
+    ///
+    /// **Retrying** is safe, for the engine's retries, the SDK's and yours
+    /// ([`resend`](BatchWrite::resend) of the leftovers, or the whole batch
+    /// again): `BatchWriteItem` puts and deletes are idempotent — a put
+    /// resent writes the same item, a delete resent finds nothing to
+    /// delete — so they need no write token. A request whose answer was
+    /// lost is resent whole; its writes may land twice, with the same
+    /// effect. What a batch cannot do: carry conditions, so it checks
+    /// neither a version (versioned entities are refused) nor the type of
+    /// an item it replaces or deletes.
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let names = EntityNames::of(self.writes.iter().map(|w| w.entity));

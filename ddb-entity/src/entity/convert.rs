@@ -5,8 +5,8 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::Entity;
 use super::verify::{StoredKeys, keep_keys_found_by};
+use super::{Entity, keys};
 use crate::codec;
 use crate::error::{Repr, Result};
 use crate::item::{Item, type_tag};
@@ -37,7 +37,7 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
         let attribute = schema
             .key_attributes()
             .into_iter()
-            .chain([schema.type_attribute])
+            .chain([schema.type_attribute, schema.token_attribute])
             .find(|attribute| item.contains_key(*attribute))
             .unwrap_or(schema.type_attribute);
         return Err(Repr::AttributeClash {
@@ -57,6 +57,9 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     put(schema.type_attribute, E::TYPE_TAG.to_owned());
     for entry in entity.index_entries()? {
         let Some(key) = entry.key else { continue };
+        // Whoever built the entry (generated or hand-written code), DynamoDB
+        // refuses the item if an index key is empty or too long.
+        keys::check_index_key(E::RUST_NAME, &entry.index, &key)?;
         put(entry.index.keys.partition_key, key.partition);
         if let (Some(attribute), Some(value)) = (entry.index.keys.sort_key, key.sort) {
             put(attribute, value);
@@ -66,11 +69,12 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
 }
 
 /// Whether the library writes an attribute named `name` in a table of
-/// `schema`: a key attribute of the table or of any of its indexes, or the
-/// type attribute.
+/// `schema`: a key attribute of the table or of any of its indexes, the
+/// type attribute or the write token.
 fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
     let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
     name == schema.type_attribute
+        || name == schema.token_attribute
         || is_key(&schema.primary)
         || schema.indexes.iter().any(|index| is_key(&index.keys))
 }
@@ -79,10 +83,13 @@ fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
 /// must decode (a failure names the field and where the item is stored),
 /// and its stored key attributes must be the keys the decoded value
 /// generates ([`StoredKeys::verify`]), so no read returns a value stored
-/// under a key that is not its own.
+/// under a key that is not its own. The write token is the library's, never
+/// the entity's: it is taken out first, so even an entity that denies
+/// unknown fields reads an item written with one.
 pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
+    item.remove(schema.token_attribute);
     let stored = StoredKeys::take(&mut item, &schema);
     let entity = codec::from_item::<E>(item).map_err(|err| {
         let path = err.path();

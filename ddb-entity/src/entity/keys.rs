@@ -94,6 +94,26 @@ pub(crate) fn check_sort(value: &str) -> Result<(), KeyError> {
     check_length(value, "sort key", SORT_KEY_MAX_BYTES)
 }
 
+/// An index key of `entity` that DynamoDB accepts: a partition key value
+/// that is not empty and at most 2048 bytes, a sort key at most 1024,
+/// naming the index and attribute that is not. Every item written (put,
+/// create, batch and transaction puts) and every key an update moves goes
+/// through it, whoever built the [`IndexKey`].
+pub(crate) fn check_index_key(
+    entity: &'static str,
+    index: &crate::table::IndexSchema,
+    key: &IndexKey,
+) -> Result<()> {
+    let refuse = |attribute: &'static str, source: KeyError| -> Error {
+        Error::index_key(Some(entity), index.name, attribute, source)
+    };
+    check_partition(&key.partition).map_err(|source| refuse(index.keys.partition_key, source))?;
+    if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort) {
+        check_sort(sort).map_err(|source| refuse(attribute, source))?;
+    }
+    Ok(())
+}
+
 fn check_length(value: &str, what: &'static str, limit: usize) -> Result<(), KeyError> {
     if value.is_empty() {
         return Err(KeyError::EmptyKey);
@@ -174,7 +194,12 @@ impl<I: QueryIndex> Partition<I> {
     /// assert!(Partition::<Primary<App>>::new(String::new()).unwrap_err().is_key());
     /// ```
     pub fn new(value: String) -> Result<Self> {
-        check_partition(&value)?;
+        check_partition(&value).map_err(|source| match I::INDEX_NAME {
+            // Name the index's attribute: "the partition key" alone could
+            // be the table's.
+            Some(index) => Error::index_key(None, index, I::KEYS.partition_key, source),
+            None => Error::from(source),
+        })?;
         Ok(Partition {
             value,
             index: PhantomData,
@@ -224,14 +249,23 @@ impl<I: QueryIndex> fmt::Debug for Partition<I> {
 pub(crate) struct KeyFault {
     entity: &'static str,
     field: Option<&'static str>,
+    /// The index and key attribute of a whole index sort key refused (a
+    /// function, to keep the fault small).
+    index: Option<IndexOf>,
     source: KeyError,
 }
 
+/// An index's name and sort key attribute (`None` for the table).
+type IndexOf = fn() -> Option<(&'static str, &'static str)>;
+
 impl KeyFault {
     pub(crate) fn into_error(self) -> Error {
-        match self.field {
-            Some(field) => Error::key_of(self.entity, field, self.source),
-            None => Error::from(self.source).for_entity(self.entity),
+        match (self.field, self.index.and_then(|index| index())) {
+            (Some(field), _) => Error::key_of(self.entity, field, self.source),
+            (None, Some((index, attribute))) => {
+                Error::index_key(Some(self.entity), index, attribute, self.source)
+            }
+            (None, None) => Error::from(self.source).for_entity(self.entity),
         }
     }
 }
@@ -430,6 +464,22 @@ impl KeyWriter {
         Ok(value)
     }
 
+    /// The whole value, which must be a valid partition key of index `I`
+    /// (a refusal names the index and its attribute).
+    pub fn finish_index_partition<I: crate::table::Index>(self) -> Result<String> {
+        let value = self.buf.finish();
+        check_partition(&value).map_err(|source| {
+            let index = I::SCHEMA;
+            Error::index_key(
+                Some(self.entity),
+                index.name,
+                index.keys.partition_key,
+                source,
+            )
+        })?;
+        Ok(value)
+    }
+
     /// The whole value, which must be a valid sort key.
     pub fn finish_sort(self) -> Result<String> {
         let value = self.buf.finish();
@@ -509,6 +559,7 @@ impl<I> SortKeyBuilder<I> {
         KeyFault {
             entity: self.entity,
             field: Some(field),
+            index: None,
             source,
         }
     }
@@ -524,6 +575,7 @@ impl<I> SortKeyBuilder<I> {
         let fault = |source| KeyFault {
             entity: self.entity,
             field: Some(field),
+            index: None,
             source,
         };
         let value = self.buf.and_then(|mut buf| {
@@ -539,18 +591,25 @@ impl<I> SortKeyBuilder<I> {
     }
 
     /// Every hole is filled: a whole sort key, which DynamoDB requires to
-    /// be non-empty and at most 1024 bytes.
-    pub fn whole(self) -> SortKey<I> {
+    /// be non-empty and at most 1024 bytes (an index's refusal names the
+    /// index and its attribute).
+    pub fn whole(self) -> SortKey<I>
+    where
+        I: QueryIndex,
+    {
         let entity = self.entity;
         let space = self
             .buf
             .as_ref()
             .map(|buf| self.key_space(Some(buf.as_str())))
             .unwrap_or_else(|_| self.key_space(None));
+        let index: IndexOf = || I::INDEX_NAME.zip(I::KEYS.sort_key);
+        let index = Some(index);
         let value = self.buf.map(KeyBuf::finish).and_then(|value| {
             check_sort(&value).map_err(|source| KeyFault {
                 entity,
                 field: None,
+                index,
                 source,
             })?;
             Ok(value)

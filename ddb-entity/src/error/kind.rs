@@ -29,8 +29,13 @@ pub enum ErrorKind {
     /// as if valid.
     KeyMismatch,
     /// An item's type attribute names another entity type than the one
-    /// asked for, or is missing.
+    /// asked for, or is missing. For a write (update, delete, put): the
+    /// item at the key was left untouched.
     WrongType,
+    /// A write was applied, but the item it left could not be decoded (an
+    /// update returning the entity, of an item with an ill-typed field).
+    /// Sending the write again as a new call would apply it twice.
+    DecodeAfterWrite,
     /// A query met an item of a type its collection does not hold (with
     /// [`UnknownItems::Error`](crate::UnknownItems::Error)).
     UnknownType,

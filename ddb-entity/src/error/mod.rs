@@ -166,7 +166,7 @@ impl Error {
     /// empty or too long key, …).
     pub fn key_error(&self) -> Option<&KeyError> {
         match self.repr() {
-            Repr::Key { source, .. } => Some(source),
+            Repr::Key { source, .. } | Repr::IndexKey { source, .. } => Some(source),
             _ => None,
         }
     }
@@ -368,12 +368,28 @@ impl Error {
     /// The same error, told which entity's key it is about when it did not
     /// know yet.
     pub(crate) fn for_entity(mut self, name: &'static str) -> Self {
-        if let Repr::Key { entity, .. } = &mut *self.0
+        if let Repr::Key { entity, .. } | Repr::IndexKey { entity, .. } = &mut *self.0
             && entity.is_none()
         {
             *entity = Some(name);
         }
         self
+    }
+
+    /// A key error about the key attribute `attribute` of index `index`.
+    pub(crate) fn index_key(
+        entity: Option<&'static str>,
+        index: &'static str,
+        attribute: &'static str,
+        source: KeyError,
+    ) -> Self {
+        Repr::IndexKey {
+            entity,
+            index,
+            attribute,
+            source,
+        }
+        .into()
     }
 
     /// A not-yet-known-entity error about a `NotActive` table.
@@ -557,5 +573,25 @@ mod tests {
             Response::new(StatusCode::try_from(200).unwrap(), SdkBody::empty()),
         );
         assert!(Error::service("PutItem", "app", lost).is_retryable());
+        // A connection cut (before or after the server applied it).
+        let cut: SdkError<PutItemError, Response> = SdkError::dispatch_failure(
+            aws_smithy_runtime_api::client::result::ConnectorError::io("connection reset".into()),
+        );
+        let cut = Error::service("PutItem", "app", cut);
+        assert!(cut.is_retryable() && !cut.is_condition_failed(), "{cut:?}");
+        // Throttling is retryable; a refused request or a failed condition
+        // is not.
+        for (code, status, retryable) in [
+            ("ThrottlingException", 400, true),
+            ("RequestLimitExceeded", 400, true),
+            ("ValidationException", 400, false),
+            ("AccessDeniedException", 400, false),
+        ] {
+            let err = answered(
+                PutItemError::generic(ErrorMetadata::builder().code(code).build()),
+                status,
+            );
+            assert_eq!(err.is_retryable(), retryable, "{code}");
+        }
     }
 }

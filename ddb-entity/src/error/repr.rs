@@ -22,6 +22,17 @@ pub(crate) enum Repr {
         source: KeyError,
     },
 
+    #[error(
+        "invalid key: the `{index}` key attribute `{attribute}` of {} cannot be written: {source}; nothing was sent",
+        a(entity.unwrap_or("item"))
+    )]
+    IndexKey {
+        entity: Option<&'static str>,
+        index: &'static str,
+        attribute: &'static str,
+        source: KeyError,
+    },
+
     #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
     Service {
         operation: &'static str,
@@ -79,6 +90,30 @@ pub(crate) enum Repr {
         found: Option<String>,
     },
 
+    #[error("{}", ForeignMessage { operation, entity, expected, found: found.as_deref(), partition, sort })]
+    ForeignItem {
+        operation: &'static str,
+        entity: &'static str,
+        expected: &'static str,
+        /// The stored type attribute, `None` when the item has none.
+        found: Option<String>,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "the {operation} of {} at {partition} / {sort} was applied, but the item it left could not be read back: {source}; do not send it again as a new call (it would apply twice): repair the item",
+        a(entity)
+    )]
+    DecodeAfterWrite {
+        operation: &'static str,
+        entity: &'static str,
+        partition: String,
+        sort: String,
+        #[source]
+        source: super::Error,
+    },
+
     #[error("{}", UnknownTypeMessage { collection, found: found.as_deref(), at, type_attribute })]
     UnknownType {
         collection: &'static str,
@@ -99,7 +134,7 @@ pub(crate) enum Repr {
     },
 
     #[error(
-        "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys or the entity type; rename the field (e.g. #[serde(rename = \"…\")])"
+        "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys, the entity type or the write token; rename the field (e.g. #[serde(rename = \"…\")])"
     )]
     AttributeClash {
         entity: &'static str,
@@ -307,12 +342,13 @@ pub(crate) enum Repr {
 impl Repr {
     pub(crate) fn kind(&self) -> ErrorKind {
         match self {
-            Repr::Key { .. } => ErrorKind::Key,
+            Repr::Key { .. } | Repr::IndexKey { .. } => ErrorKind::Key,
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
             Repr::KeyMismatch { .. } => ErrorKind::KeyMismatch,
-            Repr::WrongType { .. } => ErrorKind::WrongType,
+            Repr::WrongType { .. } | Repr::ForeignItem { .. } => ErrorKind::WrongType,
+            Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
             Repr::UnknownType { .. } => ErrorKind::UnknownType,
             Repr::MoreThanOne { .. } => ErrorKind::MoreThanOne,
             Repr::AttributeClash { .. } => ErrorKind::AttributeClash,
@@ -345,11 +381,13 @@ impl Repr {
 
     pub(crate) fn entity(&self) -> Option<&'static str> {
         match self {
-            Repr::Key { entity, .. } => *entity,
+            Repr::Key { entity, .. } | Repr::IndexKey { entity, .. } => *entity,
             Repr::Encode { entity, .. }
             | Repr::Decode { entity, .. }
             | Repr::KeyMismatch { entity, .. }
             | Repr::WrongType { entity, .. }
+            | Repr::ForeignItem { entity, .. }
+            | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
             | Repr::AttributeClash { entity, .. }
             | Repr::AlreadyExists { entity, .. }
@@ -376,6 +414,12 @@ impl Repr {
                 partition, sort, ..
             }
             | Repr::NotFound {
+                partition, sort, ..
+            }
+            | Repr::ForeignItem {
+                partition, sort, ..
+            }
+            | Repr::DecodeAfterWrite {
                 partition, sort, ..
             }
             | Repr::DuplicateKey {
@@ -560,6 +604,34 @@ impl fmt::Display for WrongTypeMessage<'_> {
                 "the item is not {entity}: it has no type attribute (expected \"{expected}\"); it was not written by this library — write it with a type attribute, or read it with the raw SDK"
             ),
         }
+    }
+}
+
+struct ForeignMessage<'a> {
+    operation: &'a str,
+    entity: &'a str,
+    expected: &'a str,
+    found: Option<&'a str>,
+    partition: &'a str,
+    sort: &'a str,
+}
+
+impl fmt::Display for ForeignMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (operation, entity, expected) = (self.operation, a(self.entity), self.expected);
+        let (partition, sort) = (self.partition, self.sort);
+        write!(
+            f,
+            "the {operation} of {entity} left the item at {partition} / {sort} untouched: it is not {entity} ("
+        )?;
+        match self.found {
+            Some(found) => write!(
+                f,
+                "its type attribute is \"{found}\", expected \"{expected}\""
+            )?,
+            None => write!(f, "it has no type attribute, expected \"{expected}\"")?,
+        }
+        f.write_str("); two entity types share this key: give them distinct key templates")
     }
 }
 

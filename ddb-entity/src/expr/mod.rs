@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::entity::{Entity, Field};
 use crate::error::{Error, Repr, Result};
+use crate::item::size;
 use crate::table::Table;
 
 pub(crate) use placeholders::Placeholders;
@@ -46,6 +47,12 @@ pub struct Condition<E> {
 #[derive(Debug, Clone)]
 enum Node {
     ItemExists(bool),
+    /// The stored item is of the entity's type; `true`: or there is none.
+    TypeIs {
+        or_absent: bool,
+    },
+    /// The stored write token is not this one (or there is none).
+    TokenIsNot(String),
     Exists(&'static str, bool),
     Compare(&'static str, &'static str, Result<AttributeValue, String>),
     Between(
@@ -91,6 +98,25 @@ impl<E> Condition<E> {
         Node::ItemExists(false).into()
     }
 
+    /// The stored item is of `E`'s type (its type attribute holds
+    /// [`Entity::TYPE_TAG`]): what every typed update carries, so an item of
+    /// another type at the key is left untouched.
+    pub(crate) fn is_of_type() -> Self {
+        Node::TypeIs { or_absent: false }.into()
+    }
+
+    /// No item has the key, or the stored one is of `E`'s type: what every
+    /// typed put and delete carries.
+    pub(crate) fn absent_or_of_type() -> Self {
+        Node::TypeIs { or_absent: true }.into()
+    }
+
+    /// The stored write token is not `token`: a replay of a write that was
+    /// applied fails it, and is then recognised as applied.
+    pub(crate) fn token_is_not(token: &str) -> Self {
+        Node::TokenIsNot(token.to_owned()).into()
+    }
+
     /// `attribute = value` on a raw attribute the library maintains (the
     /// version).
     pub(crate) fn attribute_equals(attribute: &'static str, value: AttributeValue) -> Self {
@@ -132,9 +158,30 @@ impl<E: Entity> Condition<E> {
 }
 
 fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
-    let encode =
-        |result: &Result<AttributeValue, String>| result.clone().map_err(encode_error::<E>);
+    // A number DynamoDB cannot store (NaN, infinity, out of range, over 38
+    // digits) is refused here, naming the attribute, before any request.
+    let encode = |attribute: &str, result: &Result<AttributeValue, String>| {
+        let value = result.clone().map_err(encode_error::<E>)?;
+        size::check_value(E::RUST_NAME, attribute, &value)?;
+        Ok::<_, Error>(value)
+    };
+    let schema = E::Table::SCHEMA;
     Ok(match node {
+        Node::TypeIs { or_absent } => {
+            let t = p.name(schema.type_attribute);
+            let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
+            if *or_absent {
+                let pk = p.name(schema.primary.partition_key);
+                format!("attribute_not_exists({pk}) OR {t} = {tag}")
+            } else {
+                format!("{t} = {tag}")
+            }
+        }
+        Node::TokenIsNot(token) => {
+            let wt = p.name(schema.token_attribute);
+            let v = p.value(AttributeValue::S(token.clone()));
+            format!("attribute_not_exists({wt}) OR {wt} <> {v}")
+        }
         Node::ItemExists(exists) => {
             let pk = p.name(E::Table::SCHEMA.primary.partition_key);
             if *exists {
@@ -152,12 +199,15 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
             }
         }
         Node::Compare(attribute, op, value) => {
+            let value = encode(attribute, value)?;
             let n = p.name(attribute);
-            let v = p.value(encode(value)?);
+            let v = p.value(value);
             format!("{n} {op} {v}")
         }
         Node::Between(attribute, bounds) => {
             let (low, high) = bounds.clone().map_err(encode_error::<E>)?;
+            size::check_value(E::RUST_NAME, attribute, &low)?;
+            size::check_value(E::RUST_NAME, attribute, &high)?;
             let n = p.name(attribute);
             let (low, high) = (p.value(low), p.value(high));
             format!("{n} BETWEEN {low} AND {high}")

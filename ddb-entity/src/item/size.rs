@@ -114,6 +114,17 @@ pub(crate) fn check_item(entity: &'static str, item: &Item) -> Result<usize> {
     Ok(size)
 }
 
+/// Checks one value written outside a whole item (an update's `set` or
+/// `add`, a condition's operand) for numbers DynamoDB cannot store, naming
+/// `attribute` (and the path inside it) in the error.
+pub(crate) fn check_value(
+    entity: &'static str,
+    attribute: &str,
+    value: &AttributeValue,
+) -> Result<()> {
+    check_numbers(entity, attribute, value)
+}
+
 /// Walks one attribute value, naming the path of a bad number
 /// (`readings[3].celsius`).
 fn check_numbers(entity: &'static str, path: &str, value: &AttributeValue) -> Result<()> {

@@ -11,6 +11,10 @@ use crate::table::Table;
 
 /// Reads one entity by key: `Ok(None)` when there is no such item. Made by
 /// [`Db::get`].
+///
+/// **Retrying** is safe: a read changes nothing (the SDK's retries resend
+/// it as is). The write token the library stores is never part of the
+/// entity read.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Get<'db, E: Entity> {
     db: &'db Db<E::Table>,

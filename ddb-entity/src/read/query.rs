@@ -28,6 +28,9 @@ use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 /// stays inside the key space of the entity whose key it was built from,
 /// so `limit` counts that entity's items only. [`SortRange`] states what
 /// each condition selects, on a collection and at the empty cut too.
+///
+/// **Retrying** is safe: a query changes nothing; after a failed page,
+/// resume from the last [`Cursor`] received.
 #[must_use = "nothing happens until the query is sent"]
 pub struct Query<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,

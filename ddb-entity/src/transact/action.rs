@@ -6,16 +6,18 @@ use std::marker::PhantomData;
 use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete as SdkDelete, Put as SdkPut, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem, Update as SdkUpdate,
+    AttributeValue, ConditionCheck, Delete as SdkDelete, Put as SdkPut,
+    ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update as SdkUpdate,
 };
 
 use crate::entity::{Entity, Key};
 use crate::error::{ActionKind, Repr, Result};
 use crate::expr::version::Expected;
 use crate::expr::{Condition, Placeholders};
-use crate::item::Item;
+use crate::item::{Item, item_size};
 use crate::table::Table;
+use crate::write::put::PutInner;
+use crate::write::token::WriteToken;
 use crate::write::{Delete, Put, Update, delete, put};
 
 /// A put for [`Transaction::put`](super::Transaction::put): made from an
@@ -24,11 +26,15 @@ use crate::write::{Delete, Put, Update, delete, put};
 /// transaction exactly as it would alone. Built (and checked) when added to
 /// the transaction; a failure is reported when the transaction is sent.
 pub struct TransactPut<'e, T: Table> {
-    build: Box<dyn FnOnce(SystemTime) -> Planned + Send + 'e>,
+    build: Build<'e>,
     kind: ActionKind,
     entity: &'static str,
     table: PhantomData<fn() -> T>,
 }
+
+/// How a [`TransactPut`] becomes an action, given the transaction's clock
+/// and write token.
+type Build<'e> = Box<dyn FnOnce(SystemTime, &WriteToken) -> Planned + Send + 'e>;
 
 /// A delete for [`Transaction::delete`](super::Transaction::delete): made
 /// from a [`Key`] (an unconditional delete) or from the builder of a single
@@ -41,9 +47,9 @@ pub struct TransactDelete<T: Table> {
 
 impl<T: Table> TransactPut<'_, T> {
     /// The action, its maintained timestamps written as of `now` (the
-    /// transaction's clock).
-    pub(super) fn into_planned(self, now: SystemTime) -> Planned {
-        (self.build)(now)
+    /// transaction's clock), its item carrying the transaction's `token`.
+    pub(super) fn into_planned(self, now: SystemTime, token: &WriteToken) -> Planned {
+        (self.build)(now, token)
     }
 }
 
@@ -56,7 +62,7 @@ impl<T: Table> TransactDelete<T> {
 impl<'e, E: Entity> From<&'e E> for TransactPut<'e, E::Table> {
     fn from(entity: &'e E) -> Self {
         TransactPut {
-            build: Box::new(move |now| Planned::put(entity, now, false, None, None)),
+            build: Box::new(move |now, token| Planned::put(entity, now, false, None, None, token)),
             kind: ActionKind::Put,
             entity: E::RUST_NAME,
             table: PhantomData,
@@ -66,11 +72,16 @@ impl<'e, E: Entity> From<&'e E> for TransactPut<'e, E::Table> {
 
 impl<'e, E: Entity> From<Put<'_, 'e, E>> for TransactPut<'e, E::Table> {
     fn from(put: Put<'_, 'e, E>) -> Self {
-        let (db, entity, only_if_new, condition) = put.into_inner();
+        let PutInner {
+            db,
+            entity,
+            only_if_new,
+            condition,
+        } = put.into_inner();
         let made_for = db.table_name().to_owned();
         TransactPut {
-            build: Box::new(move |now| {
-                Planned::put(entity, now, only_if_new, condition, Some(&made_for))
+            build: Box::new(move |now, token| {
+                Planned::put(entity, now, only_if_new, condition, Some(&made_for), token)
             }),
             kind: if only_if_new {
                 ActionKind::Create
@@ -139,6 +150,8 @@ pub(crate) struct Parts {
     pub(crate) placeholders: Placeholders,
     /// The version a versioned write expects stored.
     pub(crate) version: Option<Expected>,
+    /// The item written carries the transaction's write token.
+    pub(crate) tokened: bool,
 }
 
 pub(crate) enum Write {
@@ -155,13 +168,16 @@ impl Planned {
         only_if_new: bool,
         condition: Option<Condition<E>>,
         made_for: Option<&str>,
+        token: &WriteToken,
     ) -> Planned {
-        let parts = put::parts(now, entity, only_if_new, condition).map(|parts| Parts {
-            write: Write::Put(parts.item),
-            condition: parts.condition,
-            placeholders: parts.placeholders,
-            version: parts.version,
-        });
+        let parts =
+            put::parts(now, entity, only_if_new, condition, token, true).map(|parts| Parts {
+                write: Write::Put(parts.item),
+                condition: parts.condition,
+                placeholders: parts.placeholders,
+                version: parts.version,
+                tokened: parts.tokened,
+            });
         Planned {
             kind: if only_if_new {
                 ActionKind::Create
@@ -176,8 +192,8 @@ impl Planned {
         }
     }
 
-    pub(crate) fn update<E: Entity>(update: Update<'_, E>) -> Planned {
-        let (db, key, parts) = update.into_parts();
+    pub(crate) fn update<E: Entity>(update: Update<'_, E>, token: &WriteToken) -> Planned {
+        let (db, key, parts) = update.into_parts_with(Ok(token.clone()));
         let parts = parts.map(|parts| Parts {
             write: Write::Update {
                 key: key.to_attributes(),
@@ -186,6 +202,7 @@ impl Planned {
             condition: Some(parts.condition),
             placeholders: parts.placeholders,
             version: parts.version,
+            tokened: true,
         });
         Planned::keyed::<E>(ActionKind::Update, key, Some(db.table_name()), parts)
     }
@@ -202,12 +219,15 @@ impl Planned {
             condition: parts.condition,
             placeholders: parts.placeholders,
             version: parts.version,
+            tokened: false,
         });
         Planned::keyed::<E>(ActionKind::Delete, key, made_for, parts)
     }
 
     pub(crate) fn condition_check<E: Entity>(key: Key<E>, condition: Condition<E>) -> Planned {
         let mut placeholders = Placeholders::default();
+        // A typed check holds only for no item or an item of its type.
+        let condition = Condition::absent_or_of_type().and(condition);
         let parts = condition.render(&mut placeholders).map(|condition| Parts {
             write: Write::Check {
                 key: key.to_attributes(),
@@ -215,6 +235,7 @@ impl Planned {
             condition: Some(condition),
             placeholders,
             version: None,
+            tokened: false,
         });
         Planned::keyed::<E>(ActionKind::ConditionCheck, key, None, parts)
     }
@@ -234,13 +255,37 @@ impl Planned {
         }
     }
 
+    /// The same action with `to` as its write token instead of `from`,
+    /// where it stores or compares one.
+    pub(crate) fn retoken(&mut self, from: &WriteToken, to: &WriteToken, attribute: &str) {
+        let Ok(parts) = &mut self.parts else { return };
+        if let Write::Put(item) = &mut parts.write
+            && from.is_in(item, attribute)
+        {
+            item.insert(attribute.to_owned(), to.value());
+        }
+        // An update's token is one of its values (`SET`, and the condition
+        // on it); a fresh 126-bit token is no other value.
+        for value in parts.placeholders.values.values_mut() {
+            if matches!(value, AttributeValue::S(s) if s == from.as_str()) {
+                *value = to.value();
+            }
+        }
+    }
+
     /// Whether the library asks for the stored item when the action's
     /// condition fails, whatever the caller asked: that item is what tells
     /// a taken key (create), a missing item (update) and a stale version
     /// from another failed condition.
     pub(crate) fn needs_old_item(&self) -> bool {
         let versioned = matches!(&self.parts, Ok(parts) if parts.version.is_some());
-        versioned || matches!(self.kind, ActionKind::Create | ActionKind::Update)
+        // Every put and update carries the transaction's token: a failed
+        // condition on an item holding it is the transaction's own replay.
+        versioned
+            || matches!(
+                self.kind,
+                ActionKind::Put | ActionKind::Create | ActionKind::Update
+            )
     }
 
     fn debug(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -254,6 +299,21 @@ impl Planned {
 }
 
 impl Parts {
+    /// What the action writes, as DynamoDB counts it against a
+    /// transaction's 4 MB (at least): a put's whole item, an update's key
+    /// and values, a delete's or a check's key.
+    pub(crate) fn bytes(&self) -> usize {
+        match &self.write {
+            Write::Put(item) => item_size(item),
+            Write::Update { key, .. } => {
+                let values = self.placeholders.values.values().cloned();
+                let values: Item = (0..).map(|i: usize| i.to_string()).zip(values).collect();
+                item_size(key) + item_size(&values)
+            }
+            Write::Delete { key } | Write::Check { key } => item_size(key),
+        }
+    }
+
     /// The SDK's action on `table`.
     pub(crate) fn into_sdk(self, table: &str, return_old: bool) -> Result<TransactWriteItem> {
         let names = self.placeholders.names_or_none();

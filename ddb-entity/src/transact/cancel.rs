@@ -10,6 +10,7 @@ use crate::error::{
     ActionKind, CancellationCode, CancellationReason, Error, Repr, Result, StaleVersion,
 };
 use crate::expr::version::Expected;
+use crate::item::Item;
 
 impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
@@ -29,13 +30,20 @@ pub(crate) struct Sent {
     pub(crate) partition: String,
     pub(crate) sort: String,
     pub(crate) version: Option<Expected>,
+    /// The action's item carries the transaction's write token.
+    pub(crate) tokened: bool,
+    /// The action asked for the stored item on a failed condition.
+    pub(crate) asked_old: bool,
 }
 
 /// The error for a failed TransactWriteItems: a typed cancellation when
 /// DynamoDB canceled it, a service error otherwise.
+/// `stored` holds, per action, the item stored at its key when its
+/// condition failed (returned by DynamoDB, or read).
 pub(crate) fn error(
     table: &str,
     sent: Vec<Sent>,
+    stored: Vec<Option<Item>>,
     err: SdkError<TransactWriteItemsError, HttpResponse>,
 ) -> Error {
     let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
@@ -51,8 +59,9 @@ pub(crate) fn error(
     let reasons = sent
         .into_iter()
         .zip(reasons)
+        .zip(stored)
         .enumerate()
-        .map(|(index, (sent, reason))| map(index, sent, reason))
+        .map(|(index, ((sent, reason), stored))| map(index, sent, reason, stored))
         .collect();
     Repr::TransactionCanceled {
         table: table.to_owned(),
@@ -62,9 +71,9 @@ pub(crate) fn error(
     .into()
 }
 
-fn map(index: usize, sent: Sent, reason: SdkReason) -> CancellationReason {
+fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> CancellationReason {
     let code = CancellationCode::parse(reason.code.as_deref());
-    let old_item = reason.item.filter(|item| !item.is_empty());
+    let old_item = reason.item.filter(|item| !item.is_empty()).or(stored);
     let failed = code == CancellationCode::ConditionalCheckFailed;
     // A missing item is "not found" for an update, before any version.
     let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();

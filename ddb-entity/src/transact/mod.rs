@@ -13,7 +13,8 @@ pub use action::{TransactDelete, TransactPut};
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::TransactWriteItem;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 use tracing::Instrument;
 
 use self::action::Planned;
@@ -25,20 +26,27 @@ use crate::error::{CancellationReason, Error};
 use crate::error::{Repr, Result};
 use crate::expr::Condition;
 use crate::future::into_future;
+use crate::item::Item;
 use crate::table::Table;
+use crate::write::Attempts;
 use crate::write::Update;
+use crate::write::failure::{is_ambiguous, read_stored};
+use crate::write::token::WriteToken;
 
 /// The most actions DynamoDB takes in one transaction.
 const MAX_ACTIONS: usize = 100;
 
-/// The length limits of an idempotency token (`ClientRequestToken`).
-const TOKEN_LENGTH: std::ops::RangeInclusive<usize> = 1..=36;
+/// DynamoDB's limit on the aggregate size of the items of one transaction:
+/// 4 MB.
+const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 
 /// Several writes and condition checks on entities of one table that all
 /// happen or none does (TransactWriteItems). Made by [`Db::transact`].
 ///
 /// Each action is built as it would be alone, by the same builders, and
-/// behaves the same: a put or create of a versioned entity checks and bumps
+/// behaves the same — including the type guard (an action never touches an
+/// item of another entity type at its key: the transaction is canceled) and
+/// the limits checked before sending: a put or create of a versioned entity checks and bumps
 /// its version, an update recomputes the index keys it moves and fails on
 /// a missing item, conditions are the typed [`Condition`]s of the entity:
 ///
@@ -50,7 +58,8 @@ const TOKEN_LENGTH: std::ops::RangeInclusive<usize> = 1..=36;
 /// | [`delete`](Transaction::delete) | a [`Key`], or `db.delete(key).condition(…).expect_version(…)` |
 /// | [`condition_check`](Transaction::condition_check) | a [`Key`] and a [`Condition`] |
 ///
-/// Refused before anything is sent: more than 100 actions
+/// Refused before anything is sent: more than 100 actions, or items and
+/// values over DynamoDB's 4 MB aggregate
 /// ([`ErrorKind::TransactionTooLarge`](crate::ErrorKind::TransactionTooLarge)),
 /// two actions on the same item
 /// ([`ErrorKind::DuplicateAction`](crate::ErrorKind::DuplicateAction),
@@ -131,6 +140,8 @@ pub struct Transaction<'db, T: Table> {
     db: &'db Db<T>,
     actions: Vec<Planned>,
     token: Option<String>,
+    /// The token every put and update of this transaction stores.
+    write_token: WriteToken,
     return_old: bool,
 }
 
@@ -187,6 +198,7 @@ impl<T: Table> Db<T> {
             db: self,
             actions: Vec::new(),
             token: None,
+            write_token: WriteToken::generate(),
             return_old: false,
         }
     }
@@ -216,7 +228,8 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// exactly as it would alone (a versioned entity is checked and bumped).
     pub fn put<'e>(self, put: impl Into<TransactPut<'e, T>>) -> Self {
         let now = self.db.now();
-        self.push(put.into().into_planned(now))
+        let planned = put.into().into_planned(now, &self.write_token);
+        self.push(planned)
     }
 
     /// Writes an entity only if no item has its key yet, like
@@ -224,7 +237,8 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// ([`CancellationReason::is_already_exists`]).
     pub fn create<E: Entity<Table = T>>(self, entity: &E) -> Self {
         let now = self.db.now();
-        self.push(Planned::put(entity, now, true, None, None))
+        let planned = Planned::put(entity, now, true, None, None, &self.write_token);
+        self.push(planned)
     }
 
     /// Changes a stored entity, as `update` would alone: made by
@@ -233,7 +247,8 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// same action; a missing item cancels the transaction
     /// ([`CancellationReason::is_not_found`]).
     pub fn update<E: Entity<Table = T>>(self, update: Update<'_, E>) -> Self {
-        self.push(Planned::update(update))
+        let planned = Planned::update(update, &self.write_token);
+        self.push(planned)
     }
 
     /// Deletes an entity: a [`Key`], or a delete built as alone —
@@ -254,12 +269,20 @@ impl<'db, T: Table> Transaction<'db, T> {
         self.push(Planned::condition_check(key, condition))
     }
 
-    /// The idempotency token (`ClientRequestToken`, 1 to 36 characters):
-    /// sending a transaction again with the same token within ten minutes
-    /// of the first success does not write again, it succeeds. Without one,
-    /// the SDK makes one per [`send`](Transaction::send), so its own
-    /// retries of a request are already idempotent; set one to make yours
-    /// (after a timeout, a crash) idempotent too.
+    /// The idempotency token (`ClientRequestToken`, 1 to 36 characters).
+    /// Without one, every [`send`](Transaction::send) makes its own and
+    /// every attempt of that send carries it, so the SDK's retries are
+    /// idempotent: DynamoDB answers a resend of an applied transaction
+    /// (within ten minutes) with success and writes nothing. Give your own
+    /// to make *your* resends idempotent too — the same transaction built
+    /// again and sent as a new call after a timeout or a crash; yours
+    /// wins over the generated one. Use one token per logical transaction:
+    /// DynamoDB refuses the same token on a different transaction
+    /// (`IdempotentParameterMismatchException`) for ten minutes, and this
+    /// library keeps recognising it for longer: the token is also the
+    /// write token the transaction's items store, so a transaction sent
+    /// with a token still held by one of its items is taken as already
+    /// applied.
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
@@ -285,6 +308,17 @@ impl<'db, T: Table> Transaction<'db, T> {
     }
 
     /// Sends the TransactWriteItems: every action happens, or none does.
+    ///
+    /// **Retrying.** Safe, for the SDK's retries and for a new call with
+    /// the same [`idempotency_token`](Transaction::idempotency_token):
+    /// DynamoDB applies one transaction per token. Independently of the
+    /// server honouring the token (moto does not), every put and update of
+    /// the transaction stores one write token of this send, and updates
+    /// are conditioned on not finding it: a resend of an applied
+    /// transaction is canceled on those items, and the transaction
+    /// recognises its own token there (or, when every attempt lost its
+    /// answer, by a consistent read of one of its items) and succeeds —
+    /// one item holding it proves the whole transaction applied.
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
@@ -297,31 +331,116 @@ impl<'db, T: Table> Transaction<'db, T> {
             if self.actions.is_empty() {
                 return Ok(());
             }
-            let (items, sent) = prepare(self.actions, self.return_old, table)?;
-            if let Some(token) = &self.token
-                && !TOKEN_LENGTH.contains(&token.chars().count())
-            {
-                return Err(Repr::InvalidToken {
-                    length: token.chars().count(),
+            let mut actions = self.actions;
+            // A caller's token is the transaction's write token too: the
+            // same transaction sent again as a new call is then the same
+            // request, which DynamoDB recognises, and stores the same token.
+            let write_token = match self.token {
+                Some(token) => {
+                    let given = WriteToken::given(token)?;
+                    for action in &mut actions {
+                        action.retoken(&self.write_token, &given, T::SCHEMA.token_attribute);
+                    }
+                    given
                 }
-                .into());
-            }
+                None => self.write_token,
+            };
+            let request_token = write_token.as_str().to_owned();
+            let (items, sent) = prepare(actions, self.return_old, table)?;
+            let attempts = Attempts::default();
             let response = self
                 .db
                 .client()
                 .transact_write_items()
                 .set_transact_items(Some(items))
-                .set_client_request_token(self.token)
+                .client_request_token(request_token)
+                .customize()
+                .interceptor(attempts.clone())
                 .send()
                 .await;
-            match response {
-                Ok(_) => Ok(()),
-                Err(err) => Err(cancel::error(table, sent, err)),
+            let err = match response {
+                Ok(_) => return Ok(()),
+                Err(err) => err,
+            };
+            let attribute = T::SCHEMA.token_attribute;
+            // The stored item of every action whose condition failed: as
+            // DynamoDB returned it, else (for an action that asked for it)
+            // by a consistent read — a server that ignores the request
+            // must not turn "taken" into "free" or "exists" into "missing".
+            let mut stored: Vec<Option<Item>> = vec![None; sent.len()];
+            if let Some(TransactWriteItemsError::TransactionCanceledException(canceled)) =
+                err.as_service_error()
+            {
+                for ((action, reason), slot) in sent
+                    .iter()
+                    .zip(canceled.cancellation_reasons())
+                    .zip(&mut stored)
+                {
+                    let failed = reason.code() == Some("ConditionalCheckFailed");
+                    *slot = match reason.item.as_ref().filter(|item| !item.is_empty()) {
+                        Some(item) => Some(item.clone()),
+                        None if failed && action.asked_old => {
+                            read_stored(self.db.client(), table, key_of::<T>(action)).await?
+                        }
+                        None => None,
+                    };
+                }
+                if stored
+                    .iter()
+                    .flatten()
+                    .any(|item| write_token.is_in(item, attribute))
+                {
+                    // A resend of this transaction, applied before.
+                    return Ok(());
+                }
             }
+            // No answer, a server error, or "a transaction with this token
+            // is in progress" (an earlier attempt of this send): it may
+            // have applied, or be applying.
+            let unanswered = err.as_service_error().is_none_or(|service| {
+                matches!(
+                    service,
+                    TransactWriteItemsError::TransactionInProgressException(_)
+                )
+            }) || is_ambiguous(&err);
+            if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
+                return Ok(());
+            }
+            Err(cancel::error(table, sent, stored, err))
         }
         .instrument(span)
         .await
     }
+}
+
+/// Whether one of the items the transaction writes holds its token, by
+/// consistent reads: the transaction applied (it is atomic, and the token
+/// is this send's own). Asked only after an attempt lost its answer. A
+/// read that fails counts as "not shown".
+async fn applied<T: Table>(db: &Db<T>, sent: &[Sent], token: &WriteToken) -> bool {
+    for action in sent.iter().filter(|action| action.tokened) {
+        let key = key_of::<T>(action);
+        if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key).await
+            && token.is_in(&item, T::SCHEMA.token_attribute)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The primary key of the item an action addresses.
+fn key_of<T: Table>(action: &Sent) -> Item {
+    let keys = T::SCHEMA.primary;
+    let mut key = Item::new();
+    key.insert(
+        keys.partition_key.to_owned(),
+        AttributeValue::S(action.partition.clone()),
+    );
+    if let Some(sort_key) = keys.sort_key {
+        key.insert(sort_key.to_owned(), AttributeValue::S(action.sort.clone()));
+    }
+    key
 }
 
 /// Checks the actions and builds the request's items, with what the error
@@ -343,6 +462,7 @@ fn prepare(
     let mut items = Vec::with_capacity(actions.len());
     let mut sent = Vec::with_capacity(actions.len());
     let mut seen: HashMap<(String, String), (usize, &'static str)> = HashMap::new();
+    let mut bytes = 0;
     for (index, planned) in actions.into_iter().enumerate() {
         let return_old = return_old || planned.needs_old_item();
         let (parts, key) = match (planned.parts, planned.key) {
@@ -372,6 +492,8 @@ fn prepare(
         }
         seen.insert(key.clone(), (index, planned.entity));
         let version = parts.version;
+        let tokened = parts.tokened;
+        bytes += parts.bytes();
         items.push(parts.into_sdk(table, return_old)?);
         let (partition, sort) = key;
         sent.push(Sent {
@@ -380,7 +502,17 @@ fn prepare(
             partition,
             sort,
             version,
+            tokened,
+            asked_old: return_old,
         });
+    }
+    if bytes > MAX_TRANSACTION_BYTES {
+        return Err(Repr::TransactionTooLarge {
+            what: format!(
+                "writes {bytes} bytes of items and values, over DynamoDB's limit of {MAX_TRANSACTION_BYTES} bytes (4 MB) for one transaction; nothing was sent"
+            ),
+        }
+        .into());
     }
     Ok((items, sent))
 }

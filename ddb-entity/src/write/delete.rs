@@ -3,7 +3,8 @@
 use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
 use tracing::Instrument;
 
-use super::failure::condition_failure;
+use super::attempts::Attempts;
+use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_after_failure};
 use crate::db::Db;
 use crate::entity::{Entity, Key, Versioned};
 use crate::error::{Error, Result};
@@ -15,6 +16,17 @@ use crate::table::Table;
 
 /// Deletes one entity by key (DeleteItem); deleting a missing item is not
 /// an error. Made by [`Db::delete`].
+///
+/// The delete is conditioned on the stored item being of `E`'s type (or
+/// absent): an item of another type at the key is left untouched
+/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)).
+///
+/// **Retrying** is safe. An unconditional delete is idempotent. A
+/// conditional or versioned delete resent after an attempt whose answer was
+/// lost finds no item and succeeds: the item is gone, as asked (it cannot
+/// prove that this call, not another, deleted it). After a lost answer,
+/// [`returning_old`](Delete::returning_old) returns `None`: the old item
+/// left with that answer.
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Delete<'db, E: Entity> {
     db: &'db Db<E::Table>,
@@ -84,6 +96,7 @@ impl<'db, E: Entity> Delete<'db, E> {
         async move {
             let (db, key, parts) = self.into_parts();
             let parts = parts?;
+            let attempts = Attempts::default();
             let response = db
                 .client()
                 .delete_item()
@@ -96,21 +109,47 @@ impl<'db, E: Entity> Delete<'db, E> {
                 .return_values_on_condition_check_failure(
                     ReturnValuesOnConditionCheckFailure::AllOld,
                 )
+                .customize()
+                .interceptor(attempts.clone())
                 .send()
                 .await;
-            let output = match response {
-                Ok(output) => output,
-                Err(err) => {
-                    let conflict = match (parts.version, condition_failure(&err)) {
-                        (Some(expected), Some(stored)) => expected.conflict(E::RUST_NAME, stored),
-                        _ => None,
-                    };
-                    return Err(
-                        conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err))
-                    );
-                }
+            let err = match response {
+                Ok(output) => return Ok(output.attributes.filter(|item| !item.is_empty())),
+                Err(err) => err,
             };
-            Ok(output.attributes.filter(|item| !item.is_empty()))
+            let client = db.client();
+            let Some(returned) = condition_failure(&err) else {
+                // No answer, or a server error: it may have been applied.
+                // The item gone is what the delete asked for.
+                if (attempts.ambiguous() || is_ambiguous(&err))
+                    && let Ok(None) = read_stored(client, table, key.to_attributes()).await
+                {
+                    return Ok(None);
+                }
+                return Err(Error::service("DeleteItem", table, err));
+            };
+            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let at = (key.partition(), key.sort());
+            if let Some(foreign) = failure::foreign(
+                &E::Table::SCHEMA,
+                "delete",
+                E::RUST_NAME,
+                E::TYPE_TAG,
+                at,
+                stored.as_ref(),
+            ) {
+                return Err(foreign);
+            }
+            if stored.is_none() && attempts.ambiguous() {
+                // The condition failed on no item, after an attempt that may
+                // have been applied: the item is gone, as the delete asked;
+                // most likely this call's earlier attempt deleted it.
+                return Ok(None);
+            }
+            let conflict = parts
+                .version
+                .and_then(|expected| expected.conflict(E::RUST_NAME, stored.as_ref()));
+            Err(conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err)))
         }
         .instrument(span)
         .await
@@ -126,21 +165,24 @@ impl<'db, E: Entity> Delete<'db, E> {
 
 /// The parts of one DeleteItem, shared by [`Delete`] and transactions.
 pub(crate) struct DeleteParts {
-    /// The caller's condition and the version check, joined by AND.
+    /// "No item, or one of this type", the caller's condition and the
+    /// version check, joined by AND.
     pub(crate) condition: Option<String>,
     pub(crate) placeholders: Placeholders,
     /// The version the delete expects stored, when it checks one.
     pub(crate) version: Option<Expected>,
 }
 
-/// Builds the condition of a delete: the caller's and the version check.
+/// Builds the condition of a delete: the type guard (an item of another
+/// type at the key is left untouched; a missing item is still no error),
+/// the caller's condition and the version check.
 pub(crate) fn parts<E: Entity>(
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
 ) -> Result<DeleteParts> {
     let expected = version::expected::<E>(expected_version);
     let condition = Condition::both(
-        condition,
+        Condition::both(Some(Condition::absent_or_of_type()), condition),
         expected.map(|expected| version::expect::<E>(expected.attribute, expected.version)),
     );
     let mut placeholders = Placeholders::default();

@@ -1,12 +1,18 @@
-//! The one reading of a failed condition: did the write fail its
-//! condition, and which item (if any) did DynamoDB say was stored?
+//! The one reading of a failed write: did it fail its condition, which item
+//! is stored at its key (as DynamoDB returned it, or else as a consistent
+//! read finds it), and could an earlier attempt of the call have been
+//! applied without the call hearing of it?
 
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 
-use crate::item::Item;
+use crate::error::{Error, Repr, Result};
+use crate::item::{Item, type_tag};
+use crate::table::TableSchema;
 
 /// A single-item write's error that can be a failed condition.
 pub(crate) trait ConditionFailure {
@@ -40,4 +46,76 @@ pub(crate) fn condition_failure<E: ConditionFailure, R>(
     err: &SdkError<E, R>,
 ) -> Option<Option<&Item>> {
     err.as_service_error().and_then(ConditionFailure::stored)
+}
+
+/// Whether a failed request may have been applied: no answer was read (a
+/// cut connection, a timeout, a body that could not be read) or the server
+/// failed (5xx) — as opposed to an answer that says it was not (a throttle,
+/// a refused request, a failed condition).
+pub(crate) fn is_ambiguous<E>(err: &SdkError<E, HttpResponse>) -> bool {
+    match err {
+        SdkError::TimeoutError(_) | SdkError::ResponseError(_) => true,
+        SdkError::DispatchFailure(failure) => !failure.is_user(),
+        SdkError::ServiceError(service) => service.raw().status().is_server_error(),
+        _ => false,
+    }
+}
+
+/// The item stored at `key`, by a strongly consistent GetItem: what decides
+/// a failed write when DynamoDB did not return the old item (some
+/// implementations ignore `ReturnValuesOnConditionCheckFailure`) or when no
+/// answer came back at all. Never a guess from an absent item.
+pub(crate) async fn read_stored(client: &Client, table: &str, key: Item) -> Result<Option<Item>> {
+    let output = client
+        .get_item()
+        .table_name(table)
+        .set_key(Some(key))
+        .consistent_read(true)
+        .send()
+        .await
+        .map_err(|err| Error::service("GetItem", table, err))?;
+    Ok(output.item.filter(|item| !item.is_empty()))
+}
+
+/// The item a failed condition was evaluated against: the one returned with
+/// the failure, else a consistent read of the key.
+pub(crate) async fn stored_after_failure(
+    client: &Client,
+    table: &str,
+    key: Item,
+    returned: Option<&Item>,
+) -> Result<Option<Item>> {
+    match returned {
+        Some(item) => Ok(Some(item.clone())),
+        None => read_stored(client, table, key).await,
+    }
+}
+
+/// The error for a write of `entity` that found an item of another type at
+/// its key (or one without a type attribute) and, its condition failing,
+/// left it untouched. `None` when `stored` is absent or of `expected` type.
+pub(crate) fn foreign(
+    schema: &TableSchema,
+    operation: &'static str,
+    entity: &'static str,
+    expected: &'static str,
+    (partition, sort): (&str, &str),
+    stored: Option<&Item>,
+) -> Option<Error> {
+    let stored = stored?;
+    let found = type_tag(stored, schema);
+    if found == Some(expected) {
+        return None;
+    }
+    Some(
+        Repr::ForeignItem {
+            operation,
+            entity,
+            expected,
+            found: found.map(str::to_owned),
+            partition: partition.to_owned(),
+            sort: sort.to_owned(),
+        }
+        .into(),
+    )
 }

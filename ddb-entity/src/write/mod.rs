@@ -1,11 +1,14 @@
 //! Single-item writes: put and create (PutItem), delete (DeleteItem) and
 //! update (UpdateItem), each conditioned on what it must not overwrite.
 
+mod attempts;
 pub(crate) mod delete;
-mod failure;
+pub(crate) mod failure;
 pub(crate) mod put;
+pub(crate) mod token;
 pub(crate) mod update;
 
+pub(crate) use attempts::Attempts;
 pub use delete::{Delete, DeleteReturningOld};
 pub use put::Put;
 pub use update::Update;

@@ -9,15 +9,19 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditi
 use serde::Serialize;
 use tracing::Instrument;
 
-use super::failure::condition_failure;
+use super::attempts::Attempts;
+use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_after_failure};
+use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::{
     Action, Addable, Change, Changes, Entity, Field, IndexChange, Key, Settable, Versioned,
+    check_index_key,
 };
 use crate::error::{Error, Repr, Result};
 use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders};
 use crate::future::into_future;
+use crate::item::{Item, size};
 use crate::table::Table;
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
@@ -32,8 +36,15 @@ use crate::table::Table;
 /// naming that field. A field of the primary key cannot be changed: that is
 /// a different item (delete it and put the new one).
 ///
-/// The item must exist: updating a missing key is [`Error::is_not_found`], never
-/// a half-written item.
+/// The item must exist and be of `E`'s type: updating a missing key is
+/// [`Error::is_not_found`], never a half-written item, and an item of
+/// another type at the key is left untouched
+/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Values DynamoDB
+/// cannot store (a NaN, an infinity, a number beyond its range) are refused
+/// before sending, naming the field. An update whose item cannot be decoded
+/// afterwards (an ill-typed field written by other code) was applied: it
+/// fails with [`ErrorKind::DecodeAfterWrite`](crate::ErrorKind::DecodeAfterWrite),
+/// not retryable. Resending an update is safe (see [`Update::send`]).
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Update<'db, E: Entity> {
     db: &'db Db<E::Table>,
@@ -42,6 +53,7 @@ pub struct Update<'db, E: Entity> {
     condition: Option<Condition<E>>,
     expected_version: Option<u64>,
     error: Option<Error>,
+    token: Option<String>,
 }
 
 impl<T: Table> Db<T> {
@@ -82,6 +94,7 @@ impl<T: Table> Db<T> {
             condition: None,
             expected_version: None,
             error: None,
+            token: None,
         }
     }
 }
@@ -191,7 +204,31 @@ impl<E: Versioned> Update<'_, E> {
 }
 
 impl<'db, E: Entity> Update<'db, E> {
+    /// The write token of this update (1 to 36 characters; by default a
+    /// fresh random one per call), for an update you may send again **as a
+    /// new call** — after a crash, or after [`Error::is_retryable`] with
+    /// the outcome unknown: the new call, with the same token, finds its
+    /// token stored, applies nothing and returns the entity as stored. Use
+    /// one token per logical change (a request id): a token reused for
+    /// another change makes that change look done. In a transaction, the
+    /// transaction's token is used instead
+    /// ([`Transaction::idempotency_token`](crate::op::Transaction::idempotency_token)).
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
     /// Sends the UpdateItem and returns the entity as stored afterwards.
+    ///
+    /// **Retrying.** Every update stores a write token and is conditioned
+    /// on the stored token not being its own, so a resend of an applied
+    /// update — the SDK's retries, or a new call with the same
+    /// [`idempotency_token`](Update::idempotency_token) — applies nothing
+    /// and returns the entity as stored: an `add` is added once. If every
+    /// attempt lost its answer, one consistent read decides. What is not
+    /// covered: another writer's write to the item between the applied
+    /// attempt and the resend replaces the token, and the resend then
+    /// applies again.
     pub async fn send(self) -> Result<E> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
@@ -203,6 +240,7 @@ impl<'db, E: Entity> Update<'db, E> {
         async move {
             let (db, key, parts) = self.into_parts();
             let parts = parts?;
+            let attempts = Attempts::default();
             let response = db
                 .client()
                 .update_item()
@@ -213,32 +251,64 @@ impl<'db, E: Entity> Update<'db, E> {
                 .set_expression_attribute_names(parts.placeholders.names_or_none())
                 .set_expression_attribute_values(parts.placeholders.values_or_none())
                 .return_values(ReturnValue::AllNew)
-                // Tells "no such item" from "your condition failed".
+                // Tells "no such item", "another type", "stale version" and
+                // "my own earlier attempt" from "your condition failed".
                 .return_values_on_condition_check_failure(
                     ReturnValuesOnConditionCheckFailure::AllOld,
                 )
+                .customize()
+                .interceptor(attempts.clone())
                 .send()
                 .await;
-            match response {
-                Ok(output) => {
-                    crate::entity::convert::from_item_by_key(output.attributes.unwrap_or_default())
-                }
-                Err(err) if condition_failure(&err).is_some_and(|stored| stored.is_none()) => {
-                    let (partition, sort) = key.into_parts();
-                    Err(Repr::NotFound {
-                        entity: E::RUST_NAME,
-                        partition,
-                        sort,
+            let err = match response {
+                Ok(output) => return decode_applied(&key, output.attributes.unwrap_or_default()),
+                Err(err) => err,
+            };
+            let client = db.client();
+            let schema = E::Table::SCHEMA;
+            let Some(returned) = condition_failure(&err) else {
+                // No answer, or a server error: it may have been applied.
+                if attempts.ambiguous() || is_ambiguous(&err) {
+                    let stored = read_stored(client, table, key.to_attributes()).await;
+                    if let Ok(Some(item)) = stored
+                        && parts.token.is_in(&item, schema.token_attribute)
+                    {
+                        return decode_applied(&key, item);
                     }
-                    .into())
                 }
-                Err(err) => {
-                    let conflict = match (parts.version, condition_failure(&err)) {
-                        (Some(expected), Some(stored)) => expected.conflict(E::RUST_NAME, stored),
-                        _ => None,
-                    };
-                    Err(conflict.unwrap_or_else(|| Error::service("UpdateItem", table, err)))
+                return Err(Error::service("UpdateItem", table, err));
+            };
+            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let Some(stored) = stored else {
+                let (partition, sort) = key.into_parts();
+                return Err(Repr::NotFound {
+                    entity: E::RUST_NAME,
+                    partition,
+                    sort,
                 }
+                .into());
+            };
+            if parts.token.is_in(&stored, schema.token_attribute) {
+                // An earlier attempt of this call was applied.
+                return decode_applied(&key, stored);
+            }
+            let at = (key.partition(), key.sort());
+            if let Some(foreign) = failure::foreign(
+                &schema,
+                "update",
+                E::RUST_NAME,
+                E::TYPE_TAG,
+                at,
+                Some(&stored),
+            ) {
+                return Err(foreign);
+            }
+            match parts
+                .version
+                .and_then(|v| v.conflict(E::RUST_NAME, Some(&stored)))
+            {
+                Some(conflict) => Err(conflict),
+                None => Err(Error::service("UpdateItem", table, err)),
             }
         }
         .instrument(span)
@@ -246,35 +316,67 @@ impl<'db, E: Entity> Update<'db, E> {
     }
 
     /// The table, the key, and the parts of the UpdateItem (or why they
-    /// cannot be built): shared by [`send`](Update::send) and transactions.
-    pub(crate) fn into_parts(self) -> (&'db Db<E::Table>, Key<E>, Result<UpdateParts>) {
-        let parts = parts(
-            self.db.now(),
-            &self.key,
-            self.changes,
-            self.condition,
-            self.expected_version,
-            self.error,
-        );
+    /// cannot be built): shared by [`send`](Update::send) and transactions,
+    /// which give their own token.
+    pub(crate) fn into_parts(mut self) -> (&'db Db<E::Table>, Key<E>, Result<UpdateParts>) {
+        let token = WriteToken::given_or_generated(self.token.take());
+        self.into_parts_with(token)
+    }
+
+    /// [`into_parts`](Update::into_parts) with the token of a transaction.
+    pub(crate) fn into_parts_with(
+        self,
+        token: Result<WriteToken>,
+    ) -> (&'db Db<E::Table>, Key<E>, Result<UpdateParts>) {
+        let parts = token.and_then(|token| {
+            parts(
+                self.db.now(),
+                &self.key,
+                self.changes,
+                self.condition,
+                self.expected_version,
+                self.error,
+                token,
+            )
+        });
         (self.db, self.key, parts)
     }
 }
 
+/// The entity an applied update left: an item that does not decode is
+/// reported as applied, so nobody sends the update again as a new call.
+fn decode_applied<E: Entity>(key: &Key<E>, item: Item) -> Result<E> {
+    crate::entity::convert::from_item_by_key(item).map_err(|source| {
+        Repr::DecodeAfterWrite {
+            operation: "update",
+            entity: E::RUST_NAME,
+            partition: key.partition().to_owned(),
+            sort: key.sort().to_owned(),
+            source,
+        }
+        .into()
+    })
+}
+
 /// The parts of one UpdateItem, shared by [`Update`] and transactions.
 pub(crate) struct UpdateParts {
-    /// The SET / REMOVE / ADD expression, index keys and version included.
+    /// The SET / REMOVE / ADD expression, index keys, version and write
+    /// token included.
     pub(crate) update: String,
-    /// "The item exists", the version check and the caller's condition,
-    /// joined by AND.
+    /// "The item is of this type", "not written by this call yet", the
+    /// version check and the caller's condition, joined by AND.
     pub(crate) condition: String,
     pub(crate) placeholders: Placeholders,
     /// The version the update expects stored, when it checks one.
     pub(crate) version: Option<Expected>,
+    /// The write token the update stores.
+    pub(crate) token: WriteToken,
 }
 
 /// Builds the parts of an update of the item at `key`: the changes, the
-/// index keys they move, a versioned entity's version increment, and the
-/// condition. `error` is the first mistake the builder recorded.
+/// index keys they move, a versioned entity's version increment, the write
+/// token, and the condition. `error` is the first mistake the builder
+/// recorded.
 fn parts<E: Entity>(
     now: SystemTime,
     key: &Key<E>,
@@ -282,6 +384,7 @@ fn parts<E: Entity>(
     extra: Option<Condition<E>>,
     expected_version: Option<u64>,
     error: Option<Error>,
+    token: WriteToken,
 ) -> Result<UpdateParts> {
     if let Some(error) = error {
         return Err(error);
@@ -292,8 +395,24 @@ fn parts<E: Entity>(
         }
         .into());
     }
+    // Values DynamoDB cannot store, in a `set`, an `add` or a list element,
+    // are refused before sending, naming the field.
+    for change in &changes.entries {
+        if let Action::Set(value) | Action::Add(value) = &change.action {
+            size::check_value(E::RUST_NAME, change.attribute, value)?;
+        }
+    }
     let index_changes = E::index_changes(key, &changes)?;
-    let mut condition = Condition::<E>::item_exists();
+    for change in &index_changes {
+        if let IndexChange::Set(index, index_key) = change {
+            check_index_key(E::RUST_NAME, index, index_key)?;
+        }
+    }
+    let schema = E::Table::SCHEMA;
+    // The item must exist and be of this type (an item of another type at
+    // the key is left untouched), and not yet carry this call's token (a
+    // replay of an applied update fails here, and is recognised).
+    let mut condition = Condition::<E>::is_of_type().and(Condition::token_is_not(token.as_str()));
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
         // Every update of a versioned entity increments its version.
@@ -320,6 +439,12 @@ fn parts<E: Entity>(
             });
         }
     }
+    changes.entries.push(Change {
+        field: schema.token_attribute,
+        attribute: schema.token_attribute,
+        action: Action::Set(token.value()),
+        value: None,
+    });
     if let Some(expected) = expected {
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
@@ -334,6 +459,7 @@ fn parts<E: Entity>(
         condition,
         placeholders,
         version: expected,
+        token,
     })
 }
 
