@@ -1,6 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// Unit tests derive entities, whose generated code names `::ddb_entity`.
+#[cfg(test)]
+extern crate self as ddb_entity;
+
 mod batch;
 pub mod codec;
 mod collection;
@@ -28,12 +32,12 @@ pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange, Timestamp,
-    Versioned,
+    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, Path, SortKey, SortRange,
+    Timestamp, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
-pub use expr::Condition;
-pub use item::Item;
+pub use expr::{AttributeType, Condition, SizeOf};
+pub use item::{Item, Set, SetElement};
 pub use table::{
     Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, Table, TableSchema,
     validate_table_name,
@@ -60,7 +64,9 @@ pub mod op {
 
 /// Typed fields and their key roles: what an update may change.
 pub mod field {
-    pub use crate::entity::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+    pub use crate::entity::{
+        Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,
+    };
 }
 
 /// `#[derive(Collection)]`: a typed view of a partition holding several

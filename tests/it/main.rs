@@ -9,6 +9,7 @@ mod collection;
 mod conditions;
 mod entity;
 mod exactly_once;
+mod expressions;
 mod faults;
 mod guards;
 mod keys;

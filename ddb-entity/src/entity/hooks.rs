@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{IndexKey, Key};
+use super::{AttrPath, IndexKey, Key};
 use crate::error::Result;
 use crate::item::Item;
 use crate::table::IndexSchema;
@@ -54,20 +54,64 @@ pub struct Changes {
     pub(crate) entries: Vec<Change>,
 }
 
-/// One field an update changes.
+/// One field an update changes (or a place inside it).
 pub(crate) struct Change {
+    /// The Rust name of the field.
     pub(crate) field: &'static str,
-    pub(crate) attribute: &'static str,
+    /// The attribute changed: the field's, or a place inside it.
+    pub(crate) path: AttrPath,
     pub(crate) action: Action,
-    /// The typed value of a `set`, for key recomputation.
+    /// The typed value of a `set` of the whole field, for key
+    /// recomputation.
     pub(crate) value: Option<Box<dyn Any + Send + Sync>>,
 }
 
-/// What an update does to one field's attribute.
+impl Change {
+    /// A change of a library-maintained attribute (version, timestamp,
+    /// write token): no typed value.
+    pub(crate) fn maintained(attribute: &'static str, action: Action) -> Self {
+        Change {
+            field: attribute,
+            path: AttrPath::top(attribute),
+            action,
+            value: None,
+        }
+    }
+}
+
+/// What an update does to one attribute (or a place inside one).
 pub(crate) enum Action {
+    /// `SET p = v`.
     Set(AttributeValue),
+    /// `REMOVE p`.
     Remove,
+    /// `ADD p v`: a number added, or elements added to a set.
     Add(AttributeValue),
+    /// `DELETE p v`: elements taken out of a set.
+    Delete(AttributeValue),
+    /// `SET p = if_not_exists(p, v)`: the first value kept.
+    SetIfNotExists(AttributeValue),
+    /// `SET p = list_append(…)`: elements at the end (or the front) of a
+    /// list, which is created if missing.
+    Append { values: AttributeValue, front: bool },
+    /// `SET p = if_not_exists(p, 0) + v`: a number inside a document
+    /// (`ADD` takes only top-level attributes).
+    Increment(AttributeValue),
+}
+
+impl Action {
+    /// The value the action writes, where it has one.
+    pub(crate) fn value(&self) -> Option<&AttributeValue> {
+        match self {
+            Action::Set(v)
+            | Action::Add(v)
+            | Action::Delete(v)
+            | Action::SetIfNotExists(v)
+            | Action::Increment(v)
+            | Action::Append { values: v, .. } => Some(v),
+            Action::Remove => None,
+        }
+    }
 }
 
 /// What an update does to one field, seen from generated code.
@@ -78,7 +122,8 @@ pub enum Lookup<'a, T> {
     Set(&'a T),
     /// The field is removed (an `Option` becoming `None`).
     Removed,
-    /// The field is added to: its new value is unknown here.
+    /// The field is added to (or otherwise changed on the server): its
+    /// new value is unknown here.
     Added,
 }
 
@@ -93,13 +138,15 @@ impl Changes {
         match self.entries.iter().rev().find(|c| c.field == field) {
             None => Lookup::Untouched,
             Some(change) => match &change.action {
-                Action::Remove => Lookup::Removed,
-                Action::Add(_) => Lookup::Added,
-                Action::Set(_) => change
+                Action::Remove if change.path.is_top() => Lookup::Removed,
+                Action::Set(_) if change.path.is_top() => change
                     .value
                     .as_ref()
                     .and_then(|value| value.downcast_ref::<T>())
                     .map_or(Lookup::Untouched, Lookup::Set),
+                // Computed on the server, or a place inside the field:
+                // the field's new value is unknown here.
+                _ => Lookup::Added,
             },
         }
     }

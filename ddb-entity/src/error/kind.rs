@@ -61,6 +61,12 @@ pub enum ErrorKind {
     ItemTooLarge,
     /// A number DynamoDB cannot store; nothing was sent.
     InvalidNumber,
+    /// An empty set, which DynamoDB cannot store; nothing was sent.
+    EmptySet,
+    /// A condition, filter or update expression DynamoDB would refuse (an
+    /// `IN` of no or more than 100 values, a filter on a key attribute, a
+    /// document path in an upsert, …); nothing was sent.
+    InvalidExpression,
     /// A query cursor that does not parse, or is not for this query.
     InvalidCursor,
     /// A batch addresses one key twice; nothing was sent.

@@ -205,6 +205,21 @@ pub(crate) enum Repr {
         reason: &'static str,
     },
 
+    #[error(
+        "`{entity}` holds an empty set in `{attribute}`, which DynamoDB cannot store; nothing was sent: use ddb_entity::Set, which stores an empty set as no attribute"
+    )]
+    EmptySet {
+        entity: &'static str,
+        attribute: String,
+    },
+
+    #[error("{} cannot be sent: {reason}; nothing was sent", Capital(.what))]
+    InvalidExpression {
+        /// "a filter on `Order`", "an update of `Order`", …
+        what: String,
+        reason: String,
+    },
+
     #[error("invalid cursor: {reason}; resume only with a cursor from the same query")]
     InvalidCursor { reason: String },
 
@@ -360,6 +375,8 @@ impl Repr {
             Repr::EmptyUpdate { .. } => ErrorKind::EmptyUpdate,
             Repr::ItemTooLarge { .. } => ErrorKind::ItemTooLarge,
             Repr::InvalidNumber { .. } => ErrorKind::InvalidNumber,
+            Repr::EmptySet { .. } => ErrorKind::EmptySet,
+            Repr::InvalidExpression { .. } => ErrorKind::InvalidExpression,
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
@@ -398,6 +415,7 @@ impl Repr {
             | Repr::EmptyUpdate { entity }
             | Repr::ItemTooLarge { entity, .. }
             | Repr::InvalidNumber { entity, .. }
+            | Repr::EmptySet { entity, .. }
             | Repr::VersionedInBatch { entity }
             | Repr::NotInCollection { entity, .. }
             | Repr::InvalidAction { entity, .. } => Some(entity),

@@ -2,6 +2,7 @@
 //! (size, numbers, time to live), checked here so operations only send
 //! what it accepts.
 
+mod set;
 pub(crate) mod size;
 pub(crate) mod ttl;
 
@@ -11,6 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::table::TableSchema;
 
+pub use set::{Set, SetElement};
 pub use size::{MAX_ITEM_SIZE, item_size};
 
 /// A DynamoDB item as the SDK represents it.

@@ -14,14 +14,14 @@ use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_
 use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::{
-    Action, Addable, Change, Changes, Entity, Field, IndexChange, Key, Settable, Versioned,
-    check_index_key,
+    Action, Addable, AttrPath, Change, Changes, Entity, Field, IndexChange, Key, Path, Settable,
+    Unkeyed, Versioned, check_index_key,
 };
 use crate::error::{Error, Repr, Result};
 use crate::expr::version::{self, Expected};
-use crate::expr::{Condition, Placeholders};
+use crate::expr::{Condition, Placeholders, render_path};
 use crate::future::into_future;
-use crate::item::{Item, size};
+use crate::item::{Item, Set, SetElement, size};
 use crate::table::Table;
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
@@ -100,43 +100,76 @@ impl<T: Table> Db<T> {
 }
 
 impl<'db, E: Entity> Update<'db, E> {
-    fn push<T: Serialize + Send + Sync + 'static, R>(
+    /// Records the first mistake, so the builder chains without `?`.
+    fn fail(mut self, error: Error) -> Self {
+        self.error.get_or_insert(error);
+        self
+    }
+
+    /// `value` as an attribute value, or the builder failed naming `path`.
+    fn encode<T: Serialize + ?Sized>(
+        &mut self,
+        path: &AttrPath,
+        value: &T,
+    ) -> Option<AttributeValue> {
+        match crate::codec::to_attribute_value(value) {
+            Ok(attribute) => Some(attribute),
+            Err(err) => {
+                self.error.get_or_insert(
+                    Repr::Encode {
+                        entity: E::RUST_NAME,
+                        source: Box::new(err.at_key(&path.to_string())),
+                    }
+                    .into(),
+                );
+                None
+            }
+        }
+    }
+
+    fn change(
         mut self,
-        field: Field<E, T, R>,
-        action: impl FnOnce(AttributeValue) -> Action,
+        field: &'static str,
+        path: AttrPath,
+        action: Action,
+        value: Option<Box<dyn Any + Send + Sync>>,
+    ) -> Self {
+        if self.error.is_none() {
+            self.changes.entries.push(Change {
+                field,
+                path,
+                action,
+                value,
+            });
+        }
+        self
+    }
+
+    /// `set` of a whole field or of a place inside one: `None` (`NULL`) is
+    /// no attribute (see `Entity::to_item`), so it removes.
+    fn set_value<T: Serialize + Send + Sync + 'static>(
+        mut self,
+        field: &'static str,
+        path: AttrPath,
         value: Option<T>,
     ) -> Self {
-        if self.error.is_some() {
-            return self;
-        }
         let attribute = match &value {
-            Some(value) => match crate::codec::to_attribute_value(value) {
-                Ok(attribute) => Some(attribute),
-                Err(err) => {
-                    self.error = Some(
-                        Repr::Encode {
-                            entity: E::RUST_NAME,
-                            source: Box::new(err.at_key(field.attribute())),
-                        }
-                        .into(),
-                    );
-                    return self;
-                }
+            Some(value) => match self.encode(&path, value) {
+                Some(attribute) => Some(attribute),
+                None => return self,
             },
             None => None,
         };
         let action = match attribute {
-            // `None` is no attribute (see `Entity::to_item`), not NULL.
             Some(AttributeValue::Null(true)) | None => Action::Remove,
-            Some(attribute) => action(attribute),
+            Some(attribute) => Action::Set(attribute),
         };
-        self.changes.entries.push(Change {
-            field: field.name(),
-            attribute: field.attribute(),
-            action,
-            value: value.map(|v| Box::new(v) as Box<dyn Any + Send + Sync>),
-        });
-        self
+        // The typed value of a whole field feeds index keys.
+        let typed = match path.is_top() {
+            true => value.map(|v| Box::new(v) as Box<dyn Any + Send + Sync>),
+            false => None,
+        };
+        self.change(field, path, action, typed)
     }
 
     /// `field = value`. A field of an index key template moves the index
@@ -146,7 +179,7 @@ impl<'db, E: Entity> Update<'db, E> {
         field: Field<E, T, R>,
         value: T,
     ) -> Self {
-        self.push(field, Action::Set, Some(value))
+        self.set_value(field.name(), AttrPath::top(field.attribute()), Some(value))
     }
 
     /// `field = None`, by removing the attribute (and the key attributes of
@@ -155,17 +188,388 @@ impl<'db, E: Entity> Update<'db, E> {
         self,
         field: Field<E, Option<T>, R>,
     ) -> Self {
-        self.push(field, Action::Set, None)
+        self.set_value::<Option<T>>(field.name(), AttrPath::top(field.attribute()), None)
     }
 
-    /// `field = field + amount`, atomically on the server. Only fields in no
-    /// key template can be added to (a compile error otherwise): a key's new
-    /// value would be unknown before the update.
-    pub fn add<T, R: Addable>(self, field: Field<E, T, R>, amount: T) -> Self
+    /// `field = field + amount`, atomically on the server (a missing
+    /// attribute counts as 0). Only fields in no key template can be added
+    /// to (a compile error otherwise): a key's new value would be unknown
+    /// before the update.
+    pub fn add<T, R: Addable>(mut self, field: Field<E, T, R>, amount: T) -> Self
     where
         T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
     {
-        self.push(field, Action::Add, Some(amount))
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &amount) {
+            Some(amount) => self.change(field.name(), path, Action::Add(amount), None),
+            None => self,
+        }
+    }
+
+    /// `field = value` only if the item has no value there yet
+    /// (`if_not_exists`): a first value kept — when something was
+    /// created, who created it. Only for fields in no key template (a
+    /// compile error otherwise).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?)
+    ///     .set_if_not_exists(f.first_reply, Some("ada".to_owned()))
+    ///     .await?;
+    /// let again = db.update(Issue::key(7u32)?)
+    ///     .set_if_not_exists(f.first_reply, Some("bob".to_owned()))
+    ///     .await?;
+    /// assert_eq!(again.first_reply.as_deref(), Some("ada")); // the first value stays
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_if_not_exists<T: Serialize + Send + Sync + 'static, R: Unkeyed>(
+        mut self,
+        field: Field<E, T, R>,
+        value: T,
+    ) -> Self {
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &value) {
+            Some(AttributeValue::Null(true)) => self.fail(self_invalid::<E>(format!(
+                "`set_if_not_exists({path}, None)` keeps nothing: `None` is no attribute"
+            ))),
+            Some(value) => self.change(field.name(), path, Action::SetIfNotExists(value), None),
+            None => self,
+        }
+    }
+
+    fn append_values<T: Serialize, R: Unkeyed>(
+        mut self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+        front: bool,
+    ) -> Self {
+        let values: Vec<T> = values.into_iter().collect();
+        if values.is_empty() {
+            // Appending nothing changes nothing.
+            return self;
+        }
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &values) {
+            Some(values) => self.change(field.name(), path, Action::Append { values, front }, None),
+            None => self,
+        }
+    }
+
+    /// Appends `values` to the end of a list field, atomically on the
+    /// server (`list_append`); a missing list is created. Appending no
+    /// value changes nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).append(f.comments, ["second".to_owned()]).await?;
+    /// assert_eq!(issue.comments, ["first", "second"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn append<T: Serialize, R: Unkeyed>(
+        self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.append_values(field, values, false)
+    }
+
+    /// Puts `values` in front of a list field, like [`append`](Self::append).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).prepend(f.comments, ["zeroth".to_owned()]).await?;
+    /// assert_eq!(issue.comments, ["zeroth", "first"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn prepend<T: Serialize, R: Unkeyed>(
+        self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.append_values(field, values, true)
+    }
+
+    fn set_elements<T: SetElement, R>(
+        mut self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+        action: fn(AttributeValue) -> Action,
+    ) -> Self {
+        let values: Set<T> = values.into_iter().collect();
+        if values.is_empty() {
+            // DynamoDB has no empty set; adding or deleting none is nothing.
+            return self;
+        }
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &values) {
+            Some(values) => self.change(field.name(), path, action(values), None),
+            None => self,
+        }
+    }
+
+    /// Adds `values` to a [`Set`] field atomically on the server (`ADD`); a
+    /// missing set is created. Adding no value changes nothing (DynamoDB
+    /// has no empty set to send).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).add_to_set(f.labels, ["p1".to_owned()]).await?;
+    /// assert_eq!(issue.labels, Set::from(["bug", "p1"]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_to_set<T: SetElement, R: Unkeyed>(
+        self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.set_elements(field, values, Action::Add)
+    }
+
+    /// Takes `values` out of a [`Set`] field atomically on the server
+    /// (`DELETE`); taking the last one out removes the attribute (it reads
+    /// back as an empty set). Deleting no value changes nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).delete_from_set(f.labels, ["bug".to_owned()]).await?;
+    /// assert!(issue.labels.is_empty()); // the attribute is gone
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn delete_from_set<T: SetElement, R: Unkeyed>(
+        self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.set_elements(field, values, Action::Delete)
+    }
+
+    /// Sets the place `path` inside a map or list field: `SET
+    /// addresses.#home = :a`, `lines[3] = :l`. DynamoDB refuses a path
+    /// whose parent does not exist (a map entry of a missing map, an index
+    /// past the end of a list is appended instead); every name of the path
+    /// is a placeholder.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?)
+    ///     .set_at(f.comments.at(0), "edited".to_owned())
+    ///     .set_at(f.reactions.key("+1"), 1)
+    ///     .await?;
+    /// assert_eq!((issue.comments[0].as_str(), issue.reactions["+1"]), ("edited", 1));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_at<T: Serialize + Send + Sync + 'static>(self, path: Path<E, T>, value: T) -> Self {
+        self.set_value(path.field_name(), path.path, Some(value))
+    }
+
+    /// Removes the place `path` inside a map or list field (a list's later
+    /// elements move up).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).remove_at(f.comments.at(0)).await?;
+    /// assert!(issue.comments.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn remove_at<T>(self, path: Path<E, T>) -> Self {
+        self.change(path.field_name(), path.path, Action::Remove, None)
+    }
+
+    /// Adds `amount` to the number at `path` inside a map or list field,
+    /// atomically on the server; a missing number counts as 0 (`SET p =
+    /// if_not_exists(p, 0) + amount`: DynamoDB's `ADD` takes only top-level
+    /// attributes). The map or list holding it must exist.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// for _ in 0..2 {
+    ///     db.update(Issue::key(7u32)?).add_at(f.reactions.key("heart"), 1).await?;
+    /// }
+    /// let issue = db.get(Issue::key(7u32)?).consistent_read(true).await?.unwrap();
+    /// assert_eq!(issue.reactions["heart"], 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_at<T>(mut self, path: Path<E, T>, amount: T) -> Self
+    where
+        T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
+    {
+        match self.encode(&path.path, &amount) {
+            Some(amount) => self.change(
+                path.field_name(),
+                path.path,
+                Action::Increment(amount),
+                None,
+            ),
+            None => self,
+        }
     }
 
     /// Update only if `condition` holds for the stored item (else
@@ -175,6 +579,15 @@ impl<'db, E: Entity> Update<'db, E> {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
+}
+
+/// An update expression DynamoDB would refuse.
+fn self_invalid<E: Entity>(reason: String) -> Error {
+    Repr::InvalidExpression {
+        what: format!("an update of `{}`", E::RUST_NAME),
+        reason,
+    }
+    .into()
 }
 
 impl<E: Versioned> Update<'_, E> {
@@ -398,8 +811,8 @@ fn parts<E: Entity>(
     // Values DynamoDB cannot store, in a `set`, an `add` or a list element,
     // are refused before sending, naming the field.
     for change in &changes.entries {
-        if let Action::Set(value) | Action::Add(value) = &change.action {
-            size::check_value(E::RUST_NAME, change.attribute, value)?;
+        if let Some(value) = change.action.value() {
+            size::check_value(E::RUST_NAME, &change.path.to_string(), value)?;
         }
     }
     let index_changes = E::index_changes(key, &changes)?;
@@ -416,12 +829,10 @@ fn parts<E: Entity>(
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
         // Every update of a versioned entity increments its version.
-        changes.entries.push(Change {
-            field: attribute,
+        changes.entries.push(Change::maintained(
             attribute,
-            action: Action::Add(version::number(1)),
-            value: None,
-        });
+            Action::Add(version::number(1)),
+        ));
     }
     if let Some((attribute, now)) = E::updated_at(now)? {
         // A maintained `updated_at` follows every update the caller does
@@ -429,22 +840,18 @@ fn parts<E: Entity>(
         if !changes
             .entries
             .iter()
-            .any(|change| change.attribute == attribute)
+            .any(|change| change.path.attribute == attribute)
         {
-            changes.entries.push(Change {
-                field: attribute,
-                attribute,
-                action: Action::Set(now),
-                value: None,
-            });
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::Set(now)));
         }
     }
-    changes.entries.push(Change {
-        field: schema.token_attribute,
-        attribute: schema.token_attribute,
-        action: Action::Set(token.value()),
-        value: None,
-    });
+    changes.entries.push(Change::maintained(
+        schema.token_attribute,
+        Action::Set(token.value()),
+    ));
+    check_overlaps::<E>(&changes)?;
     if let Some(expected) = expected {
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
@@ -463,20 +870,62 @@ fn parts<E: Entity>(
     })
 }
 
-/// The `UPDATE` expression: SET, REMOVE and ADD clauses for the changes
-/// and the index keys they move.
+/// Refuses two changes of one place, or of a place and a place inside it:
+/// DynamoDB refuses the whole update ("two document paths overlap"), and
+/// which one should win is the caller's to say.
+fn check_overlaps<E: Entity>(changes: &Changes) -> Result<()> {
+    for (i, first) in changes.entries.iter().enumerate() {
+        if let Some(second) = changes.entries[i + 1..]
+            .iter()
+            .find(|second| first.path.overlaps(&second.path))
+        {
+            return Err(self_invalid::<E>(format!(
+                "it changes `{}` and `{}`, which overlap (DynamoDB refuses two changes of one place): keep one",
+                first.path, second.path
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The `UPDATE` expression: SET, REMOVE, ADD and DELETE clauses for the
+/// changes and the index keys they move.
 fn update_expression(
     changes: &Changes,
     index_changes: &[IndexChange],
     p: &mut Placeholders,
 ) -> String {
-    let (mut set, mut remove, mut add) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut set, mut remove) = (Vec::new(), Vec::new());
+    let (mut add, mut delete) = (Vec::new(), Vec::new());
     for change in &changes.entries {
-        let n = p.name(change.attribute);
+        let n = render_path(&change.path, p);
         match &change.action {
             Action::Set(v) => set.push(format!("{n} = {}", p.value(v.clone()))),
             Action::Remove => remove.push(n),
             Action::Add(v) => add.push(format!("{n} {}", p.value(v.clone()))),
+            Action::Delete(v) => delete.push(format!("{n} {}", p.value(v.clone()))),
+            Action::SetIfNotExists(v) => {
+                set.push(format!("{n} = if_not_exists({n}, {})", p.value(v.clone())));
+            }
+            Action::Append { values, front } => {
+                let existing = format!(
+                    "if_not_exists({n}, {})",
+                    p.value(AttributeValue::L(Vec::new()))
+                );
+                let values = p.value(values.clone());
+                let (first, second) = match front {
+                    false => (existing, values),
+                    true => (values, existing),
+                };
+                set.push(format!("{n} = list_append({first}, {second})"));
+            }
+            Action::Increment(v) => {
+                let zero = p.value(AttributeValue::N("0".to_owned()));
+                set.push(format!(
+                    "{n} = if_not_exists({n}, {zero}) + {}",
+                    p.value(v.clone())
+                ));
+            }
         }
     }
     for change in index_changes {
@@ -504,7 +953,12 @@ fn update_expression(
         }
     }
     let mut update = String::new();
-    for (keyword, clauses) in [("SET", set), ("REMOVE", remove), ("ADD", add)] {
+    for (keyword, clauses) in [
+        ("SET", set),
+        ("REMOVE", remove),
+        ("ADD", add),
+        ("DELETE", delete),
+    ] {
         if !clauses.is_empty() {
             let separator = if update.is_empty() { "" } else { " " };
             let _ = write!(update, "{separator}{keyword} {}", clauses.join(", "));
