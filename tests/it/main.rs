@@ -15,6 +15,7 @@ mod guards;
 mod keys;
 mod model;
 mod ops;
+mod predicates;
 mod query;
 mod ranges;
 mod support;

@@ -50,6 +50,10 @@ pub enum ErrorKind {
     NotFound,
     /// A versioned write found another version stored.
     VersionConflict,
+    /// A write's own condition (the caller's
+    /// [`Condition`](crate::Condition)) did not hold; nothing was written.
+    /// The SDK's `ConditionalCheckFailedException` is its source.
+    ConditionFailed,
     /// A versioned entity's version cannot grow any further.
     VersionOverflow,
     /// An update changes an index key template field without the

@@ -168,6 +168,21 @@ pub(crate) enum Repr {
         entity: &'static str,
         expected: u64,
         found: Option<u64>,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "the {operation} of {} at {partition} / {sort} was not applied: its condition did not hold",
+        a(entity)
+    )]
+    ConditionFailed {
+        operation: &'static str,
+        entity: &'static str,
+        partition: String,
+        sort: String,
+        #[source]
+        source: super::Error,
     },
 
     #[error("the version of `{entity}` cannot grow past u64::MAX")]
@@ -370,6 +385,7 @@ impl Repr {
             Repr::AlreadyExists { .. } => ErrorKind::AlreadyExists,
             Repr::NotFound { .. } => ErrorKind::NotFound,
             Repr::VersionConflict { .. } => ErrorKind::VersionConflict,
+            Repr::ConditionFailed { .. } => ErrorKind::ConditionFailed,
             Repr::VersionOverflow { .. } => ErrorKind::VersionOverflow,
             Repr::MissingKeyField { .. } => ErrorKind::MissingKeyField,
             Repr::EmptyUpdate { .. } => ErrorKind::EmptyUpdate,
@@ -410,6 +426,7 @@ impl Repr {
             | Repr::AlreadyExists { entity, .. }
             | Repr::NotFound { entity, .. }
             | Repr::VersionConflict { entity, .. }
+            | Repr::ConditionFailed { entity, .. }
             | Repr::VersionOverflow { entity }
             | Repr::MissingKeyField { entity, .. }
             | Repr::EmptyUpdate { entity }
@@ -432,6 +449,12 @@ impl Repr {
                 partition, sort, ..
             }
             | Repr::NotFound {
+                partition, sort, ..
+            }
+            | Repr::VersionConflict {
+                partition, sort, ..
+            }
+            | Repr::ConditionFailed {
                 partition, sort, ..
             }
             | Repr::ForeignItem {

@@ -142,7 +142,6 @@ pub struct Transaction<'db, T: Table> {
     token: Option<String>,
     /// The token every put and update of this transaction stores.
     write_token: WriteToken,
-    return_old: bool,
 }
 
 impl<T: Table> Db<T> {
@@ -199,7 +198,6 @@ impl<T: Table> Db<T> {
             actions: Vec::new(),
             token: None,
             write_token: WriteToken::generate(),
-            return_old: false,
         }
     }
 }
@@ -288,15 +286,6 @@ impl<'db, T: Table> Transaction<'db, T> {
         self
     }
 
-    /// On a canceled transaction, return the item stored under the key of
-    /// every action whose condition failed
-    /// ([`CancellationReason::old_item`]; `ReturnValuesOnConditionCheckFailure
-    /// = ALL_OLD`). Creates, updates and versioned writes always ask for it.
-    pub fn return_old_on_condition_failure(mut self) -> Self {
-        self.return_old = true;
-        self
-    }
-
     /// The number of actions so far.
     pub fn len(&self) -> usize {
         self.actions.len()
@@ -346,7 +335,7 @@ impl<'db, T: Table> Transaction<'db, T> {
                 None => self.write_token,
             };
             let request_token = write_token.as_str().to_owned();
-            let (items, sent) = prepare(actions, self.return_old, table)?;
+            let (items, sent) = prepare(actions, table)?;
             let attempts = Attempts::default();
             let response = self
                 .db
@@ -379,7 +368,7 @@ impl<'db, T: Table> Transaction<'db, T> {
                     let failed = reason.code() == Some("ConditionalCheckFailed");
                     *slot = match reason.item.as_ref().filter(|item| !item.is_empty()) {
                         Some(item) => Some(item.clone()),
-                        None if failed && action.asked_old => {
+                        None if failed => {
                             read_stored(self.db.client(), table, key_of::<T>(action)).await?
                         }
                         None => None,
@@ -406,7 +395,7 @@ impl<'db, T: Table> Transaction<'db, T> {
             if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
                 return Ok(());
             }
-            Err(cancel::error(table, sent, stored, err))
+            Err(cancel::error(table, &T::SCHEMA, sent, stored, err))
         }
         .instrument(span)
         .await
@@ -445,11 +434,7 @@ fn key_of<T: Table>(action: &Sent) -> Item {
 
 /// Checks the actions and builds the request's items, with what the error
 /// mapping needs of each.
-fn prepare(
-    actions: Vec<Planned>,
-    return_old: bool,
-    table: &str,
-) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
+fn prepare(actions: Vec<Planned>, table: &str) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
     if actions.len() > MAX_ACTIONS {
         return Err(Repr::TransactionTooLarge {
             what: format!(
@@ -464,7 +449,6 @@ fn prepare(
     let mut seen: HashMap<(String, String), (usize, &'static str)> = HashMap::new();
     let mut bytes = 0;
     for (index, planned) in actions.into_iter().enumerate() {
-        let return_old = return_old || planned.needs_old_item();
         let (parts, key) = match (planned.parts, planned.key) {
             (Ok(parts), Some(key)) => (parts, key),
             (Err(source), _) => {
@@ -494,16 +478,16 @@ fn prepare(
         let version = parts.version;
         let tokened = parts.tokened;
         bytes += parts.bytes();
-        items.push(parts.into_sdk(table, return_old)?);
+        items.push(parts.into_sdk(table)?);
         let (partition, sort) = key;
         sent.push(Sent {
             kind: planned.kind,
             entity: planned.entity,
+            entity_type: planned.entity_type,
             partition,
             sort,
             version,
             tokened,
-            asked_old: return_old,
         });
     }
     if bytes > MAX_TRANSACTION_BYTES {
@@ -537,7 +521,6 @@ impl<T: Table> std::fmt::Debug for Transaction<'_, T> {
             .field("table", &self.db.table_name())
             .field("actions", &self.actions.len())
             .field("idempotency_token", &self.token.is_some())
-            .field("return_old", &self.return_old)
             .finish_non_exhaustive()
     }
 }

@@ -148,8 +148,11 @@ impl<'db, E: Entity> Delete<'db, E> {
             }
             let conflict = parts
                 .version
-                .and_then(|expected| expected.conflict(E::RUST_NAME, stored.as_ref()));
-            Err(conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err)))
+                .and_then(|expected| expected.conflict(E::RUST_NAME, at, stored.as_ref()));
+            Err(conflict.unwrap_or_else(|| {
+                let source = Error::service("DeleteItem", table, err);
+                failure::condition_failed("delete", E::RUST_NAME, at, source)
+            }))
         }
         .instrument(span)
         .await

@@ -119,3 +119,21 @@ pub(crate) fn foreign(
         .into(),
     )
 }
+
+/// The error for a write of `entity` at `(partition, sort)` whose own
+/// condition (the caller's) failed: `source` is the service's answer.
+pub(crate) fn condition_failed(
+    operation: &'static str,
+    entity: &'static str,
+    (partition, sort): (&str, &str),
+    source: Error,
+) -> Error {
+    Repr::ConditionFailed {
+        operation,
+        entity,
+        partition: partition.to_owned(),
+        sort: sort.to_owned(),
+        source,
+    }
+    .into()
+}

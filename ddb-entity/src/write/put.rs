@@ -200,7 +200,14 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                     }
                     .into());
                 }
-                return Err(Error::service("PutItem", table, err));
+                let at = (partition.as_str(), sort.as_str());
+                let source = Error::service("PutItem", table, err);
+                return Err(failure::condition_failed(
+                    operation,
+                    E::RUST_NAME,
+                    at,
+                    source,
+                ));
             }
             let at = (partition.as_str(), sort.as_str());
             if let Some(foreign) = failure::foreign(
@@ -215,10 +222,15 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
             }
             match parts
                 .version
-                .and_then(|v| v.conflict(E::RUST_NAME, stored.as_ref()))
+                .and_then(|v| v.conflict(E::RUST_NAME, at, stored.as_ref()))
             {
                 Some(conflict) => Err(conflict),
-                None => Err(Error::service("PutItem", table, err)),
+                None => Err(failure::condition_failed(
+                    operation,
+                    E::RUST_NAME,
+                    at,
+                    Error::service("PutItem", table, err),
+                )),
             }
         }
         .instrument(span)

@@ -718,10 +718,15 @@ impl<'db, E: Entity> Update<'db, E> {
             }
             match parts
                 .version
-                .and_then(|v| v.conflict(E::RUST_NAME, Some(&stored)))
+                .and_then(|v| v.conflict(E::RUST_NAME, at, Some(&stored)))
             {
                 Some(conflict) => Err(conflict),
-                None => Err(Error::service("UpdateItem", table, err)),
+                None => Err(failure::condition_failed(
+                    "update",
+                    E::RUST_NAME,
+                    at,
+                    Error::service("UpdateItem", table, err),
+                )),
             }
         }
         .instrument(span)
