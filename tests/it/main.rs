@@ -11,6 +11,7 @@ mod entity;
 mod exactly_once;
 mod expressions;
 mod faults;
+mod filters;
 mod guards;
 mod keys;
 mod model;

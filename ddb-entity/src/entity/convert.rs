@@ -71,7 +71,7 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
 /// Whether the library writes an attribute named `name` in a table of
 /// `schema`: a key attribute of the table or of any of its indexes, the
 /// type attribute or the write token.
-fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
+pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
     let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
     name == schema.type_attribute
         || name == schema.token_attribute

@@ -2,6 +2,7 @@
 
 mod arg;
 pub(crate) mod convert;
+pub(crate) use convert::owned_attribute;
 mod field;
 mod hooks;
 mod keys;

@@ -39,7 +39,8 @@ pub enum ErrorKind {
     /// A query met an item of a type its collection does not hold (with
     /// [`UnknownItems::Error`](crate::UnknownItems::Error)).
     UnknownType,
-    /// A collection field of `Option<E>` met a second `E`.
+    /// A collection field of `Option<E>` met a second `E`, or a query's
+    /// [`one`](crate::op::Query::one) found more than one item.
     MoreThanOne,
     /// A field of the entity serialises under the name of an attribute the
     /// library writes itself (a key attribute, the type attribute).

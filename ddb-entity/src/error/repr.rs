@@ -134,6 +134,17 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "expected at most one `{entity}` in the partition {partition} of {}, but the query found more: the lookup is not unique (`first` takes the first)",
+        IndexName(*.index)
+    )]
+    NotUnique {
+        entity: &'static str,
+        /// The index queried, `None` for the table.
+        index: Option<&'static str>,
+        partition: String,
+    },
+
+    #[error(
         "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys, the entity type or the write token; rename the field (e.g. #[serde(rename = \"…\")])"
     )]
     AttributeClash {
@@ -380,7 +391,7 @@ impl Repr {
             Repr::WrongType { .. } | Repr::ForeignItem { .. } => ErrorKind::WrongType,
             Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
             Repr::UnknownType { .. } => ErrorKind::UnknownType,
-            Repr::MoreThanOne { .. } => ErrorKind::MoreThanOne,
+            Repr::MoreThanOne { .. } | Repr::NotUnique { .. } => ErrorKind::MoreThanOne,
             Repr::AttributeClash { .. } => ErrorKind::AttributeClash,
             Repr::AlreadyExists { .. } => ErrorKind::AlreadyExists,
             Repr::NotFound { .. } => ErrorKind::NotFound,
@@ -422,6 +433,7 @@ impl Repr {
             | Repr::ForeignItem { entity, .. }
             | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
+            | Repr::NotUnique { entity, .. }
             | Repr::AttributeClash { entity, .. }
             | Repr::AlreadyExists { entity, .. }
             | Repr::NotFound { entity, .. }
@@ -704,6 +716,18 @@ impl fmt::Display for UnknownTypeMessage<'_> {
                 f,
                 "the item at {at} has no type attribute (`{type_attribute}`), so `{collection}` cannot tell which entity it is, and refuses it whatever the UnknownItems policy: it was written by other code; write it again with this library (which sets `{type_attribute}`), or keep such items out of the partition"
             ),
+        }
+    }
+}
+
+/// "index `GSI1`" / "the table".
+struct IndexName(Option<&'static str>);
+
+impl fmt::Display for IndexName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(index) => write!(f, "index `{index}`"),
+            None => f.write_str("the table"),
         }
     }
 }

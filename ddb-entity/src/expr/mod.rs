@@ -184,6 +184,64 @@ impl<E: Entity> Condition<E> {
     pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
         self.node.render(&Subject::of::<E>(), placeholders)
     }
+
+    /// The condition as a filter of `E`'s items, without its entity type
+    /// (to keep beside filters of other entity types): items of other
+    /// types pass — a condition on an `Order`'s fields says nothing about
+    /// a `Customer` sharing its partition.
+    pub(crate) fn into_filter(self) -> ErasedCondition {
+        let other_type = Node::Not(Box::new(Node::TypeIs { or_absent: false }));
+        ErasedCondition {
+            node: Node::Or(Box::new(other_type), Box::new(self.node)),
+            subject: Subject::of::<E>(),
+        }
+    }
+}
+
+/// A condition of some entity type, rendered as that type's.
+#[derive(Debug, Clone)]
+pub(crate) struct ErasedCondition {
+    node: Node,
+    subject: Subject,
+}
+
+impl ErasedCondition {
+    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
+        self.node.render(&self.subject, placeholders)
+    }
+
+    /// The entity type's name.
+    pub(crate) fn entity(&self) -> &'static str {
+        self.subject.rust_name
+    }
+
+    /// The top-level attributes the condition names (not the ones the
+    /// library adds: type, token, key).
+    pub(crate) fn attributes(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        self.node.attributes(&mut names);
+        names
+    }
+}
+
+/// `#type IN (:t0, …)`: an item of one of `types` (at most 100 of them per
+/// `IN`; more are joined by `OR`).
+pub(crate) fn type_in(schema: &TableSchema, types: &[&str], p: &mut Placeholders) -> String {
+    let t = p.name(schema.type_attribute);
+    let groups: Vec<String> = types
+        .chunks(MAX_IN_VALUES)
+        .map(|group| {
+            let values: Vec<String> = group
+                .iter()
+                .map(|tag| p.value(AttributeValue::S((*tag).to_owned())))
+                .collect();
+            format!("{t} IN ({})", values.join(", "))
+        })
+        .collect();
+    match groups.len() {
+        1 => groups.into_iter().next().unwrap_or_default(),
+        _ => format!("({})", groups.join(") OR (")),
+    }
 }
 
 /// What rendering needs of the entity a condition is about.
@@ -228,6 +286,31 @@ impl Subject {
 }
 
 impl Node {
+    fn attributes(&self, names: &mut Vec<&'static str>) {
+        let mut push = |path: &AttrPath| {
+            if !names.contains(&path.attribute) {
+                names.push(path.attribute);
+            }
+        };
+        match self {
+            Node::ItemExists(_) | Node::TypeIs { .. } | Node::TokenIsNot(_) => {}
+            Node::Exists(path, _)
+            | Node::Compare(path, ..)
+            | Node::Between(path, _)
+            | Node::BeginsWith(path, _)
+            | Node::Contains(path, _)
+            | Node::In(path, _)
+            | Node::Size(path, ..)
+            | Node::SizeBetween(path, ..)
+            | Node::Type(path, _) => push(path),
+            Node::And(a, b) | Node::Or(a, b) => {
+                a.attributes(names);
+                b.attributes(names);
+            }
+            Node::Not(a) => a.attributes(names),
+        }
+    }
+
     fn render(&self, s: &Subject, p: &mut Placeholders) -> Result<String> {
         let schema = s.schema;
         Ok(match self {
@@ -429,6 +512,33 @@ mod tests {
         assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber);
         let err = rendered(f.scores.at(0).is_in([1.0, f64::INFINITY])).unwrap_err();
         assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber, "{err}");
+    }
+
+    #[test]
+    fn a_filter_names_its_attributes_and_lets_other_types_pass() {
+        let f = Order::fields();
+        let filter = f
+            .status
+            .equals("A".into())
+            .or(!f.scores.at(2).gt(1.0))
+            .into_filter();
+        assert_eq!(filter.attributes(), ["status", "scores"]);
+        let mut p = Placeholders::default();
+        assert_eq!(
+            filter.render(&mut p).unwrap(),
+            "(NOT (#n0 = :v0)) OR ((#n1 = :v1) OR (NOT (#n2[2] > :v2)))"
+        );
+        assert_eq!(p.values[":v0"], AttributeValue::S("ORDER".into()));
+    }
+
+    #[test]
+    fn a_type_restriction_takes_every_type() {
+        let mut p = Placeholders::default();
+        let types: Vec<String> = (0..101).map(|i| format!("T{i}")).collect();
+        let types: Vec<&str> = types.iter().map(String::as_str).collect();
+        let text = type_in(&App::SCHEMA, &types, &mut p);
+        assert!(text.starts_with("(#n0 IN (:v0, ") && text.ends_with(") OR (#n0 IN (:v100))"));
+        assert_eq!(type_in(&App::SCHEMA, &["A"], &mut p), "#n0 IN (:v101)");
     }
 
     #[test]
