@@ -32,7 +32,7 @@ pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, Path, SortKey, SortRange,
+    Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange,
     Timestamp, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};

@@ -291,9 +291,9 @@ async fn contains_size_attribute_type_and_in_decide_writes_and_checks() {
             "a missing set has no size"
         );
     }
-    assert!(holds(f.tags.has_type(AttributeType::StringSet)).await);
-    assert!(holds(f.addresses.key("home").has_type(AttributeType::Map)).await);
-    assert!(!holds(f.status.has_type(AttributeType::Number)).await);
+    assert!(holds(f.tags.has_type(AttributeType::Ss)).await);
+    assert!(holds(f.addresses.key("home").has_type(AttributeType::M)).await);
+    assert!(!holds(f.status.has_type(AttributeType::N)).await);
     assert!(holds(f.status.is_in(["DISABLED".into(), "ACTIVE".into()])).await);
     assert!(!holds(f.status.is_in(["DISABLED".into()])).await);
     assert!(holds(f.first_seen.equals(None)).await);

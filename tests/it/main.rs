@@ -26,4 +26,5 @@ mod transact;
 mod ttl;
 mod ui;
 mod update;
+mod upsert;
 mod verify;

@@ -99,9 +99,26 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .copied()
         .filter(|hole| !primary.contains(&hole.field().to_string()))
         .collect();
+    // Every binding is a `&T`: fixed-width holes take the value itself.
+    let arg = |hole: &Hole<'_>| {
+        let field = hole.field();
+        match hole.width {
+            Some(_) => quote!(*#field),
+            None => quote!(#field),
+        }
+    };
     if changed.is_empty() {
-        // Built from primary-key fields only: no update can move it.
-        return TokenStream::new();
+        // Built from primary-key fields only: no update can move it, and
+        // an upsert, which may create the item, writes it.
+        let key = keys::index_key(index, arg);
+        return quote! {
+            if changes.creates() {
+                out.push(::ddb_entity::__private::IndexChange::Set(
+                    <#path as ::ddb_entity::Index>::SCHEMA,
+                    #key,
+                ));
+            }
+        };
     }
     let names: Vec<String> = changed
         .iter()
@@ -135,14 +152,6 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             }
         }
     });
-    // Every binding is a `&T`: fixed-width holes take the value itself.
-    let arg = |hole: &Hole<'_>| {
-        let field = hole.field();
-        match hole.width {
-            Some(_) => quote!(*#field),
-            None => quote!(#field),
-        }
-    };
     let key = keys::index_key(index, arg);
     let set = quote! {
         ::ddb_entity::__private::IndexChange::Set(<#path as ::ddb_entity::Index>::SCHEMA, #key)
@@ -162,10 +171,60 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             }
         }
     };
+    // An upsert that leaves the template alone may create the item: a
+    // required field of it must be given. (Only `Option` fields may be
+    // left out: the item then stays out of the sparse index, as it is.)
+    let required = changed
+        .iter()
+        .zip(&names)
+        .find(|(hole, _)| !hole.optional())
+        .map(|(_, name)| {
+            quote! {
+                else if changes.creates() {
+                    return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                        #entity,
+                        <#path as ::ddb_entity::Index>::SCHEMA.name,
+                        #name,
+                    ));
+                }
+            }
+        });
     quote! {
         if changes.touches(&[#(#names),*]) {
             #(#lookups)*
             out.push(#change);
+        } #required
+    }
+}
+
+/// The body of `key_fields(key)`: the primary-key fields, parsed back from
+/// the key, as the attributes the entity's body stores them under (what an
+/// upsert writes, since it may create the item).
+pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
+    let holes = keys::params([model.pk(), model.sk()]);
+    let entity = model.ident.to_string();
+    // A generic hole's type is a key part, not known to serialise (the
+    // impl's bounds are on `Self`): left out, so an upsert of such an
+    // entity is refused before sending rather than failing to compile.
+    let inserts = holes.iter().filter(|hole| !model.is_generic(hole.ty())).map(|hole| {
+        let field = hole.field();
+        let attribute = model
+            .stored_named(&name::unraw(field))
+            .map_or_else(|| name::unraw(field), |field| field.attribute.clone());
+        quote! {
+            fields.push((#attribute, ::ddb_entity::__private::key_field_value(#entity, #field)?));
         }
+    });
+    let count = holes.len();
+    let decode = if holes.is_empty() {
+        quote!(let _ = key;)
+    } else {
+        decode_primary_key(model)
+    };
+    quote! {
+        #decode
+        let mut fields = ::std::vec::Vec::with_capacity(#count);
+        #(#inserts)*
+        ::core::result::Result::Ok(fields)
     }
 }

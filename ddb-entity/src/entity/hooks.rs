@@ -40,6 +40,23 @@ pub trait EntityHooks: Sized {
         Ok(None)
     }
 
+    /// The `created_at` attribute and its value for an item created at
+    /// `now` (an upsert keeps a stored one).
+    fn created_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
+        let _ = now;
+        Ok(None)
+    }
+
+    /// The primary-key fields, parsed back from `key`, as the attributes
+    /// the entity's body stores them under: what an upsert writes, since it
+    /// may create the item. (A hand-written entity without it cannot be
+    /// upserted: the item would not decode, which is refused before
+    /// sending.)
+    fn key_fields(key: &Key<Self>) -> Result<Vec<(&'static str, AttributeValue)>> {
+        let _ = key;
+        Ok(Vec::new())
+    }
+
     /// For every index whose template uses a field the update changes, the
     /// recomputed key (or its removal when an `Option` hole becomes
     /// `None`); a template field the update does not set is
@@ -52,6 +69,8 @@ pub trait EntityHooks: Sized {
 #[derive(Default)]
 pub struct Changes {
     pub(crate) entries: Vec<Change>,
+    /// The update may create the item (an upsert).
+    pub(crate) creates: bool,
 }
 
 /// One field an update changes (or a place inside it).
@@ -128,6 +147,13 @@ pub enum Lookup<'a, T> {
 }
 
 impl Changes {
+    /// Whether the update may create the item (an upsert): then every index
+    /// key the entity writes must be computable from the changes and the
+    /// key, and is written.
+    pub fn creates(&self) -> bool {
+        self.creates
+    }
+
     /// Whether the update changes any of `fields`.
     pub fn touches(&self, fields: &[&str]) -> bool {
         self.entries.iter().any(|c| fields.contains(&c.field))

@@ -24,7 +24,7 @@ pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;
 pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
-pub use path::Path;
+pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;

@@ -40,7 +40,7 @@ use super::{Field, Stored};
 /// map key may be a reserved word or contain `.`, `[` or `#`. Paths start
 /// only from fields in no key template, so an update through one never
 /// moves a key.
-pub struct Path<E, T> {
+pub struct FieldPath<E, T> {
     pub(crate) path: AttrPath,
     field: &'static str,
     types: PhantomData<fn() -> (E, T)>,
@@ -98,11 +98,11 @@ impl fmt::Display for AttrPath {
     }
 }
 
-impl<E, T> Path<E, T> {
-    fn step<U>(self, step: Step) -> Path<E, U> {
+impl<E, T> FieldPath<E, T> {
+    fn step<U>(self, step: Step) -> FieldPath<E, U> {
         let mut path = self.path;
         path.steps.push(step);
-        Path {
+        FieldPath {
             path,
             field: self.field,
             types: PhantomData,
@@ -115,11 +115,11 @@ impl<E, T> Path<E, T> {
     }
 }
 
-impl<E, T> Path<E, T> {
+impl<E, T> FieldPath<E, T> {
     /// The top-level path of a field (crate-private: a public one would let
     /// an update through a path change a key field).
     pub(crate) fn of<R>(field: Field<E, T, R>) -> Self {
-        Path {
+        FieldPath {
             path: AttrPath::top(field.attribute()),
             field: field.name(),
             types: PhantomData,
@@ -127,9 +127,9 @@ impl<E, T> Path<E, T> {
     }
 }
 
-impl<E, T> Clone for Path<E, T> {
+impl<E, T> Clone for FieldPath<E, T> {
     fn clone(&self) -> Self {
-        Path {
+        FieldPath {
             path: self.path.clone(),
             field: self.field,
             types: PhantomData,
@@ -137,13 +137,15 @@ impl<E, T> Clone for Path<E, T> {
     }
 }
 
-impl<E, T> fmt::Debug for Path<E, T> {
+impl<E, T> fmt::Debug for FieldPath<E, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Path").field(&self.path.to_string()).finish()
+        f.debug_tuple("FieldPath")
+            .field(&self.path.to_string())
+            .finish()
     }
 }
 
-impl<E, T> fmt::Display for Path<E, T> {
+impl<E, T> fmt::Display for FieldPath<E, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.path, f)
     }
@@ -151,42 +153,42 @@ impl<E, T> fmt::Display for Path<E, T> {
 
 impl<E, K, V, S> Field<E, HashMap<K, V, S>, Stored> {
     /// The entry `key` of this map field.
-    pub fn key(self, key: impl Into<String>) -> Path<E, V> {
-        Path::of(self).step(Step::Key(key.into()))
+    pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
+        FieldPath::of(self).step(Step::Key(key.into()))
     }
 }
 
-impl<E, K, V, S> Path<E, HashMap<K, V, S>> {
+impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
     /// The entry `key` of this map.
-    pub fn key(self, key: impl Into<String>) -> Path<E, V> {
+    pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         self.step(Step::Key(key.into()))
     }
 }
 
 impl<E, K, V> Field<E, BTreeMap<K, V>, Stored> {
     /// The entry `key` of this map field.
-    pub fn key(self, key: impl Into<String>) -> Path<E, V> {
-        Path::of(self).step(Step::Key(key.into()))
+    pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
+        FieldPath::of(self).step(Step::Key(key.into()))
     }
 }
 
-impl<E, K, V> Path<E, BTreeMap<K, V>> {
+impl<E, K, V> FieldPath<E, BTreeMap<K, V>> {
     /// The entry `key` of this map.
-    pub fn key(self, key: impl Into<String>) -> Path<E, V> {
+    pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         self.step(Step::Key(key.into()))
     }
 }
 
 impl<E, T> Field<E, Vec<T>, Stored> {
     /// The element at `index` of this list field.
-    pub fn at(self, index: usize) -> Path<E, T> {
-        Path::of(self).step(Step::Index(index))
+    pub fn at(self, index: usize) -> FieldPath<E, T> {
+        FieldPath::of(self).step(Step::Index(index))
     }
 }
 
-impl<E, T> Path<E, Vec<T>> {
+impl<E, T> FieldPath<E, Vec<T>> {
     /// The element at `index` of this list.
-    pub fn at(self, index: usize) -> Path<E, T> {
+    pub fn at(self, index: usize) -> FieldPath<E, T> {
         self.step(Step::Index(index))
     }
 }

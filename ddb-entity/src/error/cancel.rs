@@ -17,6 +17,9 @@ pub enum ActionKind {
     Create,
     /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
     Update,
+    /// Changes fields of an item, creating it if there is none
+    /// ([`Db::upsert`](crate::Db::upsert)).
+    Upsert,
     /// Deletes the item ([`Db::delete`](crate::Db::delete)).
     Delete,
     /// Writes nothing: the transaction happens only if a condition on the
@@ -25,12 +28,14 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
-    /// `"put"`, `"create"`, `"update"`, `"delete"` or `"condition check"`.
+    /// `"put"`, `"create"`, `"update"`, `"upsert"`, `"delete"` or
+    /// `"condition check"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Put => "put",
             ActionKind::Create => "create",
             ActionKind::Update => "update",
+            ActionKind::Upsert => "upsert",
             ActionKind::Delete => "delete",
             ActionKind::ConditionCheck => "condition check",
         }

@@ -62,6 +62,11 @@ pub enum ErrorKind {
     MissingKeyField,
     /// An update with nothing to change.
     EmptyUpdate,
+    /// An upsert whose fields cannot make an item of its entity (a field a
+    /// new item needs, or an index key, left out; a place inside a field,
+    /// which DynamoDB cannot set in an item that does not exist); nothing
+    /// was sent.
+    IncompleteUpsert,
     /// An item over DynamoDB's 400 KB limit; nothing was sent.
     ItemTooLarge,
     /// A number DynamoDB cannot store; nothing was sent.

@@ -208,6 +208,15 @@ pub(crate) enum Repr {
         field: &'static str,
     },
 
+    #[error(
+        "the upsert of {} cannot be sent: {reason}; nothing was sent",
+        a(entity)
+    )]
+    IncompleteUpsert {
+        entity: &'static str,
+        reason: String,
+    },
+
     #[error("an update of `{entity}` with no changes: set, remove or add a field")]
     EmptyUpdate { entity: &'static str },
 
@@ -400,6 +409,7 @@ impl Repr {
             Repr::VersionOverflow { .. } => ErrorKind::VersionOverflow,
             Repr::MissingKeyField { .. } => ErrorKind::MissingKeyField,
             Repr::EmptyUpdate { .. } => ErrorKind::EmptyUpdate,
+            Repr::IncompleteUpsert { .. } => ErrorKind::IncompleteUpsert,
             Repr::ItemTooLarge { .. } => ErrorKind::ItemTooLarge,
             Repr::InvalidNumber { .. } => ErrorKind::InvalidNumber,
             Repr::EmptySet { .. } => ErrorKind::EmptySet,
@@ -442,6 +452,7 @@ impl Repr {
             | Repr::VersionOverflow { entity }
             | Repr::MissingKeyField { entity, .. }
             | Repr::EmptyUpdate { entity }
+            | Repr::IncompleteUpsert { entity, .. }
             | Repr::ItemTooLarge { entity, .. }
             | Repr::InvalidNumber { entity, .. }
             | Repr::EmptySet { entity, .. }

@@ -28,7 +28,7 @@ const MAX_IN_VALUES: usize = 100;
 /// items for which it holds.
 ///
 /// Built from [`Entity`] fields (`Order::fields().status.equals(…)`) and
-/// the [`Path`]s inside them, and combined with [`and`](Condition::and),
+/// the [`FieldPath`]s inside them, and combined with [`and`](Condition::and),
 /// [`or`](Condition::or) and `!`. Every comparison takes a value of the
 /// field's own type:
 ///
@@ -57,7 +57,7 @@ const MAX_IN_VALUES: usize = 100;
 /// let open_and_small = f.status.equals("OPEN".to_owned()).and(f.total_cents.lt(10_000));
 /// let not_cancelled = !f.status.is_in(["CANCELLED".to_owned(), "REFUNDED".to_owned()]);
 /// let gift = f.tags.contains("gift".to_owned()).and(f.tags.size().le(5));
-/// let unnoted = f.note.equals(None).or(f.note.has_type(AttributeType::String));
+/// let unnoted = f.note.equals(None).or(f.note.has_type(AttributeType::S));
 /// let _any = open_and_small.or(not_cancelled).and(gift).and(unnoted);
 /// let _new = Condition::<Order>::item_not_exists();
 /// ```
@@ -548,7 +548,7 @@ mod tests {
             .tags
             .contains("gift".to_owned())
             .and(f.tags.size().between(1, 3))
-            .and(f.note.has_type(AttributeType::String))
+            .and(f.note.has_type(AttributeType::S))
             .and(f.status.contains("PEN"));
         let (text, p) = rendered(condition).unwrap();
         assert_eq!(

@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{Condition, Node, attribute_value};
-use crate::entity::{AttrPath, Field, Path};
+use crate::entity::{AttrPath, Field, FieldPath};
 use crate::item::{Set, SetElement};
 
 /// The conditions on a field's (or a path's) stored value, written once
@@ -92,7 +92,7 @@ macro_rules! comparisons {
 }
 
 comparisons!([E, T: Serialize, R] Field<E, T, R>, field => AttrPath::top(field.attribute()));
-comparisons!([E, T: Serialize] Path<E, T>, path => path.path);
+comparisons!([E, T: Serialize] FieldPath<E, T>, path => path.path);
 
 /// Conditions only strings, sets, lists and maps have.
 macro_rules! collections {
@@ -166,7 +166,7 @@ macro_rules! collections {
 collections!(Field, field => AttrPath::top(field.attribute()));
 
 // Paths: the same conditions as fields of these types.
-impl<E> Path<E, String> {
+impl<E> FieldPath<E, String> {
     /// The stored string starts with `prefix`.
     pub fn begins_with(self, prefix: &str) -> Condition<E> {
         Node::BeginsWith(self.path, prefix.to_owned()).into()
@@ -184,7 +184,7 @@ impl<E> Path<E, String> {
     }
 }
 
-impl<E, T: SetElement + Serialize> Path<E, Set<T>> {
+impl<E, T: SetElement + Serialize> FieldPath<E, Set<T>> {
     /// The stored set holds `element`.
     pub fn contains(self, element: T) -> Condition<E> {
         Node::Contains(self.path, attribute_value(&element)).into()
@@ -196,7 +196,7 @@ impl<E, T: SetElement + Serialize> Path<E, Set<T>> {
     }
 }
 
-impl<E, T: Serialize> Path<E, Vec<T>> {
+impl<E, T: Serialize> FieldPath<E, Vec<T>> {
     /// The stored list holds an element equal to `element`.
     pub fn contains(self, element: T) -> Condition<E> {
         Node::Contains(self.path, attribute_value(&element)).into()
@@ -208,14 +208,14 @@ impl<E, T: Serialize> Path<E, Vec<T>> {
     }
 }
 
-impl<E, K, V, S> Path<E, HashMap<K, V, S>> {
+impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
     /// The number of entries of the stored map.
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
 }
 
-impl<E, K, V> Path<E, BTreeMap<K, V>> {
+impl<E, K, V> FieldPath<E, BTreeMap<K, V>> {
     /// The number of entries of the stored map.
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
@@ -299,6 +299,9 @@ impl<E> std::fmt::Debug for SizeOf<E> {
 }
 
 /// A DynamoDB attribute type, for [`Field::has_type`] (`attribute_type`).
+/// Named by DynamoDB's codes (a variant named `String` would make rustc
+/// spell `std::string::String` out in every error message of a crate that
+/// uses this one).
 ///
 /// ```
 /// # use ddb_entity::{AttributeType, Entity};
@@ -309,48 +312,48 @@ impl<E> std::fmt::Debug for SizeOf<E> {
 /// struct Post { id: u64, score: f64 }
 ///
 /// // Items other code wrote with the score as a string:
-/// let _legacy = Post::fields().score.has_type(AttributeType::String);
-/// assert_eq!(AttributeType::StringSet.code(), "SS");
+/// let _legacy = Post::fields().score.has_type(AttributeType::S);
+/// assert_eq!(AttributeType::Ss.code(), "SS");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum AttributeType {
-    /// `S`
-    String,
-    /// `N`
-    Number,
-    /// `B`
-    Binary,
-    /// `BOOL`
+    /// `S`: a string.
+    S,
+    /// `N`: a number.
+    N,
+    /// `B`: binary.
+    B,
+    /// `BOOL`: a boolean.
     Bool,
-    /// `NULL`
+    /// `NULL`.
     Null,
-    /// `L`
-    List,
-    /// `M`
-    Map,
-    /// `SS`
-    StringSet,
-    /// `NS`
-    NumberSet,
-    /// `BS`
-    BinarySet,
+    /// `L`: a list.
+    L,
+    /// `M`: a map.
+    M,
+    /// `SS`: a string set.
+    Ss,
+    /// `NS`: a number set.
+    Ns,
+    /// `BS`: a binary set.
+    Bs,
 }
 
 impl AttributeType {
     /// The type's code, as DynamoDB spells it (`"S"`, `"SS"`, …).
     pub fn code(self) -> &'static str {
         match self {
-            AttributeType::String => "S",
-            AttributeType::Number => "N",
-            AttributeType::Binary => "B",
+            AttributeType::S => "S",
+            AttributeType::N => "N",
+            AttributeType::B => "B",
             AttributeType::Bool => "BOOL",
             AttributeType::Null => "NULL",
-            AttributeType::List => "L",
-            AttributeType::Map => "M",
-            AttributeType::StringSet => "SS",
-            AttributeType::NumberSet => "NS",
-            AttributeType::BinarySet => "BS",
+            AttributeType::L => "L",
+            AttributeType::M => "M",
+            AttributeType::Ss => "SS",
+            AttributeType::Ns => "NS",
+            AttributeType::Bs => "BS",
         }
     }
 }

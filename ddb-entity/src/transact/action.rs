@@ -196,6 +196,10 @@ impl Planned {
     }
 
     pub(crate) fn update<E: Entity>(update: Update<'_, E>, token: &WriteToken) -> Planned {
+        let kind = match update.creates() {
+            true => ActionKind::Upsert,
+            false => ActionKind::Update,
+        };
         let (db, key, parts) = update.into_parts_with(Ok(token.clone()));
         let parts = parts.map(|parts| Parts {
             write: Write::Update {
@@ -207,7 +211,7 @@ impl Planned {
             version: parts.version,
             tokened: true,
         });
-        Planned::keyed::<E>(ActionKind::Update, key, Some(db.table_name()), parts)
+        Planned::keyed::<E>(kind, key, Some(db.table_name()), parts)
     }
 
     fn delete<E: Entity>(

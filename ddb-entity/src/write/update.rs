@@ -14,8 +14,8 @@ use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_
 use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::{
-    Action, Addable, AttrPath, Change, Changes, Entity, Field, IndexChange, Key, Path, Settable,
-    Unkeyed, Versioned, check_index_key,
+    Action, Addable, AttrPath, Change, Changes, Entity, Field, FieldPath, IndexChange, Key,
+    Settable, Unkeyed, Versioned, check_index_key,
 };
 use crate::error::{Error, Repr, Result};
 use crate::expr::version::{self, Expected};
@@ -54,6 +54,8 @@ pub struct Update<'db, E: Entity> {
     expected_version: Option<u64>,
     error: Option<Error>,
     token: Option<String>,
+    /// An upsert: the item may not exist yet, and is then created.
+    creates: bool,
 }
 
 impl<T: Table> Db<T> {
@@ -95,6 +97,77 @@ impl<T: Table> Db<T> {
             expected_version: None,
             error: None,
             token: None,
+            creates: false,
+        }
+    }
+
+    /// Starts an **upsert** of the entity with this key: one UpdateItem
+    /// that changes the item if it exists and creates it if not — where a
+    /// put would replace the whole item, and an [`update`](Db::update)
+    /// needs it to exist. The builder is an [`Update`]: `set`, `add`,
+    /// `append`, `add_to_set`, `set_if_not_exists` (a first value kept: who
+    /// created it, when), conditions, `expect_version`, and in a
+    /// transaction ([`Transaction::update`](crate::op::Transaction::update)).
+    ///
+    /// An upsert writes every key the item needs, whether it creates or
+    /// changes it: the table key, the primary-key fields in the body, the
+    /// type attribute, and every index key — computed from the fields
+    /// given and the key. So it is refused before sending
+    /// ([`ErrorKind::IncompleteUpsert`](crate::ErrorKind::IncompleteUpsert),
+    /// [`ErrorKind::MissingKeyField`](crate::ErrorKind::MissingKeyField))
+    /// when the fields given cannot make an item of `E` — a required field,
+    /// or a field of an index key, left out — and when it changes a place
+    /// inside a map or list (DynamoDB cannot set one in an item that does
+    /// not exist). A maintained `created_at` keeps its first value, a
+    /// version starts at 1 and grows by one per write.
+    ///
+    /// Like every typed write it touches only its own type: an item of
+    /// another type at the key is left untouched
+    /// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Resending
+    /// it is safe: a resent upsert finds its token and applies nothing, so
+    /// an `add` is added once.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// /// Page views per page, found by section on GSI1.
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "PAGE#{path}", sk = "VIEWS")]
+    /// #[entity(index = Gsi1, pk = "SECTION#{section}", sk = "{path}")]
+    /// struct PageViews { path: String, section: String, views: u64, first_seen: u64, last_seen: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let f = PageViews::fields();
+    /// let view = |at: u64| -> ddb_entity::Result<_> {
+    ///     Ok(db
+    ///         .upsert(PageViews::key("/docs")?)
+    ///         .set(f.section, "docs".to_owned()) // feeds GSI1's key: required
+    ///         .add(f.views, 1)
+    ///         .set_if_not_exists(f.first_seen, at)
+    ///         .set(f.last_seen, at))
+    /// };
+    /// let first = view(100)?.await?; // creates it
+    /// let second = view(200)?.await?; // changes it
+    /// assert_eq!((second.views, second.first_seen, second.last_seen), (2, 100, 200));
+    /// let found: Vec<PageViews> = db.query(PageViews::gsi1_partition("docs")?).all().await?;
+    /// assert_eq!(found.len(), 1);
+    ///
+    /// // Without the field its index key needs, it could create a half item.
+    /// let err = db.upsert(PageViews::key("/blog")?).add(f.views, 1).await.unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::MissingKeyField);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn upsert<E: Entity<Table = T>>(&self, key: Key<E>) -> Update<'_, E> {
+        Update {
+            creates: true,
+            ..self.update(key)
         }
     }
 }
@@ -484,7 +557,11 @@ impl<'db, E: Entity> Update<'db, E> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn set_at<T: Serialize + Send + Sync + 'static>(self, path: Path<E, T>, value: T) -> Self {
+    pub fn set_at<T: Serialize + Send + Sync + 'static>(
+        self,
+        path: FieldPath<E, T>,
+        value: T,
+    ) -> Self {
         self.set_value(path.field_name(), path.path, Some(value))
     }
 
@@ -518,7 +595,7 @@ impl<'db, E: Entity> Update<'db, E> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn remove_at<T>(self, path: Path<E, T>) -> Self {
+    pub fn remove_at<T>(self, path: FieldPath<E, T>) -> Self {
         self.change(path.field_name(), path.path, Action::Remove, None)
     }
 
@@ -557,7 +634,7 @@ impl<'db, E: Entity> Update<'db, E> {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn add_at<T>(mut self, path: Path<E, T>, amount: T) -> Self
+    pub fn add_at<T>(mut self, path: FieldPath<E, T>, amount: T) -> Self
     where
         T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
     {
@@ -644,15 +721,18 @@ impl<'db, E: Entity> Update<'db, E> {
     /// applies again.
     pub async fn send(self) -> Result<E> {
         let table = self.db.table_name();
+        let operation = self.operation();
         let span = tracing::info_span!(
             "ddb.update",
             table,
             entity = E::RUST_NAME,
+            operation,
             fields = self.changes.entries.len()
         );
         async move {
             let (db, key, parts) = self.into_parts();
             let parts = parts?;
+            let creates = parts.creates;
             let attempts = Attempts::default();
             let response = db
                 .client()
@@ -674,7 +754,9 @@ impl<'db, E: Entity> Update<'db, E> {
                 .send()
                 .await;
             let err = match response {
-                Ok(output) => return decode_applied(&key, output.attributes.unwrap_or_default()),
+                Ok(output) => {
+                    return decode_applied(operation, &key, output.attributes.unwrap_or_default());
+                }
                 Err(err) => err,
             };
             let client = db.client();
@@ -686,13 +768,31 @@ impl<'db, E: Entity> Update<'db, E> {
                     if let Ok(Some(item)) = stored
                         && parts.token.is_in(&item, schema.token_attribute)
                     {
-                        return decode_applied(&key, item);
+                        return decode_applied(operation, &key, item);
                     }
                 }
                 return Err(Error::service("UpdateItem", table, err));
             };
             let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let at = (key.partition(), key.sort());
             let Some(stored) = stored else {
+                if creates {
+                    // No item, so no type, token or version to fail on: the
+                    // caller's condition (or a version expected stored).
+                    if let Some(conflict) = parts
+                        .version
+                        .and_then(|v| v.conflict(E::RUST_NAME, at, None))
+                    {
+                        return Err(conflict);
+                    }
+                    let source = Error::service("UpdateItem", table, err);
+                    return Err(failure::condition_failed(
+                        operation,
+                        E::RUST_NAME,
+                        at,
+                        source,
+                    ));
+                }
                 let (partition, sort) = key.into_parts();
                 return Err(Repr::NotFound {
                     entity: E::RUST_NAME,
@@ -703,12 +803,11 @@ impl<'db, E: Entity> Update<'db, E> {
             };
             if parts.token.is_in(&stored, schema.token_attribute) {
                 // An earlier attempt of this call was applied.
-                return decode_applied(&key, stored);
+                return decode_applied(operation, &key, stored);
             }
-            let at = (key.partition(), key.sort());
             if let Some(foreign) = failure::foreign(
                 &schema,
-                "update",
+                operation,
                 E::RUST_NAME,
                 E::TYPE_TAG,
                 at,
@@ -722,7 +821,7 @@ impl<'db, E: Entity> Update<'db, E> {
             {
                 Some(conflict) => Err(conflict),
                 None => Err(failure::condition_failed(
-                    "update",
+                    operation,
                     E::RUST_NAME,
                     at,
                     Error::service("UpdateItem", table, err),
@@ -750,7 +849,10 @@ impl<'db, E: Entity> Update<'db, E> {
             parts(
                 self.db.now(),
                 &self.key,
-                self.changes,
+                Plan {
+                    changes: self.changes,
+                    creates: self.creates,
+                },
                 self.condition,
                 self.expected_version,
                 self.error,
@@ -759,14 +861,24 @@ impl<'db, E: Entity> Update<'db, E> {
         });
         (self.db, self.key, parts)
     }
+
+    /// Whether it is an upsert (it may create the item).
+    pub(crate) fn creates(&self) -> bool {
+        self.creates
+    }
+
+    /// `"update"` or `"upsert"`, for spans and messages.
+    fn operation(&self) -> &'static str {
+        if self.creates { "upsert" } else { "update" }
+    }
 }
 
 /// The entity an applied update left: an item that does not decode is
 /// reported as applied, so nobody sends the update again as a new call.
-fn decode_applied<E: Entity>(key: &Key<E>, item: Item) -> Result<E> {
+fn decode_applied<E: Entity>(operation: &'static str, key: &Key<E>, item: Item) -> Result<E> {
     crate::entity::convert::from_item_by_key(item).map_err(|source| {
         Repr::DecodeAfterWrite {
-            operation: "update",
+            operation,
             entity: E::RUST_NAME,
             partition: key.partition().to_owned(),
             sort: key.sort().to_owned(),
@@ -789,6 +901,14 @@ pub(crate) struct UpdateParts {
     pub(crate) version: Option<Expected>,
     /// The write token the update stores.
     pub(crate) token: WriteToken,
+    /// An upsert: it may create the item.
+    pub(crate) creates: bool,
+}
+
+/// What an update changes, and whether it may create the item.
+struct Plan {
+    changes: Changes,
+    creates: bool,
 }
 
 /// Builds the parts of an update of the item at `key`: the changes, the
@@ -798,7 +918,7 @@ pub(crate) struct UpdateParts {
 fn parts<E: Entity>(
     now: SystemTime,
     key: &Key<E>,
-    mut changes: Changes,
+    plan: Plan,
     extra: Option<Condition<E>>,
     expected_version: Option<u64>,
     error: Option<Error>,
@@ -807,6 +927,10 @@ fn parts<E: Entity>(
     if let Some(error) = error {
         return Err(error);
     }
+    let Plan {
+        mut changes,
+        creates,
+    } = plan;
     if changes.entries.is_empty() {
         return Err(Repr::EmptyUpdate {
             entity: E::RUST_NAME,
@@ -820,6 +944,13 @@ fn parts<E: Entity>(
             size::check_value(E::RUST_NAME, &change.path.to_string(), value)?;
         }
     }
+    if creates && let Some(change) = changes.entries.iter().find(|c| !c.path.is_top()) {
+        return Err(upsert_invalid::<E>(format!(
+            "it changes `{}`, a place inside a field, and DynamoDB cannot set one in an item that does not exist yet: set the whole field, or update an item known to exist",
+            change.path
+        )));
+    }
+    changes.creates = creates;
     let index_changes = E::index_changes(key, &changes)?;
     for change in &index_changes {
         if let IndexChange::Set(index, index_key) = change {
@@ -827,29 +958,57 @@ fn parts<E: Entity>(
         }
     }
     let schema = E::Table::SCHEMA;
-    // The item must exist and be of this type (an item of another type at
-    // the key is left untouched), and not yet carry this call's token (a
-    // replay of an applied update fails here, and is recognised).
-    let mut condition = Condition::<E>::is_of_type().and(Condition::token_is_not(token.as_str()));
+    // An update's item must exist and be of this type; an upsert's must be
+    // of this type if it exists. An item of another type at the key is left
+    // untouched, and an item already carrying this call's token (a replay
+    // of an applied write) fails here, and is recognised.
+    let guard = match creates {
+        true => Condition::<E>::absent_or_of_type(),
+        false => Condition::<E>::is_of_type(),
+    };
+    let mut condition = guard.and(Condition::token_is_not(token.as_str()));
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
-        // Every update of a versioned entity increments its version.
+        // Every update of a versioned entity increments its version (from
+        // 0 for an item an upsert creates).
         changes.entries.push(Change::maintained(
             attribute,
             Action::Add(version::number(1)),
         ));
     }
-    if let Some((attribute, now)) = E::updated_at(now)? {
-        // A maintained `updated_at` follows every update the caller does
-        // not set it in.
-        if !changes
+    let set_by_caller = |changes: &Changes, attribute: &str| {
+        changes
             .entries
             .iter()
             .any(|change| change.path.attribute == attribute)
-        {
+    };
+    if let Some((attribute, now)) = E::updated_at(now)? {
+        // A maintained `updated_at` follows every update the caller does
+        // not set it in.
+        if !set_by_caller(&changes, attribute) {
             changes
                 .entries
                 .push(Change::maintained(attribute, Action::Set(now)));
+        }
+    }
+    if creates {
+        // What a new item needs and an existing one already holds: the
+        // primary-key fields of its body, its type, its creation time.
+        for (attribute, value) in E::key_fields(key)? {
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::Set(value)));
+        }
+        changes.entries.push(Change::maintained(
+            schema.type_attribute,
+            Action::Set(AttributeValue::S(E::TYPE_TAG.to_owned())),
+        ));
+        if let Some((attribute, now)) = E::created_at(now)?
+            && !set_by_caller(&changes, attribute)
+        {
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::SetIfNotExists(now)));
         }
     }
     changes.entries.push(Change::maintained(
@@ -857,6 +1016,9 @@ fn parts<E: Entity>(
         Action::Set(token.value()),
     ));
     check_overlaps::<E>(&changes)?;
+    if creates {
+        check_creates::<E>(key, &changes, &index_changes)?;
+    }
     if let Some(expected) = expected {
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
@@ -872,7 +1034,80 @@ fn parts<E: Entity>(
         placeholders,
         version: expected,
         token,
+        creates,
     })
+}
+
+/// An upsert DynamoDB would refuse, or that could leave a half item.
+fn upsert_invalid<E: Entity>(reason: String) -> Error {
+    Repr::IncompleteUpsert {
+        entity: E::RUST_NAME,
+        reason,
+    }
+    .into()
+}
+
+/// Refuses an upsert whose changes cannot make an item of `E`: the item it
+/// would create where there is none — its key, the changes' values (an
+/// `add` or `append` on nothing leaves the amount), the index keys — must
+/// decode as an `E` whose keys, table and index, are the ones written.
+fn check_creates<E: Entity>(
+    key: &Key<E>,
+    changes: &Changes,
+    index_changes: &[IndexChange],
+) -> Result<()> {
+    let mut item = key.to_attributes();
+    for change in &changes.entries {
+        let attribute = change.path.attribute.to_owned();
+        match &change.action {
+            Action::Set(v)
+            | Action::Add(v)
+            | Action::SetIfNotExists(v)
+            | Action::Increment(v)
+            | Action::Append { values: v, .. } => {
+                item.insert(attribute, v.clone());
+            }
+            Action::Remove | Action::Delete(_) => {
+                item.remove(&attribute);
+            }
+        }
+    }
+    for change in index_changes {
+        match change {
+            IndexChange::Set(index, index_key) => {
+                let keys = index.keys;
+                let partition = AttributeValue::S(index_key.partition.clone());
+                item.insert(keys.partition_key.to_owned(), partition);
+                if let (Some(name), Some(sort)) = (keys.sort_key, &index_key.sort) {
+                    item.insert(name.to_owned(), AttributeValue::S(sort.clone()));
+                }
+            }
+            IndexChange::Remove(index) => {
+                item.remove(index.keys.partition_key);
+                if let Some(name) = index.keys.sort_key {
+                    item.remove(name);
+                }
+            }
+        }
+    }
+    let written = item.clone();
+    let created = crate::entity::convert::from_item::<E>(item).map_err(|err| {
+        upsert_invalid::<E>(format!(
+            "the item it would create where none is stored is not one: {err}; set every field a new `{}` needs",
+            E::RUST_NAME
+        ))
+    })?;
+    // Every index key the new item needs is written (the ones written were
+    // checked against the value by decoding).
+    for entry in created.index_entries()? {
+        if entry.key.is_some() && !written.contains_key(entry.index.keys.partition_key) {
+            return Err(upsert_invalid::<E>(format!(
+                "the item it would create needs a key in index `{}`, which the fields given do not make: set the fields of that index's key",
+                entry.index.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses two changes of one place, or of a place and a place inside it:
