@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::AsyncSleep;
 
+use crate::capacity::{Capacity, Charge};
 use crate::table::Table;
 
 /// A table of shape `T`, reached through the `aws_sdk_dynamodb::Client` you
@@ -28,6 +29,7 @@ pub struct Db<T: Table> {
     client: Client,
     table_name: Arc<str>,
     clock: Option<Clock>,
+    meter: Option<Capacity>,
     table: PhantomData<fn() -> T>,
 }
 
@@ -39,6 +41,7 @@ impl<T: Table> Db<T> {
             client,
             table_name: table_name.into(),
             clock: None,
+            meter: None,
             table: PhantomData,
         }
     }
@@ -78,6 +81,27 @@ impl<T: Table> Db<T> {
         }
     }
 
+    /// The same table, with every operation's consumed capacity added to
+    /// `capacity` (see [`Capacity`]): for one request of a service, one
+    /// job, one test. Every operation records its own in its `tracing`
+    /// span as well.
+    pub fn metered(&self, capacity: &Capacity) -> Self {
+        Db {
+            meter: Some(capacity.clone()),
+            ..self.clone()
+        }
+    }
+
+    /// What an operation of this handle spent, charged when dropped.
+    pub(crate) fn charge(&self) -> Charge<'_> {
+        Charge::new(self.meter.as_ref())
+    }
+
+    /// The meter, if the handle is metered.
+    pub(crate) fn meter(&self) -> Option<&Capacity> {
+        self.meter.as_ref()
+    }
+
     /// The SDK client, for anything this crate does not cover.
     pub fn client(&self) -> &Client {
         &self.client
@@ -109,6 +133,7 @@ impl<T: Table> Clone for Db<T> {
             client: self.client.clone(),
             table_name: Arc::clone(&self.table_name),
             clock: self.clock.clone(),
+            meter: self.meter.clone(),
             table: PhantomData,
         }
     }
@@ -120,6 +145,7 @@ impl<T: Table> fmt::Debug for Db<T> {
             .field("table", &std::any::type_name::<T>())
             .field("table_name", &self.table_name)
             .field("own_clock", &self.clock.is_some())
+            .field("metered", &self.meter.is_some())
             .finish_non_exhaustive()
     }
 }

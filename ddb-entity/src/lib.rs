@@ -6,6 +6,7 @@
 extern crate self as ddb_entity;
 
 mod batch;
+mod capacity;
 pub mod codec;
 mod collection;
 mod create_table;
@@ -28,6 +29,7 @@ mod write;
 #[doc(hidden)]
 pub mod __private;
 
+pub use capacity::Capacity;
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
 pub use db::Db;
@@ -59,7 +61,10 @@ pub mod op {
     pub use crate::future::OpFuture;
     pub use crate::read::{Get, Page, Query};
     pub use crate::transact::{TransactDelete, TransactPut, Transaction};
-    pub use crate::write::{Delete, DeleteReturningOld, Put, Update};
+    pub use crate::write::{
+        Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,
+        UpdateReturningOld,
+    };
 }
 
 /// Typed fields and their key roles: what an update may change.

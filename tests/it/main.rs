@@ -19,6 +19,7 @@ mod ops;
 mod predicates;
 mod query;
 mod ranges;
+mod returns;
 mod support;
 mod table;
 mod timestamps;

@@ -6,6 +6,7 @@ use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
 use super::filter::{Filters, unexpired};
+use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::db::Db;
@@ -43,7 +44,6 @@ pub struct Query<'db, I: QueryIndex> {
     consistent: bool,
     unknown: UnknownItems,
     cursor: Option<Cursor>,
-    capacity: bool,
     include_expired: bool,
     projection: Option<Vec<&'static str>>,
     filters: Filters,
@@ -107,7 +107,6 @@ impl<T: Table> Db<T> {
             consistent: false,
             unknown: UnknownItems::default(),
             cursor: None,
-            capacity: false,
             include_expired: false,
             projection: None,
             filters: Filters::default(),
@@ -315,13 +314,6 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// ```
     pub fn projection(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
         self.projection = Some(attributes.into_iter().collect());
-        self
-    }
-
-    /// Record the read capacity consumed on the `tracing` span
-    /// (`consumed_rcu`).
-    pub fn with_consumed_capacity(mut self) -> Self {
-        self.capacity = true;
         self
     }
 
@@ -608,6 +600,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             items = tracing::field::Empty,
             scanned = tracing::field::Empty,
             consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         )
     }
 
@@ -653,7 +646,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             counted: 0,
             select_count: false,
             cap: None,
-            consumed_rcu: 0.0,
+            spent: Spent::default(),
         })
     }
 }
@@ -713,7 +706,8 @@ struct Progress {
     select_count: bool,
     /// At most this many items per request (`first`, `one`).
     cap: Option<usize>,
-    consumed_rcu: f64,
+    /// The capacity of the requests so far.
+    spent: Spent,
 }
 
 impl Progress {
@@ -750,9 +744,7 @@ impl Progress {
             .set_consistent_read(query.consistent.then_some(true))
             .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
             .set_exclusive_start_key(self.start_key.take());
-        if query.capacity {
-            request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
-        }
+        request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         let schema = I::Table::SCHEMA;
         let mut filter = query
             .filters
@@ -797,16 +789,25 @@ impl Progress {
             .set_expression_attribute_names(p.names_or_none())
             .set_expression_attribute_values(p.values_or_none())
             .send()
-            .await
-            .map_err(|err| Error::service("Query", table, err))?;
+            .await;
         self.requests += 1;
-        if let Some(capacity) = output
-            .consumed_capacity
-            .as_ref()
-            .and_then(|c| c.capacity_units)
-        {
-            self.consumed_rcu += capacity;
-        }
+        // Each request's capacity is metered as it is answered: a stream's
+        // consumer may stop at any page.
+        let mut spent = Spent::default();
+        let output = match output {
+            Ok(output) => {
+                spent.read(output.consumed_capacity());
+                output
+            }
+            Err(err) => {
+                spent.failed();
+                spent.meter(query.db.meter());
+                self.spent.add(spent);
+                return Err(Error::service("Query", table, err));
+            }
+        };
+        spent.meter(query.db.meter());
+        self.spent.add(spent);
         let mut items = output.items.unwrap_or_default();
         self.items += items.len();
         // `Limit` counts the items read, before any filter (a server that
@@ -849,9 +850,7 @@ impl Progress {
         span.record("requests", self.requests);
         span.record("items", self.items);
         span.record("scanned", self.scanned);
-        if self.consumed_rcu > 0.0 {
-            span.record("consumed_rcu", self.consumed_rcu);
-        }
+        self.spent.record();
     }
 }
 

@@ -173,12 +173,14 @@ impl Planned {
         token: &WriteToken,
     ) -> Planned {
         let parts =
-            put::parts(now, entity, only_if_new, condition, token, true).map(|parts| Parts {
-                write: Write::Put(parts.item),
-                condition: parts.condition,
-                placeholders: parts.placeholders,
-                version: parts.version,
-                tokened: parts.tokened,
+            put::parts(now, entity, only_if_new, condition, token, true, false).map(|parts| {
+                Parts {
+                    write: Write::Put(parts.item),
+                    condition: parts.condition,
+                    placeholders: parts.placeholders,
+                    version: parts.version,
+                    tokened: parts.tokened,
+                }
             });
         Planned {
             kind: if only_if_new {

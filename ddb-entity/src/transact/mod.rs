@@ -14,11 +14,12 @@ pub use action::{TransactDelete, TransactPut};
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, TransactWriteItem};
 use tracing::Instrument;
 
 use self::action::Planned;
 use self::cancel::Sent;
+use crate::capacity::Spent;
 use crate::db::Db;
 use crate::entity::{Entity, Key};
 #[cfg(doc)]
@@ -315,11 +316,14 @@ impl<'db, T: Table> Transaction<'db, T> {
             table,
             actions = self.actions.len(),
             entities = %entity_names(&self.actions),
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
         async move {
             if self.actions.is_empty() {
                 return Ok(());
             }
+            let mut charge = self.db.charge();
             let mut actions = self.actions;
             // A caller's token is the transaction's write token too: the
             // same transaction sent again as a new call is then the same
@@ -343,13 +347,20 @@ impl<'db, T: Table> Transaction<'db, T> {
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .client_request_token(request_token)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
                 .await;
             let err = match response {
-                Ok(_) => return Ok(()),
-                Err(err) => err,
+                Ok(output) => {
+                    charge.write(output.consumed_capacity());
+                    return Ok(());
+                }
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
             };
             let attribute = T::SCHEMA.token_attribute;
             // The stored item of every action whose condition failed: as
@@ -369,7 +380,8 @@ impl<'db, T: Table> Transaction<'db, T> {
                     *slot = match reason.item.as_ref().filter(|item| !item.is_empty()) {
                         Some(item) => Some(item.clone()),
                         None if failed => {
-                            read_stored(self.db.client(), table, key_of::<T>(action)).await?
+                            let key = key_of::<T>(action);
+                            read_stored(self.db.client(), table, key, &mut charge).await?
                         }
                         None => None,
                     };
@@ -392,7 +404,9 @@ impl<'db, T: Table> Transaction<'db, T> {
                     TransactWriteItemsError::TransactionInProgressException(_)
                 )
             }) || is_ambiguous(&err);
-            if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
+            if (attempts.ambiguous() || unanswered)
+                && applied(self.db, &sent, &write_token, &mut charge).await
+            {
                 return Ok(());
             }
             Err(cancel::error(table, &T::SCHEMA, sent, stored, err))
@@ -406,10 +420,15 @@ impl<'db, T: Table> Transaction<'db, T> {
 /// consistent reads: the transaction applied (it is atomic, and the token
 /// is this send's own). Asked only after an attempt lost its answer. A
 /// read that fails counts as "not shown".
-async fn applied<T: Table>(db: &Db<T>, sent: &[Sent], token: &WriteToken) -> bool {
+async fn applied<T: Table>(
+    db: &Db<T>,
+    sent: &[Sent],
+    token: &WriteToken,
+    spent: &mut Spent,
+) -> bool {
     for action in sent.iter().filter(|action| action.tokened) {
         let key = key_of::<T>(action);
-        if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key).await
+        if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key, spent).await
             && token.is_in(&item, T::SCHEMA.token_attribute)
         {
             return true;

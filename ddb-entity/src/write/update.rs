@@ -5,7 +5,9 @@ use std::any::Any;
 use std::fmt::Write as _;
 use std::time::SystemTime;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use serde::Serialize;
 use tracing::Instrument;
 
@@ -720,6 +722,49 @@ impl<'db, E: Entity> Update<'db, E> {
     /// attempt and the resend replaces the token, and the resend then
     /// applies again.
     pub async fn send(self) -> Result<E> {
+        let operation = self.operation();
+        let key = self.key.clone();
+        let item = self.run(ReturnValue::AllNew).await?;
+        decode_applied(operation, &key, item.unwrap_or_default())
+    }
+
+    /// Returns the entity as it was before the update (`ReturnValues =
+    /// ALL_OLD`) instead of after: `None` when an upsert created it.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "JOB#{id}", sk = "JOB")]
+    /// struct Job { id: u64, state: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Job { id: 1, state: "queued".into() }).await?;
+    /// let before = db
+    ///     .update(Job::key(1)?)
+    ///     .set(Job::fields().state, "running".into())
+    ///     .returning_old()
+    ///     .await?;
+    /// assert_eq!(before.map(|j| j.state).as_deref(), Some("queued"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// **Retrying.** An update resent after a lost answer is recognised
+    /// by its token and applies nothing more; the entity before it left
+    /// with the lost answer, so it then returns `None`.
+    pub fn returning_old(self) -> UpdateReturningOld<'db, E> {
+        UpdateReturningOld(self)
+    }
+
+    /// Sends the UpdateItem; the item as `returning` asks (always `Some`
+    /// for `ALL_NEW`).
+    async fn run(self, returning: ReturnValue) -> Result<Option<Item>> {
         let table = self.db.table_name();
         let operation = self.operation();
         let span = tracing::info_span!(
@@ -727,11 +772,19 @@ impl<'db, E: Entity> Update<'db, E> {
             table,
             entity = E::RUST_NAME,
             operation,
-            fields = self.changes.entries.len()
+            fields = self.changes.entries.len(),
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
+        let new = returning == ReturnValue::AllNew;
         async move {
+            let schema = E::Table::SCHEMA;
             let (db, key, parts) = self.into_parts();
+            let mut charge = db.charge();
             let parts = parts?;
+            // An earlier attempt of this call was applied: the item it
+            // left is known, the one before it is not.
+            let applied = |stored: Item| Ok(new.then_some(stored));
             let creates = parts.creates;
             let attempts = Attempts::default();
             let response = db
@@ -743,7 +796,8 @@ impl<'db, E: Entity> Update<'db, E> {
                 .condition_expression(parts.condition)
                 .set_expression_attribute_names(parts.placeholders.names_or_none())
                 .set_expression_attribute_values(parts.placeholders.values_or_none())
-                .return_values(ReturnValue::AllNew)
+                .return_values(returning)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 // Tells "no such item", "another type", "stale version" and
                 // "my own earlier attempt" from "your condition failed".
                 .return_values_on_condition_check_failure(
@@ -755,25 +809,37 @@ impl<'db, E: Entity> Update<'db, E> {
                 .await;
             let err = match response {
                 Ok(output) => {
-                    return decode_applied(operation, &key, output.attributes.unwrap_or_default());
+                    charge.write(output.consumed_capacity());
+                    let item = output.attributes.unwrap_or_default();
+                    // No old item: none at all, or (dynoxide) only the key
+                    // of the item an upsert created.
+                    let no_old = item.keys().all(|name| {
+                        schema.primary.partition_key == name
+                            || schema.primary.sort_key == Some(name.as_str())
+                    });
+                    return Ok((new || !no_old).then_some(item));
                 }
-                Err(err) => err,
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
             };
             let client = db.client();
-            let schema = E::Table::SCHEMA;
             let Some(returned) = condition_failure(&err) else {
                 // No answer, or a server error: it may have been applied.
                 if attempts.ambiguous() || is_ambiguous(&err) {
-                    let stored = read_stored(client, table, key.to_attributes()).await;
+                    let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
                         && parts.token.is_in(&item, schema.token_attribute)
                     {
-                        return decode_applied(operation, &key, item);
+                        return applied(item);
                     }
                 }
                 return Err(Error::service("UpdateItem", table, err));
             };
-            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let stored =
+                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
+                    .await?;
             let at = (key.partition(), key.sort());
             let Some(stored) = stored else {
                 if creates {
@@ -803,7 +869,7 @@ impl<'db, E: Entity> Update<'db, E> {
             };
             if parts.token.is_in(&stored, schema.token_attribute) {
                 // An earlier attempt of this call was applied.
-                return decode_applied(operation, &key, stored);
+                return applied(stored);
             }
             if let Some(foreign) = failure::foreign(
                 &schema,
@@ -1207,4 +1273,21 @@ fn update_expression(
     update
 }
 
+/// An [`Update`] that returns the entity as it was before
+/// ([`Update::returning_old`]).
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct UpdateReturningOld<'db, E: Entity>(Update<'db, E>);
+
+impl<E: Entity> UpdateReturningOld<'_, E> {
+    /// Sends the UpdateItem; `Ok(None)` when an upsert created the item.
+    pub async fn send(self) -> Result<Option<E>> {
+        let operation = self.0.operation();
+        let key = self.0.key.clone();
+        let old = self.0.run(ReturnValue::AllOld).await?;
+        old.map(|item| decode_applied(operation, &key, item))
+            .transpose()
+    }
+}
+
 into_future!(['db, E: Entity] Update<'db, E> => E);
+into_future!(['db, E: Entity] UpdateReturningOld<'db, E> => Option<E>);
