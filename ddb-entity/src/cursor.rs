@@ -40,6 +40,51 @@ impl Cursor {
         })
     }
 
+    /// Where segment `segment` of a scan in `total` segments of `index`
+    /// stopped: the segment is part of what the cursor is for (a cursor of
+    /// one segment given to another would skip or repeat items).
+    pub(crate) fn for_scan(
+        index: Option<&str>,
+        segment: u32,
+        total: u32,
+        last_evaluated_key: &Item,
+    ) -> Result<Self> {
+        let mut cursor = Cursor::new(index, last_evaluated_key)?;
+        cursor.index = scan_scope(index, segment, total);
+        Ok(cursor)
+    }
+
+    /// The `ExclusiveStartKey` for segment `segment` of `total` of a scan
+    /// of `index`, keyed by exactly `key_schema`; or why this cursor is not
+    /// for it (another segmentation, another index, a query's cursor).
+    pub(crate) fn scan_start_key(
+        &self,
+        index: Option<&str>,
+        segment: u32,
+        total: u32,
+        key_schema: &[&str],
+    ) -> Result<Item> {
+        if self.index != scan_scope(index, segment, total) {
+            return Err(invalid(format!(
+                "it is not from segment {segment} of {total} of a scan of this table or index"
+            )));
+        }
+        let mut expected: Vec<&str> = key_schema.to_vec();
+        expected.sort_unstable();
+        expected.dedup();
+        let names: Vec<&str> = self.last_key.iter().map(|(n, _)| n.as_str()).collect();
+        if names != expected {
+            return Err(invalid(format!(
+                "its key has the attributes {names:?}, where this scan's items are keyed by exactly {expected:?}"
+            )));
+        }
+        Ok(self
+            .last_key
+            .iter()
+            .map(|(name, value)| (name.clone(), AttributeValue::S(value.clone())))
+            .collect())
+    }
+
     /// The `ExclusiveStartKey` for a query on `index` whose items are keyed
     /// by exactly the attributes `key_schema` (the index's keys, and for a
     /// global secondary index the table's too: what DynamoDB's
@@ -159,6 +204,15 @@ impl FromStr for Cursor {
         }
         Ok(Cursor { index, last_key })
     }
+}
+
+/// What a scan cursor records where a query's records its index: the
+/// index, the segment and the segmentation, after a NUL no index name has.
+fn scan_scope(index: Option<&str>, segment: u32, total: u32) -> String {
+    format!(
+        "{}\u{0}scan\u{0}{segment}/{total}",
+        index.unwrap_or_default()
+    )
 }
 
 fn invalid(reason: impl Into<String>) -> Error {

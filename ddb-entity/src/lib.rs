@@ -59,7 +59,7 @@ pub mod op {
         WriteKind,
     };
     pub use crate::future::OpFuture;
-    pub use crate::read::{Get, Page, Query};
+    pub use crate::read::{Get, Page, Query, Scan, ScanPage};
     pub use crate::transact::{TransactDelete, TransactPut, Transaction};
     pub use crate::write::{
         Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,

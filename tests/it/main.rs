@@ -20,6 +20,7 @@ mod predicates;
 mod query;
 mod ranges;
 mod returns;
+mod scan;
 mod support;
 mod table;
 mod timestamps;

@@ -4,6 +4,8 @@
 mod filter;
 mod get;
 mod query;
+mod scan;
 
 pub use get::Get;
 pub use query::{Page, Query};
+pub use scan::{Scan, ScanPage};
