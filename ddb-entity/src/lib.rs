@@ -60,7 +60,9 @@ pub mod op {
     };
     pub use crate::future::OpFuture;
     pub use crate::read::{Get, Page, Query, Scan, ScanPage};
-    pub use crate::transact::{TransactDelete, TransactPut, Transaction};
+    pub use crate::transact::{
+        TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
+    };
     pub use crate::write::{
         Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,
         UpdateReturningOld,

@@ -25,6 +25,7 @@ mod support;
 mod table;
 mod timestamps;
 mod transact;
+mod transact_get;
 mod ttl;
 mod ui;
 mod update;

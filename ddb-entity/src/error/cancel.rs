@@ -25,11 +25,13 @@ pub enum ActionKind {
     /// Writes nothing: the transaction happens only if a condition on the
     /// item holds.
     ConditionCheck,
+    /// Reads the item ([`Db::transact_get`](crate::Db::transact_get)).
+    Get,
 }
 
 impl ActionKind {
-    /// `"put"`, `"create"`, `"update"`, `"upsert"`, `"delete"` or
-    /// `"condition check"`.
+    /// `"put"`, `"create"`, `"update"`, `"upsert"`, `"delete"`,
+    /// `"condition check"` or `"get"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Put => "put",
@@ -38,6 +40,7 @@ impl ActionKind {
             ActionKind::Upsert => "upsert",
             ActionKind::Delete => "delete",
             ActionKind::ConditionCheck => "condition check",
+            ActionKind::Get => "get",
         }
     }
 }

@@ -83,7 +83,8 @@ pub enum ErrorKind {
     DuplicateKey,
     /// A versioned entity in a batch write, which cannot check its version.
     VersionedInBatch,
-    /// A batch read names an entity type its collection does not hold.
+    /// A batch read names an entity type its collection does not hold, or
+    /// a read transaction's result is asked for a key it did not read.
     NotInCollection,
     /// Some writes of a batch were not processed.
     UnprocessedWrites,

@@ -275,6 +275,15 @@ pub(crate) enum Repr {
     VersionedInBatch { entity: &'static str },
 
     #[error(
+        "the `{entity}` at {partition} / {sort} was not read by this transaction: add its key with `get`"
+    )]
+    NotRead {
+        entity: &'static str,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
         "the batch reads `{entity}` items (type {entity_type:?}), which `{collection}` does not hold: add that type to the collection"
     )]
     NotInCollection {
@@ -346,10 +355,13 @@ pub(crate) enum Repr {
     InvalidToken { length: usize },
 
     #[error(
-        "TransactWriteItems on table `{table}` was canceled and wrote nothing: {}",
+        "{operation} on table `{table}` was canceled{}: {}",
+        if *.operation == "TransactWriteItems" { " and wrote nothing" } else { "" },
         Reasons(reasons)
     )]
     TransactionCanceled {
+        /// `TransactWriteItems` or `TransactGetItems`.
+        operation: &'static str,
         table: String,
         reasons: Vec<CancellationReason>,
         #[source]
@@ -417,7 +429,7 @@ impl Repr {
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
-            Repr::NotInCollection { .. } => ErrorKind::NotInCollection,
+            Repr::NotInCollection { .. } | Repr::NotRead { .. } => ErrorKind::NotInCollection,
             Repr::UnprocessedWrites { .. } => ErrorKind::UnprocessedWrites,
             Repr::UnprocessedKeys { .. } => ErrorKind::UnprocessedKeys,
             Repr::InvalidAction { .. } => ErrorKind::InvalidAction,
@@ -458,6 +470,7 @@ impl Repr {
             | Repr::EmptySet { entity, .. }
             | Repr::VersionedInBatch { entity }
             | Repr::NotInCollection { entity, .. }
+            | Repr::NotRead { entity, .. }
             | Repr::InvalidAction { entity, .. } => Some(entity),
             _ => None,
         }

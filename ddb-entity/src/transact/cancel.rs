@@ -54,11 +54,43 @@ pub(crate) fn error(
     else {
         return Error::service("TransactWriteItems", table, err);
     };
-    let reasons = match canceled.cancellation_reasons.as_deref() {
+    let reasons = sdk_reasons(
+        canceled.cancellation_reasons.as_deref(),
+        canceled.message.as_deref(),
+    );
+    canceled_error(
+        "TransactWriteItems",
+        table,
+        schema,
+        sent,
+        reasons,
+        stored,
+        err.into(),
+    )
+}
+
+/// A canceled transaction's reasons as DynamoDB listed them, or as its
+/// message repeats their codes.
+pub(crate) fn sdk_reasons(listed: Option<&[SdkReason]>, message: Option<&str>) -> Vec<SdkReason> {
+    match listed {
         Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
         // DynamoDB always lists the reasons; the message repeats their codes.
-        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
-    };
+        _ => codes_in_message(message.unwrap_or_default()),
+    }
+}
+
+/// The error of a canceled transaction (`operation`, write or read): one
+/// reason per action, mapped back to it.
+pub(crate) fn canceled_error(
+    operation: &'static str,
+    table: &str,
+    schema: &TableSchema,
+    sent: Vec<Sent>,
+    reasons: Vec<SdkReason>,
+    stored: Vec<Option<Item>>,
+    source: aws_sdk_dynamodb::Error,
+) -> Error {
+    let stored = stored.into_iter().chain(std::iter::repeat(None));
     let reasons = sent
         .into_iter()
         .zip(reasons)
@@ -67,9 +99,10 @@ pub(crate) fn error(
         .map(|(index, ((sent, reason), stored))| map(schema, index, sent, reason, stored))
         .collect();
     Repr::TransactionCanceled {
+        operation,
         table: table.to_owned(),
         reasons,
-        source: Box::new(err.into()),
+        source: Box::new(source),
     }
     .into()
 }

@@ -8,8 +8,10 @@
 
 mod action;
 mod cancel;
+mod get;
 
 pub use action::{TransactDelete, TransactPut};
+pub use get::{TransactGet, TransactGetResult};
 
 use std::collections::HashMap;
 
@@ -35,7 +37,7 @@ use crate::write::failure::{is_ambiguous, read_stored};
 use crate::write::token::WriteToken;
 
 /// The most actions DynamoDB takes in one transaction.
-const MAX_ACTIONS: usize = 100;
+pub(crate) const MAX_ACTIONS: usize = 100;
 
 /// DynamoDB's limit on the aggregate size of the items of one transaction:
 /// 4 MB.
