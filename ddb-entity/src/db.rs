@@ -85,6 +85,19 @@ impl<T: Table> Db<T> {
     /// `capacity` (see [`Capacity`]): for one request of a service, one
     /// job, one test. Every operation records its own in its `tracing`
     /// span as well.
+    ///
+    /// ```
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// let db = ddb_entity::Db::<App>::new(client(), "app");
+    /// let capacity = ddb_entity::Capacity::new();
+    /// let per_request = db.metered(&capacity); // cheap: shares the client
+    /// assert_eq!(per_request.table_name(), "app");
+    /// assert_eq!(capacity.requests(), 0);
+    /// ```
     pub fn metered(&self, capacity: &Capacity) -> Self {
         Db {
             meter: Some(capacity.clone()),

@@ -257,6 +257,31 @@ impl Error {
     /// written without a type attribute) is stored at the key: a read
     /// refused to decode it, a write (or an action of a canceled
     /// transaction) left it untouched.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "NAME#{name}", sk = "NAME", type = "USER")]
+    /// struct User { name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "NAME#{name}", sk = "NAME", type = "ORG")]
+    /// struct Org { name: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Org { name: "acme".into() }).await?;
+    /// let alone = db.put(&User { name: "acme".into() }).await.unwrap_err();
+    /// let in_a_transaction = db.transact().put(&User { name: "acme".into() }).await.unwrap_err();
+    /// assert!(alone.is_wrong_type() && in_a_transaction.is_wrong_type());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_wrong_type(&self) -> bool {
         self.kind() == ErrorKind::WrongType
             || self

@@ -47,6 +47,16 @@ pub struct Set<T>(BTreeSet<T>);
 
 /// What a [`Set`] can hold: strings (`SS`), integers (`NS`) and byte
 /// strings (`BS`). Sealed.
+///
+/// ```
+/// use ddb_entity::{Set, codec};
+///
+/// let ids: Set<u64> = Set::from([3, 1, 2]);
+/// assert_eq!(codec::to_attribute_value(&ids)?.as_ns().unwrap(), &["1", "2", "3"]);
+/// let keys: Set<Vec<u8>> = Set::from([vec![0xde, 0xad]]);
+/// assert!(codec::to_attribute_value(&keys)?.is_bs());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait SetElement: Ord + Clone + Send + Sync + 'static + sealed::Sealed {
     /// serde's newtype name that makes the codec write the list as a set.
     #[doc(hidden)]
