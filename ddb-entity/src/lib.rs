@@ -48,8 +48,8 @@ pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
     pub use crate::create_table::{CreateTable, Provisioned};
     pub use crate::error::{
-        ActionKind, CancellationCode, CancellationReason, PendingKey, PendingWrite, StaleVersion,
-        WriteKind,
+        ActionKind, CancellationCode, CancellationReason, CursorFault, PendingKey, PendingWrite,
+        StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
     pub use crate::read::{Get, Page, Query};

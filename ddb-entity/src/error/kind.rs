@@ -56,7 +56,9 @@ pub enum ErrorKind {
     ItemTooLarge,
     /// A number DynamoDB cannot store; nothing was sent.
     InvalidNumber,
-    /// A query cursor that does not parse, or is not for this query.
+    /// A query cursor that does not parse, or is not for this query;
+    /// nothing was sent. [`Error::cursor_fault`](crate::Error::cursor_fault)
+    /// says which.
     InvalidCursor,
     /// A batch addresses one key twice; nothing was sent.
     DuplicateKey,

@@ -6,7 +6,7 @@ use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
 use crate::collection::{Collection, UnknownItems, demultiplex};
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Partition, RangeCondition, SortKey, SortRange};
@@ -185,7 +185,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// Resume after a [`Page::cursor`] of the same query.
+    /// Resume after a [`Page::cursor`] of the same query. The cursor is
+    /// checked before anything is sent (see [`Cursor`]): it must be of this
+    /// index and partition.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -275,7 +277,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 demultiplex(&mut items, item, self.unknown)?;
             }
             progress.record();
-            let cursor = progress.cursor::<I>()?;
+            let cursor = progress.cursor(&self)?;
             Ok(Page { items, cursor })
         }
         .instrument(span)
@@ -307,7 +309,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                     demultiplex(&mut items, item, query.unknown)?;
                 }
                 progress.record();
-                let cursor = progress.cursor::<I>()?;
+                let cursor = progress.cursor(&query)?;
                 let next = if progress.done {
                     Pages::Done
                 } else {
@@ -331,6 +333,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         )
     }
 
+    /// What this query's cursors belong to.
+    fn scope(&self) -> Scope<'_> {
+        Scope {
+            index: I::INDEX_NAME,
+            keys: [I::KEYS, I::Table::SCHEMA.primary],
+            partition: self.partition.as_str(),
+        }
+    }
+
     /// Checks everything that can be checked before sending.
     fn start(&mut self) -> Result<Progress> {
         let condition = match self.condition.take() {
@@ -344,21 +355,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => {
-                // What DynamoDB's LastEvaluatedKey holds: the index's keys,
-                // and on a global secondary index the table's too.
-                let key_schema: Vec<&str> = [I::KEYS, I::Table::SCHEMA.primary]
-                    .iter()
-                    .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
-                    .flatten()
-                    .collect();
-                Some(cursor.start_key(
-                    I::INDEX_NAME,
-                    &key_schema,
-                    I::KEYS.partition_key,
-                    self.partition.as_str(),
-                )?)
-            }
+            Some(cursor) => Some(cursor.resume(&self.scope())?),
         };
         Ok(Progress {
             condition,
@@ -516,10 +513,10 @@ impl Progress {
     }
 
     /// Where the last response stopped, if the partition has more.
-    fn cursor<I: QueryIndex>(&self) -> Result<Option<Cursor>> {
+    fn cursor<I: QueryIndex>(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.last_key
             .as_ref()
-            .map(|key| Cursor::new(I::INDEX_NAME, key))
+            .map(|key| Cursor::at(&query.scope(), key))
             .transpose()
     }
 
