@@ -25,6 +25,9 @@ pub mod __private;
 
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
+#[cfg(feature = "sealed-cursors")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
+pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
     Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange, Timestamp,

@@ -1,10 +1,13 @@
-//! Opaque, checked query cursors.
+//! Opaque, checked query cursors, sealed for untrusted clients.
 
 mod scope;
+#[cfg(feature = "sealed-cursors")]
+mod seal;
 mod wire;
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -12,16 +15,31 @@ use crate::error::{CursorFault, Error, Repr, Result};
 use crate::item::Item;
 
 pub(crate) use scope::Scope;
+#[cfg(feature = "sealed-cursors")]
+pub use seal::CursorSeal;
 
 /// Where a query stopped: pass it to [`Query::after`](crate::op::Query::after)
 /// to resume. Short URL-safe text (`Display` and `FromStr`), to hand to a
 /// client (`?cursor=…`) and take back.
 ///
-/// `c2.…`: the key of the last item read, readable by whoever holds it,
-/// and checked on use — a cursor of another index or partition, or that is
-/// not exactly the index's key, is refused before anything is sent. A
-/// table cursor with the keys `CUST#00000000000000000042` /
-/// `ORDER#2026-03-14#00000000000000009003` is 98 characters. Refusals are [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor),
+/// **Unsealed** (`c2.…`, the default): the key of the last item read,
+/// readable by whoever holds it, and checked on use — a cursor of another
+/// index or partition, or that is not exactly the index's key, is refused
+/// before anything is sent. Fit for clients you trust.
+///
+/// **Sealed** (`s1.…`, on a handle with `Db::with_cursor_seal`, a method
+/// of the `sealed-cursors` feature): encrypted and authenticated with the
+/// service's key, bound to the query it came from, optionally expiring.
+/// A client can neither read the key values inside nor make one up, and a
+/// cursor of one listing is refused by any other. Fit for the open web.
+///
+/// Sizes, for a table cursor with the keys
+/// `CUST#00000000000000000042` / `ORDER#2026-03-14#00000000000000009003`:
+/// 98 characters unsealed, 110 sealed (115 with an expiry). A sealed
+/// cursor carries only what its query does not know — the key values
+/// other than the partition — so on a global secondary index, whose
+/// cursor also holds the table's keys, it is the shorter of the two.
+/// Refusals are [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor),
 /// with the detail in [`Error::cursor_fault`](crate::Error::cursor_fault).
 ///
 /// ```
@@ -49,26 +67,94 @@ pub(crate) use scope::Scope;
 /// # }
 /// ```
 #[derive(Clone, PartialEq, Eq)]
-pub struct Cursor(Position);
+pub struct Cursor(Form);
 
-/// The text prefix: the version of the format.
+#[derive(Clone, PartialEq, Eq)]
+enum Form {
+    /// The key itself, checked on use.
+    Plain(Position),
+    /// Key id, nonce, ciphertext and tag, as sealed; opened on use.
+    Sealed(Vec<u8>),
+}
+
+/// The text prefix of each form: the version of its format.
 const PLAIN: &str = "c2";
+const SEALED: &str = "s1";
 
-impl Cursor {
-    /// The cursor of a query in `scope` that stopped at DynamoDB's
-    /// `last_evaluated_key`.
-    pub(crate) fn at(scope: &Scope<'_>, last_evaluated_key: &Item) -> Result<Self> {
-        Ok(Cursor(Position::new(scope.index, last_evaluated_key)?))
+/// Without the `sealed-cursors` feature no handle holds a seal: a stand-in
+/// that has no values, so the code that would use one is never reached.
+#[cfg(not(feature = "sealed-cursors"))]
+#[derive(Debug)]
+pub(crate) enum CursorSeal {}
+
+#[cfg(not(feature = "sealed-cursors"))]
+impl CursorSeal {
+    fn seal(&self, _: &Scope<'_>, _: &Position, _: SystemTime) -> Result<Cursor> {
+        match *self {}
     }
 
-    /// The `ExclusiveStartKey` that resumes the query in `scope` from this
-    /// cursor, or why this cursor is not for it.
-    pub(crate) fn resume(&self, scope: &Scope<'_>) -> Result<Item> {
-        self.0.start_key(scope)
+    fn open(&self, _: &[u8], _: &Scope<'_>, _: SystemTime) -> Result<Item> {
+        match *self {}
     }
 }
 
-/// A cursor's content: the index and DynamoDB's
+impl Cursor {
+    /// The cursor of a query in `scope` that stopped at DynamoDB's
+    /// `last_evaluated_key`: sealed when the handle has a `seal`.
+    pub(crate) fn at(
+        scope: &Scope<'_>,
+        last_evaluated_key: &Item,
+        seal: Option<&CursorSeal>,
+        now: SystemTime,
+    ) -> Result<Self> {
+        let position = Position::new(scope.index, last_evaluated_key)?;
+        match seal {
+            None => Ok(Cursor(Form::Plain(position))),
+            Some(seal) => seal.seal(scope, &position, now),
+        }
+    }
+
+    /// The `ExclusiveStartKey` that resumes the query in `scope` from this
+    /// cursor, or why this cursor is not for it. A handle with a `seal`
+    /// takes only cursors it sealed for this very query; one without takes
+    /// only unsealed cursors of this index and partition.
+    pub(crate) fn resume(
+        &self,
+        scope: &Scope<'_>,
+        seal: Option<&CursorSeal>,
+        now: SystemTime,
+    ) -> Result<Item> {
+        match (&self.0, seal) {
+            (Form::Plain(position), None) => position.start_key(scope),
+            (Form::Sealed(sealed), Some(seal)) => seal.open(sealed, scope, now),
+            (Form::Plain(_), Some(_)) => Err(invalid(
+                CursorFault::Unsealed,
+                "it is not sealed, and this handle takes sealed cursors only",
+            )),
+            (Form::Sealed(_), None) => Err(invalid(
+                CursorFault::NoSeal,
+                "it is sealed, and this handle has no cursor seal to open it with (Db::with_cursor_seal)",
+            )),
+        }
+    }
+
+    /// Whether the cursor is sealed (`s1.…`): made by a handle with
+    /// `Db::with_cursor_seal` (the `sealed-cursors` feature).
+    ///
+    /// ```
+    /// use ddb_entity::Cursor;
+    ///
+    /// // An unsealed table cursor: index "", then PK = "A", SK = "B".
+    /// let cursor: Cursor = "c2.AAJQSwFBAlNLAUI".parse()?;
+    /// assert!(!cursor.is_sealed());
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn is_sealed(&self) -> bool {
+        matches!(self.0, Form::Sealed(_))
+    }
+}
+
+/// An unsealed cursor's content: the index and DynamoDB's
 /// `LastEvaluatedKey`, whose values are all strings in our tables.
 #[derive(Clone, PartialEq, Eq)]
 struct Position {
@@ -179,12 +265,15 @@ impl Position {
     }
 }
 
-/// `c2.`, then base64url without padding: URL-safe as it is.
+/// `c2.` or `s1.`, then base64url without padding: URL-safe as it is.
 impl fmt::Display for Cursor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bytes = self.0.encode();
+        let (version, bytes) = match &self.0 {
+            Form::Plain(position) => (PLAIN, position.encode()),
+            Form::Sealed(sealed) => (SEALED, sealed.clone()),
+        };
         let mut text = String::with_capacity(3 + bytes.len().div_ceil(3) * 4);
-        text.push_str(PLAIN);
+        text.push_str(version);
         text.push('.');
         wire::encode_base64url(&bytes, &mut text);
         f.write_str(&text)
@@ -194,29 +283,48 @@ impl fmt::Display for Cursor {
 impl fmt::Debug for Cursor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Key values can be personal data (emails): not in logs.
-        f.debug_struct("Cursor")
-            .field("index", &self.0.index)
-            .field("attributes", &self.0.last_key.len())
-            .finish()
+        match &self.0 {
+            Form::Plain(position) => f
+                .debug_struct("Cursor")
+                .field("index", &position.index)
+                .field("attributes", &position.last_key.len())
+                .finish(),
+            Form::Sealed(sealed) => f
+                .debug_struct("Cursor")
+                .field("sealed_bytes", &sealed.len())
+                .finish(),
+        }
     }
 }
 
 impl FromStr for Cursor {
     type Err = Error;
 
-    /// Reads the text [`Display`](fmt::Display) wrote.
+    /// Reads the text [`Display`](fmt::Display) wrote. A sealed cursor is
+    /// only unpacked here; whether it authenticates is known when a query
+    /// opens it.
     fn from_str(text: &str) -> Result<Self> {
         let bad = |reason: &str| invalid(CursorFault::Malformed, reason);
         let (version, body) = text
             .split_once('.')
             .ok_or_else(|| bad("it is not a ddb-entity cursor"))?;
-        if version != PLAIN {
-            return Err(bad("it is not a cursor of this version of ddb-entity"));
+        let bytes = || wire::decode_base64url(body).ok_or_else(|| bad("it is not base64url"));
+        match version {
+            PLAIN => Ok(Cursor(Form::Plain(Position::decode(&bytes()?)?))),
+            SEALED => {
+                let sealed = bytes()?;
+                if sealed.len() < SEALED_MIN_LEN {
+                    return Err(bad("it is too short to be sealed"));
+                }
+                Ok(Cursor(Form::Sealed(sealed)))
+            }
+            _ => Err(bad("it is not a cursor of this version of ddb-entity")),
         }
-        let bytes = wire::decode_base64url(body).ok_or_else(|| bad("it is not base64url"))?;
-        Ok(Cursor(Position::decode(&bytes)?))
     }
 }
+
+/// Key id, 24-byte nonce, the expiry (at least one byte), 16-byte tag.
+const SEALED_MIN_LEN: usize = 1 + 24 + 1 + 16;
 
 fn invalid(fault: CursorFault, reason: impl Into<String>) -> Error {
     Repr::InvalidCursor {

@@ -173,6 +173,13 @@ pub(crate) enum Repr {
     #[error("invalid cursor ({fault}): {reason}; resume only with a cursor from the same query")]
     InvalidCursor { fault: CursorFault, reason: String },
 
+    #[cfg(feature = "sealed-cursors")]
+    #[error("could not seal the query's cursor: {source}")]
+    SealFailed {
+        #[source]
+        source: Cause,
+    },
+
     #[error(
         "{operation} addresses the key {partition} / {sort} twice (a `{first}` and a `{second}`); DynamoDB rejects the whole request: keep one of them"
     )]
@@ -325,6 +332,8 @@ impl Repr {
             Repr::ItemTooLarge { .. } => ErrorKind::ItemTooLarge,
             Repr::InvalidNumber { .. } => ErrorKind::InvalidNumber,
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
+            #[cfg(feature = "sealed-cursors")]
+            Repr::SealFailed { .. } => ErrorKind::SealFailed,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
             Repr::NotInCollection { .. } => ErrorKind::NotInCollection,

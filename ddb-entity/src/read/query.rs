@@ -50,7 +50,8 @@ pub struct Page<C> {
     /// The items, demultiplexed.
     pub items: C,
     /// `Some` while the partition has more items (DynamoDB stopped at its
-    /// 1 MB page, or at the limit).
+    /// 1 MB page, or at the limit); sealed when the handle seals its
+    /// cursors.
     pub cursor: Option<Cursor>,
 }
 
@@ -186,8 +187,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// Resume after a [`Page::cursor`] of the same query. The cursor is
-    /// checked before anything is sent (see [`Cursor`]): it must be of this
-    /// index and partition.
+    /// checked before anything is sent (see [`Cursor`]): an unsealed one
+    /// must be of this index and partition; on a handle that seals its
+    /// cursors, only one sealed for exactly this query (table, index,
+    /// partition, sort-key condition, direction), unexpired, is taken.
+    /// Page size, limit, consistency and projection may differ from the
+    /// query that made it.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -333,12 +338,17 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         )
     }
 
-    /// What this query's cursors belong to.
-    fn scope(&self) -> Scope<'_> {
+    /// What this query's cursors belong to, with the sort-key range
+    /// `condition`.
+    fn scope<'a>(&'a self, condition: Option<&'a SortRange<()>>) -> Scope<'a> {
         Scope {
+            table: self.db.table_name(),
             index: I::INDEX_NAME,
             keys: [I::KEYS, I::Table::SCHEMA.primary],
             partition: self.partition.as_str(),
+            range: condition,
+            reverse: self.reverse,
+            filter: None,
         }
     }
 
@@ -355,7 +365,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => Some(cursor.resume(&self.scope())?),
+            Some(cursor) => Some(cursor.resume(
+                &self.scope(condition.as_ref()),
+                self.db.cursor_seal(),
+                self.db.now(),
+            )?),
         };
         Ok(Progress {
             condition,
@@ -512,11 +526,15 @@ impl Progress {
         Ok(Some(items))
     }
 
-    /// Where the last response stopped, if the partition has more.
+    /// Where the last response stopped, if the partition has more: sealed
+    /// when the handle seals its cursors.
     fn cursor<I: QueryIndex>(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.last_key
             .as_ref()
-            .map(|key| Cursor::at(&query.scope(), key))
+            .map(|key| {
+                let scope = query.scope(self.condition.as_ref());
+                Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
+            })
             .transpose()
     }
 
