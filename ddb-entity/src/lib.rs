@@ -26,6 +26,9 @@ pub mod __private;
 
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
+#[cfg(feature = "sealed-cursors")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
+pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
     Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange, Timestamp,
@@ -49,8 +52,8 @@ pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
     pub use crate::create_table::{CreateTable, Provisioned};
     pub use crate::error::{
-        ActionKind, CancellationCode, CancellationReason, PendingKey, PendingWrite, StaleVersion,
-        WriteKind,
+        ActionKind, CancellationCode, CancellationReason, CursorFault, PendingKey, PendingWrite,
+        StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
     pub use crate::read::{Get, Page, Query};

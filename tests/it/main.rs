@@ -16,6 +16,7 @@ mod model;
 mod ops;
 mod query;
 mod ranges;
+mod sealed_cursors;
 mod support;
 mod table;
 mod timestamps;

@@ -115,6 +115,13 @@ impl<I> SortRange<I> {
         }
     }
 
+    /// The range from `low` through `high`, for tests below the typed
+    /// builders.
+    #[cfg(all(test, feature = "sealed-cursors"))]
+    pub(crate) fn from_bounds(low: Option<&str>, high: Option<&str>) -> Self {
+        Self::new(low.map(str::to_owned), high.map(str::to_owned))
+    }
+
     fn nothing() -> Self {
         SortRange {
             bounds: None,
