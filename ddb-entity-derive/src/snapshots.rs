@@ -41,6 +41,28 @@ fn entity() {
     );
 }
 
+/// A leading `#`, and segments that hold literal text and holes: the
+/// builders write no `#` inside a segment, and an update reads the
+/// primary key back piece by piece for the index that reuses it.
+#[test]
+fn entity_partial_segments() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "REPO#{repo}", sk = "#ISSUE#{number}-{comment}")]
+            #[entity(index = Gsi1, pk = "AUTHOR#{author}", sk = "{kind}REACT#{number}")]
+            pub struct Comment {
+                pub repo: String,
+                pub number: u32,
+                pub comment: String,
+                pub author: String,
+                pub kind: Kind,
+            }
+        },
+        expect_file!["../snapshots/entity_partial_segments.rs"],
+    );
+}
+
 #[test]
 fn collection() {
     assert_expands(

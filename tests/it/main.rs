@@ -15,6 +15,7 @@ mod query;
 mod ranges;
 mod support;
 mod table;
+mod templates;
 mod timestamps;
 mod transact;
 mod ttl;

@@ -7,7 +7,7 @@ use syn::{Data, DeriveInput, Fields, Generics, Ident, LitStr, Path, Type, Visibi
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::name;
-use crate::template::{self, Segment, Template};
+use crate::template::{self, Piece, Template};
 
 /// A `#[derive(Entity)]` input.
 pub(crate) struct Entity<'a> {
@@ -57,12 +57,41 @@ pub(crate) struct Index<'a> {
     pub(crate) span: Span,
 }
 
-/// A template whose holes are resolved to fields where they can be.
+/// A template whose holes are resolved to fields where they can be: its
+/// `#`-joined segments, each a list of parts written side by side (see
+/// `template` for the shapes; the first segment is empty for a leading
+/// `#`).
 pub(crate) struct KeyTemplate<'a> {
     /// As written, for generated docs.
     pub(crate) source: String,
     pub(crate) lit: LitStr,
-    pub(crate) parts: Vec<Part<'a>>,
+    pub(crate) segments: Vec<Vec<Part<'a>>>,
+}
+
+/// One part of a template in key order, with where it stands in its
+/// segment.
+pub(crate) struct Placed<'t, 'a> {
+    pub(crate) part: PlacedPart<'t, 'a>,
+    /// It continues the segment of the part before it (no `#` before it).
+    pub(crate) joined: bool,
+}
+
+/// A part as [`KeyTemplate::placed`] lists it.
+#[derive(Clone, Copy)]
+pub(crate) enum PlacedPart<'t, 'a> {
+    Literal(&'t str),
+    Hole(&'t Hole<'a>),
+}
+
+/// What follows a hole in its segment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Followed {
+    /// The segment ends with the hole.
+    Nothing,
+    /// Literal text only: the hole's encoding must be prefix-free.
+    ByText,
+    /// Another hole: the hole's encoding must have a fixed length.
+    ByHole,
 }
 
 pub(crate) enum Part<'a> {
@@ -169,10 +198,7 @@ impl<'a> Entity<'a> {
         if let Some(lit) = &self.attrs.type_tag {
             return Some(lit.value());
         }
-        match self.sk.as_ref()?.parts.first()? {
-            Part::Literal(text) => Some(text.clone()),
-            Part::Hole(_) => None,
-        }
+        self.sk.as_ref()?.leading_literal()
     }
 
     /// The fields serde stores under their own attribute (not skipped, not
@@ -290,44 +316,109 @@ impl<'a> KeyTemplate<'a> {
         fields: Option<&[Field<'a>]>,
         entity: &Ident,
     ) -> Self {
-        let parts = template
+        let resolve_hole = |hole: &template::Hole| {
+            let field = fields.and_then(|fields| {
+                let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
+                if found.is_none() && !hole.reported {
+                    cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
+                }
+                found.map(|f| HoleField {
+                    ident: f.ident,
+                    ty: f.ty,
+                    option_inner: f.option_inner,
+                })
+            });
+            Part::Hole(Hole {
+                name: hole.name.clone(),
+                width: hole.width,
+                span: hole.span,
+                field,
+            })
+        };
+        let segments = template
             .segments
             .iter()
-            .map(|segment| match segment {
-                Segment::Literal(text) => Part::Literal(text.clone()),
-                Segment::Hole(hole) => {
-                    let field = fields.and_then(|fields| {
-                        let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
-                        if found.is_none() && !hole.reported {
-                            cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
-                        }
-                        found.map(|f| HoleField {
-                            ident: f.ident,
-                            ty: f.ty,
-                            option_inner: f.option_inner,
-                        })
-                    });
-                    Part::Hole(Hole {
-                        name: hole.name.clone(),
-                        width: hole.width,
-                        span: hole.span,
-                        field,
+            .map(|segment| {
+                segment
+                    .iter()
+                    .map(|piece| match piece {
+                        Piece::Literal(text) => Part::Literal(text.clone()),
+                        Piece::Hole(hole) => resolve_hole(hole),
                     })
-                }
+                    .collect()
             })
             .collect();
         KeyTemplate {
             source: template.lit.value(),
             lit: template.lit.clone(),
-            parts,
+            segments,
         }
     }
 
+    /// Every part in key order, with where it stands in its segment. An
+    /// empty first segment (a leading `#`) is one empty literal.
+    pub(crate) fn placed(&self) -> Vec<Placed<'_, 'a>> {
+        let mut out = Vec::new();
+        for segment in &self.segments {
+            if segment.is_empty() {
+                out.push(Placed {
+                    part: PlacedPart::Literal(""),
+                    joined: false,
+                });
+            }
+            for (i, part) in segment.iter().enumerate() {
+                out.push(Placed {
+                    part: match part {
+                        Part::Literal(text) => PlacedPart::Literal(text),
+                        Part::Hole(hole) => PlacedPart::Hole(hole),
+                    },
+                    joined: i > 0,
+                });
+            }
+        }
+        out
+    }
+
+    /// The first literal segment, past a leading `#`, when it is all
+    /// literal: what names the entity type by default.
+    pub(crate) fn leading_literal(&self) -> Option<String> {
+        let first = self.segments.iter().find(|segment| !segment.is_empty())?;
+        match first.as_slice() {
+            [Part::Literal(text)] => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether the hole `name` has more text after it in its segment, and
+    /// whether that text holds another hole.
+    pub(crate) fn followed(&self, name: &str) -> Followed {
+        for segment in &self.segments {
+            let Some(at) = segment
+                .iter()
+                .position(|part| matches!(part, Part::Hole(hole) if hole.name == name))
+            else {
+                continue;
+            };
+            let rest = &segment[at + 1..];
+            return if rest.iter().any(|part| matches!(part, Part::Hole(_))) {
+                Followed::ByHole
+            } else if rest.is_empty() {
+                Followed::Nothing
+            } else {
+                Followed::ByText
+            };
+        }
+        Followed::Nothing
+    }
+
     pub(crate) fn holes(&self) -> impl Iterator<Item = &Hole<'a>> {
-        self.parts.iter().filter_map(|part| match part {
-            Part::Hole(hole) => Some(hole),
-            Part::Literal(_) => None,
-        })
+        self.segments
+            .iter()
+            .flatten()
+            .filter_map(|part| match part {
+                Part::Hole(hole) => Some(hole),
+                Part::Literal(_) => None,
+            })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use syn::{LitStr, Type};
 
-use crate::ast::{self, Entity, Field, Hole, Part, Role};
+use crate::ast::{self, Entity, Field, Followed, Hole, Part, Role};
 use crate::ctxt::Ctxt;
 use crate::name;
 
@@ -125,6 +125,15 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
                 }
             }
             let ty = field.option_inner.unwrap_or(field.ty);
+            if template.followed(name) != Followed::Nothing && entity.is_generic(ty) {
+                report(
+                    "type",
+                    hole,
+                    format!(
+                        "`{name}` shares its segment with more text, which only some key types allow (checked at compile time), and a type parameter cannot be checked: separate `{{{name}}}` with `#`, or give the field a concrete type"
+                    ),
+                );
+            }
             if let Some(what) = not_a_key_part(ty) {
                 report(
                     "type",
@@ -212,10 +221,16 @@ fn type_tag(cx: &Ctxt, entity: &Entity<'_>) {
         return;
     }
     let Some(sk) = &entity.sk else { return };
-    if let Some(Part::Hole(_)) | None = sk.parts.first() {
+    if sk.leading_literal().is_none() {
+        let starts = match sk.segments.iter().find(|segment| !segment.is_empty()) {
+            Some(segment) if matches!(segment.first(), Some(Part::Literal(_))) => {
+                "the sort key's first segment holds a hole"
+            }
+            _ => "the sort key starts with a hole",
+        };
         cx.error(
             &sk.lit,
-            "the sort key starts with a hole, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal such as \"ORDER#{…}\"",
+            format!("{starts}, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal segment such as \"ORDER#{{…}}\""),
         );
     }
 }

@@ -5,6 +5,7 @@ use quote::{format_ident, quote};
 
 use super::keys;
 use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::expand::checks::key_type;
 use crate::name;
 
 /// The body of `index_changes(key, changes)`.
@@ -52,20 +53,10 @@ fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
 /// template can reuse them although an update never changes them.
 fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
-        let steps = template.parts.iter().map(|part| match part {
-            Part::Literal(text) => quote!(reader.literal(#text)?;),
-            Part::Hole(hole) => {
-                let field = hole.field();
-                let ty = super::checks::key_type(model, hole);
-                let decoded = format_ident!("__decoded_{}", name::unraw(field));
-                match hole.width {
-                    Some(width) => quote! {
-                        let #decoded: #ty = reader.part::<::ddb_entity::__private::Padded<#width, #ty>>()?.0;
-                    },
-                    None => quote!(let #decoded: #ty = reader.part::<#ty>()?;),
-                }
-            }
-        });
+        let steps = template
+            .segments
+            .iter()
+            .map(|segment| read_segment(model, segment));
         quote! {
             let mut reader = ::ddb_entity::key::KeyReader::new(#value);
             #(#steps)*
@@ -85,6 +76,71 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
         #pk
         #sk
         #(#bindings)*
+    }
+}
+
+/// The statements reading one segment of a key into `__decoded_…`
+/// bindings: a whole literal or hole with `reader.literal`/`reader.part`,
+/// a segment of several parts piece by piece (fixed-length holes, then the
+/// last one up to the segment's literal end).
+fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
+    let decoded = |hole: &Hole<'_>| format_ident!("__decoded_{}", name::unraw(hole.field()));
+    let typed = |hole: &Hole<'_>| {
+        let ty = key_type(model, hole);
+        match hole.width {
+            Some(width) => (
+                quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                quote!(.0),
+            ),
+            None => (quote!(#ty), quote!()),
+        }
+    };
+    match segment {
+        [] => quote!(reader.literal("")?;),
+        [Part::Literal(text)] => quote!(reader.literal(#text)?;),
+        [Part::Hole(hole)] => {
+            let (name, (read, unwrap)) = (decoded(hole), typed(hole));
+            let ty = key_type(model, hole);
+            quote!(let #name: #ty = reader.part::<#read>()? #unwrap;)
+        }
+        parts => {
+            let last_hole = parts.iter().rposition(|part| matches!(part, Part::Hole(_)));
+            let suffix: String = last_hole
+                .map(|at| {
+                    parts[at + 1..]
+                        .iter()
+                        .filter_map(|part| match part {
+                            Part::Literal(text) => Some(text.as_str()),
+                            Part::Hole(_) => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let steps = parts.iter().enumerate().map(|(at, part)| match part {
+                Part::Literal(_) if last_hole.is_some_and(|last| at > last) => quote!(),
+                Part::Literal(text) => quote!(segment.literal(#text)?;),
+                Part::Hole(hole) => {
+                    let (name, (read, unwrap)) = (decoded(hole), typed(hole));
+                    let ty = key_type(model, hole);
+                    if Some(at) == last_hole {
+                        quote!(let #name: #ty = segment.last::<#read>(#suffix)? #unwrap;)
+                    } else {
+                        quote!(let #name: #ty = segment.fixed::<#read>()? #unwrap;)
+                    }
+                }
+            });
+            let finish = if last_hole.is_some() {
+                quote!()
+            } else {
+                quote!(segment.finish()?;)
+            };
+            quote! {
+                #[allow(unused_mut)]
+                let mut segment = reader.segment()?;
+                #(#steps)*
+                #finish
+            }
+        }
     }
 }
 

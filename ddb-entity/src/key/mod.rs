@@ -83,7 +83,7 @@ pub use bound::{
 pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
-pub use reader::KeyReader;
+pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
 pub use time::{Year, YearMonth};
@@ -199,6 +199,29 @@ pub trait KeyPart {
     /// message. `None` for every other type.
     #[doc(hidden)]
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = None;
+
+    /// The byte length of *every* encoding of this type, when it is the
+    /// same for all values (`u32`: 10 digits, `Uuid`: 36 characters);
+    /// `None` otherwise (the default: strings, signed integers, `bool`).
+    ///
+    /// A template may put a hole and more text in one segment
+    /// (`"ISSUE#{number}-{comment}"`): a hole followed there by another
+    /// hole must have a fixed length, which is how a key is cut back into
+    /// its parts. `#[derive(Entity)]` checks it at compile time. Declaring
+    /// it is a promise: every encoding has exactly this many bytes.
+    const FIXED_LEN: Option<usize> = None;
+
+    /// Whether no encoding of this type is a proper prefix of another's
+    /// (`bool`: `false`/`true`; unit enums: a distinct position in the
+    /// first two bytes). True for every type with a
+    /// [`FIXED_LEN`](Self::FIXED_LEN), false by default (a string's
+    /// encoding continues with more characters: `a` of `ab`).
+    ///
+    /// A hole followed by literal text in its segment (`"{kind}REACTION"`)
+    /// keeps the order of rule 1 only for such a type: for a string,
+    /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
+    /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
+    const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -280,6 +303,8 @@ pub fn decode<P: DecodeKeyPart>(component: &str) -> Result<P, KeyError> {
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -288,6 +313,8 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
 
 impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -296,6 +323,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
 
 impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -304,6 +333,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
 
 impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -312,6 +343,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
 
 impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

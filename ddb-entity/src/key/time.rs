@@ -175,6 +175,8 @@ fn parse_naive_datetime(text: &str) -> Option<NaiveDateTime> {
 }
 
 impl KeyPart for NaiveDate {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, *self)
     }
@@ -187,6 +189,8 @@ impl DecodeKeyPart for NaiveDate {
 }
 
 impl KeyPart for NaiveTime {
+    const FIXED_LEN: Option<usize> = Some(TIME_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_time(out, *self)
     }
@@ -199,6 +203,8 @@ impl DecodeKeyPart for NaiveTime {
 }
 
 impl KeyPart for NaiveDateTime {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN + 1 + TIME_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, self.date())?;
         out.push('T');
@@ -214,6 +220,8 @@ impl DecodeKeyPart for NaiveDateTime {
 }
 
 impl KeyPart for DateTime<Utc> {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN + 1 + TIME_LEN + 1);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.naive_utc().encode_key(out)?;
         out.push('Z');
