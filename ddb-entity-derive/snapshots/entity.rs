@@ -40,6 +40,10 @@ const _: () = {
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
     #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
@@ -51,14 +55,22 @@ const _: () = {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
             __pk.part("customer_id", &customer_id)?;
-            let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
-            __sk.literal("ORDER");
-            __sk.part("placed", &placed)?;
-            __sk.part(
-                "order_id",
-                &::ddb_entity::__private::Padded::<6usize, __Key_order_id_6>(order_id),
-            )?;
-            ::ddb_entity::Key::new(__pk.finish_partition()?, __sk.finish_sort()?)
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
+                    __sk.literal("ORDER");
+                    __sk.part("placed", &placed)?;
+                    __sk.part(
+                        "order_id",
+                        &::ddb_entity::__private::Padded::<
+                            6usize,
+                            __Key_order_id_6,
+                        >(order_id),
+                    )?;
+                    __sk.finish_sort()?
+                },
+            )
         }
         ///The partition `CUST#{customer_id}`: where a Query for `Order` items (and every other entity type sharing this partition template) starts.
         pub fn partition(

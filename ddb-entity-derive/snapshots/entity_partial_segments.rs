@@ -49,6 +49,10 @@ const _: () = {
         < Kind as ::ddb_entity::__private::KeyPart > ::PREFIX_FREE,
         "`{{kind}}` is followed by literal text in its segment, but one `Kind`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `kind`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
     );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
     #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
@@ -60,13 +64,18 @@ const _: () = {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
             __pk.part("repo", &repo)?;
-            let mut __sk = ::ddb_entity::__private::KeyWriter::new("Comment");
-            __sk.literal("");
-            __sk.literal("ISSUE");
-            __sk.part("number", &number)?;
-            __sk.join_literal("-");
-            __sk.join_part("comment", &comment)?;
-            ::ddb_entity::Key::new(__pk.finish_partition()?, __sk.finish_sort()?)
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Comment");
+                    __sk.literal("");
+                    __sk.literal("ISSUE");
+                    __sk.part("number", &number)?;
+                    __sk.join_literal("-");
+                    __sk.join_part("comment", &comment)?;
+                    __sk.finish_sort()?
+                },
+            )
         }
         ///The partition `REPO#{repo}`: where a Query for `Comment` items (and every other entity type sharing this partition template) starts.
         pub fn partition(

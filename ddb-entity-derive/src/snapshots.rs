@@ -63,6 +63,25 @@ fn entity_partial_segments() {
     );
 }
 
+/// A table without a sort key, and key attributes that are fields: no
+/// sort key at all, the token and the username written as they are.
+#[test]
+fn entity_raw_keys() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = Sessions, pk = session_token, type = "SESSION")]
+            #[entity(index = UserIndex, pk = username)]
+            pub struct Session {
+                pub session_token: String,
+                pub username: String,
+                pub expires_at: u64,
+            }
+        },
+        expect_file!["../snapshots/entity_raw_keys.rs"],
+    );
+}
+
 #[test]
 fn collection() {
     assert_expands(

@@ -8,6 +8,7 @@ mod collection;
 mod conditions;
 mod entity;
 mod faults;
+mod hash_only;
 mod keys;
 mod model;
 mod ops;

@@ -66,6 +66,9 @@ pub(crate) struct KeyTemplate<'a> {
     pub(crate) source: String,
     pub(crate) lit: LitStr,
     pub(crate) segments: Vec<Vec<Part<'a>>>,
+    /// `pk = field`: the one hole is the key attribute itself, written by
+    /// serde as it is, not encoded.
+    pub(crate) raw: bool,
 }
 
 /// One part of a template in key order, with where it stands in its
@@ -108,6 +111,8 @@ pub(crate) struct Hole<'a> {
     pub(crate) span: Span,
     /// The field it names; `None` when it names none (reported).
     pub(crate) field: Option<HoleField<'a>>,
+    /// The hole is a raw key attribute (`pk = field`).
+    pub(crate) raw: bool,
 }
 
 /// The field a hole names, as written in the struct.
@@ -125,7 +130,30 @@ impl<'a> Entity<'a> {
         let known = fields.as_deref();
         let resolve =
             |lit: &LitStr| KeyTemplate::resolve(cx, &template::parse(cx, lit), known, &input.ident);
-        let pk = attrs.pk.as_ref().map(resolve);
+        let resolve_key = |value: &attr::entity::KeyValue| match value {
+            attr::entity::KeyValue::Template(lit) => resolve(lit),
+            attr::entity::KeyValue::Raw(ident) => {
+                let name = name::unraw(ident);
+                let raw = Template {
+                    segments: vec![vec![Piece::Hole(template::Hole {
+                        name: name.clone(),
+                        width: None,
+                        span: ident.span(),
+                        reported: false,
+                    })]],
+                    lit: LitStr::new(&name, ident.span()),
+                };
+                let mut template = KeyTemplate::resolve(cx, &raw, known, &input.ident);
+                template.raw = true;
+                for part in template.segments.iter_mut().flatten() {
+                    if let Part::Hole(hole) = part {
+                        hole.raw = true;
+                    }
+                }
+                template
+            }
+        };
+        let pk = attrs.pk.as_ref().map(resolve_key);
         let sk = attrs.sk.as_ref().map(resolve);
         let indexes: Vec<Index<'a>> = attrs
             .indexes
@@ -134,7 +162,7 @@ impl<'a> Entity<'a> {
                 Some(Index {
                     path: index.path.clone(),
                     name: index.path.segments.last()?.ident.clone(),
-                    pk: index.pk.as_ref().map(resolve),
+                    pk: index.pk.as_ref().map(resolve_key),
                     sk: index.sk.as_ref().map(resolve),
                     span: index.span,
                 })
@@ -185,20 +213,19 @@ impl<'a> Entity<'a> {
             .expect("checked: the entity has a partition key")
     }
 
-    /// The validated sort key template.
-    pub(crate) fn sk(&self) -> &KeyTemplate<'a> {
-        self.sk
-            .as_ref()
-            .expect("checked: the entity has a sort key")
+    /// The primary key's templates: the partition key's, then the sort
+    /// key's when the entity has one (its table has a sort key).
+    pub(crate) fn primary(&self) -> impl Iterator<Item = &KeyTemplate<'a>> {
+        self.pk.iter().chain(self.sk.iter())
     }
 
     /// The entity type: `type = "…"`, or the sort key's first literal
-    /// segment.
+    /// segment (the partition key's, for an entity without a sort key).
     pub(crate) fn type_tag(&self) -> Option<String> {
         if let Some(lit) = &self.attrs.type_tag {
             return Some(lit.value());
         }
-        self.sk.as_ref()?.leading_literal()
+        self.sk.as_ref().or(self.pk.as_ref())?.leading_literal()
     }
 
     /// The fields serde stores under their own attribute (not skipped, not
@@ -333,6 +360,7 @@ impl<'a> KeyTemplate<'a> {
                 width: hole.width,
                 span: hole.span,
                 field,
+                raw: false,
             })
         };
         let segments = template
@@ -352,6 +380,7 @@ impl<'a> KeyTemplate<'a> {
             source: template.lit.value(),
             lit: template.lit.clone(),
             segments,
+            raw: false,
         }
     }
 
@@ -382,6 +411,9 @@ impl<'a> KeyTemplate<'a> {
     /// The first literal segment, past a leading `#`, when it is all
     /// literal: what names the entity type by default.
     pub(crate) fn leading_literal(&self) -> Option<String> {
+        if self.raw {
+            return None;
+        }
         let first = self.segments.iter().find(|segment| !segment.is_empty())?;
         match first.as_slice() {
             [Part::Literal(text)] => Some(text.clone()),

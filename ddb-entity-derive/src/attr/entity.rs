@@ -13,7 +13,7 @@ use crate::ctxt::Ctxt;
 #[derive(Default)]
 pub(crate) struct Entity {
     pub(crate) table: Option<Path>,
-    pub(crate) pk: Option<LitStr>,
+    pub(crate) pk: Option<KeyValue>,
     pub(crate) sk: Option<LitStr>,
     /// `type = "…"`: the entity type, when the sort key has no literal
     /// first segment to name it.
@@ -26,10 +26,27 @@ pub(crate) struct Entity {
     pub(crate) indexes: Vec<Index>,
 }
 
+/// A partition key: a template, or a field that is the key attribute.
+pub(crate) enum KeyValue {
+    /// `pk = "CUST#{id}"`
+    Template(LitStr),
+    /// `pk = session_token`: the field is the key attribute, stored once.
+    Raw(syn::Ident),
+}
+
+impl quote::ToTokens for KeyValue {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            KeyValue::Template(lit) => lit.to_tokens(tokens),
+            KeyValue::Raw(ident) => ident.to_tokens(tokens),
+        }
+    }
+}
+
 /// One `#[entity(index = …, pk = "…", sk = "…")]`.
 pub(crate) struct Index {
     pub(crate) path: Path,
-    pub(crate) pk: Option<LitStr>,
+    pub(crate) pk: Option<KeyValue>,
     pub(crate) sk: Option<LitStr>,
     /// The whole attribute, for errors about it.
     pub(crate) span: Span,
@@ -69,7 +86,12 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                     }
                     continue;
                 }
-                "pk" => &mut merged.pk,
+                "pk" => {
+                    if let Some(value) = key_value(cx, &entry) {
+                        set(cx, &mut merged.pk, value, "pk");
+                    }
+                    continue;
+                }
                 "sk" => &mut merged.sk,
                 "type" => &mut merged.type_tag,
                 "version" => &mut merged.version,
@@ -94,10 +116,14 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
                     set(cx, &mut path, value, "index");
                 }
             }
-            "pk" | "sk" => {
-                let slot = if entry.option == "pk" { &mut pk } else { &mut sk };
+            "pk" => {
+                if let Some(value) = key_value(cx, &entry) {
+                    set(cx, &mut pk, value, "pk");
+                }
+            }
+            "sk" => {
                 if let Some(lit) = string(cx, &entry) {
-                    set(cx, slot, lit, entry.option);
+                    set(cx, &mut sk, lit, "sk");
                 }
             }
             other => cx.error(
@@ -141,6 +167,14 @@ fn path(cx: &Ctxt, entry: &Entry) -> Option<Path> {
     None
 }
 
+/// The value of `pk`: a template in quotes, or a field's name.
+fn key_value(cx: &Ctxt, entry: &Entry) -> Option<KeyValue> {
+    if let Ok(ident) = syn::parse2::<syn::Ident>(entry.value.clone()) {
+        return Some(KeyValue::Raw(ident));
+    }
+    string(cx, entry).map(KeyValue::Template)
+}
+
 /// The value of a string option.
 fn string(cx: &Ctxt, entry: &Entry) -> Option<LitStr> {
     if let Ok(lit) = syn::parse2::<LitStr>(entry.value.clone()) {
@@ -148,8 +182,16 @@ fn string(cx: &Ctxt, entry: &Entry) -> Option<LitStr> {
     }
     let option = entry.option;
     let example = match option {
-        "pk" => "a key template in quotes, e.g. pk = \"CUST#{customer_id}\"",
-        "sk" => "a key template in quotes, e.g. sk = \"ORDER#{order_id}\"",
+        "pk" => {
+            "a key template in quotes, e.g. pk = \"CUST#{customer_id}\", or a field that is the key attribute itself, e.g. pk = session_token"
+        }
+        "sk" => {
+            if syn::parse2::<syn::Ident>(entry.value.clone()).is_ok() {
+                "a key template in quotes: only a partition key can be a field itself (pk = field); a sort key is a template, which keeps the order, e.g. sk = \"{field}\""
+            } else {
+                "a key template in quotes, e.g. sk = \"ORDER#{order_id}\""
+            }
+        }
         "type" => "the entity type in quotes, e.g. type = \"ORDER\"",
         "version" => "the name of a `u64` field in quotes, e.g. version = \"version\"",
         _ => "the name of a timestamp field in quotes, e.g. updated_at = \"updated_at\"",

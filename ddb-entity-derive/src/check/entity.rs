@@ -28,8 +28,9 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
             "missing `pk` and `sk`: an entity's key is a partition key template and a sort key template, e.g. #[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]",
         ),
         (None, Some(_)) => cx.error_at(span, format!("missing `pk`: {PK_HELP}")),
-        (Some(_), None) => cx.error_at(span, format!("missing `sk`: {SK_HELP}")),
-        (Some(_), Some(_)) => {}
+        // With or without a sort key, as the table has one: checked
+        // against the table's declaration by the generated code.
+        (Some(_), _) => {}
     }
     for (position, index) in entity.indexes.iter().enumerate() {
         if entity.indexes[..position]
@@ -69,7 +70,6 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
 }
 
 const PK_HELP: &str = "every key needs a partition key template, e.g. pk = \"CUST#{customer_id}\"";
-const SK_HELP: &str = "a single table has a sort key, so every entity needs a sort key template, e.g. sk = \"ORDER#{placed}#{order_id}\" or sk = \"PROFILE\"";
 
 /// What each hole's field allows, reported once per field and rule.
 fn holes(cx: &Ctxt, entity: &Entity<'_>) {
@@ -220,7 +220,22 @@ fn type_tag(cx: &Ctxt, entity: &Entity<'_>) {
         }
         return;
     }
-    let Some(sk) = &entity.sk else { return };
+    let Some(sk) = &entity.sk else {
+        if let Some(pk) = &entity.pk
+            && pk.leading_literal().is_none()
+        {
+            let why = if pk.raw {
+                "the partition key is a field itself"
+            } else {
+                "the partition key does not start with a literal segment"
+            };
+            cx.error(
+                &pk.lit,
+                format!("{why} and there is no sort key, so nothing names the entity type: add `type = \"…\"` to #[entity(…)], e.g. type = \"SESSION\""),
+            );
+        }
+        return;
+    };
     if sk.leading_literal().is_none() {
         let starts = match sk.segments.iter().find(|segment| !segment.is_empty()) {
             Some(segment) if matches!(segment.first(), Some(Part::Literal(_))) => {

@@ -80,9 +80,21 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             continue;
         }
         seen.push(alias.clone());
+        // A field that is a raw key attribute anywhere must be a string.
+        let raw = model
+            .templates()
+            .filter(|t| t.raw)
+            .flat_map(|t| t.holes())
+            .any(|raw| raw.name == hole.name)
+            .then(|| {
+                quote_spanned! {hole.span=>
+                    ::ddb_entity::__private::assert_raw_key::<#ty>();
+                }
+            });
         let check = match hole.width {
             None => quote_spanned! {hole.span=>
                 ::ddb_entity::__private::assert_key_part::<#ty>();
+                #raw
             },
             Some(width) => {
                 let field = name::unraw(hole.field());
@@ -106,6 +118,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
     let generic_check = generic_bounds(model, &generic_holes);
     let index_checks = index_checks(model);
     let segment_checks = segment_checks(model);
+    let table_checks = table_checks(model);
     quote! {
         /// The identity on types, reached through an array whose length
         /// holds a check (see the derive's `expand/checks.rs`).
@@ -123,6 +136,71 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         #generic_check
         #index_checks
         #segment_checks
+        #table_checks
+    }
+}
+
+/// The entity has a sort key exactly when its table does, and each raw key
+/// field (`pk = field`) is stored under the key attribute's name.
+fn table_checks(model: &Entity<'_>) -> TokenStream {
+    let table = model.table();
+    let table_name = quote!(#table).to_string().replace(' ', "");
+    let (holds, message, span) = match &model.sk {
+        Some(sk) => (
+            quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
+            format!(
+                "table `{table_name}` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+            ),
+            sk.lit.span(),
+        ),
+        None => (
+            quote!(!::ddb_entity::__private::table_has_sort_key::<#table>()),
+            format!(
+                "table `{table_name}` has a sort key, so its entities have a sort key template: add one, e.g. sk = \"PROFILE\" or sk = \"ORDER#{{order_id}}\""
+            ),
+            model.ident.span(),
+        ),
+    };
+    let message = message.replace('{', "{{").replace('}', "}}");
+    let sort_key = quote_spanned! {span=>
+        const _: () = ::core::assert!(#holds, #message);
+    };
+    let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
+    let raw_keys = model
+        .pk
+        .iter()
+        .map(|pk| (pk, primary.clone(), format!("table `{table_name}`")))
+        .chain(model.indexes.iter().filter_map(|index| {
+            let path = &index.path;
+            let pk = index.pk.as_ref()?;
+            let name = &index.name;
+            Some((
+                pk,
+                quote!(<#path as ::ddb_entity::Index>::SCHEMA.keys.partition_key),
+                format!("index `{name}`"),
+            ))
+        }))
+        .filter(|(pk, _, _)| pk.raw)
+        .filter_map(|(pk, attribute_of, what)| {
+            let hole = pk.holes().next()?;
+            let field = model.stored_named(&hole.name)?;
+            let attribute = &field.attribute;
+            let name = &hole.name;
+            let message = format!(
+                "`{name}` is the partition key of {what} itself, so it must be stored under the key attribute's name, but serde stores it as `{attribute}`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            Some(quote_spanned! {hole.span=>
+                const _: () = ::core::assert!(
+                    ::ddb_entity::__private::same_name(#attribute_of, #attribute),
+                    #message
+                );
+            })
+        });
+    quote! {
+        #sort_key
+        #(#raw_keys)*
     }
 }
 

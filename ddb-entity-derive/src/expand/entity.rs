@@ -18,7 +18,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let result = quote!(::ddb_entity::Result);
 
     // Whole primary key and primary partition.
-    let key_params = keys::params([model.pk(), model.sk()]);
+    let key_params = keys::params(model.primary());
     let key_param_list = keys::param_list(&key_params);
     let pk_params = keys::params([model.pk()]);
     let pk_param_list = keys::param_list(&pk_params);
@@ -26,25 +26,53 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let sk_buf = format_ident!("__sk");
     let name = ident.to_string();
     let fill_pk = keys::fill(model, &pk_buf, model.pk());
-    let fill_sk = keys::fill(model, &sk_buf, model.sk());
-    let (pk_source, sk_source) = (&model.pk().source, &model.sk().source);
+    let pk_source = &model.pk().source;
+    // A table without a sort key: the key is the partition key alone.
+    let (sort, sk_source) = match &model.sk {
+        Some(sk) => {
+            let fill_sk = keys::fill(model, &sk_buf, sk);
+            (
+                quote! {{
+                    let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+                    #fill_sk
+                    #sk_buf.finish_sort()?
+                }},
+                format!(" / `{}`", sk.source),
+            )
+        }
+        None => (quote!(::std::string::String::new()), String::new()),
+    };
     let key_doc = format!(
-        "The primary key of the `{ident}` with these key fields: `{pk_source}` / `{sk_source}`."
+        "The primary key of the `{ident}` with these key fields: `{pk_source}`{sk_source}."
     );
     let partition_doc = format!(
         "The partition `{pk_source}`: where a Query for `{ident}` items (and every other entity \
          type sharing this partition template) starts."
     );
 
-    let (sk_constructor, sk_items) = SortKeyBuilder {
-        model,
-        constructor: format_ident!("sk"),
-        stage: format_ident!("{}Sk", ident),
-        index: primary.clone(),
-        template: model.sk(),
-        what: "in the table".to_owned(),
-    }
-    .expand();
+    let (sk_constructor, sk_items) = match &model.sk {
+        Some(sk) => SortKeyBuilder {
+            model,
+            constructor: format_ident!("sk"),
+            stage: format_ident!("{}Sk", ident),
+            index: primary.clone(),
+            template: sk,
+            what: "in the table".to_owned(),
+        }
+        .expand(),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let raw_attributes = model.templates().filter(|t| t.raw).flat_map(|t| {
+        t.holes()
+            .filter_map(|hole| model.stored_named(&hole.name))
+            .map(|field| field.attribute.clone())
+    });
+    let raw_attributes: Vec<String> = raw_attributes.collect();
+    let raw_attributes = (!raw_attributes.is_empty()).then(|| {
+        quote! {
+            const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#raw_attributes),*];
+        }
+    });
 
     let index_fns = model
         .indexes
@@ -110,9 +138,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #vis fn key(#key_param_list) -> #result<::ddb_entity::Key<Self>> {
                 let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
                 #fill_pk
-                let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
-                #fill_sk
-                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sk_buf.finish_sort()?)
+                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sort)
             }
 
             #[doc = #partition_doc]
@@ -152,6 +178,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
+            #raw_attributes
+
             #version
 
             #timestamps

@@ -11,6 +11,9 @@ use crate::name;
 /// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
 pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
     let ty = &hole.ty();
+    if hole.raw {
+        return quote!(impl ::ddb_entity::RawKey);
+    }
     match hole.width {
         Some(_) => quote!(#ty),
         None => quote!(impl ::ddb_entity::KeyArg<#ty>),
@@ -30,6 +33,14 @@ pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream)
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
 /// hole taken from the function parameter of the same name.
 pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
+    if template.raw {
+        let field = template
+            .holes()
+            .next()
+            .expect("a raw key is one field")
+            .field();
+        return quote!(#buf.raw(&#field););
+    }
     let statements = template
         .placed()
         .into_iter()

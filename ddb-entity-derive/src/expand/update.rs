@@ -34,7 +34,7 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
 }
 
 fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
-    keys::params([model.pk(), model.sk()])
+    keys::params(model.primary())
         .iter()
         .map(|hole| hole.field().to_string())
         .collect()
@@ -53,6 +53,15 @@ fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
 /// template can reuse them although an update never changes them.
 fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
+        if template.raw {
+            // The key attribute is the field's own string.
+            let hole = template.holes().next().expect("a raw key is one field");
+            let decoded = format_ident!("__decoded_{}", name::unraw(hole.field()));
+            let ty = key_type(model, hole);
+            return quote! {
+                let #decoded: #ty = ::core::convert::From::from(::std::string::String::from(#value));
+            };
+        }
         let steps = template
             .segments
             .iter()
@@ -64,14 +73,12 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
         }
     };
     let pk = reader(model.pk(), quote!(key.partition()));
-    let sk = reader(model.sk(), quote!(key.sort()));
-    let bindings = keys::params([model.pk(), model.sk()])
-        .into_iter()
-        .map(|hole| {
-            let field = hole.field();
-            let decoded = format_ident!("__decoded_{}", name::unraw(field));
-            quote!(let #field = &#decoded;)
-        });
+    let sk = model.sk.as_ref().map(|sk| reader(sk, quote!(key.sort())));
+    let bindings = keys::params(model.primary()).into_iter().map(|hole| {
+        let field = hole.field();
+        let decoded = format_ident!("__decoded_{}", name::unraw(field));
+        quote!(let #field = &#decoded;)
+    });
     quote! {
         #pk
         #sk

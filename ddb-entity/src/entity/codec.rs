@@ -29,9 +29,11 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
+    // A raw key attribute is the field itself: written by serde, once.
     let owned = schema
         .key_attributes()
         .into_iter()
+        .filter(|attribute| !E::RAW_ATTRIBUTES.contains(attribute))
         .chain([schema.type_attribute]);
     for attribute in owned {
         if item.contains_key(attribute) {
@@ -69,7 +71,7 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
 pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
-    let stored = StoredKeys::take(&mut item, &schema);
+    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
     let entity = decode_body::<E>(item).map_err(|failure| Repr::Decode {
         entity: E::RUST_NAME,
         at: stored.at(&schema),

@@ -428,6 +428,12 @@ impl KeyWriter {
         self
     }
 
+    /// A raw key attribute: the field's string, as it is.
+    pub fn raw<R: super::RawKey + ?Sized>(&mut self, value: &R) -> &mut Self {
+        self.buf.raw(value.raw_key());
+        self
+    }
+
     pub fn join_part<P: KeyPart + ?Sized>(
         &mut self,
         field: &'static str,

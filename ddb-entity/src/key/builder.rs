@@ -184,6 +184,14 @@ impl KeyBuf {
         Ok(self)
     }
 
+    /// Appends `value` as it is, for a raw key attribute (a field that is
+    /// the whole key): no escaping, no delimiter.
+    pub(crate) fn raw(&mut self, value: &str) -> &mut Self {
+        self.join();
+        self.key.push_str(value);
+        self
+    }
+
     /// Records that the template continues the last segment (a hole
     /// follows in it): a [`finish_prefix`](Self::finish_prefix) here ends
     /// without a delimiter, since none comes next in any key.
