@@ -340,13 +340,12 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = ::std::vec::Vec::new();
             if changes.touches(&["open_since"]) {
-                let open_since: ::core::option::Option<&__Key_open_since> = match changes
-                    .lookup::<::core::option::Option<__Key_open_since>>("open_since")
+                let __none_open_since: Option<u32> = ::core::option::Option::None;
+                let __field_open_since: &Option<u32> = match changes
+                    .lookup::<Option<u32>>("open_since")
                 {
-                    ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
-                    ::ddb_entity::__private::Lookup::Removed => {
-                        ::core::option::Option::None
-                    }
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    ::ddb_entity::__private::Lookup::Removed => &__none_open_since,
                     _ => {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
@@ -357,6 +356,8 @@ const _: () = {
                         );
                     }
                 };
+                let open_since: ::core::option::Option<&__Key_open_since> = __field_open_since
+                    .as_ref();
                 out.push(
                     match (open_since,) {
                         (::core::option::Option::Some(open_since),) => {

@@ -324,9 +324,7 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = ::std::vec::Vec::new();
             if changes.touches(&["author", "kind"]) {
-                let author: &__Key_author = match changes
-                    .lookup::<__Key_author>("author")
-                {
+                let __field_author: &String = match changes.lookup::<String>("author") {
                     ::ddb_entity::__private::Lookup::Set(value) => value,
                     _ => {
                         return ::core::result::Result::Err(
@@ -338,7 +336,7 @@ const _: () = {
                         );
                     }
                 };
-                let kind: &__Key_kind = match changes.lookup::<__Key_kind>("kind") {
+                let __field_kind: &Kind = match changes.lookup::<Kind>("kind") {
                     ::ddb_entity::__private::Lookup::Set(value) => value,
                     _ => {
                         return ::core::result::Result::Err(
@@ -350,6 +348,8 @@ const _: () = {
                         );
                     }
                 };
+                let author: &__Key_author = __field_author;
+                let kind: &__Key_kind = __field_kind;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
                         <Gsi1 as ::ddb_entity::Index>::SCHEMA,

@@ -150,8 +150,8 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = ::std::vec::Vec::new();
             if changes.touches(&["username"]) {
-                let username: &__Key_username = match changes
-                    .lookup::<__Key_username>("username")
+                let __field_username: &String = match changes
+                    .lookup::<String>("username")
                 {
                     ::ddb_entity::__private::Lookup::Set(value) => value,
                     _ => {
@@ -164,6 +164,7 @@ const _: () = {
                         );
                     }
                 };
+                let username: &__Key_username = __field_username;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
                         <UserIndex as ::ddb_entity::Index>::SCHEMA,

@@ -82,6 +82,28 @@ fn entity_raw_keys() {
     );
 }
 
+/// Index keys computed from fields, and membership by a predicate: what
+/// puts write, and how an update recomputes both from its changes.
+#[test]
+fn entity_computed() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+            #[entity(computed = day: Option<NaiveDate> = ddb_entity::key::date_of(opened))]
+            #[entity(index = Gsi1, pk = "DAY#{day}", sk = "{id}")]
+            #[entity(index = Gsi2, pk = "OPEN", sk = "{priority}", when = Self::is_open(status))]
+            pub struct Ticket {
+                pub id: u64,
+                pub status: Status,
+                pub priority: u8,
+                pub opened: Option<DateTime<Utc>>,
+            }
+        },
+        expect_file!["../snapshots/entity_computed.rs"],
+    );
+}
+
 #[test]
 fn collection() {
     assert_expands(

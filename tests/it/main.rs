@@ -5,6 +5,7 @@
 
 mod batch;
 mod collection;
+mod computed;
 mod conditions;
 mod entity;
 mod faults;

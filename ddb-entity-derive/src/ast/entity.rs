@@ -23,6 +23,8 @@ pub(crate) struct Entity<'a> {
     pub(crate) pk: Option<KeyTemplate<'a>>,
     pub(crate) sk: Option<KeyTemplate<'a>>,
     pub(crate) indexes: Vec<Index<'a>>,
+    /// `computed = name: Type = function(field, …)`.
+    pub(crate) computed: &'a [attr::entity::Computed],
 }
 
 /// One named field.
@@ -53,6 +55,9 @@ pub(crate) struct Index<'a> {
     pub(crate) name: Ident,
     pub(crate) pk: Option<KeyTemplate<'a>>,
     pub(crate) sk: Option<KeyTemplate<'a>>,
+    /// `when = predicate(field, …)`: the item is in the index only while
+    /// it holds.
+    pub(crate) when: Option<attr::entity::Call>,
     /// The whole attribute.
     pub(crate) span: Span,
 }
@@ -121,15 +126,23 @@ pub(crate) struct HoleField<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
     pub(crate) option_inner: Option<&'a Type>,
+    /// A computed value (`computed = …`), not a field: how to compute it.
+    pub(crate) computed: Option<&'a attr::entity::Call>,
 }
 
 impl<'a> Entity<'a> {
     pub(crate) fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Self {
         let mut fields = fields(cx, input);
-        let attrs = attr::entity::entity(cx, &input.attrs);
+        let mut attrs = attr::entity::entity(cx, &input.attrs);
+        // Holes borrow their types for the input's lifetime; the computed
+        // values' are parsed from its attributes, and live as long as this
+        // (short-lived) macro invocation.
+        let computed: &'a [attr::entity::Computed] =
+            Box::leak(std::mem::take(&mut attrs.computed).into_boxed_slice());
         let known = fields.as_deref();
-        let resolve =
-            |lit: &LitStr| KeyTemplate::resolve(cx, &template::parse(cx, lit), known, &input.ident);
+        let resolve = |lit: &LitStr| {
+            KeyTemplate::resolve(cx, &template::parse(cx, lit), known, computed, &input.ident)
+        };
         let resolve_key = |value: &attr::entity::KeyValue| match value {
             attr::entity::KeyValue::Template(lit) => resolve(lit),
             attr::entity::KeyValue::Raw(ident) => {
@@ -143,7 +156,7 @@ impl<'a> Entity<'a> {
                     })]],
                     lit: LitStr::new(&name, ident.span()),
                 };
-                let mut template = KeyTemplate::resolve(cx, &raw, known, &input.ident);
+                let mut template = KeyTemplate::resolve(cx, &raw, known, &[], &input.ident);
                 template.raw = true;
                 for part in template.segments.iter_mut().flatten() {
                     if let Part::Hole(hole) = part {
@@ -164,6 +177,7 @@ impl<'a> Entity<'a> {
                     name: index.path.segments.last()?.ident.clone(),
                     pk: index.pk.as_ref().map(resolve_key),
                     sk: index.sk.as_ref().map(resolve),
+                    when: index.when.clone(),
                     span: index.span,
                 })
             })
@@ -174,7 +188,13 @@ impl<'a> Entity<'a> {
                 .collect()
         };
         let primary = names(&mut pk.iter().chain(sk.iter()));
-        let indexed = names(&mut indexes.iter().flat_map(|i| i.pk.iter().chain(i.sk.iter())));
+        let mut indexed = names(&mut indexes.iter().flat_map(|i| i.pk.iter().chain(i.sk.iter())));
+        // What computed values and predicates read is part of index keys.
+        let inputs = computed
+            .iter()
+            .map(|c| &c.call)
+            .chain(indexes.iter().filter_map(|i| i.when.as_ref()));
+        indexed.extend(inputs.flat_map(|call| call.args.iter().map(name::unraw)));
         for field in fields.iter_mut().flatten() {
             let name = name::unraw(field.ident);
             field.role = if primary.contains(&name) {
@@ -195,7 +215,16 @@ impl<'a> Entity<'a> {
             pk,
             sk,
             indexes,
+            computed,
         }
+    }
+
+    /// The field named `name`.
+    pub(crate) fn field_named(&self, name: &str) -> Option<&Field<'a>> {
+        self.fields
+            .iter()
+            .flatten()
+            .find(|field| name::unraw(field.ident) == name)
     }
 
     /// The validated table (the checks require it).
@@ -341,19 +370,32 @@ impl<'a> KeyTemplate<'a> {
         cx: &Ctxt,
         template: &Template,
         fields: Option<&[Field<'a>]>,
+        computed: &'a [attr::entity::Computed],
         entity: &Ident,
     ) -> Self {
         let resolve_hole = |hole: &template::Hole| {
             let field = fields.and_then(|fields| {
                 let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
-                if found.is_none() && !hole.reported {
+                if let Some(f) = found {
+                    return Some(HoleField {
+                        ident: f.ident,
+                        ty: f.ty,
+                        option_inner: f.option_inner,
+                        computed: None,
+                    });
+                }
+                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == hole.name) {
+                    return Some(HoleField {
+                        ident: &c.name,
+                        ty: &c.ty,
+                        option_inner: super::option_inner(&c.ty),
+                        computed: Some(&c.call),
+                    });
+                }
+                if !hole.reported {
                     cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
                 }
-                found.map(|f| HoleField {
-                    ident: f.ident,
-                    ty: f.ty,
-                    option_inner: f.option_inner,
-                })
+                None
             });
             Part::Hole(Hole {
                 name: hole.name.clone(),
@@ -473,6 +515,11 @@ impl<'a> Hole<'a> {
     /// Whether the field is an `Option` (the hole makes its index sparse).
     pub(crate) fn optional(&self) -> bool {
         self.resolved().option_inner.is_some()
+    }
+
+    /// How the value is computed, when the hole names a computed value.
+    pub(crate) fn computed(&self) -> Option<&'a attr::entity::Call> {
+        self.field.and_then(|field| field.computed)
     }
 }
 

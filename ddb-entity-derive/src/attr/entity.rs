@@ -24,6 +24,25 @@ pub(crate) struct Entity {
     pub(crate) created_at: Option<LitStr>,
     pub(crate) updated_at: Option<LitStr>,
     pub(crate) indexes: Vec<Index>,
+    /// `computed = name: Type = function(field, …)`: values that index
+    /// templates use like fields.
+    pub(crate) computed: Vec<Computed>,
+}
+
+/// `function(field, …)`: a function (or `Self::method`) called with
+/// references to the named fields.
+#[derive(Clone)]
+pub(crate) struct Call {
+    pub(crate) function: syn::Path,
+    pub(crate) args: Vec<syn::Ident>,
+    pub(crate) span: Span,
+}
+
+/// `computed = day: NaiveDate = day_of(created_at)`.
+pub(crate) struct Computed {
+    pub(crate) name: syn::Ident,
+    pub(crate) ty: syn::Type,
+    pub(crate) call: Call,
 }
 
 /// A partition key: a template, or a field that is the key attribute.
@@ -48,11 +67,14 @@ pub(crate) struct Index {
     pub(crate) path: Path,
     pub(crate) pk: Option<KeyValue>,
     pub(crate) sk: Option<LitStr>,
+    /// `when = predicate(field, …)`: the item is in the index only while
+    /// the predicate holds.
+    pub(crate) when: Option<Call>,
     /// The whole attribute, for errors about it.
     pub(crate) span: Span,
 }
 
-const INDEX: &[&str] = &["index", "pk", "sk"];
+const INDEX: &[&str] = &["index", "pk", "sk", "when"];
 const ALL: &[&str] = &[
     "table",
     "index",
@@ -62,6 +84,8 @@ const ALL: &[&str] = &[
     "version",
     "created_at",
     "updated_at",
+    "computed",
+    "when",
 ];
 const EXAMPLE: &str =
     "#[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]";
@@ -92,6 +116,19 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                     }
                     continue;
                 }
+                "computed" => {
+                    if let Some(computed) = computed(cx, &entry) {
+                        merged.computed.push(computed);
+                    }
+                    continue;
+                }
+                "when" => {
+                    cx.error(
+                        &entry.name,
+                        "`when` belongs in an index's #[entity(index = …, when = …)]: it decides which items that index holds",
+                    );
+                    continue;
+                }
                 "sk" => &mut merged.sk,
                 "type" => &mut merged.type_tag,
                 "version" => &mut merged.version,
@@ -108,7 +145,7 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
 }
 
 fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
-    let (mut path, mut pk, mut sk) = (None, None, None);
+    let (mut path, mut pk, mut sk, mut when) = (None, None, None, None);
     for entry in entries {
         match entry.option {
             "index" => {
@@ -126,6 +163,14 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
                     set(cx, &mut sk, lit, "sk");
                 }
             }
+            "when" => match call(&entry.value) {
+                Ok(value) if when.is_none() => when = Some(value),
+                Ok(value) => cx.error_at(value.span, "`when` is given twice; keep one"),
+                Err(err) => cx.error_at(
+                    err.span(),
+                    "`when` takes a predicate called with fields, e.g. when = is_open(status): a function (or `Self::method`) taking a reference to each field and returning `bool`",
+                ),
+            },
             other => cx.error(
                 &entry.name,
                 format!(
@@ -139,6 +184,7 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
         path: path?,
         pk,
         sk,
+        when,
         span,
     })
 }
@@ -165,6 +211,63 @@ fn path(cx: &Ctxt, entry: &Entry) -> Option<Path> {
     }
     cx.error_at(value_span(&entry.value), format!("`{option}` takes {what}"));
     None
+}
+
+/// `function(field, …)`.
+fn call(value: &TokenStream) -> syn::Result<Call> {
+    let span = value_span(value);
+    let call: syn::ExprCall = syn::parse2(value.clone())?;
+    let syn::Expr::Path(function) = *call.func else {
+        return Err(syn::Error::new(span, "not a path"));
+    };
+    let args = call
+        .args
+        .iter()
+        .map(|arg| match arg {
+            syn::Expr::Path(path) => path
+                .path
+                .get_ident()
+                .cloned()
+                .ok_or_else(|| syn::Error::new_spanned(arg, "not a field")),
+            other => Err(syn::Error::new_spanned(other, "not a field")),
+        })
+        .collect::<syn::Result<Vec<_>>>()?;
+    Ok(Call {
+        function: function.path,
+        args,
+        span,
+    })
+}
+
+/// `computed = name: Type = function(field, …)`.
+fn computed(cx: &Ctxt, entry: &Entry) -> Option<Computed> {
+    let parsed = |input: syn::parse::ParseStream<'_>| {
+        let name: syn::Ident = input.parse()?;
+        input.parse::<syn::Token![:]>()?;
+        let ty: syn::Type = input.parse()?;
+        input.parse::<syn::Token![=]>()?;
+        let rest: TokenStream = input.parse()?;
+        Ok((name, ty, rest))
+    };
+    match syn::parse::Parser::parse2(parsed, entry.value.clone()) {
+        Ok((name, ty, rest)) => match call(&rest) {
+            Ok(call) => Some(Computed { name, ty, call }),
+            Err(_) => {
+                cx.error_at(
+                    value_span(&rest),
+                    "a computed value is a function (or `Self::method`) called with fields, e.g. computed = day: NaiveDate = day_of(created_at)",
+                );
+                None
+            }
+        },
+        Err(_) => {
+            cx.error_at(
+                value_span(&entry.value),
+                "`computed` takes a name, its key type and the function of fields that computes it: computed = day: NaiveDate = day_of(created_at)",
+            );
+            None
+        }
+    }
 }
 
 /// The value of `pk`: a template in quotes, or a field's name.

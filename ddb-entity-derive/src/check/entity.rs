@@ -50,6 +50,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         }
     }
     holes(cx, entity);
+    computed(cx, entity);
     type_tag(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
     let timestamp = "timestamp (`u64` epoch milliseconds)";
@@ -91,6 +92,31 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
         .chain(indexed.map(|t| (t, false)));
     for (template, in_primary) in templates {
         for hole in template.holes() {
+            if hole.computed().is_some() {
+                let name = &hole.name;
+                if in_primary {
+                    report(
+                        "computed",
+                        hole,
+                        format!(
+                            "`{name}` is a computed value, but the primary key must read back into fields (updates address items by it): use computed values in index templates, and fields here"
+                        ),
+                    );
+                }
+                let ty = hole.field.and_then(|f| f.option_inner).unwrap_or(hole.ty());
+                if let Some(what) = not_a_key_part(ty) {
+                    report(
+                        "type",
+                        hole,
+                        format!(
+                            "`{name}` is {what}, which has no order-preserving key encoding: compute a single ordered value (an integer, a string, a date, an id, a `KeyPart` enum)"
+                        ),
+                    );
+                } else if let Some(width) = hole.width {
+                    width_fits(hole, ty, width, &mut report);
+                }
+                continue;
+            }
             let Some(field) = fields.iter().find(|f| name::unraw(f.ident) == hole.name) else {
                 continue;
             };
@@ -145,6 +171,56 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
             } else if let Some(width) = hole.width {
                 width_fits(hole, ty, width, &mut report);
             }
+        }
+    }
+}
+
+/// Computed values and index predicates: named apart from the fields,
+/// read from stored fields, each computed value used by an index.
+fn computed(cx: &Ctxt, entity: &Entity<'_>) {
+    let Some(fields) = &entity.fields else { return };
+    let inputs = |call: &crate::attr::entity::Call, what: &str| {
+        for arg in &call.args {
+            let name = name::unraw(arg);
+            match entity.stored_named(&name) {
+                Some(_) => {}
+                None if fields.iter().any(|f| name::unraw(f.ident) == name) => cx.error(
+                    arg,
+                    format!("`{name}` is not stored by serde, so {what} could not be kept in step with it: read stored fields only"),
+                ),
+                None => cx.error(
+                    arg,
+                    format!("{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference", entity.ident),
+                ),
+            }
+        }
+    };
+    for computed in entity.computed {
+        let name = name::unraw(&computed.name);
+        if fields.iter().any(|f| name::unraw(f.ident) == name) {
+            cx.error(
+                &computed.name,
+                format!("`{name}` is already a field: give the computed value a name of its own"),
+            );
+            continue;
+        }
+        inputs(&computed.call, &format!("the computed value `{name}`"));
+        let used = entity
+            .indexes
+            .iter()
+            .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+            .flat_map(|t| t.holes())
+            .any(|hole| hole.name == name);
+        if !used {
+            cx.error(
+                &computed.name,
+                format!("the computed value `{name}` is in no index template: use it as a hole, `{{{name}}}`, or remove it"),
+            );
+        }
+    }
+    for index in &entity.indexes {
+        if let Some(when) = &index.when {
+            inputs(when, &format!("the membership of index `{}`", index.name));
         }
     }
 }

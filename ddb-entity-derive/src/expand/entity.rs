@@ -203,8 +203,29 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 /// `field` from `&self`: by reference, or by value for fixed-width
 /// integers (which are `Copy`).
 fn self_arg(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
-    let field = hole.field();
-    checks::checked(model, hole, quote!(&self.#field))
+    checks::checked(model, hole, self_value(hole))
+}
+
+/// A reference to the hole's value on `&self`: the field, or the computed
+/// value (a temporary, alive to the end of the statement).
+fn self_value(hole: &Hole<'_>) -> TokenStream {
+    match hole.computed() {
+        Some(call) => {
+            let value = call_on_self(call);
+            quote!(&#value)
+        }
+        None => {
+            let field = hole.field();
+            quote!(&self.#field)
+        }
+    }
+}
+
+/// `function(&self.a, &self.b)`.
+fn call_on_self(call: &crate::attr::entity::Call) -> TokenStream {
+    let function = &call.function;
+    let args = &call.args;
+    quote!(#function(#(&self.#args),*))
 }
 
 /// `gsi1_partition(…)` and `gsi1_sk()` in the inherent impl, plus the
@@ -271,12 +292,23 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         build
     } else {
         let fields: Vec<_> = sparse.iter().map(|hole| hole.field()).collect();
+        let values = sparse.iter().map(|hole| self_value(hole));
         quote! {
-            match (#(&self.#fields,)*) {
+            match (#(#values,)*) {
                 (#(::core::option::Option::Some(#fields),)*) => #build,
                 _ => ::core::option::Option::None,
             }
         }
+    };
+    // `when = predicate(…)`: in the index only while it holds.
+    let key = match &index.when {
+        Some(when) => {
+            let member = call_on_self(when);
+            quote! {
+                if #member { #key } else { ::core::option::Option::None }
+            }
+        }
+        None => key,
     };
     quote! {
         entries.push(::ddb_entity::IndexEntry {

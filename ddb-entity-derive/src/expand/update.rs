@@ -42,10 +42,32 @@ fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
 
 fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
     let primary = primary_field_names(model);
-    index
-        .holes()
+    reads(index).iter().any(|name| primary.contains(name))
+}
+
+/// The fields an index's key and membership read, each once: the fields
+/// of its holes, the inputs of its computed values and of its `when`.
+fn reads(index: &Index<'_>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let holes = index.holes();
+    let inputs = holes
         .iter()
-        .any(|hole| primary.contains(&hole.field().to_string()))
+        .flat_map(|hole| match hole.computed() {
+            Some(call) => call.args.iter().map(name::unraw).collect(),
+            None => vec![name::unraw(hole.field())],
+        })
+        .chain(
+            index
+                .when
+                .iter()
+                .flat_map(|call| call.args.iter().map(name::unraw)),
+        );
+    for name in inputs {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// `let customer_id = &…;` for every primary-key field, parsed back from
@@ -151,50 +173,114 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
     }
 }
 
-/// Pushes this index's change when the update touches its template.
+/// Pushes this index's change when the update touches what it reads: the
+/// fields of its holes, the inputs of its computed values and of its
+/// `when`. Every such field outside the primary key must be in the update
+/// (else `MissingKeyField`, before sending), except that a `when` found
+/// false removes the item from the index whatever the other fields are.
 fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     let path = &index.path;
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
-    let holes = index.holes();
-    let changed: Vec<&Hole<'_>> = holes
-        .iter()
-        .copied()
-        .filter(|hole| !primary.contains(&hole.field().to_string()))
+    let changed: Vec<String> = reads(index)
+        .into_iter()
+        .filter(|name| !primary.contains(name))
         .collect();
     if changed.is_empty() {
         // Built from primary-key fields only: no update can move it.
         return TokenStream::new();
     }
-    let names: Vec<String> = changed
-        .iter()
-        .map(|hole| name::unraw(hole.field()))
-        .collect();
-    let lookups = changed.iter().zip(&names).map(|(hole, name)| {
-        let field = hole.field();
-        let inner = super::checks::key_type(model, hole);
+    let schema = quote!(<#path as ::ddb_entity::Index>::SCHEMA);
+    // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
+    let input = |name: &str| -> TokenStream {
+        if primary.contains(&name.to_owned()) {
+            let ident = model
+                .field_named(name)
+                .expect("checked: an index reads fields")
+                .ident;
+            quote!(#ident)
+        } else {
+            let ident = format_ident!("__field_{}", name);
+            quote!(#ident)
+        }
+    };
+    let lookup = |name: &str| -> TokenStream {
+        let field = model
+            .field_named(name)
+            .expect("checked: an index reads fields");
+        let ty = field.ty;
+        let binding = format_ident!("__field_{}", name);
         let missing = quote! {
             return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
                 #entity,
-                <#path as ::ddb_entity::Index>::SCHEMA.name,
+                #schema.name,
                 #name,
             ))
         };
-        if hole.optional() {
+        if field.option_inner.is_some() {
+            let none = format_ident!("__none_{}", name);
             quote! {
-                let #field: ::core::option::Option<&#inner> =
-                    match changes.lookup::<::core::option::Option<#inner>>(#name) {
-                        ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
-                        ::ddb_entity::__private::Lookup::Removed => ::core::option::Option::None,
-                        _ => #missing,
-                    };
+                let #none: #ty = ::core::option::Option::None;
+                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    ::ddb_entity::__private::Lookup::Removed => &#none,
+                    _ => #missing,
+                };
             }
         } else {
             quote! {
-                let #field: &#inner = match changes.lookup::<#inner>(#name) {
+                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
                     ::ddb_entity::__private::Lookup::Set(value) => value,
                     _ => #missing,
                 };
+            }
+        }
+    };
+    let call = |call: &crate::attr::entity::Call| {
+        let function = &call.function;
+        let args = call.args.iter().map(|arg| input(&name::unraw(arg)));
+        quote!(#function(#(#args),*))
+    };
+    let member_inputs: Vec<String> = index
+        .when
+        .iter()
+        .flat_map(|when| when.args.iter().map(name::unraw))
+        .filter(|name| changed.contains(name))
+        .collect();
+    let member_lookups = member_inputs.iter().map(|name| lookup(name));
+    let key_lookups = changed
+        .iter()
+        .filter(|name| !member_inputs.contains(name))
+        .map(|name| lookup(name));
+    // Each hole as the `&T` (or `Option<&T>`) its key function takes.
+    let holes = index.holes();
+    let bindings = holes.iter().map(|hole| {
+        let field = hole.field();
+        let inner = key_type(model, hole);
+        let computed = format_ident!("__computed_{}", name::unraw(field));
+        match (hole.computed(), hole.optional()) {
+            (Some(how), true) => {
+                let value = call(how);
+                quote! {
+                    let #computed = #value;
+                    let #field: ::core::option::Option<&#inner> = #computed.as_ref();
+                }
+            }
+            (Some(how), false) => {
+                let value = call(how);
+                quote! {
+                    let #computed = #value;
+                    let #field: &#inner = &#computed;
+                }
+            }
+            (None, _) if primary.contains(&field.to_string()) => quote!(),
+            (None, true) => {
+                let source = input(&name::unraw(field));
+                quote!(let #field: ::core::option::Option<&#inner> = #source.as_ref();)
+            }
+            (None, false) => {
+                let source = input(&name::unraw(field));
+                quote!(let #field: &#inner = #source;)
             }
         }
     });
@@ -207,10 +293,9 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         }
     };
     let key = keys::index_key(index, arg);
-    let set = quote! {
-        ::ddb_entity::__private::IndexChange::Set(<#path as ::ddb_entity::Index>::SCHEMA, #key)
-    };
-    let sparse: Vec<_> = changed
+    let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
+    let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));
+    let sparse: Vec<_> = holes
         .iter()
         .filter(|hole| hole.optional())
         .map(|hole| hole.field())
@@ -221,14 +306,32 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         quote! {
             match (#(#sparse,)*) {
                 (#(::core::option::Option::Some(#sparse),)*) => #set,
-                _ => ::ddb_entity::__private::IndexChange::Remove(<#path as ::ddb_entity::Index>::SCHEMA),
+                _ => #remove,
+            }
+        }
+    };
+    let keyed = quote! {
+        #(#key_lookups)*
+        #(#bindings)*
+        out.push(#change);
+    };
+    let body = match &index.when {
+        None => keyed,
+        Some(when) => {
+            let member = call(when);
+            quote! {
+                #(#member_lookups)*
+                if #member {
+                    #keyed
+                } else {
+                    out.push(#remove);
+                }
             }
         }
     };
     quote! {
-        if changes.touches(&[#(#names),*]) {
-            #(#lookups)*
-            out.push(#change);
+        if changes.touches(&[#(#changed),*]) {
+            #body
         }
     }
 }

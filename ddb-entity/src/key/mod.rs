@@ -86,7 +86,7 @@ pub use int::{Padded, PaddedInt};
 pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
-pub use time::{Year, YearMonth};
+pub use time::{DateOf, Year, YearMonth, date_of};
 
 /// The byte that joins the segments of a key: `#` (0x23).
 ///

@@ -360,3 +360,80 @@ impl PrefixOf<DateTime<Utc>> for NaiveDate {
         Ok(())
     }
 }
+
+/// A value with a UTC calendar date: what [`date_of`] reads.
+pub trait DateOf {
+    /// The date: a `NaiveDate`, or an `Option` of one for an `Option`.
+    type Date;
+
+    /// The calendar date of the value.
+    fn date_of(&self) -> Self::Date;
+}
+
+impl DateOf for DateTime<Utc> {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        self.date_naive()
+    }
+}
+
+impl DateOf for NaiveDateTime {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        self.date()
+    }
+}
+
+impl DateOf for NaiveDate {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        *self
+    }
+}
+
+impl<T: DateOf> DateOf for Option<T> {
+    type Date = Option<T::Date>;
+
+    fn date_of(&self) -> Option<T::Date> {
+        self.as_ref().map(DateOf::date_of)
+    }
+}
+
+/// The UTC calendar date of an instant: a typed conversion for a computed
+/// index key, so that an index is keyed by the *day* of a timestamp field
+/// and kept in step with it by every write.
+///
+/// ```
+/// use chrono::{NaiveDate, TimeZone, Utc};
+/// use ddb_entity::key::date_of;
+///
+/// let at = Utc.with_ymd_and_hms(2026, 3, 14, 23, 59, 59).unwrap();
+/// assert_eq!(date_of(&at), NaiveDate::from_ymd_opt(2026, 3, 14).unwrap());
+/// assert_eq!(date_of(&None::<chrono::DateTime<Utc>>), None);
+/// ```
+///
+/// In an entity, with `#[entity(computed = …)]`:
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// use chrono::{DateTime, NaiveDate, Utc};
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "DEAL#{id}", sk = "DEAL")]
+/// #[entity(computed = day: NaiveDate = ddb_entity::key::date_of(created_at))]
+/// #[entity(index = Gsi1, pk = "DEALS#{day}", sk = "{created_at}")]
+/// struct Deal { id: String, created_at: DateTime<Utc> }
+///
+/// let day = NaiveDate::from_ymd_opt(2026, 3, 14).unwrap();
+/// assert_eq!(Deal::gsi1_partition(day)?.as_str(), "DEALS#2026-03-14");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+pub fn date_of<T: DateOf>(value: &T) -> T::Date {
+    value.date_of()
+}
