@@ -12,6 +12,7 @@ mod faults;
 mod hash_only;
 mod keys;
 mod model;
+mod multi_key;
 mod ops;
 mod query;
 mod ranges;
