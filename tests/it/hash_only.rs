@@ -135,6 +135,21 @@ async fn the_session_store() -> ddb_entity::Result<()> {
         of_alice,
         [session("t1", "alice", 1), session("t2", "alice", 2)]
     );
+    // Page by page: the cursor is the raw key attributes, and resumes.
+    let first: ddb_entity::op::Page<Vec<Session>> = db
+        .query(Session::user_index_partition("alice")?)
+        .page_size(1)
+        .page()
+        .await?;
+    assert_eq!(first.items.len(), 1);
+    let cursor = first.cursor.expect("a second session");
+    let rest: Vec<Session> = db
+        .query(Session::user_index_partition("alice")?)
+        .after(cursor)
+        .collect()
+        .await?;
+    assert_eq!(rest.len(), 1);
+    assert_ne!(rest[0], first.items[0]);
     // A whole partition of the table: the one session.
     let one: Vec<Session> = db.query(Session::partition("t3")?).collect().await?;
     assert_eq!(one, [session("t3", "bob", 3)]);

@@ -135,6 +135,20 @@ pub const DELIMITER: char = '#';
 /// components it was built from: no value can forge a delimiter, alias two
 /// holes, or reach into another entity's key space.
 ///
+/// **Segments of several pieces.** A template may also put literal text
+/// and holes side by side in one segment (`{kind}REACTION`,
+/// `{number}-{comment}`), written with [`KeyBuf::join_literal`] and
+/// [`KeyBuf::join_part`]. The argument above then needs one more property
+/// of a hole followed by more text in its segment: that no encoding of its
+/// type is a proper prefix of another's ([`PREFIX_FREE`](Self::PREFIX_FREE)),
+/// so two keys of one template first differ inside that hole's encodings,
+/// and decide as the values do; followed by another hole it must also have
+/// one length ([`FIXED_LEN`](Self::FIXED_LEN)), which is how
+/// [`KeyReader::segment`] cuts the segment back into its parts. Literal
+/// text is the same in every key of a template, so it never decides.
+/// `#[derive(Entity)]` checks both at compile time. A leading `#` (an empty
+/// first literal segment) is a literal like any other.
+///
 /// The same rule makes prefixes honest: `NAME#Smith#` (a prefix cut at a
 /// component boundary, see [`KeyBuf::finish_prefix`]) matches every key whose
 /// last name is exactly `Smith` and never `NAME#Smithson#…`.
