@@ -426,6 +426,11 @@ impl<'a> KeyTemplate<'a> {
         }
     }
 
+    /// The field of a raw key (`pk = field`), `None` for a template.
+    pub(crate) fn raw_hole(&self) -> Option<&Hole<'a>> {
+        self.raw.then(|| self.holes().next()).flatten()
+    }
+
     /// Every part in key order, with where it stands in its segment. An
     /// empty first segment (a leading `#`) is one empty literal.
     pub(crate) fn placed(&self) -> Vec<Placed<'_, 'a>> {

@@ -21,7 +21,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole};
+use crate::ast::{Entity, Followed, Hole, KeyTemplate};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -83,8 +83,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         // A field that is a raw key attribute anywhere must be a string.
         let raw = model
             .templates()
-            .filter(|t| t.raw)
-            .flat_map(|t| t.holes())
+            .filter_map(KeyTemplate::raw_hole)
             .any(|raw| raw.name == hole.name)
             .then(|| {
                 quote_spanned! {hole.span=>

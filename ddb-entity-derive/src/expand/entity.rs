@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::checks;
 use super::keys::{self, SortKeyBuilder};
-use crate::ast::{Entity, Hole, Index};
+use crate::ast::{Entity, Hole, Index, KeyTemplate};
 use crate::name;
 
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
@@ -62,12 +62,12 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         .expand(),
         None => (TokenStream::new(), TokenStream::new()),
     };
-    let raw_attributes = model.templates().filter(|t| t.raw).flat_map(|t| {
-        t.holes()
-            .filter_map(|hole| model.stored_named(&hole.name))
-            .map(|field| field.attribute.clone())
-    });
-    let raw_attributes: Vec<String> = raw_attributes.collect();
+    let raw_attributes: Vec<String> = model
+        .templates()
+        .filter_map(KeyTemplate::raw_hole)
+        .filter_map(|hole| model.stored_named(&hole.name))
+        .map(|field| field.attribute.clone())
+        .collect();
     let raw_attributes = (!raw_attributes.is_empty()).then(|| {
         quote! {
             const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#raw_attributes),*];

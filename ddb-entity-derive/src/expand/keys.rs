@@ -33,12 +33,8 @@ pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream)
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
 /// hole taken from the function parameter of the same name.
 pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
-    if template.raw {
-        let field = template
-            .holes()
-            .next()
-            .expect("a raw key is one field")
-            .field();
+    if let Some(hole) = template.raw_hole() {
+        let field = hole.field();
         return quote!(#buf.raw(&#field););
     }
     let statements = template

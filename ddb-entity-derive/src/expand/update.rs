@@ -75,9 +75,8 @@ fn reads(index: &Index<'_>) -> Vec<String> {
 /// template can reuse them although an update never changes them.
 fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
-        if template.raw {
+        if let Some(hole) = template.raw_hole() {
             // The key attribute is the field's own string.
-            let hole = template.holes().next().expect("a raw key is one field");
             let decoded = format_ident!("__decoded_{}", name::unraw(hole.field()));
             let ty = key_type(model, hole);
             return quote! {
