@@ -31,15 +31,15 @@ pub use cursor::Cursor;
 pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange, Timestamp,
-    Versioned,
+    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey, SortRange,
+    Timestamp, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use expr::Condition;
 pub use item::Item;
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, Table, TableSchema,
-    validate_table_name,
+    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, SortedTable, Table,
+    TableSchema, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
