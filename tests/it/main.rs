@@ -17,5 +17,4 @@ mod table;
 mod timestamps;
 mod transact;
 mod ttl;
-mod ui;
 mod update;

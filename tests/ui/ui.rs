@@ -6,8 +6,8 @@
 #[test]
 fn derive_messages() {
     let cases = trybuild::TestCases::new();
-    cases.pass("tests/ui/pass/*.rs");
-    cases.compile_fail("tests/ui/entity/*.rs");
-    cases.compile_fail("tests/ui/key_part/*.rs");
-    cases.compile_fail("tests/ui/collection/*.rs");
+    cases.pass("pass/*.rs");
+    cases.compile_fail("entity/*.rs");
+    cases.compile_fail("key_part/*.rs");
+    cases.compile_fail("collection/*.rs");
 }
