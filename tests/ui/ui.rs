@@ -1,12 +1,12 @@
 //! Every derive error, compiled and compared with its reviewed message
-//! (`tests/ui/**/*.stderr`), and generated code compiled warning-free.
+//! (`tests/ui/**/*.stderr`). The warning-free pass case is a test target of
+//! its own (see Cargo.toml), so trybuild only checks and never builds.
 //! Regenerate after an intended change with `TRYBUILD=overwrite` and review
 //! the diff.
 
 #[test]
 fn derive_messages() {
     let cases = trybuild::TestCases::new();
-    cases.pass("pass/*.rs");
     cases.compile_fail("entity/*.rs");
     cases.compile_fail("key_part/*.rs");
     cases.compile_fail("collection/*.rs");
