@@ -26,6 +26,5 @@ mod templates;
 mod timestamps;
 mod transact;
 mod ttl;
-mod ui;
 mod update;
 mod verify;
