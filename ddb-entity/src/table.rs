@@ -32,8 +32,10 @@ pub struct IndexSchema {
 /// Declare it with [`table!`](crate::table!) rather than by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableSchema {
-    /// The primary key. A single table always has a sort key: it is what lets
-    /// one partition hold an item collection of several entity types.
+    /// The primary key. A single table of several entity types has a sort
+    /// key: it is what lets one partition hold an item collection. A table
+    /// without one (a session store keyed by its token alone) holds one item
+    /// per partition key.
     pub primary: KeySchema,
     /// The attribute naming each item's entity type, e.g. `"_type"`.
     pub type_attribute: &'static str,
@@ -233,6 +235,16 @@ pub trait QueryIndex: 'static {
 )]
 pub trait SortedIndex: QueryIndex {}
 
+/// A table whose primary key has a sort key, implemented by
+/// [`table!`](crate::table!) when it declares `sort_key`: only a query on
+/// such a table takes sort-key conditions.
+#[diagnostic::on_unimplemented(
+    message = "table `{Self}` has no sort key, so a query on it takes no sort-key condition",
+    label = "a table without a sort key",
+    note = "a partition of a table without a sort key holds one item: drop the sort-key condition, or declare `sort_key` in `table!`"
+)]
+pub trait SortedTable: Table {}
+
 /// The table's own primary key, as a [`QueryIndex`].
 ///
 /// ```
@@ -252,8 +264,7 @@ impl<T: Table> QueryIndex for Primary<T> {
     const KEYS: KeySchema = T::SCHEMA.primary;
 }
 
-// A single table always has a sort key (see `TableSchema::primary`).
-impl<T: Table> SortedIndex for Primary<T> {}
+impl<T: SortedTable> SortedIndex for Primary<T> {}
 
 impl<I: Index> QueryIndex for I {
     type Table = I::Table;
@@ -267,8 +278,25 @@ impl<I: Index> QueryIndex for I {
 /// `type_attribute` is optional (default `"_type"`), and so are
 /// `ttl_attribute` (the table's time-to-live attribute: epoch seconds),
 /// `token_attribute` (the reserved attribute of write tokens, default
-/// `"_wt"`; see [`TableSchema::token_attribute`]) and each index's
-/// `sort_key`.
+/// `"_wt"`; see [`TableSchema::token_attribute`]), the table's `sort_key`
+/// and each index's. A table without a sort key holds
+/// one item per partition key (a session store keyed by its token), and a
+/// query on it takes no sort-key condition:
+///
+/// ```
+/// ddb_entity::table! {
+///     /// Sessions, keyed by their token alone.
+///     pub struct Sessions {
+///         partition_key: "session_token",
+///         indexes: {
+///             /// Every session of a user.
+///             pub UserIndex = "UserIndex" { partition_key: "username" },
+///         },
+///     }
+/// }
+/// use ddb_entity::Table;
+/// assert_eq!(Sessions::SCHEMA.primary.sort_key, None);
+/// ```
 ///
 /// ```
 /// ddb_entity::table! {
@@ -298,8 +326,8 @@ macro_rules! table {
     (
         $(#[$meta:meta])*
         $vis:vis struct $table:ident {
-            partition_key: $pk:literal,
-            sort_key: $sk:literal
+            partition_key: $pk:literal
+            $(, sort_key: $sk:literal)?
             $(, type_attribute: $type_attr:literal)?
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
@@ -324,7 +352,7 @@ macro_rules! table {
             const SCHEMA: $crate::TableSchema = $crate::TableSchema {
                 primary: $crate::KeySchema {
                     partition_key: $pk,
-                    sort_key: ::core::option::Option::Some($sk),
+                    sort_key: [$(::core::option::Option::Some($sk),)? ::core::option::Option::None][0],
                 },
                 // The first element is the caller's, when given.
                 type_attribute: [$($type_attr,)? "_type"][0],
@@ -333,6 +361,12 @@ macro_rules! table {
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
             };
         }
+
+        $(
+            // Only a table declared with a sort key takes sort-key conditions.
+            const _: &str = $sk;
+            impl $crate::SortedTable for $table {}
+        )?
 
         $($(
             $(#[$index_meta])*
@@ -356,33 +390,5 @@ macro_rules! table {
                 impl $crate::SortedIndex for $index {}
             )?
         )*)?
-    };
-    // No `sort_key`: one error saying so, and the table declared as if it
-    // had one, so that its entities and indexes report nothing more.
-    (
-        $(#[$meta:meta])*
-        $vis:vis struct $table:ident {
-            partition_key: $pk:literal
-            $(, type_attribute: $type_attr:literal)?
-            $(, ttl_attribute: $ttl_attr:literal)?
-            $(, indexes: { $($indexes:tt)* })?
-            $(,)?
-        }
-    ) => {
-        ::core::compile_error!(::core::concat!(
-            "table `", ::core::stringify!($table), "` has no `sort_key`: a single table has one, ",
-            "since entities share partitions and are told apart by it; add `sort_key: \"SK\",` ",
-            "after `partition_key`",
-        ));
-        $crate::table! {
-            $(#[$meta])*
-            $vis struct $table {
-                partition_key: $pk,
-                sort_key: "SK"
-                $(, type_attribute: $type_attr)?
-                $(, ttl_attribute: $ttl_attr)?
-                $(, indexes: { $($indexes)* })?
-            }
-        }
     };
 }

@@ -30,15 +30,17 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
+    // A raw key attribute is the field itself: written by serde, once.
     // The names are compared as they are, not hashed: a few short
     // comparisons per attribute cost less than a lookup per owned name.
-    if item.keys().any(|name| owned_attribute(&schema, name)) {
+    let owned = |name: &str| owned_attribute(&schema, name) && !E::RAW_ATTRIBUTES.contains(&name);
+    if item.keys().any(|name| owned(name)) {
         // Named in declaration order, whatever the map's order.
         let attribute = schema
             .key_attributes()
             .into_iter()
             .chain([schema.type_attribute, schema.token_attribute])
-            .find(|attribute| item.contains_key(*attribute))
+            .find(|attribute| owned(attribute) && item.contains_key(*attribute))
             .unwrap_or(schema.type_attribute);
         return Err(Repr::AttributeClash {
             entity: E::RUST_NAME,
@@ -90,7 +92,7 @@ pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
     item.remove(schema.token_attribute);
-    let stored = StoredKeys::take(&mut item, &schema);
+    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
     let entity = codec::from_item::<E>(item).map_err(|err| {
         let path = err.path();
         Repr::Decode {

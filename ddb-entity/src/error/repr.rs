@@ -4,7 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::text::a;
-use super::{ActionKind, CancellationReason, ErrorKind, PendingKey, PendingWrite};
+use super::{ActionKind, CancellationReason, CursorFault, ErrorKind, PendingKey, PendingWrite};
 use crate::key::KeyError;
 
 /// A boxed error that is not ours: a serializer's, the SDK's builder's.
@@ -255,8 +255,15 @@ pub(crate) enum Repr {
         reason: String,
     },
 
-    #[error("invalid cursor: {reason}; resume only with a cursor from the same query")]
-    InvalidCursor { reason: String },
+    #[error("invalid cursor ({fault}): {reason}; resume only with a cursor from the same query")]
+    InvalidCursor { fault: CursorFault, reason: String },
+
+    #[cfg(feature = "sealed-cursors")]
+    #[error("could not seal the query's cursor: {source}")]
+    SealFailed {
+        #[source]
+        source: Cause,
+    },
 
     #[error(
         "{operation} addresses the key {partition} / {sort} twice (a `{first}` and a `{second}`); DynamoDB rejects the whole request: keep one of them"
@@ -427,6 +434,8 @@ impl Repr {
             Repr::EmptySet { .. } => ErrorKind::EmptySet,
             Repr::InvalidExpression { .. } => ErrorKind::InvalidExpression,
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
+            #[cfg(feature = "sealed-cursors")]
+            Repr::SealFailed { .. } => ErrorKind::SealFailed,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
             Repr::NotInCollection { .. } | Repr::NotRead { .. } => ErrorKind::NotInCollection,

@@ -8,7 +8,7 @@ use tracing::Instrument;
 use super::filter::{Filters, unexpired};
 use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Partition, RangeCondition, SortKey, SortRange};
@@ -56,7 +56,8 @@ pub struct Page<C> {
     /// The items, demultiplexed.
     pub items: C,
     /// `Some` while the partition has more items (DynamoDB stopped at its
-    /// 1 MB page, or at the limit).
+    /// 1 MB page, or at the limit); sealed when the handle seals its
+    /// cursors.
     pub cursor: Option<Cursor>,
     /// How many items DynamoDB read for this page (`ScannedCount`): with a
     /// filter, the items it then dropped too — they cost read capacity
@@ -264,7 +265,13 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// Resume after a [`Page::cursor`] of the same query.
+    /// Resume after a [`Page::cursor`] of the same query. The cursor is
+    /// checked before anything is sent (see [`Cursor`]): an unsealed one
+    /// must be of this index and partition; on a handle that seals its
+    /// cursors, only one sealed for exactly this query (table, index,
+    /// partition, sort-key condition, direction), unexpired, is taken.
+    /// Page size, limit, consistency and projection may differ from the
+    /// query that made it.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -349,7 +356,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 demultiplex(&mut items, item, self.unknown)?;
             }
             progress.record();
-            let cursor = progress.cursor::<I>()?;
+            let cursor = progress.cursor(&self)?;
             Ok(Page {
                 items,
                 cursor,
@@ -386,7 +393,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                     demultiplex(&mut items, item, query.unknown)?;
                 }
                 progress.record();
-                let cursor = progress.cursor::<I>()?;
+                let cursor = progress.cursor(&query)?;
                 let scanned_count = progress.scanned - scanned_before;
                 let next = if progress.done {
                     Pages::Done
@@ -604,6 +611,20 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         )
     }
 
+    /// What this query's cursors belong to, with the sort-key range
+    /// `condition`.
+    fn scope<'a>(&'a self, condition: Option<&'a SortRange<()>>) -> Scope<'a> {
+        Scope {
+            table: self.db.table_name(),
+            index: I::INDEX_NAME,
+            keys: [I::KEYS, I::Table::SCHEMA.primary],
+            partition: self.partition.as_str(),
+            range: condition,
+            reverse: self.reverse,
+            filter: None,
+        }
+    }
+
     /// Checks everything that can be checked before sending.
     fn start(&mut self) -> Result<Progress> {
         self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
@@ -618,21 +639,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => {
-                // What DynamoDB's LastEvaluatedKey holds: the index's keys,
-                // and on a global secondary index the table's too.
-                let key_schema: Vec<&str> = [I::KEYS, I::Table::SCHEMA.primary]
-                    .iter()
-                    .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
-                    .flatten()
-                    .collect();
-                Some(cursor.start_key(
-                    I::INDEX_NAME,
-                    &key_schema,
-                    I::KEYS.partition_key,
-                    self.partition.as_str(),
-                )?)
-            }
+            Some(cursor) => Some(cursor.resume(
+                &self.scope(condition.as_ref()),
+                self.db.cursor_seal(),
+                self.db.now(),
+            )?),
         };
         Ok(Progress {
             condition,
@@ -837,11 +848,15 @@ impl Progress {
         Ok(Some(items))
     }
 
-    /// Where the last response stopped, if the partition has more.
-    fn cursor<I: QueryIndex>(&self) -> Result<Option<Cursor>> {
+    /// Where the last response stopped, if the partition has more: sealed
+    /// when the handle seals its cursors.
+    fn cursor<I: QueryIndex>(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.last_key
             .as_ref()
-            .map(|key| Cursor::new(I::INDEX_NAME, key))
+            .map(|key| {
+                let scope = query.scope(self.condition.as_ref());
+                Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
+            })
             .transpose()
     }
 
