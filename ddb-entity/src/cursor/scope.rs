@@ -24,12 +24,11 @@ pub(crate) struct Scope<'a> {
     /// Descending order.
     pub(crate) reverse: bool,
     /// The query's filter, in a canonical encoding: its expression with
-    /// every name and value substituted unambiguously (e.g. the expression
-    /// text, then each placeholder's name or typed value, length-prefixed).
-    /// `None` without one. Queries have no filter yet; when they get one,
-    /// it fills this slot, so that a sealed cursor of one filtered listing
-    /// is refused by a differently filtered one: a page boundary of one
-    /// filter is meaningless in another.
+    /// every name and value substituted (names quoted, values in one
+    /// typed text form; see `Filters::text`), so the same filter encodes
+    /// alike. `None` without one. A sealed cursor of one filtered listing
+    /// is refused by a differently filtered one (or an unfiltered one): a
+    /// page boundary of one filter is meaningless in another.
     pub(crate) filter: Option<&'a [u8]>,
 }
 

@@ -269,9 +269,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// checked before anything is sent (see [`Cursor`]): an unsealed one
     /// must be of this index and partition; on a handle that seals its
     /// cursors, only one sealed for exactly this query (table, index,
-    /// partition, sort-key condition, direction), unexpired, is taken.
-    /// Page size, limit, consistency and projection may differ from the
-    /// query that made it.
+    /// partition, sort-key condition, direction, filter), unexpired, is
+    /// taken. Page size, limit, consistency and projection may differ from
+    /// the query that made it.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -330,7 +330,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut collection = C::default();
             while let Some(items) = progress.next_request(&self, Some(C::TYPES)).await? {
                 for item in items {
@@ -348,7 +348,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut items = C::default();
             let scanned_before = progress.scanned;
             let raw = progress.next_request(&self, Some(C::TYPES)).await?;
@@ -378,7 +378,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             async move {
                 let (query, mut progress) = match state {
                     Pages::Start(mut query) => {
-                        let progress = Box::new(query.start()?);
+                        let progress = Box::new(query.start(Some(C::TYPES))?);
                         (query, progress)
                     }
                     Pages::Running(query, progress) => (query, progress),
@@ -445,7 +445,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn count(mut self) -> Result<usize> {
         let span = self.span("(count)");
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(None)?;
             progress.select_count = true;
             while progress.next_request(&self, None).await?.is_some() {}
             progress.record();
@@ -495,7 +495,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     {
         let span = self.span(T::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(T::TYPES))?;
             if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
                 progress.cap = Some(1);
             }
@@ -557,7 +557,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     {
         let span = self.span(T::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(T::TYPES))?;
             if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
                 progress.cap = Some(2);
             }
@@ -587,15 +587,6 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         .await
     }
 
-    /// The filter as text, every placeholder replaced by its name or value
-    /// (the same text for the same filter), for a collection of `types`;
-    /// `None` without one. What a cursor can be bound to.
-    #[allow(dead_code)]
-    pub(crate) fn filter_text(&self, types: &[&str]) -> Result<Option<String>> {
-        self.filters
-            .text(&I::Table::SCHEMA, self.unknown, Some(types))
-    }
-
     fn span(&self, collection: &'static str) -> tracing::Span {
         tracing::info_span!(
             "ddb.query",
@@ -612,8 +603,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// What this query's cursors belong to, with the sort-key range
-    /// `condition`.
-    fn scope<'a>(&'a self, condition: Option<&'a SortRange<()>>) -> Scope<'a> {
+    /// `condition` and the filter's canonical text `filter`.
+    fn scope<'a>(
+        &'a self,
+        condition: Option<&'a SortRange<()>>,
+        filter: Option<&'a [u8]>,
+    ) -> Scope<'a> {
         Scope {
             table: self.db.table_name(),
             index: I::INDEX_NAME,
@@ -621,13 +616,23 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             partition: self.partition.as_str(),
             range: condition,
             reverse: self.reverse,
-            filter: None,
+            filter,
         }
     }
 
-    /// Checks everything that can be checked before sending.
-    fn start(&mut self) -> Result<Progress> {
+    /// Checks everything that can be checked before sending, for a
+    /// collection of `types` (`None` when only counting).
+    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
         self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
+        // A sealed cursor is bound to the filter: a page boundary of one
+        // filtered listing means nothing in another. Only sealing reads it.
+        let filter = match self.db.cursor_seal() {
+            Some(_) => self
+                .filters
+                .text(&I::Table::SCHEMA, self.unknown, types)?
+                .map(String::into_bytes),
+            None => None,
+        };
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
@@ -640,13 +645,14 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         let start_key = match &self.cursor {
             None => None,
             Some(cursor) => Some(cursor.resume(
-                &self.scope(condition.as_ref()),
+                &self.scope(condition.as_ref(), filter.as_deref()),
                 self.db.cursor_seal(),
                 self.db.now(),
             )?),
         };
         Ok(Progress {
             condition,
+            filter,
             start_key,
             last_key: None,
             remaining: self.limit,
@@ -699,6 +705,8 @@ enum Pages<'db, I: QueryIndex> {
 #[derive(Debug)]
 struct Progress {
     condition: Option<SortRange<()>>,
+    /// The filter's canonical text, when cursors are sealed.
+    filter: Option<Vec<u8>>,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
     /// `LastEvaluatedKey` of the last response.
@@ -854,7 +862,7 @@ impl Progress {
         self.last_key
             .as_ref()
             .map(|key| {
-                let scope = query.scope(self.condition.as_ref());
+                let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
                 Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
             })
             .transpose()
