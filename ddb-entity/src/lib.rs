@@ -44,8 +44,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use expr::{AttributeType, Condition, SizeOf};
 pub use item::{Item, Set, SetElement};
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, SortedTable, Table,
-    TableSchema, validate_table_name,
+    Index, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, MultiKeyIndex,
+    MultiKeyIndexSchema, Primary, QueryIndex, SortedIndex, SortedTable, Table, TableSchema,
+    validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
@@ -62,7 +63,7 @@ pub mod op {
         StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
-    pub use crate::read::{Get, Page, Query, Scan, ScanPage};
+    pub use crate::read::{Get, MultiQuery, Page, Query, Scan, ScanPage};
     pub use crate::transact::{
         TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
     };

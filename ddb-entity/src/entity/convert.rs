@@ -27,6 +27,11 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
         source: Box::new(err),
     })?;
     entity.stamp(&mut item, now)?;
+    if !schema.multi_key_indexes.is_empty() {
+        for (name, value) in &item {
+            crate::item::check_index_attribute(&schema, E::RUST_NAME, name, value)?;
+        }
+    }
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.

@@ -33,6 +33,17 @@ pub(crate) enum Repr {
         source: KeyError,
     },
 
+    #[error(
+        "invalid key: `{entity}` holds {found} in `{attribute}`, a key attribute of type {expected} of index `{index}`, which DynamoDB refuses; nothing was sent: store a non-empty {expected} there (or rename the field)"
+    )]
+    IndexAttribute {
+        entity: &'static str,
+        index: &'static str,
+        attribute: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+
     #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
     Service {
         operation: &'static str,
@@ -411,7 +422,9 @@ pub(crate) enum Repr {
 impl Repr {
     pub(crate) fn kind(&self) -> ErrorKind {
         match self {
-            Repr::Key { .. } | Repr::IndexKey { .. } => ErrorKind::Key,
+            Repr::Key { .. } | Repr::IndexKey { .. } | Repr::IndexAttribute { .. } => {
+                ErrorKind::Key
+            }
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,

@@ -1008,6 +1008,14 @@ fn parts<E: Entity>(
     for change in &changes.entries {
         if let Some(value) = change.action.value() {
             size::check_value(E::RUST_NAME, &change.path.to_string(), value)?;
+            if change.path.is_top() {
+                crate::item::check_index_attribute(
+                    &E::Table::SCHEMA,
+                    E::RUST_NAME,
+                    change.path.attribute,
+                    value,
+                )?;
+            }
         }
     }
     if creates && let Some(change) = changes.entries.iter().find(|c| !c.path.is_top()) {
