@@ -580,4 +580,74 @@ mod typed {
             .await
             .unwrap();
     }
+
+    #[test]
+    fn declarations_dynamodb_would_refuse_are_invalid_schemas() {
+        use ddb_entity::{KeyAttribute, KeyAttributeType, MultiKeyIndexSchema, TableSchema};
+        const fn attr(name: &'static str, ty: KeyAttributeType) -> KeyAttribute {
+            KeyAttribute { name, ty }
+        }
+        const S: KeyAttributeType = KeyAttributeType::S;
+        const N: KeyAttributeType = KeyAttributeType::N;
+        static FIVE: [KeyAttribute; 5] = [
+            attr("a", S),
+            attr("b", S),
+            attr("c", S),
+            attr("d", S),
+            attr("e", S),
+        ];
+        static ON_PK: [KeyAttribute; 1] = [attr("PK", S)];
+        static ON_TYPE: [KeyAttribute; 1] = [attr("_type", S)];
+        static TWICE: [KeyAttribute; 2] = [attr("a", S), attr("a", S)];
+        static AS_S: [KeyAttribute; 1] = [attr("round", S)];
+        static AS_N: [KeyAttribute; 1] = [attr("round", N)];
+        let with = |indexes: &'static [MultiKeyIndexSchema]| TableSchema {
+            multi_key_indexes: indexes,
+            ..Games::SCHEMA
+        };
+        let index = |name, partition_key, sort_key| MultiKeyIndexSchema {
+            name,
+            partition_key,
+            sort_key,
+        };
+        let cases: Vec<(&str, Vec<MultiKeyIndexSchema>, &str)> = vec![
+            (
+                "five partition attributes",
+                vec![index("Idx", &FIVE, &[])],
+                "1 to 4",
+            ),
+            (
+                "five sort attributes",
+                vec![index("Idx", &AS_N, &FIVE)],
+                "1 to 4",
+            ),
+            ("the table's key", vec![index("Idx", &ON_PK, &[])], "`PK`"),
+            (
+                "the type attribute",
+                vec![index("Idx", &ON_TYPE, &[])],
+                "`_type`",
+            ),
+            (
+                "an attribute twice",
+                vec![index("Idx", &TWICE, &[])],
+                "twice",
+            ),
+            (
+                "one attribute, two types",
+                vec![index("One", &AS_S, &[]), index("Two", &AS_N, &[])],
+                "one type",
+            ),
+            (
+                "a name taken by an index",
+                vec![index("GSI1", &AS_N, &[])],
+                "twice",
+            ),
+        ];
+        for (what, indexes, says) in cases {
+            let indexes: &'static [MultiKeyIndexSchema] = Box::leak(indexes.into_boxed_slice());
+            let err = with(indexes).validate().unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidSchema, "{what}");
+            assert!(err.to_string().contains(says), "{what}: {err}");
+        }
+    }
 }
