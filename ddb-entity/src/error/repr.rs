@@ -344,6 +344,38 @@ pub(crate) enum Repr {
         #[source]
         source: Cause,
     },
+
+    #[error(
+        "the stream record with keys {at} is not of this table: {detail}; read each table's stream with that table's types"
+    )]
+    ForeignRecord { at: ItemAt, detail: String },
+
+    #[error(
+        "the stream record of the item at {at} cannot be read: {detail}; it was not produced by DynamoDB as documented (a hand-made or altered event?)"
+    )]
+    MalformedRecord { at: ItemAt, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error(
+        "table `{table}` has no enabled stream ({listed} listed): enable one (UpdateTable with a StreamSpecification), or pass the stream's ARN"
+    )]
+    NoStream { table: String, listed: usize },
+
+    #[cfg(feature = "streams")]
+    #[error("the DynamoDB Streams API answered unusably on stream `{stream}`: {detail}")]
+    MalformedStream { stream: String, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error("{operation} on stream `{stream}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    StreamService {
+        operation: &'static str,
+        stream: String,
+        code: Option<String>,
+        message: Option<String>,
+        transient: bool,
+        #[source]
+        source: Box<aws_sdk_dynamodbstreams::Error>,
+    },
 }
 
 impl Repr {
@@ -385,6 +417,12 @@ impl Repr {
             Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
             Repr::NotActive { .. } => ErrorKind::NotActive,
             Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+            Repr::ForeignRecord { .. } => ErrorKind::ForeignRecord,
+            Repr::MalformedRecord { .. } => ErrorKind::MalformedRecord,
+            #[cfg(feature = "streams")]
+            Repr::StreamService { .. } | Repr::MalformedStream { .. } => ErrorKind::Service,
+            #[cfg(feature = "streams")]
+            Repr::NoStream { .. } => ErrorKind::NoStream,
         }
     }
 
@@ -418,7 +456,9 @@ impl Repr {
         match self {
             Repr::Decode { at, .. }
             | Repr::KeyMismatch { at, .. }
-            | Repr::UnknownType { at, .. } => at.key(),
+            | Repr::UnknownType { at, .. }
+            | Repr::ForeignRecord { at, .. }
+            | Repr::MalformedRecord { at, .. } => at.key(),
             Repr::AlreadyExists {
                 partition, sort, ..
             }
