@@ -346,9 +346,14 @@ pub(crate) enum Repr {
     },
 
     #[error(
-        "the stream record with keys {at} is not of this table: {detail}; read each table's stream with that table's types"
+        "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
     )]
-    ForeignRecord { at: ItemAt, detail: String },
+    ForeignRecord {
+        at: ItemAt,
+        /// The record's keys as recorded, for the message: `Id=101`.
+        keys: String,
+        detail: String,
+    },
 
     #[error(
         "the stream record of the item at {at} cannot be read: {detail}; it was not produced by DynamoDB as documented (a hand-made or altered event?)"

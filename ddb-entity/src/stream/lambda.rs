@@ -57,6 +57,9 @@ use std::time::{Duration, UNIX_EPOCH};
 /// The Lambda event types this module reads, re-exported so that a handler
 /// names the same version of `aws_lambda_events`.
 pub use aws_lambda_events::event::dynamodb::{Event, EventRecord};
+/// What a handler answers with "report batch item failures" on: the
+/// sequence numbers of the records to be retried.
+pub use aws_lambda_events::event::streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse};
 
 use super::parse::{RawRecord, parse, table_of_arn};
 use super::record::Record;

@@ -93,6 +93,7 @@ fn change<T: CollectionItem>(
     {
         return Err(Repr::ForeignRecord {
             at,
+            keys: shown_keys(keys),
             detail: format!("it is from the stream of table `{found}`, not of `{expected}`"),
         }
         .into());
@@ -182,9 +183,33 @@ fn check_keys(keys: &Item, schema: &TableSchema, at: &ItemAt) -> Result<()> {
     };
     Err(Repr::ForeignRecord {
         at: at.clone(),
+        keys: shown_keys(keys),
         detail,
     }
     .into())
+}
+
+/// A record's keys for a message, whatever their names and types:
+/// `Id=101 Sort=(binary)`, each value cut at 100 characters.
+fn shown_keys(keys: &Item) -> String {
+    if keys.is_empty() {
+        return "(none)".to_owned();
+    }
+    let mut shown: Vec<String> = keys
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                AttributeValue::S(text) | AttributeValue::N(text) => {
+                    text.chars().take(100).collect::<String>()
+                }
+                AttributeValue::B(_) => "(binary)".to_owned(),
+                _ => "(not a key type)".to_owned(),
+            };
+            format!("{name}={value}")
+        })
+        .collect();
+    shown.sort_unstable();
+    shown.join(" ")
 }
 
 /// An image stored under another key than its record's was not recorded
