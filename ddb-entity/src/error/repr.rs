@@ -345,6 +345,7 @@ pub(crate) enum Repr {
         source: Cause,
     },
 
+    #[cfg(any(feature = "lambda", feature = "streams"))]
     #[error(
         "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
     )]
@@ -355,6 +356,7 @@ pub(crate) enum Repr {
         detail: String,
     },
 
+    #[cfg(any(feature = "lambda", feature = "streams"))]
     #[error(
         "the stream record of the item at {at} cannot be read: {detail}; it was not produced by DynamoDB as documented (a hand-made or altered event?)"
     )]
@@ -422,7 +424,9 @@ impl Repr {
             Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
             Repr::NotActive { .. } => ErrorKind::NotActive,
             Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+            #[cfg(any(feature = "lambda", feature = "streams"))]
             Repr::ForeignRecord { .. } => ErrorKind::ForeignRecord,
+            #[cfg(any(feature = "lambda", feature = "streams"))]
             Repr::MalformedRecord { .. } => ErrorKind::MalformedRecord,
             #[cfg(feature = "streams")]
             Repr::StreamService { .. } | Repr::MalformedStream { .. } => ErrorKind::Service,
@@ -461,9 +465,9 @@ impl Repr {
         match self {
             Repr::Decode { at, .. }
             | Repr::KeyMismatch { at, .. }
-            | Repr::UnknownType { at, .. }
-            | Repr::ForeignRecord { at, .. }
-            | Repr::MalformedRecord { at, .. } => at.key(),
+            | Repr::UnknownType { at, .. } => at.key(),
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::ForeignRecord { at, .. } | Repr::MalformedRecord { at, .. } => at.key(),
             Repr::AlreadyExists {
                 partition, sort, ..
             }

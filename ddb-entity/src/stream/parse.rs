@@ -55,7 +55,7 @@ pub(crate) fn parse<T: CollectionItem>(raw: RawRecord, expected_table: Option<&s
             &raw.keys,
             raw.new_image,
             raw.old_image,
-            view.clone(),
+            view,
             raw.table_name.as_deref(),
             expected_table,
         ),
