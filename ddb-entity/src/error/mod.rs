@@ -156,6 +156,28 @@ impl Error {
 
     /// The DynamoDB Streams SDK error behind a failed Streams API call (a
     /// [`Poller`](crate::stream::Poller)'s `GetRecords`, …).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{ErrorKind, local::LocalDynamo, stream::{Poller, sdk}};
+    /// use futures_util::StreamExt;
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64 }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let streams = sdk::Client::from_conf(dynamo.streams_config_builder().build());
+    /// let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/gone/stream/1";
+    /// let records = Poller::<Customer>::new(streams, arn).records();
+    /// let err = std::pin::pin!(records).next().await.unwrap().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Service);
+    /// assert!(err.is_resource_not_found());
+    /// assert!(err.streams_sdk_error().is_some());
+    /// # Ok(())
+    /// # }
+    /// ```
     #[cfg(feature = "streams")]
     #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
     pub fn streams_sdk_error(&self) -> Option<&aws_sdk_dynamodbstreams::Error> {

@@ -90,10 +90,10 @@ pub fn records<T: CollectionItem>(event: Event) -> Vec<Record<T>> {
 /// ```
 /// # use ddb_entity::{ErrorKind, stream::lambda};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
-/// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize)]
+/// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug)]
 /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
 /// # struct Customer { id: u64 }
-/// let event: aws_lambda_events::event::dynamodb::Event = serde_json::from_str(r#"{"Records": [{
+/// let event: lambda::Event = serde_json::from_str(r#"{"Records": [{
 ///     "eventID": "1", "eventName": "REMOVE", "awsRegion": "us-east-1",
 ///     "eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/billing/stream/2026-03-14T09:31:00.000",
 ///     "dynamodb": {"Keys": {"PK": {"S": "CUST#1"}, "SK": {"S": "PROFILE"}}, "SizeBytes": 20,

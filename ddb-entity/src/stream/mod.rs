@@ -63,8 +63,8 @@
 //!     Order(Order),
 //! }
 //!
-//! fn apply(record: Record<AppItem>) -> Result<(), String> {
-//!     match record.change {
+//! fn apply(record: &Record<AppItem>) -> Result<(), String> {
+//!     match &record.change {
 //!         Ok(Change::Modify { old: Some(AppItem::Order(old)), new: Some(AppItem::Order(new)) }) => {
 //!             println!("order {}: {} -> {}", new.order_id, old.total_cents, new.total_cents);
 //!         }

@@ -96,7 +96,30 @@ pub struct Poller<T> {
 }
 
 impl<T: CollectionItem> Poller<T> {
-    /// A poller of the stream `stream_arn` (a table's `LatestStreamArn`).
+    /// A poller of the stream `stream_arn` (a table's `LatestStreamArn`),
+    /// configured before it reads anything:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use ddb_entity::stream::{Checkpoint, Poller, StartAt, sdk};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64 }
+    ///
+    /// # let config = sdk::Config::builder().behavior_version(sdk::config::BehaviorVersion::latest()).build();
+    /// let client = sdk::Client::from_conf(config); // built with aws-config
+    /// let arn = "arn:aws:dynamodb:eu-west-1:123456789012:table/app/stream/2026-03-14T09:31:00.000";
+    /// let mut stored = Checkpoint::default(); // read back from where you keep it
+    /// stored.set("shardId-00000001", "000000000000000000042");
+    /// let poller = Poller::<Customer>::new(client, arn)
+    ///     .resume(stored)                     // shards it names: after their record
+    ///     .start_at(StartAt::Latest)          // other shards of a fresh start: from now
+    ///     .poll_interval(Duration::from_millis(500))
+    ///     .batch_size(100)
+    ///     .follow(true);
+    /// assert_eq!(poller.stream_arn(), arn);
+    /// ```
     pub fn new(client: Client, stream_arn: impl Into<String>) -> Self {
         let stream_arn = stream_arn.into();
         Poller {
