@@ -392,6 +392,74 @@ async fn a_lambda_event_of_real_records_parses_as_the_poller_reads_them() {
     );
 }
 
+/// Another table's stream read with this table's types (a poller pointed
+/// at the wrong stream): every record is reported, with its own keys.
+#[tokio::test]
+async fn another_tables_records_are_reported_not_dropped() {
+    use aws_sdk_dynamodb::types::{
+        AttributeDefinition, BillingMode, KeySchemaElement, KeyType, ScalarAttributeType,
+    };
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let client = dynamo.client();
+    let legacy = dynamo.unique_table_name("legacy");
+    client
+        .create_table()
+        .table_name(&legacy)
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("id")
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("id")
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .stream_specification(
+            StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(StreamViewType::NewAndOldImages)
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    for id in ["1", "2"] {
+        client
+            .put_item()
+            .table_name(&legacy)
+            .item("id", AttributeValue::N(id.into()))
+            .item("_type", AttributeValue::S("ORDER".into()))
+            .send()
+            .await
+            .unwrap();
+    }
+    let streams = sdk::Client::from_conf(dynamo.streams_config_builder().build());
+    let records: Vec<Record<ShopItem>> = Poller::for_table(streams, &legacy)
+        .await
+        .unwrap()
+        .follow(false)
+        .records()
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(records.len(), 2);
+    for (record, id) in records.iter().zip(["1", "2"]) {
+        let err = record.change.as_ref().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ForeignRecord);
+        let message = err.to_string();
+        assert!(message.contains(&format!("keys id={id} ")), "{message}");
+        assert!(record.sequence_number.is_some() && record.shard_id.is_some());
+        assert_eq!(record.table_name.as_deref(), Some(legacy.as_str()));
+    }
+}
+
 #[tokio::test]
 async fn a_table_without_a_stream_says_so() {
     let dynamo = LocalDynamo::start().await.unwrap();
