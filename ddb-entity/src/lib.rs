@@ -22,6 +22,7 @@ pub mod key;
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 mod read;
+pub mod stream;
 mod table;
 mod transact;
 mod write;

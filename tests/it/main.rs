@@ -25,6 +25,7 @@ mod ranges;
 mod returns;
 mod scan;
 mod sealed_cursors;
+mod stream;
 mod support;
 mod table;
 mod templates;
