@@ -4,7 +4,6 @@
 mod batch;
 pub mod codec;
 mod collection;
-mod create_table;
 mod cursor;
 mod db;
 mod entity;
@@ -16,6 +15,7 @@ pub mod key;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
+pub mod model;
 mod read;
 mod table;
 mod transact;
@@ -38,8 +38,8 @@ pub use error::{Error, ErrorKind, Result};
 pub use expr::Condition;
 pub use item::Item;
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, SortedTable, Table,
-    TableSchema, validate_table_name,
+    Billing, Capacity, Index, IndexKind, IndexSchema, KeySchema, LocalIndex, Primary, Projection,
+    QueryIndex, SortedIndex, SortedTable, Table, TableSchema, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
@@ -50,12 +50,12 @@ pub use table::{
 /// `.send().await`); each is `#[must_use]`.
 pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
-    pub use crate::create_table::{CreateTable, Provisioned};
     pub use crate::error::{
         ActionKind, CancellationCode, CancellationReason, CursorFault, PendingKey, PendingWrite,
         StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
+    pub use crate::model::{CreateTable, DriftCheck, Provisioned};
     pub use crate::read::{Get, Page, Query};
     pub use crate::transact::{TransactDelete, TransactPut, Transaction};
     pub use crate::write::{Delete, DeleteReturningOld, Put, Update};

@@ -1,19 +1,22 @@
-//! Idempotent table creation for examples, tests and development stages.
+//! Idempotent table creation for examples, tests and development stages,
+//! from the one definition every deploy artefact is made of.
+//!
+//! It lives in the model room, not among the operations, because it sends
+//! the model's definition ([`create_table_input`](super::create_table_input))
+//! and checks an existing table with the model's drift comparison; the
+//! operations below never need the model, so imports still point down.
 
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
-    Projection, ProjectionType, ScalarAttributeType, TableDescription, TableStatus,
-    TimeToLiveSpecification, TimeToLiveStatus,
-};
+use aws_sdk_dynamodb::types::{IndexStatus, TableDescription, TableStatus, TimeToLiveStatus};
 use tracing::Instrument;
 
+use super::definition::{create_table_input, time_to_live_specification};
+use super::drift::{compare, describe};
 use crate::db::{Db, pause};
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
-use crate::table::{KeySchema, Table, TableSchema, validate_table_name};
+use crate::table::{Table, TableSchema, validate_table_name};
 
 /// What [`CreateTable`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,12 +27,19 @@ pub enum Provisioned {
     AlreadyExisted,
 }
 
-/// Creates the table if it is missing (on-demand capacity, every declared
-/// index projecting `ALL`), then waits until it and its indexes are `ACTIVE`.
+/// Creates the table if it is missing, exactly as declared (keys, global
+/// and local indexes with their projections, billing and capacity: the
+/// request is [`create_table_input`](crate::model::create_table_input)),
+/// turns on its time to live, then waits until it and its indexes are
+/// `ACTIVE`.
 ///
-/// An existing table is checked against the declaration: different keys, or
-/// a declared index the table lacks, is an [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch) error — never a
-/// silent success that fails on the first query. Made by
+/// An existing table is checked against the declaration with the same
+/// comparison as [`Db::drift`]: different keys, a key attribute of another
+/// type, or a declared index the table lacks, is an
+/// [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch) error —
+/// never a silent success that fails on the first query. Differences that
+/// change cost rather than correctness (capacity, projection, an extra
+/// index) are logged as `tracing` warnings. Made by
 /// [`Db::create_table_if_missing`].
 #[must_use = "nothing happens until you call `.send().await`"]
 #[derive(Debug)]
@@ -109,71 +119,20 @@ impl<T: Table> CreateTable<'_, T> {
 
 into_future!(['db, T: Table] CreateTable<'db, T> => Provisioned);
 
-async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
-    let response = db
-        .client()
-        .describe_table()
-        .table_name(db.table_name())
-        .send()
-        .await;
-    match response {
-        Ok(output) => Ok(output.table),
-        Err(err)
-            if matches!(
-                err.as_service_error(),
-                Some(DescribeTableError::ResourceNotFoundException(_))
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(err) => Err(Error::service("DescribeTable", db.table_name(), err)),
-    }
-}
-
 async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
-    let schema = &T::SCHEMA;
-    let invalid = |err: aws_sdk_dynamodb::error::BuildError| -> Error {
-        Repr::RequestBuild {
-            what: "CreateTable",
-            source: Box::new(err),
-        }
-        .into()
-    };
-    let definitions = schema
-        .key_attributes()
-        .into_iter()
-        .map(|name| {
-            AttributeDefinition::builder()
-                .attribute_name(name)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(invalid)?;
-    let indexes = schema
-        .indexes
-        .iter()
-        .map(|index| {
-            GlobalSecondaryIndex::builder()
-                .index_name(index.name)
-                .set_key_schema(Some(key_schema_elements(index.keys).map_err(invalid)?))
-                .projection(
-                    Projection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
-                .build()
-                .map_err(invalid)
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let input = create_table_input(&T::SCHEMA, db.table_name())?;
+    // The fluent builder takes the input's fields one by one: every field
+    // `create_table_input` sets is copied here.
     let response = db
         .client()
         .create_table()
-        .table_name(db.table_name())
-        .billing_mode(BillingMode::PayPerRequest)
-        .set_attribute_definitions(Some(definitions))
-        .set_key_schema(Some(key_schema_elements(schema.primary).map_err(invalid)?))
-        .set_global_secondary_indexes((!indexes.is_empty()).then_some(indexes))
+        .set_table_name(input.table_name)
+        .set_attribute_definitions(input.attribute_definitions)
+        .set_key_schema(input.key_schema)
+        .set_global_secondary_indexes(input.global_secondary_indexes)
+        .set_local_secondary_indexes(input.local_secondary_indexes)
+        .set_billing_mode(input.billing_mode)
+        .set_provisioned_throughput(input.provisioned_throughput)
         .send()
         .await;
     match response {
@@ -190,69 +149,21 @@ async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
     }
 }
 
-fn key_schema_elements(
-    keys: KeySchema,
-) -> Result<Vec<KeySchemaElement>, aws_sdk_dynamodb::error::BuildError> {
-    let hash = KeySchemaElement::builder()
-        .attribute_name(keys.partition_key)
-        .key_type(KeyType::Hash)
-        .build()?;
-    let range = keys
-        .sort_key
-        .map(|name| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(KeyType::Range)
-                .build()
-        })
-        .transpose()?;
-    Ok(std::iter::once(hash).chain(range).collect())
-}
-
-/// The declared keys as DynamoDB describes them: (HASH, RANGE) names.
-fn described_keys(elements: &[KeySchemaElement]) -> (Option<&str>, Option<&str>) {
-    let find = |kind: KeyType| {
-        elements
-            .iter()
-            .find(|e| e.key_type == kind)
-            .map(|e| e.attribute_name.as_str())
-    };
-    (find(KeyType::Hash), find(KeyType::Range))
-}
-
+/// An error for the first difference that breaks requests; a warning for
+/// each other one.
 fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription) -> Result<()> {
-    let mismatch = |detail: String| -> Error {
-        Repr::SchemaMismatch {
+    let differences = compare(schema, existing, None);
+    for difference in differences.iter().filter(|d| !d.kind.breaks_requests()) {
+        tracing::warn!(table, %difference, "the existing table differs from its declaration");
+    }
+    match differences.into_iter().find(|d| d.kind.breaks_requests()) {
+        Some(difference) => Err(Repr::SchemaMismatch {
             table: table.to_owned(),
-            detail,
+            detail: difference.to_string(),
         }
-        .into()
-    };
-    let declared = (Some(schema.primary.partition_key), schema.primary.sort_key);
-    let found = described_keys(existing.key_schema());
-    if declared != found {
-        return Err(mismatch(format!(
-            "the primary key is {found:?} (partition, sort), declared {declared:?}"
-        )));
+        .into()),
+        None => Ok(()),
     }
-    for index in schema.indexes {
-        let Some(gsi) = existing
-            .global_secondary_indexes()
-            .iter()
-            .find(|gsi| gsi.index_name() == Some(index.name))
-        else {
-            return Err(mismatch(format!("index `{}` is missing", index.name)));
-        };
-        let declared = (Some(index.keys.partition_key), index.keys.sort_key);
-        let found = described_keys(gsi.key_schema());
-        if declared != found {
-            return Err(mismatch(format!(
-                "index `{}` has keys {found:?} (partition, sort), declared {declared:?}",
-                index.name
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Turns on time to live for `attribute`, unless it already is; a table
@@ -287,14 +198,9 @@ async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
         }
         _ => {}
     }
-    let specification = TimeToLiveSpecification::builder()
-        .enabled(true)
-        .attribute_name(attribute)
-        .build()
-        .map_err(|err| Repr::RequestBuild {
-            what: "UpdateTimeToLive",
-            source: Box::new(err),
-        })?;
+    let Some(specification) = time_to_live_specification(&T::SCHEMA)? else {
+        return Ok(());
+    };
     db.client()
         .update_time_to_live()
         .table_name(table)
