@@ -56,7 +56,7 @@ pub mod op {
     };
     pub use crate::future::OpFuture;
     pub use crate::model::{CreateTable, DriftCheck, Provisioned};
-    pub use crate::read::{Get, Page, Query};
+    pub use crate::read::{Get, Page, Query, ReadOperation, ReadPlan, SortCondition};
     pub use crate::transact::{TransactDelete, TransactPut, Transaction};
     pub use crate::write::{Delete, DeleteReturningOld, Put, Update};
 }

@@ -2,7 +2,9 @@
 //! index (Query), typed and demultiplexed.
 
 mod get;
+mod plan;
 mod query;
 
 pub use get::Get;
+pub use plan::{ReadOperation, ReadPlan, SortCondition};
 pub use query::{Page, Query};
