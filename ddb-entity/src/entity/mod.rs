@@ -6,6 +6,7 @@ mod field;
 mod hooks;
 mod keys;
 mod range;
+mod shape;
 mod timestamp;
 pub(crate) mod verify;
 
@@ -24,6 +25,7 @@ pub(crate) use keys::check_index_key;
 pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;
+pub use shape::{Described, EntityShape, FieldShape, HoleShape, IndexShape, Piece, TemplateShape};
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.
