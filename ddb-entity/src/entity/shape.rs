@@ -95,6 +95,21 @@ impl IndexShape {
     /// Whether some items of the entity are absent from the index: a hole
     /// of an `Option` field (`None` writes no index key) or a `when`
     /// predicate.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{id}")]
+    /// struct Ticket { id: u64, open_since: Option<u32> }
+    ///
+    /// let shape = Ticket::shape();
+    /// assert!(shape.index("GSI1").unwrap().is_sparse());
+    /// assert_eq!(shape.field("open_since").unwrap().ty, "Option<u32>");
+    /// ```
     pub fn is_sparse(&self) -> bool {
         self.when.is_some()
             || std::iter::once(&self.pk)
@@ -137,6 +152,20 @@ impl TemplateShape {
     /// The literal text every key of the template starts with: up to the
     /// first hole (`ORDER#` for `ORDER#{placed}`), the whole key for a
     /// template without holes.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "#ORDER#{placed}#{order_id}")]
+    /// struct Order { id: u64, placed: u32, order_id: u64 }
+    ///
+    /// let sk = Order::shape().sk.unwrap();
+    /// assert_eq!(sk.literal_prefix(), "#ORDER#");
+    /// assert!(sk.has_hole("placed"));
+    /// assert_eq!(sk.holes().map(|h| h.field).collect::<Vec<_>>(), ["placed", "order_id"]);
+    /// ```
     pub fn literal_prefix(&self) -> String {
         let mut out = String::new();
         for (i, segment) in self.segments.iter().enumerate() {

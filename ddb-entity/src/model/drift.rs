@@ -66,7 +66,8 @@ impl DifferenceKind {
     }
 }
 
-/// One way a live table differs from its declaration.
+/// One way a live table differs from its declaration; see [`Db::drift`]
+/// for an example.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Difference {
     /// What kind of difference it is.
@@ -100,7 +101,8 @@ impl fmt::Display for Difference {
 }
 
 /// Every difference between a live table and its declaration, in a stable
-/// order: table, indexes, billing, time to live. Made by [`Db::drift`].
+/// order: table, indexes, billing, time to live. Made by [`Db::drift`],
+/// which shows one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Drift {
     /// The table's name.

@@ -1,20 +1,66 @@
 //! The model: the table, its indexes and its entities as one value, and
 //! what is made from it.
 //!
-//! The table's definition as the SDK's own
+//! Always available: the table's definition as the SDK's own
 //! [`CreateTableInput`](aws_sdk_dynamodb::operation::create_table::CreateTableInput)
 //! ([`create_table_input`]), which [`Db::create_table_if_missing`](crate::Db::create_table_if_missing)
 //! sends, and the drift check of a live table against the declaration
 //! ([`Db::drift`](crate::Db::drift)).
 //!
-//! This room sits above the entities and the operations, and nothing
-//! below it imports from here (table creation lives here because it sends
-//! the model's definition).
+//! With the feature `model`, [`Model`]: the table's declaration, every
+//! entity stored in it (their templates, indexes and fields, as
+//! `#[derive(Entity)]` describes them) and the access patterns the
+//! application declares next to the queries that serve them. From it:
+//!
+//! - the [`Report`]: seed 000's access-pattern table generated from code,
+//!   each pattern checked to be a GetItem or a Query on one partition key
+//!   value, on which index, reading which entity types, none of which can
+//!   share a key there; and the seeds' [`Lint`]s;
+//! - deploy definitions: the AWS CLI's `create-table` input, a
+//!   CloudFormation/SAM template, Terraform (HCL or JSON), a NoSQL
+//!   Workbench data model — all from the one `CreateTableInput`;
+//! - the [`KeyLayout`] snapshot: every entity's templates and the exact
+//!   keys written for sample values, to commit and review;
+//! - the [`TenantPolicy`]: an IAM policy confining a principal to one
+//!   tenant's partitions (`dynamodb:LeadingKeys`).
+//!
+//! This room sits above the entities and the operations: it reads the
+//! table declaration, the entities' descriptions and the read plans of
+//! typed requests, and nothing below it imports from here (table creation
+//! lives here because it sends the model's definition).
 
 mod create;
 mod definition;
 mod drift;
 
+#[cfg(feature = "model")]
+mod analysis;
+#[cfg(feature = "model")]
+mod hot;
+#[cfg(feature = "model")]
+mod keyspace;
+#[cfg(feature = "model")]
+mod lint;
+#[cfg(feature = "model")]
+mod pattern;
+#[cfg(feature = "model")]
+mod placement;
+#[cfg(feature = "model")]
+mod report;
+#[cfg(feature = "model")]
+mod table_model;
+
 pub use create::{CreateTable, Provisioned};
 pub use definition::{create_table_input, time_to_live_specification};
 pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
+
+#[cfg(feature = "model")]
+pub use analysis::PatternRow;
+#[cfg(feature = "model")]
+pub use lint::{Finding, Lint, Severity};
+#[cfg(feature = "model")]
+pub use pattern::AccessPattern;
+#[cfg(feature = "model")]
+pub use report::Report;
+#[cfg(feature = "model")]
+pub use table_model::Model;

@@ -6,5 +6,6 @@ mod plan;
 mod query;
 
 pub use get::Get;
+pub(crate) use plan::shown as shown_key;
 pub use plan::{ReadOperation, ReadPlan, SortCondition};
 pub use query::{Page, Query};

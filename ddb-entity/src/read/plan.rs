@@ -66,6 +66,10 @@ pub enum ReadOperation {
 
 impl ReadOperation {
     /// `GetItem` or `Query`.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::op::ReadOperation::Query.as_str(), "Query");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             ReadOperation::GetItem => "GetItem",
@@ -111,6 +115,14 @@ impl SortCondition {
     /// The inclusive bounds of the sort keys it selects (`None`: no bound),
     /// or `None` for [`Nothing`](SortCondition::Nothing). A prefix's upper
     /// bound is the prefix followed by U+10FFFF.
+    ///
+    /// ```
+    /// use ddb_entity::op::SortCondition;
+    ///
+    /// let at_least = SortCondition::AtLeast("ORDER#2026".into());
+    /// assert_eq!(at_least.bounds(), Some((Some("ORDER#2026".into()), None)));
+    /// assert_eq!(SortCondition::Nothing.bounds(), None);
+    /// ```
     pub fn bounds(&self) -> Option<(Option<String>, Option<String>)> {
         Some(match self {
             SortCondition::All => (None, None),
@@ -124,13 +136,12 @@ impl SortCondition {
     }
 }
 
-/// Long prefix upper bounds (runs of U+10FFFF) are shown as `prefix…`.
-fn shown(value: &str) -> String {
-    let trimmed = value.trim_end_matches('\u{10FFFF}');
-    if trimmed.len() < value.len() {
-        format!("{trimmed:?}…")
-    } else {
-        format!("{value:?}")
+/// A key condition's value, quoted; a prefix's upper bound (the prefix,
+/// then up to 1024 bytes of U+10FFFF) as `"prefix"…`.
+pub(crate) fn shown(value: &str) -> String {
+    match value.find('\u{10FFFF}') {
+        Some(at) => format!("{:?}…", &value[..at]),
+        None => format!("{value:?}"),
     }
 }
 
