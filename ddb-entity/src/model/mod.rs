@@ -36,7 +36,11 @@ mod drift;
 #[cfg(feature = "model")]
 mod analysis;
 #[cfg(feature = "model")]
+mod artefact;
+#[cfg(feature = "model")]
 mod hot;
+#[cfg(feature = "model")]
+mod json;
 #[cfg(feature = "model")]
 mod keyspace;
 #[cfg(feature = "model")]

@@ -10,7 +10,10 @@
 #[path = "../../../examples/model_report/shop.rs"]
 pub mod shop;
 
+mod artefacts;
+mod definition;
 pub mod ledger;
 mod lints;
 mod patterns;
 mod report;
+mod servers;
