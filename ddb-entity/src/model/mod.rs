@@ -44,6 +44,8 @@ mod json;
 #[cfg(feature = "model")]
 mod keyspace;
 #[cfg(feature = "model")]
+mod layout;
+#[cfg(feature = "model")]
 mod lint;
 #[cfg(feature = "model")]
 mod pattern;
@@ -60,6 +62,8 @@ pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
 
 #[cfg(feature = "model")]
 pub use analysis::PatternRow;
+#[cfg(feature = "model")]
+pub use layout::KeyLayout;
 #[cfg(feature = "model")]
 pub use lint::{Finding, Lint, Severity};
 #[cfg(feature = "model")]
