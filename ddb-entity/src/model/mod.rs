@@ -55,6 +55,8 @@ mod placement;
 mod report;
 #[cfg(feature = "model")]
 mod table_model;
+#[cfg(feature = "model")]
+mod tenant;
 
 pub use create::{CreateTable, Provisioned};
 pub use definition::{create_table_input, time_to_live_specification};
@@ -72,3 +74,5 @@ pub use pattern::AccessPattern;
 pub use report::Report;
 #[cfg(feature = "model")]
 pub use table_model::Model;
+#[cfg(feature = "model")]
+pub use tenant::{TenantPolicy, TenantPolicyDocument};

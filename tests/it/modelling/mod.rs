@@ -18,3 +18,4 @@ mod lints;
 mod patterns;
 mod report;
 mod servers;
+mod tenant;
