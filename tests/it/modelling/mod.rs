@@ -12,6 +12,7 @@ pub mod shop;
 
 mod artefacts;
 mod definition;
+mod drift;
 mod layout;
 pub mod ledger;
 mod lints;
