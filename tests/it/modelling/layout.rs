@@ -89,7 +89,7 @@ mod moved {
 fn compare(snapshot: ExpectFile, layout: &str) -> (bool, Vec<String>) {
     let committed = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/it/modelling/golden/address.keys.txt"
+        "/modelling/golden/address.keys.txt"
     ))
     .unwrap();
     let new: Vec<String> = layout
