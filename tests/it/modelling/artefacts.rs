@@ -84,7 +84,12 @@ fn same_table<T: Table>(model: &Model<T>) {
     let declared: Vec<(String, String)> = input
         .key_schema()
         .iter()
-        .map(|k| (k.attribute_name().to_owned(), k.key_type().as_str().to_owned()))
+        .map(|k| {
+            (
+                k.attribute_name().to_owned(),
+                k.key_type().as_str().to_owned(),
+            )
+        })
         .collect();
     assert_eq!(keys(&cli["KeySchema"]), declared);
 
@@ -171,13 +176,21 @@ fn the_workbench_model_has_one_facet_per_entity() {
         .collect();
     for facet in table["TableFacets"].as_array().unwrap() {
         for attribute in facet["NonKeyAttributes"].as_array().unwrap() {
-            assert!(defined.contains(&attribute.as_str().unwrap()), "{attribute}");
+            assert!(
+                defined.contains(&attribute.as_str().unwrap()),
+                "{attribute}"
+            );
         }
     }
     for index in table["GlobalSecondaryIndexes"].as_array().unwrap() {
-        let name = index["KeyAttributes"]["PartitionKey"]["AttributeName"].as_str().unwrap();
+        let name = index["KeyAttributes"]["PartitionKey"]["AttributeName"]
+            .as_str()
+            .unwrap();
         assert!(defined.contains(&name), "{name}");
     }
     let order = &table["TableFacets"][1];
-    assert_eq!(order["KeyAttributeAlias"]["SortKeyAlias"], "ORDER#{placed_at}#{order_id}");
+    assert_eq!(
+        order["KeyAttributeAlias"]["SortKeyAlias"],
+        "ORDER#{placed_at}#{order_id}"
+    );
 }

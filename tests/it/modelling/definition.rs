@@ -71,9 +71,17 @@ async fn sdk_sends_the_cli_input<T: Table>(model: Model<T>) {
     let interceptor = CreateTableBody::default();
     let db = Db::<T>::new(client(&dynamo, interceptor.clone()), name);
     db.create_table_if_missing().await.unwrap();
-    let sent = interceptor.sent.lock().unwrap().take().expect("CreateTable was sent");
+    let sent = interceptor
+        .sent
+        .lock()
+        .unwrap()
+        .take()
+        .expect("CreateTable was sent");
     let cli: Value = serde_json::from_str(&model.aws_cli_json().unwrap()).unwrap();
-    assert_eq!(sent, cli, "the SDK's serialisation of the input is the CLI JSON");
+    assert_eq!(
+        sent, cli,
+        "the SDK's serialisation of the input is the CLI JSON"
+    );
     let drift = db.drift().await.unwrap();
     assert!(drift.is_empty(), "{drift}");
 }
@@ -161,7 +169,11 @@ async fn run(db_client: &Client, table: &str, plan: &ReadPlan) -> Vec<Item> {
                     query = query.expression_attribute_values(":b", s(&b));
                 }
             }
-            let page = query.key_condition_expression(condition).send().await.unwrap();
+            let page = query
+                .key_condition_expression(condition)
+                .send()
+                .await
+                .unwrap();
             page.items.unwrap_or_default()
         }
     }
@@ -215,20 +227,45 @@ async fn seed_003_from_the_cli_input_serves_every_pattern() {
     }
 
     // The typed queries the service runs.
-    let alice = shop::user_by_email(&db, "alice@example.com").unwrap().await.unwrap();
+    let alice = shop::user_by_email(&db, "alice@example.com")
+        .unwrap()
+        .await
+        .unwrap();
     assert_eq!(alice.map(|u| u.name).as_deref(), Some("Alice"));
-    let orders: Vec<Order> = shop::orders_of_user(&db, "alice@example.com").unwrap().all().await.unwrap();
+    let orders: Vec<Order> = shop::orders_of_user(&db, "alice@example.com")
+        .unwrap()
+        .all()
+        .await
+        .unwrap();
     assert_eq!(
-        orders.iter().map(|o| o.order_id.as_str()).collect::<Vec<_>>(),
+        orders
+            .iter()
+            .map(|o| o.order_id.as_str())
+            .collect::<Vec<_>>(),
         ["ORD-12346", "ORD-12345"],
         "newest first"
     );
-    let by_id: Vec<Order> = shop::order_by_id(&db, "ORD-12345").unwrap().all().await.unwrap();
+    let by_id: Vec<Order> = shop::order_by_id(&db, "ORD-12345")
+        .unwrap()
+        .all()
+        .await
+        .unwrap();
     assert_eq!(by_id.len(), 1, "GSI1 finds an order by its id");
-    let items: Vec<OrderItem> = shop::items_of_order(&db, "ORD-12345").unwrap().all().await.unwrap();
+    let items: Vec<OrderItem> = shop::items_of_order(&db, "ORD-12345")
+        .unwrap()
+        .all()
+        .await
+        .unwrap();
     assert_eq!(items.len(), 2);
-    let active: Vec<User> = shop::users_in_status(&db, UserStatus::Active).unwrap().all().await.unwrap();
-    assert_eq!(active.iter().map(|u| u.email.as_str()).collect::<Vec<_>>(), ["alice@example.com"]);
+    let active: Vec<User> = shop::users_in_status(&db, UserStatus::Active)
+        .unwrap()
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(
+        active.iter().map(|u| u.email.as_str()).collect::<Vec<_>>(),
+        ["alice@example.com"]
+    );
 
     // And the model's own plans, sent raw: each reads what the report says.
     let model = shop::model();
@@ -254,11 +291,22 @@ fn shop_plans() -> Vec<ReadPlan> {
         .build();
     let db = Db::<App>::new(Client::from_conf(config), "plans");
     vec![
-        shop::user_by_email(&db, "alice@example.com").unwrap().plan(),
-        shop::orders_of_user(&db, "alice@example.com").unwrap().plan().unwrap(),
+        shop::user_by_email(&db, "alice@example.com")
+            .unwrap()
+            .plan(),
+        shop::orders_of_user(&db, "alice@example.com")
+            .unwrap()
+            .plan()
+            .unwrap(),
         shop::order_by_id(&db, "ORD-12345").unwrap().plan().unwrap(),
-        shop::items_of_order(&db, "ORD-12345").unwrap().plan().unwrap(),
-        shop::users_in_status(&db, UserStatus::Active).unwrap().plan().unwrap(),
+        shop::items_of_order(&db, "ORD-12345")
+            .unwrap()
+            .plan()
+            .unwrap(),
+        shop::users_in_status(&db, UserStatus::Active)
+            .unwrap()
+            .plan()
+            .unwrap(),
     ]
 }
 
@@ -291,12 +339,20 @@ async fn the_ledger_from_the_cli_input_serves_every_pattern() {
         .unwrap();
     }
     // The local index sorts an account's invoices by `due`.
-    let by_due: Vec<Invoice> = ledger::invoices_by_due(&db, 7).unwrap().all().await.unwrap();
+    let by_due: Vec<Invoice> = ledger::invoices_by_due(&db, 7)
+        .unwrap()
+        .all()
+        .await
+        .unwrap();
     assert_eq!(
         by_due.iter().map(|i| i.invoice_id).collect::<Vec<_>>(),
         [1236, 1235, 1234]
     );
-    let view: ledger::AccountView = ledger::account_view(&db, 7).unwrap().collect().await.unwrap();
+    let view: ledger::AccountView = ledger::account_view(&db, 7)
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
     assert!(view.account.is_some());
     assert_eq!(view.invoices.len(), 3);
 
@@ -313,7 +369,10 @@ async fn the_ledger_from_the_cli_input_serves_every_pattern() {
     )
     .await;
     assert_eq!(open.len(), 2);
-    assert!(open.iter().all(|item| item.contains_key("amount_cents") && !item.contains_key("due")));
+    assert!(
+        open.iter()
+            .all(|item| item.contains_key("amount_cents") && !item.contains_key("due"))
+    );
     // The KEYS_ONLY index says where an invoice is.
     let found = run(
         db.client(),

@@ -46,7 +46,12 @@ fn throughput(read: i64, write: i64) -> ProvisionedThroughput {
 /// UpdateTable backfills first).
 async fn until_active(client: &Client, table: &str) {
     for _ in 0..200 {
-        let described = client.describe_table().table_name(table).send().await.unwrap();
+        let described = client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .await
+            .unwrap();
         let table = described.table().unwrap();
         let active = table.table_status().is_some_and(|s| s.as_str() == "ACTIVE")
             && table
@@ -146,10 +151,21 @@ async fn a_table_made_by_hand_differs_in_every_way_it_was_made_differently() {
         "{drift}"
     );
     let text = drift.to_string();
-    assert!(text.contains("the primary key: declared `PK` (HASH), `SK` (RANGE), found `pk` (HASH), `sk` (RANGE)"), "{text}");
-    assert!(text.contains("index `GSI1`: declared ALL, found KEYS_ONLY"), "{text}");
+    assert!(
+        text.contains(
+            "the primary key: declared `PK` (HASH), `SK` (RANGE), found `pk` (HASH), `sk` (RANGE)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("index `GSI1`: declared ALL, found KEYS_ONLY"),
+        "{text}"
+    );
     assert!(text.contains("index `GSI2` is missing"), "{text}");
-    assert!(text.contains("the table's billing: declared PAY_PER_REQUEST, found PROVISIONED"), "{text}");
+    assert!(
+        text.contains("the table's billing: declared PAY_PER_REQUEST, found PROVISIONED"),
+        "{text}"
+    );
     // What breaks requests is refused by create_table_if_missing.
     let err = db.create_table_if_missing().await.unwrap_err();
     assert_eq!(err.kind(), ddb_entity::ErrorKind::SchemaMismatch);

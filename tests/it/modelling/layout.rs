@@ -107,7 +107,10 @@ fn a_changed_width_or_template_fails_the_snapshot() {
     let before = Model::<App>::new("app")
         .entity::<before::Address>()
         .key_layout()
-        .sample(&before::Address { customer_id: 42, seq: 7 })
+        .sample(&before::Address {
+            customer_id: 42,
+            seq: 7,
+        })
         .render()
         .unwrap();
     expect_file!["golden/address.keys.txt"].assert_eq(&before);
@@ -115,7 +118,10 @@ fn a_changed_width_or_template_fails_the_snapshot() {
     let after = Model::<App>::new("app")
         .entity::<after::Address>()
         .key_layout()
-        .sample(&after::Address { customer_id: 42, seq: 7 })
+        .sample(&after::Address {
+            customer_id: 42,
+            seq: 7,
+        })
         .render()
         .unwrap();
     assert!(before.contains(r#"SK = "ADDR#007""#));
@@ -135,7 +141,10 @@ fn a_changed_width_or_template_fails_the_snapshot() {
         let moved = Model::<App>::new("app")
             .entity::<moved::Address>()
             .key_layout()
-            .sample(&moved::Address { customer_id: 42, seq: 7 })
+            .sample(&moved::Address {
+                customer_id: 42,
+                seq: 7,
+            })
             .render()
             .unwrap();
         let (matches, new) = compare(expect_file!["golden/address.keys.txt"], &moved);
@@ -156,5 +165,8 @@ fn every_entity_needs_a_sample() {
         .render()
         .unwrap_err();
     assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidSchema);
-    assert!(err.to_string().contains("no sample of User, Order"), "{err}");
+    assert!(
+        err.to_string().contains("no sample of User, Order"),
+        "{err}"
+    );
 }

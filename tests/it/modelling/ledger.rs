@@ -75,7 +75,10 @@ pub fn invoices_by_due(db: &Db<Ledger>, account_id: u32) -> Result<Query<'_, ByD
 /// The amounts and statuses of an account's open invoices.
 pub fn open_amounts(db: &Db<Ledger>, account_id: u32) -> Result<Query<'_, ByStatus>> {
     Ok(db
-        .query(Invoice::by_status_partition(InvoiceStatus::Open, account_id)?)
+        .query(Invoice::by_status_partition(
+            InvoiceStatus::Open,
+            account_id,
+        )?)
         .projection(["amount_cents", "status"]))
 }
 

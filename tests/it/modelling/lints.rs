@@ -136,15 +136,31 @@ fn key_collision() {
     let model = || shared().entity::<Item>().entity::<Note>();
     let report = model().report();
     let message = triggered(&report, Lint::KeyCollision, "Item and Note");
-    assert!(message.contains("`ITEM#{id}` / `PROFILE` and `ITEM#{id}` / `{label}`"), "{message}");
+    assert!(
+        message.contains("`ITEM#{id}` / `PROFILE` and `ITEM#{id}` / `{label}`"),
+        "{message}"
+    );
     assert_eq!(Lint::KeyCollision.severity(), Severity::Error);
     // Fixed: a literal of its own.
-    shared().entity::<Item>().entity::<Tag>().report().assert_clean();
+    shared()
+        .entity::<Item>()
+        .entity::<Tag>()
+        .report()
+        .assert_clean();
     // Or allowed.
     let report = model()
-        .allow(Lint::KeyCollision, "Item and Note", "labels are upper case words, never PROFILE")
+        .allow(
+            Lint::KeyCollision,
+            "Item and Note",
+            "labels are upper case words, never PROFILE",
+        )
         .report();
-    allowed(&report, Lint::KeyCollision, "Item and Note", "labels are upper case words, never PROFILE");
+    allowed(
+        &report,
+        Lint::KeyCollision,
+        "Item and Note",
+        "labels are upper case words, never PROFILE",
+    );
 }
 
 #[test]
@@ -180,9 +196,18 @@ fn pattern_reads_nothing() {
     let report = shared()
         .entity::<Item>()
         .pattern(nowhere())
-        .allow(Lint::PatternReadsNothing, "Nowhere", "written by another service")
+        .allow(
+            Lint::PatternReadsNothing,
+            "Nowhere",
+            "written by another service",
+        )
         .report();
-    allowed(&report, Lint::PatternReadsNothing, "Nowhere", "written by another service");
+    allowed(
+        &report,
+        Lint::PatternReadsNothing,
+        "Nowhere",
+        "written by another service",
+    );
 }
 
 #[test]
@@ -200,7 +225,10 @@ fn pattern_key_collision_on_an_index() {
         .pattern(group())
         .report();
     let message = triggered(&report, Lint::PatternKeyCollision, "A group");
-    assert!(message.contains("`Item` and `Note` can have the same key on index GSI1"), "{message}");
+    assert!(
+        message.contains("`Item` and `Note` can have the same key on index GSI1"),
+        "{message}"
+    );
     let report = model()
         .allow(Lint::KeyCollision, "Item and Note", "checked elsewhere")
         .allow(Lint::PatternReadsOtherTypes, "A group", "notes are few")
@@ -208,7 +236,12 @@ fn pattern_key_collision_on_an_index() {
         .allow(Lint::PatternKeyCollision, "A group", "names are lower case")
         .pattern(group())
         .report();
-    allowed(&report, Lint::PatternKeyCollision, "A group", "names are lower case");
+    allowed(
+        &report,
+        Lint::PatternKeyCollision,
+        "A group",
+        "names are lower case",
+    );
 }
 
 #[test]
@@ -222,7 +255,9 @@ fn pattern_misses_type_and_reads_other_types() {
             .allow(Lint::UnusedIndex, "GSI1", "not this test's")
             .allow(Lint::UnusedIndex, "Thin", "not this test's")
     };
-    let report = model().pattern(everything().returns::<Vec<Item>>()).report();
+    let report = model()
+        .pattern(everything().returns::<Vec<Item>>())
+        .report();
     let message = triggered(&report, Lint::PatternReadsOtherTypes, "An item");
     assert!(message.contains("Tag"), "{message}");
     assert_eq!(Lint::PatternReadsOtherTypes.severity(), Severity::Warning);
@@ -245,9 +280,18 @@ fn pattern_misses_type_and_reads_other_types() {
     // Or allowed.
     let report = model()
         .pattern(everything().returns::<Vec<Item>>())
-        .allow(Lint::PatternReadsOtherTypes, "An item", "an item has two tags at most")
+        .allow(
+            Lint::PatternReadsOtherTypes,
+            "An item",
+            "an item has two tags at most",
+        )
         .report();
-    allowed(&report, Lint::PatternReadsOtherTypes, "An item", "an item has two tags at most");
+    allowed(
+        &report,
+        Lint::PatternReadsOtherTypes,
+        "An item",
+        "an item has two tags at most",
+    );
 }
 
 /// An item and its tags.
@@ -260,21 +304,31 @@ pub struct ItemWithTags {
 #[test]
 fn pattern_projection() {
     let by_name = || {
-        AccessPattern::query("Item by name", |db| Ok(db.query(Item::thin_partition("bolt")?)))
-            .returns::<Vec<Item>>()
+        AccessPattern::query("Item by name", |db| {
+            Ok(db.query(Item::thin_partition("bolt")?))
+        })
+        .returns::<Vec<Item>>()
     };
-    let model = || shared().entity::<Item>().allow(Lint::UnusedIndex, "GSI1", "not this test's");
+    let model = || {
+        shared()
+            .entity::<Item>()
+            .allow(Lint::UnusedIndex, "GSI1", "not this test's")
+    };
     let report = model().pattern(by_name()).report();
     let message = triggered(&report, Lint::PatternProjection, "Item by name");
     assert!(message.contains("`id`, `group`, `name`"), "{message}");
     // Asking only for what the index projects is fine.
     let keys = AccessPattern::query("Item key by name", |db| {
-        Ok(db.query(Item::thin_partition("bolt")?).projection(["PK", "SK"]))
+        Ok(db
+            .query(Item::thin_partition("bolt")?)
+            .projection(["PK", "SK"]))
     });
     model().pattern(keys).report().assert_clean();
     // Asking for more is not.
     let total = AccessPattern::query("Item group by name", |db| {
-        Ok(db.query(Item::thin_partition("bolt")?).projection(["group"]))
+        Ok(db
+            .query(Item::thin_partition("bolt")?)
+            .projection(["group"]))
     });
     let report = model().pattern(total).report();
     let message = triggered(&report, Lint::PatternProjection, "Item group by name");
@@ -283,7 +337,12 @@ fn pattern_projection() {
         .pattern(by_name())
         .allow(Lint::PatternProjection, "Item by name", "then a GetItem")
         .report();
-    allowed(&report, Lint::PatternProjection, "Item by name", "then a GetItem");
+    allowed(
+        &report,
+        Lint::PatternProjection,
+        "Item by name",
+        "then a GetItem",
+    );
 }
 
 fn billed() -> Model<Billed> {
@@ -299,11 +358,23 @@ fn index_under_provisioned() {
     let message = triggered(&report, Lint::IndexUnderProvisioned, "Starved");
     assert!(message.contains("5 write units, the table 10"), "{message}");
     // `Fed` reads 1 unit but writes as much as the table: fine.
-    assert_eq!(<Fed as ddb_entity::Index>::SCHEMA.capacity.map(|c| c.write), Some(10));
+    assert_eq!(
+        <Fed as ddb_entity::Index>::SCHEMA.capacity.map(|c| c.write),
+        Some(10)
+    );
     let report = billed()
-        .allow(Lint::IndexUnderProvisioned, "Starved", "auto scaling raises it first")
+        .allow(
+            Lint::IndexUnderProvisioned,
+            "Starved",
+            "auto scaling raises it first",
+        )
         .report();
-    allowed(&report, Lint::IndexUnderProvisioned, "Starved", "auto scaling raises it first");
+    allowed(
+        &report,
+        Lint::IndexUnderProvisioned,
+        "Starved",
+        "auto scaling raises it first",
+    );
     report.assert_clean();
 }
 
@@ -314,14 +385,22 @@ fn index_projects_all() {
             Ok(db.query(Item::gsi1_partition(1)?).projection(["name"]))
         })
     };
-    let model = || shared().entity::<Item>().allow(Lint::UnusedIndex, "Thin", "not this test's");
+    let model = || {
+        shared()
+            .entity::<Item>()
+            .allow(Lint::UnusedIndex, "Thin", "not this test's")
+    };
     let report = model().pattern(names()).report();
     let message = triggered(&report, Lint::IndexProjectsAll, "GSI1");
     assert!(message.contains(r#"include["name"]"#), "{message}");
     // A pattern reading whole items from it needs ALL: no finding.
     let whole = AccessPattern::query("A group", |db| Ok(db.query(Item::gsi1_partition(1)?)))
         .returns::<Vec<Item>>();
-    model().pattern(names()).pattern(whole).report().assert_clean();
+    model()
+        .pattern(names())
+        .pattern(whole)
+        .report()
+        .assert_clean();
     let report = model()
         .pattern(names())
         .allow(Lint::IndexProjectsAll, "GSI1", "whole items soon")
@@ -349,14 +428,29 @@ fn unused_index() {
 fn local_index_collection_limit() {
     let report = Model::<Local>::new("local").entity::<Event>().report();
     let message = triggered(&report, Lint::LocalIndexCollectionLimit, "ByDay");
-    assert!(message.contains("10 GB") && message.contains("`Event`"), "{message}");
+    assert!(
+        message.contains("10 GB") && message.contains("`Event`"),
+        "{message}"
+    );
     // One item per partition cannot outgrow it.
-    Model::<Local>::new("local").entity::<Settings>().report().assert_clean();
+    Model::<Local>::new("local")
+        .entity::<Settings>()
+        .report()
+        .assert_clean();
     let report = Model::<Local>::new("local")
         .entity::<Event>()
-        .allow(Lint::LocalIndexCollectionLimit, "ByDay", "streams close at 10,000 events")
+        .allow(
+            Lint::LocalIndexCollectionLimit,
+            "ByDay",
+            "streams close at 10,000 events",
+        )
         .report();
-    allowed(&report, Lint::LocalIndexCollectionLimit, "ByDay", "streams close at 10,000 events");
+    allowed(
+        &report,
+        Lint::LocalIndexCollectionLimit,
+        "ByDay",
+        "streams close at 10,000 events",
+    );
 }
 
 ddb_entity::table! {
@@ -390,7 +484,12 @@ fn too_many_global_indexes() {
     let report = Model::<Wide>::new("wide")
         .allow(Lint::TooManyGlobalIndexes, "table", "quota raised to 25")
         .report();
-    allowed(&report, Lint::TooManyGlobalIndexes, "table", "quota raised to 25");
+    allowed(
+        &report,
+        Lint::TooManyGlobalIndexes,
+        "table",
+        "quota raised to 25",
+    );
 }
 
 #[test]
@@ -405,7 +504,11 @@ fn hot_partition() {
         .collect();
     assert_eq!(hot.len(), 2, "{report}");
     assert_eq!(hot[0].0, "Task on Starved");
-    assert!(hot[0].1.contains("`OPEN` is one literal value"), "{}", hot[0].1);
+    assert!(
+        hot[0].1.contains("`OPEN` is one literal value"),
+        "{}",
+        hot[0].1
+    );
     assert_eq!(hot[1].0, "Task on Fed");
     assert!(hot[1].1.contains("at most 2 values"), "{}", hot[1].1);
     // A date follows the clock.
@@ -417,8 +520,14 @@ fn hot_partition() {
     }
     let report = shared().entity::<Daily>().report();
     let message = triggered(&report, Lint::HotPartition, "Daily on the table");
-    assert!(message.contains("follows the clock through `{day}`"), "{message}");
+    assert!(
+        message.contains("follows the clock through `{day}`"),
+        "{message}"
+    );
     // An id spreads: nothing to say.
     shared().entity::<Tag>().report().assert_clean();
-    billed().report().of_lint(Lint::HotPartition).for_each(|f| assert!(!f.is_active()));
+    billed()
+        .report()
+        .of_lint(Lint::HotPartition)
+        .for_each(|f| assert!(!f.is_active()));
 }

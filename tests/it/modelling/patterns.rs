@@ -50,12 +50,15 @@ fn a_range_bounded_by_two_types_reads_both_and_only_them() {
     );
     // The whole customer view from that range would never hold its
     // customer: the model says so.
-    let view = AccessPattern::query("A customer view", addresses_and_orders).returns::<CustomerView>();
+    let view =
+        AccessPattern::query("A customer view", addresses_and_orders).returns::<CustomerView>();
     let report = model().pattern(view).report();
     let missing: Vec<String> = report.errors().map(|f| f.message.clone()).collect();
     assert_eq!(
         missing,
-        ["returns `CustomerView`, whose type `PROFILE` its partition and range never hold on the table"]
+        [
+            "returns `CustomerView`, whose type `PROFILE` its partition and range never hold on the table"
+        ]
     );
     assert!(!report.patterns[0].ok);
 }
@@ -70,7 +73,11 @@ fn a_whole_partition_reads_every_type_under_it() {
         report.patterns[0].reads,
         ["Customer", "Address", "CustomerOrder", "Ticket"]
     );
-    assert!(report.patterns[0].key_condition.ends_with("newest first, limit 10"));
+    assert!(
+        report.patterns[0]
+            .key_condition
+            .ends_with("newest first, limit 10")
+    );
 }
 
 #[test]

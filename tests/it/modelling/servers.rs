@@ -56,7 +56,9 @@ fn capacity() -> ProvisionedThroughput {
 }
 
 /// Whether the server created the table.
-async fn created(request: aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder) -> bool {
+async fn created(
+    request: aws_sdk_dynamodb::operation::create_table::builders::CreateTableFluentBuilder,
+) -> bool {
     request.send().await.is_ok()
 }
 
@@ -78,7 +80,10 @@ async fn what_dynamodb_refuses_is_refused_before_the_server_is_asked() {
         }
     }
     for (err, expected) in [
-        (HashOnly::SCHEMA.validate().unwrap_err(), "needs a table with a sort key"),
+        (
+            HashOnly::SCHEMA.validate().unwrap_err(),
+            "needs a table with a sort key",
+        ),
         (Mixed::SCHEMA.validate().unwrap_err(), "bills on demand"),
     ] {
         assert_eq!(err.kind(), ErrorKind::InvalidSchema);
@@ -89,7 +94,10 @@ async fn what_dynamodb_refuses_is_refused_before_the_server_is_asked() {
     let db = Db::<Mixed>::new(dynamo.client(), dynamo.unique_table_name("mixed"));
     let err = db.create_table_if_missing().await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidSchema);
-    assert!(db.drift().await.unwrap().differences[0].kind == ddb_entity::model::DifferenceKind::MissingTable);
+    assert!(
+        db.drift().await.unwrap().differences[0].kind
+            == ddb_entity::model::DifferenceKind::MissingTable
+    );
 
     // What the servers do with the same requests, sent raw.
     let client: Client = dynamo.client();
@@ -132,8 +140,14 @@ async fn what_dynamodb_refuses_is_refused_before_the_server_is_asked() {
     )
     .await;
     let embedded = dynamo.is_embedded();
-    assert_eq!(lsi_on_hash_only, !embedded, "moto accepts it, DynamoDB does not");
-    assert_eq!(capacity_on_demand, !embedded, "moto accepts it, DynamoDB does not");
+    assert_eq!(
+        lsi_on_hash_only, !embedded,
+        "moto accepts it, DynamoDB does not"
+    );
+    assert_eq!(
+        capacity_on_demand, !embedded,
+        "moto accepts it, DynamoDB does not"
+    );
 }
 
 #[tokio::test]
@@ -159,7 +173,10 @@ async fn both_servers_accept_a_provisioned_index_without_capacity() {
             ),
     )
     .await;
-    assert!(accepted, "DynamoDB requires the index's capacity; neither server does");
+    assert!(
+        accepted,
+        "DynamoDB requires the index's capacity; neither server does"
+    );
     // The definition states it for every index all the same.
     let input = ddb_entity::model::create_table_input(&Ledger::SCHEMA, "ledger").unwrap();
     assert!(

@@ -97,7 +97,10 @@ fn a_tenant_is_confined_to_the_partitions_that_lead_with_it() {
         serde_json::json!(["TENANT#acme${*}co#*"])
     );
     // Indexes are queried, never written through.
-    assert_eq!(statements[1]["Action"], serde_json::json!(["dynamodb:Query"]));
+    assert_eq!(
+        statements[1]["Action"],
+        serde_json::json!(["dynamodb:Query"])
+    );
     // No Scan anywhere: `ForAllValues` would hold for its empty key set.
     assert!(!policy.json.contains("Scan"));
     assert_eq!(
@@ -122,7 +125,11 @@ fn a_policy_variable_serves_every_tenant() {
     let table = &json["Statement"][0];
     assert_eq!(
         table["Action"],
-        serde_json::json!(["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"])
+        serde_json::json!([
+            "dynamodb:GetItem",
+            "dynamodb:BatchGetItem",
+            "dynamodb:Query"
+        ])
     );
     assert_eq!(
         table["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"],
@@ -159,7 +166,11 @@ fn without_a_leading_tenant_there_is_no_policy() {
         .render()
         .unwrap_err();
     assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidSchema);
-    assert!(err.to_string().contains("no partition template leads with `{tenant}`"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("no partition template leads with `{tenant}`"),
+        "{err}"
+    );
     let err = model().tenant_policy("tenant").render().unwrap_err();
     assert!(err.to_string().contains("needs the tenant"), "{err}");
 }
