@@ -47,6 +47,29 @@ pub trait Described: Entity {
 ///
 /// Built by `#[derive(Entity)]` (through [`Described`]); its fields are
 /// public so that a hand-written entity can state the same.
+///
+/// ```
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let shape = Order::shape();
+/// assert_eq!((shape.rust_name, shape.type_tag), ("Order", "ORDER"));
+/// assert_eq!(shape.pk.source, "CUST#{customer_id}");
+/// assert_eq!(shape.indexes.len(), 1);
+/// assert!(!shape.flattened);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntityShape {
     /// The Rust type's name, e.g. `Order`.
@@ -68,17 +91,82 @@ pub struct EntityShape {
 
 impl EntityShape {
     /// The stored field whose attribute is `attribute`.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let shape = Order::shape();
+    /// assert_eq!(shape.field("total").unwrap().name, "total_cents");
+    /// assert!(shape.field("total_cents").is_none(), "by attribute, after rename");
+    /// ```
     pub fn field(&self, attribute: &str) -> Option<&FieldShape> {
         self.fields.iter().find(|f| f.attribute == attribute)
     }
 
     /// The index named `name` that the entity fills.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let shape = Order::shape();
+    /// assert_eq!(shape.index("GSI1").unwrap().pk.source, "OPEN#{open_since}");
+    /// assert!(shape.index("GSI2").is_none());
+    /// ```
     pub fn index(&self, name: &str) -> Option<&IndexShape> {
         self.indexes.iter().find(|i| i.index.name == name)
     }
 }
 
 /// One global index an entity fills.
+///
+/// ```
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let gsi1 = &Order::shape().indexes[0];
+/// assert_eq!(gsi1.index.name, "GSI1");
+/// assert_eq!(gsi1.sk.as_ref().unwrap().source, "{order_id:6}");
+/// assert_eq!(gsi1.when, None);
+/// assert!(gsi1.is_sparse(), "open_since is an Option");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexShape {
     /// The index, as `table!` declares it.
@@ -120,6 +208,28 @@ impl IndexShape {
 }
 
 /// A key template: `#`-joined segments of pieces.
+///
+/// ```
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let sk = Order::shape().sk.unwrap();
+/// assert_eq!(sk.source, "ORDER#{order_id:6}");
+/// assert!(!sk.raw);
+/// assert_eq!(sk.segments.len(), 2);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateShape {
     /// The template as written, e.g. `ORDER#{placed}#{order_id:6}`.
@@ -134,6 +244,26 @@ pub struct TemplateShape {
 
 impl TemplateShape {
     /// Every hole, in key order.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let pk = Order::shape().pk;
+    /// assert_eq!(pk.holes().map(|h| h.field).collect::<Vec<_>>(), ["customer_id"]);
+    /// ```
     pub fn holes(&self) -> impl Iterator<Item = &HoleShape> {
         self.segments
             .iter()
@@ -145,6 +275,27 @@ impl TemplateShape {
     }
 
     /// Whether the template has a hole for `field`.
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, shape::Described};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let pk = Order::shape().pk;
+    /// assert!(pk.has_hole("customer_id"));
+    /// assert!(!pk.has_hole("order_id"));
+    /// ```
     pub fn has_hole(&self, field: &str) -> bool {
         self.holes().any(|hole| hole.field == field)
     }
@@ -184,6 +335,28 @@ impl TemplateShape {
 }
 
 /// One piece of a segment.
+///
+/// ```
+/// use ddb_entity::shape::Piece;
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let sk = Order::shape().sk.unwrap();
+/// assert_eq!(sk.segments[0], [Piece::Literal("ORDER")]);
+/// assert!(matches!(&sk.segments[1][0], Piece::Hole(hole) if hole.field == "order_id"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {
     /// Literal text, e.g. `ORDER`.
@@ -193,6 +366,32 @@ pub enum Piece {
 }
 
 /// A `{field}` or `{field:width}` hole.
+///
+/// ```
+/// use ddb_entity::key::Spread;
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let shape = Order::shape();
+/// let customer_id = shape.pk.holes().next().unwrap();
+/// assert_eq!((customer_id.ty, customer_id.width, customer_id.fixed_len), ("u64", None, Some(20)));
+/// assert_eq!(customer_id.spread, Spread::Unknown);
+/// let open_since = shape.indexes[0].pk.holes().next().unwrap();
+/// assert_eq!(open_since.ty, "u32");
+/// assert!(open_since.optional && !open_since.computed);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HoleShape {
     /// The field (or computed value) it names.
@@ -214,6 +413,26 @@ pub struct HoleShape {
 }
 
 /// A field serde stores under its own attribute.
+///
+/// ```
+/// # use ddb_entity::{Entity, shape::Described};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+/// struct Order {
+///     customer_id: u64,
+///     order_id: u32,
+///     open_since: Option<u32>,
+///     #[serde(rename = "total")]
+///     total_cents: i64,
+/// }
+///
+/// let total = Order::shape().fields.into_iter().find(|f| f.name == "total_cents").unwrap();
+/// assert_eq!((total.attribute, total.ty, total.optional), ("total", "i64", false));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldShape {
     /// The field's name.

@@ -13,6 +13,38 @@ use crate::shape::EntityShape;
 use crate::table::{IndexSchema, Projection, TableSchema};
 
 /// One row of the access-pattern table.
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use ddb_entity::model::{AccessPattern, Model};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String, name: String }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+/// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+/// # struct Order { email: String, order_id: u64, total_cents: i64 }
+/// # fn model() -> Model<App> {
+/// #     Model::<App>::new("shop")
+/// #         .entity::<User>()
+/// #         .entity::<Order>()
+/// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+/// #         .pattern(
+/// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+/// #                 .returns::<Vec<Order>>(),
+/// #         )
+/// # }
+/// let report = model().report();
+/// let row = &report.patterns[1];
+/// assert_eq!(row.name, "Order by id");
+/// assert_eq!((row.operation.as_str(), row.index.as_str()), ("Query", "GSI1"));
+/// assert_eq!(row.key_condition, "GSI1PK = ORDER#{order_id}");
+/// assert_eq!((row.reads.as_slice(), row.returns), (&["Order"][..], Some("Order")));
+/// assert!(row.ok);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatternRow {
     /// The pattern's name.

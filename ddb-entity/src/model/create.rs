@@ -19,6 +19,25 @@ use crate::future::into_future;
 use crate::table::{Table, TableSchema, validate_table_name};
 
 /// What [`CreateTable`] found.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, local::LocalDynamo, op::Provisioned};
+///
+/// ddb_entity::table! {
+///     /// The app's table.
+///     pub struct App { partition_key: "PK", sort_key: "SK" }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// let first: Provisioned = db.create_table_if_missing().await?;
+/// assert_eq!(first, Provisioned::Created);
+/// assert_eq!(db.create_table_if_missing().await?, Provisioned::AlreadyExisted);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Provisioned {
     /// The table did not exist and was created.
@@ -41,6 +60,29 @@ pub enum Provisioned {
 /// change cost rather than correctness (capacity, projection, an extra
 /// index) are logged as `tracing` warnings. Made by
 /// [`Db::create_table_if_missing`].
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, ErrorKind, local::LocalDynamo};
+///
+/// ddb_entity::table! {
+///     /// As deployed.
+///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+/// }
+/// ddb_entity::table! {
+///     /// Another sort key attribute: not the same table.
+///     pub struct V2 { partition_key: "PK", sort_key: "SORT" }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("doc");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+/// let err = Db::<V2>::new(dynamo.client(), name).create_table_if_missing().await.unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::SchemaMismatch);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await`"]
 #[derive(Debug)]
 pub struct CreateTable<'db, T: Table> {
@@ -82,6 +124,26 @@ impl<T: Table> Db<T> {
 impl<T: Table> CreateTable<'_, T> {
     /// How long to wait for the table and its indexes to become `ACTIVE`
     /// (default: two minutes).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo, op::Provisioned};
+    ///
+    /// ddb_entity::table! {
+    ///     /// The app's table.
+    ///     pub struct App { partition_key: "PK", sort_key: "SK" }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// use std::time::Duration;
+    ///
+    /// let created = db.create_table_if_missing().wait(Duration::from_secs(30)).send().await?;
+    /// assert_eq!(created, Provisioned::Created);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn wait(mut self, wait: Duration) -> Self {
         self.wait = wait;
         self
@@ -92,6 +154,25 @@ impl<T: Table> CreateTable<'_, T> {
     /// **Retrying** is safe: a table that exists (because an earlier
     /// attempt created it) is checked against the declaration, not created
     /// again.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo, op::Provisioned};
+    ///
+    /// ddb_entity::table! {
+    ///     /// The app's table.
+    ///     pub struct App { partition_key: "PK", sort_key: "SK" }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// assert_eq!(db.create_table_if_missing().send().await?, Provisioned::Created);
+    /// // A retry finds it and checks it.
+    /// assert_eq!(db.create_table_if_missing().send().await?, Provisioned::AlreadyExisted);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<Provisioned> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.create_table_if_missing", table);

@@ -16,6 +16,34 @@ use crate::future::into_future;
 use crate::table::{Billing, Capacity, IndexKind, IndexSchema, Table, TableSchema};
 
 /// What kind of difference a [`Difference`] is.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+///
+/// ddb_entity::table! {
+///     /// As deployed: no index.
+///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+/// }
+/// ddb_entity::table! {
+///     /// As declared now.
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+///     }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("doc");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+/// let drift = Db::<V2>::new(dynamo.client(), name.clone()).drift().await?;
+/// assert_eq!(drift.differences[0].kind, DifferenceKind::MissingIndex);
+/// assert!(drift.differences[0].kind.breaks_requests());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DifferenceKind {
@@ -66,8 +94,36 @@ impl DifferenceKind {
     }
 }
 
-/// One way a live table differs from its declaration; see [`Db::drift`]
-/// for an example.
+/// One way a live table differs from its declaration.
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+///
+/// ddb_entity::table! {
+///     /// As deployed: no index.
+///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+/// }
+/// ddb_entity::table! {
+///     /// As declared now.
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+///     }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("doc");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+/// let drift = Db::<V2>::new(dynamo.client(), name.clone()).drift().await?;
+/// let missing = &drift.differences[0];
+/// assert_eq!(missing.subject, "index `GSI1`");
+/// assert_eq!(missing.found, "no such index");
+/// assert!(missing.to_string().starts_with("index `GSI1` is missing"));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Difference {
     /// What kind of difference it is.
@@ -101,8 +157,35 @@ impl fmt::Display for Difference {
 }
 
 /// Every difference between a live table and its declaration, in a stable
-/// order: table, indexes, billing, time to live. Made by [`Db::drift`],
-/// which shows one.
+/// order: table, indexes, billing, time to live. Made by [`Db::drift`].
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+///
+/// ddb_entity::table! {
+///     /// As deployed: no index.
+///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+/// }
+/// ddb_entity::table! {
+///     /// As declared now.
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+///     }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("doc");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+/// let drift = Db::<V2>::new(dynamo.client(), name.clone()).drift().await?;
+/// assert_eq!(drift.table, name);
+/// assert!(!drift.is_empty());
+/// assert!(drift.to_string().contains("differs from its declaration in 1 way(s)"));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Drift {
     /// The table's name.
@@ -113,11 +196,67 @@ pub struct Drift {
 
 impl Drift {
     /// Whether the table is exactly as declared.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+    ///
+    /// ddb_entity::table! {
+    ///     /// As deployed: no index.
+    ///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+    /// }
+    /// ddb_entity::table! {
+    ///     /// As declared now.
+    ///     pub struct V2 {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+    ///     }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let name = dynamo.unique_table_name("doc");
+    /// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+    /// let drift = Db::<V2>::new(dynamo.client(), name.clone()).drift().await?;
+    /// assert!(!drift.is_empty());
+    /// assert!(Db::<V1>::new(dynamo.client(), name).drift().await?.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.differences.is_empty()
     }
 
     /// The differences of one kind.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+    ///
+    /// ddb_entity::table! {
+    ///     /// As deployed: no index.
+    ///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+    /// }
+    /// ddb_entity::table! {
+    ///     /// As declared now.
+    ///     pub struct V2 {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+    ///     }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let name = dynamo.unique_table_name("doc");
+    /// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+    /// let drift = Db::<V2>::new(dynamo.client(), name.clone()).drift().await?;
+    /// assert_eq!(drift.of_kind(DifferenceKind::MissingIndex).count(), 1);
+    /// assert_eq!(drift.of_kind(DifferenceKind::Billing).count(), 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn of_kind(&self, kind: DifferenceKind) -> impl Iterator<Item = &Difference> {
         self.differences.iter().filter(move |d| d.kind == kind)
     }
@@ -142,6 +281,35 @@ impl fmt::Display for Drift {
 }
 
 /// Compares a live table with its declaration. Made by [`Db::drift`].
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+///
+/// ddb_entity::table! {
+///     /// As deployed: no index.
+///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+/// }
+/// ddb_entity::table! {
+///     /// As declared now.
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+///     }
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("doc");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+/// let db = Db::<V2>::new(dynamo.client(), name);
+/// let check = db.drift(); // a DriftCheck: nothing sent yet
+/// let drift = check.send().await?;
+/// assert_eq!(drift.differences.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 #[derive(Debug)]
 pub struct DriftCheck<'db, T: Table> {
@@ -190,6 +358,34 @@ impl<T: Table> Db<T> {
 
 impl<T: Table> DriftCheck<'_, T> {
     /// Sends the two Describe requests.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo, model::DifferenceKind};
+    ///
+    /// ddb_entity::table! {
+    ///     /// As deployed: no index.
+    ///     pub struct V1 { partition_key: "PK", sort_key: "SK" }
+    /// }
+    /// ddb_entity::table! {
+    ///     /// As declared now.
+    ///     pub struct V2 {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK" } },
+    ///     }
+    /// }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let name = dynamo.unique_table_name("doc");
+    /// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+    /// // `.send().await` and `.await` are the same.
+    /// let db = Db::<V2>::new(dynamo.client(), name);
+    /// assert_eq!(db.drift().send().await?, db.drift().await?);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<Drift> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.drift", table);

@@ -52,6 +52,22 @@ pub struct KeyLayout<'m, T: Table> {
 impl<T: Table> Model<T> {
     /// A key-layout snapshot of this model: add sample values of every
     /// entity with [`KeyLayout::sample`], then [`render`](KeyLayout::render).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{seq:3}")]
+    /// struct Address { customer_id: u64, seq: u16, city: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<Address>();
+    /// let layout = model.key_layout().sample(&Address { customer_id: 7, seq: 1, city: "Oslo".into() }).render()?;
+    /// assert!(layout.contains("CUST#{customer_id}"));
+    /// assert!(layout.contains(r#"SK = "ADDR#001""#));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn key_layout(&self) -> KeyLayout<'_, T> {
         KeyLayout {
             model: self,
@@ -67,6 +83,26 @@ impl<T: Table> KeyLayout<'_, T> {
     /// encoded shows why). Choose values that show padding (small and
     /// large numbers), escaping (a space, a `#`, a `$`), absent sparse
     /// index keys and, with shards, the shard.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{seq:3}")]
+    /// struct Address { customer_id: u64, seq: u16, city: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<Address>();
+    /// // Two samples: padding shows on both.
+    /// let layout = model
+    ///     .key_layout()
+    ///     .sample(&Address { customer_id: 7, seq: 1, city: "Oslo".into() })
+    ///     .sample(&Address { customer_id: 7, seq: 999, city: "Bergen".into() })
+    ///     .render()?;
+    /// assert!(layout.contains(r#"SK = "ADDR#001""#) && layout.contains(r#"SK = "ADDR#999""#));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn sample<E: Described + Entity<Table = T>>(mut self, value: &E) -> Self {
         let name = E::RUST_NAME;
         if self.model.entity_shape(name).is_none() {
@@ -87,6 +123,22 @@ impl<T: Table> KeyLayout<'_, T> {
     /// [`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema) error
     /// naming them: a layout that leaves out an entity would let its keys
     /// change unseen.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{seq:3}")]
+    /// struct Address { customer_id: u64, seq: u16, city: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<Address>();
+    /// // Without a sample of Address, no layout: its keys could change unseen.
+    /// let err = model.key_layout().render().unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidSchema);
+    /// assert!(err.to_string().contains("Address"));
+    /// ```
     pub fn render(&self) -> Result<String> {
         let missing: Vec<&str> = self
             .model

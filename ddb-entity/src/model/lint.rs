@@ -14,6 +14,40 @@ const GLOBAL_INDEX_QUOTA: usize = 20;
 
 /// One lint of the model. Each finding names one; [`Model::allow`]
 /// silences one for a subject, with a reason.
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use ddb_entity::model::{AccessPattern, Model};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String, name: String }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+/// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+/// # struct Order { email: String, order_id: u64, total_cents: i64 }
+/// # fn model() -> Model<App> {
+/// #     Model::<App>::new("shop")
+/// #         .entity::<User>()
+/// #         .entity::<Order>()
+/// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+/// #         .pattern(
+/// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+/// #                 .returns::<Vec<Order>>(),
+/// #         )
+/// # }
+/// use ddb_entity::model::{Lint, Severity};
+///
+/// let report = Model::<App>::new("shop")
+///     .entity::<User>()
+///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+///     .report();
+/// assert_eq!(report.findings[0].lint, Lint::UnusedIndex);
+/// assert_eq!(Lint::UnusedIndex.name(), "unused-index");
+/// assert_eq!(Lint::UnusedIndex.severity(), Severity::Warning);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Lint {
@@ -60,6 +94,14 @@ pub enum Lint {
 }
 
 /// How serious a finding is.
+///
+/// ```
+/// use ddb_entity::model::{Lint, Severity};
+///
+/// assert_eq!(Lint::KeyCollision.severity(), Severity::Error);
+/// assert_eq!(Lint::HotPartition.severity(), Severity::Warning);
+/// assert!(Severity::Error < Severity::Warning, "errors sort first");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     /// The model is wrong: requests fail, overwrite or read the wrong items.
@@ -70,6 +112,14 @@ pub enum Severity {
 
 impl Lint {
     /// Every lint, in report order.
+    ///
+    /// ```
+    /// use ddb_entity::model::Lint;
+    ///
+    /// let names: Vec<&str> = Lint::ALL.iter().map(|lint| lint.name()).collect();
+    /// assert_eq!(names.first(), Some(&"key-collision"));
+    /// assert!(names.contains(&"index-under-provisioned"));
+    /// ```
     pub const ALL: [Lint; 13] = [
         Lint::KeyCollision,
         Lint::PatternRequest,
@@ -110,6 +160,13 @@ impl Lint {
     }
 
     /// How serious its findings are.
+    ///
+    /// ```
+    /// use ddb_entity::model::{Lint, Severity};
+    ///
+    /// assert_eq!(Lint::IndexUnderProvisioned.severity(), Severity::Error);
+    /// assert_eq!(Lint::IndexProjectsAll.severity(), Severity::Warning);
+    /// ```
     pub fn severity(self) -> Severity {
         match self {
             Lint::KeyCollision
@@ -144,6 +201,41 @@ pub(crate) struct Allow {
 }
 
 /// One finding of a lint.
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use ddb_entity::model::{AccessPattern, Model};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String, name: String }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+/// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+/// # struct Order { email: String, order_id: u64, total_cents: i64 }
+/// # fn model() -> Model<App> {
+/// #     Model::<App>::new("shop")
+/// #         .entity::<User>()
+/// #         .entity::<Order>()
+/// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+/// #         .pattern(
+/// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+/// #                 .returns::<Vec<Order>>(),
+/// #         )
+/// # }
+/// use ddb_entity::model::Lint;
+///
+/// let report = Model::<App>::new("shop")
+///     .entity::<User>()
+///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+///     .report();
+/// let finding = &report.findings[0];
+/// assert_eq!((finding.lint, finding.subject.as_str()), (Lint::UnusedIndex, "GSI1"));
+/// assert!(finding.to_string().starts_with("warning[unused-index] GSI1: no declared access pattern reads it"));
+/// assert_eq!(finding.allowed, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     /// The lint.
@@ -160,6 +252,40 @@ pub struct Finding {
 
 impl Finding {
     /// Whether it counts: not allowed, of severity error or warning.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use ddb_entity::model::Lint;
+    ///
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .allow(Lint::UnusedIndex, "GSI1", "the admin console reads it")
+    ///     .report();
+    /// assert!(!report.findings[0].is_active());
+    /// assert!(report.findings[0].to_string().ends_with("(allowed: the admin console reads it)"));
+    /// ```
     pub fn is_active(&self) -> bool {
         self.allowed.is_none()
     }

@@ -24,6 +24,23 @@
 //! - the [`TenantPolicy`]: an IAM policy confining a principal to one
 //!   tenant's partitions (`dynamodb:LeadingKeys`).
 //!
+//! ```
+//! ddb_entity::table! {
+//!     /// The shop's table.
+//!     pub struct App {
+//!         partition_key: "PK",
+//!         sort_key: "SK",
+//!         billing: provisioned { read: 5, write: 5 },
+//!         local_indexes: { pub ByDate = "ByDate" { sort_key: "placed_at", projection: keys_only } },
+//!     }
+//! }
+//!
+//! let input = ddb_entity::model::create_table_input(&<App as ddb_entity::Table>::SCHEMA, "shop")?;
+//! assert_eq!(input.local_secondary_indexes()[0].index_name(), "ByDate");
+//! assert_eq!(input.provisioned_throughput().map(|c| c.write_capacity_units()), Some(5));
+//! # Ok::<(), ddb_entity::Error>(())
+//! ```
+//!
 //! This room sits above the entities and the operations: it reads the
 //! table declaration, the entities' descriptions and the read plans of
 //! typed requests, and nothing below it imports from here (table creation

@@ -65,6 +65,38 @@ impl<T: Table> AccessPattern<T> {
     /// A pattern served by a GetItem: `request` builds it from the model's
     /// `Db` (`|db| Ok(db.get(User::key("ada@example.com")?))`). It returns
     /// at most one `E`.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .report();
+    /// let row = &report.patterns[0];
+    /// assert_eq!((row.operation.as_str(), row.index.as_str()), ("GetItem", "table"));
+    /// assert_eq!(row.expected_items, Some(1));
+    /// ```
     pub fn get<E, F>(name: impl Into<String>, request: F) -> Self
     where
         E: Entity<Table = T>,
@@ -86,6 +118,39 @@ impl<T: Table> AccessPattern<T> {
     /// index: `request` builds it from the model's `Db`, with the sample
     /// values a test would use. Say what it collects with
     /// [`returns`](Self::returns).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let report = model()
+    ///     .pattern(AccessPattern::query("Orders of a user", |db| {
+    ///         Ok(db.query(Order::partition("ada@example.com")?).sk_begins_with(Order::sk()))
+    ///     }))
+    ///     .report();
+    /// let row = &report.patterns[2];
+    /// assert_eq!((row.operation.as_str(), row.index.as_str()), ("Query", "table"));
+    /// assert_eq!(row.reads, ["Order"], "the ORDER# prefix holds orders only");
+    /// ```
     pub fn query<I, F>(name: impl Into<String>, request: F) -> Self
     where
         I: QueryIndex<Table = T>,
@@ -104,6 +169,43 @@ impl<T: Table> AccessPattern<T> {
     /// `#[derive(Collection)]` struct or enum. The model checks that the
     /// query's range holds each of its types, and reports the other types
     /// it reads (skipped, but read).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// // A whole user partition: the profile and the orders.
+    /// #[derive(ddb_entity::Collection)]
+    /// struct UserView { user: Option<User>, orders: Vec<Order> }
+    ///
+    /// let report = model()
+    ///     .pattern(
+    ///         AccessPattern::query("A user with their orders", |db| Ok(db.query(User::partition("ada@example.com")?)))
+    ///             .returns::<UserView>(),
+    ///     )
+    ///     .report();
+    /// assert!(report.is_clean(), "{report}");
+    /// assert_eq!(report.patterns[2].returns, Some("UserView"));
+    /// ```
     pub fn returns<C: Collection<Table = T>>(mut self) -> Self {
         self.returns = Some(Returns {
             name: C::NAME,
@@ -113,18 +215,112 @@ impl<T: Table> AccessPattern<T> {
     }
 
     /// The largest result set expected: the seed's "expected result set".
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let report = model()
+    ///     .pattern(
+    ///         AccessPattern::query("Orders of a user", |db| Ok(db.query(Order::partition("ada@example.com")?).sk_begins_with(Order::sk())))
+    ///             .returns::<Vec<Order>>()
+    ///             .expect_items(100),
+    ///     )
+    ///     .report();
+    /// assert_eq!(report.patterns[2].expected_items, Some(100));
+    /// ```
     pub fn expect_items(mut self, at_most: usize) -> Self {
         self.expected_items = Some(at_most);
         self
     }
 
     /// The latency budget of the request.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use std::time::Duration;
+    ///
+    /// let report = model()
+    ///     .pattern(
+    ///         AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?)))
+    ///             .latency(Duration::from_millis(10)),
+    ///     )
+    ///     .report();
+    /// assert_eq!(report.patterns[2].latency, Some(Duration::from_millis(10)));
+    /// ```
     pub fn latency(mut self, budget: Duration) -> Self {
         self.latency = Some(budget);
         self
     }
 
     /// The pattern's name.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let pattern = AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?)));
+    /// assert_eq!(pattern.name(), "User by email");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -58,6 +58,35 @@ pub struct Report {
 
 impl<T: Table> Model<T> {
     /// Checks the access patterns and runs every lint.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let report = model().report();
+    /// assert!(report.is_clean(), "{report}");
+    /// assert_eq!(report.patterns.len(), 2);
+    /// assert!(report.to_string().contains("| User by email | GetItem | table |"));
+    /// ```
     pub fn report(&self) -> Report {
         let mut findings = Findings::new(self.allowed());
         let (patterns, used) = check_patterns(
@@ -81,28 +110,200 @@ impl<T: Table> Model<T> {
 
 impl Report {
     /// Whether no finding counts (every one is allowed, or there are none).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use ddb_entity::model::Lint;
+    ///
+    /// let users_only = || {
+    ///     Model::<App>::new("shop")
+    ///         .entity::<User>()
+    ///         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// };
+    /// // No pattern reads GSI1…
+    /// assert!(!users_only().report().is_clean());
+    /// // …which is fine once said why.
+    /// let allowed = users_only().allow(Lint::UnusedIndex, "GSI1", "the admin console reads it");
+    /// assert!(allowed.report().is_clean());
+    /// ```
     pub fn is_clean(&self) -> bool {
         self.active().next().is_none()
     }
 
     /// The findings that count: not allowed.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use ddb_entity::model::Lint;
+    ///
+    /// // An unused index, allowed: a finding, but not an active one.
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .allow(Lint::UnusedIndex, "GSI1", "the admin console reads it")
+    ///     .report();
+    /// assert_eq!(report.findings.len(), 1);
+    /// assert_eq!(report.active().count(), 0);
+    /// ```
     pub fn active(&self) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(|f| f.is_active())
     }
 
     /// The findings of severity error that count.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use ddb_entity::model::Lint;
+    ///
+    /// // An unused index is a warning, not an error.
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .report();
+    /// assert_eq!(report.active().next().unwrap().lint, Lint::UnusedIndex);
+    /// assert_eq!(report.errors().count(), 0);
+    /// ```
     pub fn errors(&self) -> impl Iterator<Item = &Finding> {
         self.active()
             .filter(|f| f.lint.severity() == Severity::Error)
     }
 
     /// The findings of one lint, allowed or not.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// use ddb_entity::model::Lint;
+    ///
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .report();
+    /// let unused: Vec<&str> = report.of_lint(Lint::UnusedIndex).map(|f| f.subject.as_str()).collect();
+    /// assert_eq!(unused, ["GSI1"]);
+    /// ```
     pub fn of_lint(&self, lint: super::Lint) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.lint == lint)
     }
 
     /// Panics, listing them, if any finding counts: for a test that keeps
     /// the model clean.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// model().report().assert_clean();
+    ///
+    /// let unused = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .report();
+    /// let panic = std::panic::catch_unwind(|| unused.assert_clean()).unwrap_err();
+    /// assert!(panic.downcast_ref::<String>().unwrap().contains("warning[unused-index] GSI1"));
+    /// ```
     #[track_caller]
     pub fn assert_clean(&self) {
         if !self.is_clean() {
@@ -120,6 +321,34 @@ impl Report {
     /// operation, index, key condition, the entity types it reads, what it
     /// returns, its expected result set and latency budget, and whether it
     /// passed the checks.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let table = model().report().access_patterns_markdown();
+    /// assert!(table.starts_with("| Access pattern | Operation | Index |"));
+    /// assert!(table.contains("| Order by id | Query | GSI1 |"));
+    /// ```
     pub fn access_patterns_markdown(&self) -> String {
         let mut out = String::new();
         out.push_str(
@@ -150,6 +379,37 @@ impl Report {
     }
 
     /// The findings as a Markdown list (`none` when there are none).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let findings = Model::<App>::new("shop")
+    ///     .entity::<User>()
+    ///     .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    ///     .report()
+    ///     .findings_markdown();
+    /// assert!(findings.contains("unused-index"), "{findings}");
+    /// ```
     pub fn findings_markdown(&self) -> String {
         if self.findings.is_empty() {
             return "none\n".into();
@@ -162,6 +422,34 @@ impl Report {
     }
 
     /// The whole report: table, entities, access patterns, findings.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let markdown = model().report().markdown();
+    /// assert!(markdown.contains("| User by email | GetItem | table |"));
+    /// assert_eq!(markdown, model().report().to_string());
+    /// ```
     pub fn markdown(&self) -> String {
         format!(
             "{}\n## Access patterns\n\n{}\n## Findings\n\n{}",

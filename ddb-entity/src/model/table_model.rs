@@ -76,6 +76,34 @@ pub struct Model<T: Table> {
 impl<T: Table> Model<T> {
     /// The model of table `T`, deployed as `table_name` (the name the deploy
     /// definitions use; stages may differ, see [`Model::with_table_name`]).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let model = model();
+    /// assert_eq!(model.table_name(), "shop");
+    /// assert!(model.report().is_clean());
+    /// ```
     pub fn new(table_name: impl Into<String>) -> Self {
         let table_name = table_name.into();
         let config = aws_sdk_dynamodb::Config::builder()
@@ -95,6 +123,34 @@ impl<T: Table> Model<T> {
     }
 
     /// The same model, deployed under another name.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let staging = model().with_table_name("shop-staging");
+    /// assert_eq!(staging.create_table_input()?.table_name(), Some("shop-staging"));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn with_table_name(mut self, table_name: impl Into<String>) -> Self {
         self.table_name = table_name.into();
         self
@@ -102,6 +158,35 @@ impl<T: Table> Model<T> {
 
     /// Adds an entity stored in the table (each once, in the order the
     /// report lists them).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// // Listing an entity twice keeps one.
+    /// let model = model().entity::<User>();
+    /// let names: Vec<&str> = model.entities().iter().map(|e| e.rust_name).collect();
+    /// assert_eq!(names, ["User", "Order"]);
+    /// ```
     pub fn entity<E: Described + Entity<Table = T>>(mut self) -> Self {
         let shape = E::shape();
         if !self
@@ -116,6 +201,37 @@ impl<T: Table> Model<T> {
 
     /// Adds an access pattern; its request is built now, from the model's
     /// `Db`, and checked by [`report`](Model::report).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let model = model().pattern(AccessPattern::query("Orders of a user", |db| {
+    ///     Ok(db.query(Order::partition("ada@example.com")?).sk_begins_with(Order::sk()))
+    /// }).returns::<Vec<Order>>());
+    /// let report = model.report();
+    /// assert_eq!(report.patterns.len(), 3);
+    /// assert_eq!(report.patterns[2].reads, ["Order"]);
+    /// ```
     pub fn pattern(mut self, pattern: AccessPattern<T>) -> Self {
         self.patterns
             .push(DeclaredPattern::declare(pattern, &self.db));
@@ -123,6 +239,36 @@ impl<T: Table> Model<T> {
     }
 
     /// Adds several access patterns.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let model = Model::<App>::new("shop").entity::<User>().entity::<Order>().patterns([
+    ///     AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))),
+    ///     AccessPattern::get("User by name", |db| Ok(db.get(User::key("bob@example.com")?))),
+    /// ]);
+    /// assert_eq!(model.report().patterns.len(), 2);
+    /// ```
     pub fn patterns(self, patterns: impl IntoIterator<Item = AccessPattern<T>>) -> Self {
         patterns.into_iter().fold(self, Model::pattern)
     }
@@ -175,21 +321,127 @@ impl<T: Table> Model<T> {
     }
 
     /// The table's declaration.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// assert_eq!(model().schema().primary.partition_key, "PK");
+    /// ```
     pub fn schema(&self) -> &'static TableSchema {
         &T::SCHEMA
     }
 
     /// The table name the deploy definitions use.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// assert_eq!(model().table_name(), "shop");
+    /// ```
     pub fn table_name(&self) -> &str {
         &self.table_name
     }
 
     /// The entities, as added.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// assert_eq!(model().entities()[1].type_tag, "ORDER");
+    /// ```
     pub fn entities(&self) -> &[EntityShape] {
         &self.entities
     }
 
     /// The entity whose Rust name is `rust_name`.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let model = model();
+    /// assert_eq!(model.entity_shape("Order").unwrap().indexes[0].index.name, "GSI1");
+    /// assert!(model.entity_shape("Invoice").is_none());
+    /// ```
     pub fn entity_shape(&self, rust_name: &str) -> Option<&EntityShape> {
         self.entities.iter().find(|e| e.rust_name == rust_name)
     }
@@ -204,12 +456,77 @@ impl<T: Table> Model<T> {
 
     /// The CreateTable request of the table: exactly what
     /// [`Db::create_table_if_missing`](crate::Db::create_table_if_missing) sends.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// let input = model().create_table_input()?;
+    /// assert_eq!(input.table_name(), Some("shop"));
+    /// assert_eq!(input.global_secondary_indexes()[0].index_name(), "GSI1");
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn create_table_input(&self) -> Result<CreateTableInput> {
         super::create_table_input(&T::SCHEMA, &self.table_name)
     }
 
     /// Compares the live table `table_name` (for a stage, or the model's
     /// own name) with the declaration; see [`Db::drift`](crate::Db::drift).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::{AccessPattern, Model};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// # struct User { email: String, name: String }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// # #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+    /// # struct Order { email: String, order_id: u64, total_cents: i64 }
+    /// # fn model() -> Model<App> {
+    /// #     Model::<App>::new("shop")
+    /// #         .entity::<User>()
+    /// #         .entity::<Order>()
+    /// #         .pattern(AccessPattern::get("User by email", |db| Ok(db.get(User::key("ada@example.com")?))))
+    /// #         .pattern(
+    /// #             AccessPattern::query("Order by id", |db| Ok(db.query(Order::gsi1_partition(9931)?)))
+    /// #                 .returns::<Vec<Order>>(),
+    /// #         )
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, local::LocalDynamo};
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let name = dynamo.unique_table_name("shop");
+    /// Db::<App>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+    /// let drift = model().drift(dynamo.client(), &name).await?;
+    /// assert!(drift.is_empty(), "{drift}");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn drift(
         &self,
         client: aws_sdk_dynamodb::Client,

@@ -90,6 +90,23 @@ enum Value {
 }
 
 /// A rendered per-tenant policy.
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use ddb_entity::model::Model;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+/// struct User { tenant: u32, email: String }
+///
+/// let model = Model::<App>::new("shop").entity::<User>();
+/// let policy = model.tenant_policy("tenant").tenant(&42u32).render()?;
+/// assert_eq!(policy.leading_keys, [("the table".to_owned(), vec!["TENANT#0000000042#*".to_owned()])]);
+/// assert!(policy.uncovered.is_empty());
+/// assert!(policy.json.contains(r#""Version": "2012-10-17""#));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TenantPolicyDocument {
     /// The IAM policy (version `2012-10-17`: policy variables need it).
@@ -105,6 +122,24 @@ impl<T: Table> Model<T> {
     /// A policy confining a principal to the partitions whose key starts
     /// with the tenant, where `tenant_field` is the field (as templates
     /// name it) holding the tenant.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// let policy = model.tenant_policy("tenant").tenant(&42u32).render()?;
+    /// assert!(policy.json.contains("dynamodb:LeadingKeys"));
+    /// assert!(policy.json.contains(r#""TENANT#0000000042#*""#), "{}", policy.json);
+    /// // A field that leads no template confines nothing.
+    /// assert!(model.tenant_policy("email").tenant("ada@example.com").render().is_err());
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn tenant_policy(&self, tenant_field: impl Into<String>) -> TenantPolicy<'_, T> {
         TenantPolicy {
             model: self,
@@ -119,6 +154,25 @@ impl<T: Table> Model<T> {
 impl<T: Table> TenantPolicy<'_, T> {
     /// The table's ARN (default `arn:aws:dynamodb:*:*:table/{name}`);
     /// index resources are `{arn}/index/{name}`.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// let policy = model
+    ///     .tenant_policy("tenant")
+    ///     .table_arn("arn:aws:dynamodb:eu-west-1:123456789012:table/shop")
+    ///     .tenant(&42u32)
+    ///     .render()?;
+    /// assert!(policy.json.contains(r#""arn:aws:dynamodb:eu-west-1:123456789012:table/shop""#));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn table_arn(mut self, arn: impl Into<String>) -> Self {
         self.table_arn = Some(arn.into());
         self
@@ -126,6 +180,21 @@ impl<T: Table> TenantPolicy<'_, T> {
 
     /// The tenant, encoded as its hole encodes it (`42u32` is
     /// `0000000042`).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// let policy = model.tenant_policy("tenant").tenant(&7u32).render()?;
+    /// assert_eq!(policy.leading_keys[0].1, ["TENANT#0000000007#*"]);
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn tenant<V: KeyPart + ?Sized>(mut self, tenant: &V) -> Self {
         self.value = Some(
             crate::key::encode(tenant)
@@ -141,12 +210,43 @@ impl<T: Table> TenantPolicy<'_, T> {
     /// key part: for a `String` tenant, the id itself as long as it has no
     /// character at or below `$` (space, `!`, `"`, `#`, `$`); for an
     /// integer, its zero-padded digits.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// let policy = model.tenant_policy("tenant").variable("${aws:PrincipalTag/tenant}").render()?;
+    /// assert_eq!(policy.leading_keys[0].1, ["TENANT#${aws:PrincipalTag/tenant}#*"]);
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn variable(mut self, variable: impl Into<String>) -> Self {
         self.value = Some(Ok(Value::Variable(variable.into())));
         self
     }
 
     /// Only reads (GetItem, BatchGetItem, Query) instead of reads and writes.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// let policy = model.tenant_policy("tenant").tenant(&7u32).read_only(true).render()?;
+    /// assert!(policy.json.contains("dynamodb:Query"));
+    /// assert!(!policy.json.contains("dynamodb:PutItem"));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
     pub fn read_only(mut self, read_only: bool) -> Self {
         self.read_only = read_only;
         self
@@ -158,6 +258,22 @@ impl<T: Table> TenantPolicy<'_, T> {
     /// [`variable`](Self::variable)), or when no template leads with it,
     /// an [`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)
     /// error.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use ddb_entity::model::Model;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TENANT#{tenant}#USER#{email}", sk = "PROFILE")]
+    /// struct User { tenant: u32, email: String }
+    ///
+    /// let model = Model::<App>::new("shop").entity::<User>();
+    /// // Which tenant? None given: an error, not a policy for everyone.
+    /// let err = model.tenant_policy("tenant").render().unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidSchema);
+    /// assert!(model.tenant_policy("tenant").tenant(&7u32).render().is_ok());
+    /// ```
     pub fn render(&self) -> Result<TenantPolicyDocument> {
         let invalid = |detail: String| -> crate::Error { Repr::InvalidSchema { detail }.into() };
         let value = match &self.value {

@@ -55,6 +55,22 @@ pub struct ReadPlan {
 }
 
 /// The DynamoDB operation of a [`ReadPlan`].
+///
+/// ```
+/// # use ddb_entity::{Db, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+/// struct User { email: String }
+///
+/// # let config = aws_sdk_dynamodb::Config::builder().behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build();
+/// let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), "app");
+/// use ddb_entity::op::ReadOperation;
+/// assert_eq!(db.get(User::key("ada@example.com")?).plan().operation, ReadOperation::GetItem);
+/// assert_eq!(db.query(User::partition("ada@example.com")?).plan()?.operation, ReadOperation::Query);
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ReadOperation {
@@ -79,6 +95,24 @@ impl ReadOperation {
 }
 
 /// The sort-key part of a key condition, as sent.
+///
+/// ```
+/// # use ddb_entity::{Db, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+/// struct Order { email: String, order_id: u64 }
+///
+/// # let config = aws_sdk_dynamodb::Config::builder().behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build();
+/// let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), "app");
+/// use ddb_entity::op::SortCondition;
+/// let plan = db.query(Order::partition("ada@example.com")?).plan()?;
+/// assert_eq!(plan.sort, SortCondition::All);
+/// let plan = db.query(Order::partition("ada@example.com")?).sk_begins_with(Order::sk()).plan()?;
+/// assert_eq!(plan.sort, SortCondition::BeginsWith("ORDER#".into()));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SortCondition {
     /// No sort-key condition: the whole partition.
