@@ -15,7 +15,7 @@ use crate::shape::{EntityShape, TemplateShape};
 use crate::table::Table;
 
 /// The key layout of a model's entities for sample values, rendered by
-/// [`render`](KeyLayout::render) into a stable text to compare with a
+/// [`render`](LayoutSnapshot::render) into a stable text to compare with a
 /// committed snapshot (with `expect-test` or `insta`). Made by
 /// [`Model::key_layout`].
 ///
@@ -41,7 +41,7 @@ use crate::table::Table;
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 #[must_use = "render the layout and compare it with the committed snapshot"]
-pub struct KeyLayout<'m, T: Table> {
+pub struct LayoutSnapshot<'m, T: Table> {
     model: &'m Model<T>,
     /// Per entity (by Rust name), the rendered keys of each sample.
     samples: Vec<(&'static str, Vec<String>)>,
@@ -51,7 +51,7 @@ pub struct KeyLayout<'m, T: Table> {
 
 impl<T: Table> Model<T> {
     /// A key-layout snapshot of this model: add sample values of every
-    /// entity with [`KeyLayout::sample`], then [`render`](KeyLayout::render).
+    /// entity with [`LayoutSnapshot::sample`], then [`render`](LayoutSnapshot::render).
     ///
     /// ```
     /// # use ddb_entity::Entity;
@@ -68,8 +68,8 @@ impl<T: Table> Model<T> {
     /// assert!(layout.contains(r#"SK = "ADDR#001""#));
     /// # Ok::<(), ddb_entity::Error>(())
     /// ```
-    pub fn key_layout(&self) -> KeyLayout<'_, T> {
-        KeyLayout {
+    pub fn key_layout(&self) -> LayoutSnapshot<'_, T> {
+        LayoutSnapshot {
             model: self,
             samples: Vec::new(),
             strangers: Vec::new(),
@@ -77,7 +77,7 @@ impl<T: Table> Model<T> {
     }
 }
 
-impl<T: Table> KeyLayout<'_, T> {
+impl<T: Table> LayoutSnapshot<'_, T> {
     /// Adds a representative value of an entity of the model: its keys are
     /// written exactly as a put writes them (a value whose key cannot be
     /// encoded shows why). Choose values that show padding (small and

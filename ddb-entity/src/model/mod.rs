@@ -19,7 +19,7 @@
 //! - deploy definitions: the AWS CLI's `create-table` input, a
 //!   CloudFormation/SAM template, Terraform (HCL or JSON), a NoSQL
 //!   Workbench data model — all from the one `CreateTableInput`;
-//! - the [`KeyLayout`] snapshot: every entity's templates and the exact
+//! - the key-layout snapshot ([`LayoutSnapshot`]): every entity's templates and the exact
 //!   keys written for sample values, to commit and review;
 //! - the [`TenantPolicy`]: an IAM policy confining a principal to one
 //!   tenant's partitions (`dynamodb:LeadingKeys`).
@@ -82,7 +82,7 @@ pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
 #[cfg(feature = "model")]
 pub use analysis::PatternRow;
 #[cfg(feature = "model")]
-pub use layout::KeyLayout;
+pub use layout::LayoutSnapshot;
 #[cfg(feature = "model")]
 pub use lint::{Finding, Lint, Severity};
 #[cfg(feature = "model")]
