@@ -1,7 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// Unit tests derive entities, whose generated code names `::ddb_entity`.
+#[cfg(test)]
+extern crate self as ddb_entity;
+
 mod batch;
+mod capacity;
 pub mod codec;
 mod collection;
 mod cursor;
@@ -24,6 +29,7 @@ mod write;
 #[doc(hidden)]
 pub mod __private;
 
+pub use capacity::Capacity;
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
 #[cfg(feature = "sealed-cursors")]
@@ -31,15 +37,16 @@ pub use cursor::Cursor;
 pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey, SortRange,
-    Timestamp, Versioned,
+    Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey,
+    SortRange, Timestamp, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
-pub use expr::Condition;
-pub use item::Item;
+pub use expr::{AttributeType, Condition, SizeOf};
+pub use item::{Item, Set, SetElement};
 pub use table::{
-    Billing, Capacity, Index, IndexKind, IndexSchema, KeySchema, LocalIndex, Primary, Projection,
-    QueryIndex, SortedIndex, SortedTable, Table, TableSchema, validate_table_name,
+    Billing, Index, IndexKind, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, LocalIndex,
+    MultiKeyIndex, MultiKeyIndexSchema, Primary, Projection, QueryIndex, SortedIndex, SortedTable,
+    Table, TableSchema, Throughput, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
@@ -56,9 +63,16 @@ pub mod op {
     };
     pub use crate::future::OpFuture;
     pub use crate::model::{CreateTable, DriftCheck, Provisioned};
-    pub use crate::read::{Get, Page, Query, ReadOperation, ReadPlan, SortCondition};
-    pub use crate::transact::{TransactDelete, TransactPut, Transaction};
-    pub use crate::write::{Delete, DeleteReturningOld, Put, Update};
+    pub use crate::read::{
+        Get, MultiQuery, Page, Query, ReadOperation, ReadPlan, Scan, ScanPage, SortCondition,
+    };
+    pub use crate::transact::{
+        TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
+    };
+    pub use crate::write::{
+        Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,
+        UpdateReturningOld,
+    };
 }
 
 /// Entities described as data: their key templates (segments of literal
@@ -72,7 +86,9 @@ pub mod shape {
 
 /// Typed fields and their key roles: what an update may change.
 pub mod field {
-    pub use crate::entity::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+    pub use crate::entity::{
+        Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,
+    };
 }
 
 /// `#[derive(Collection)]`: a typed view of a partition holding several

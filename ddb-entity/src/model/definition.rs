@@ -10,12 +10,18 @@ use aws_sdk_dynamodb::types::{
 };
 
 use crate::error::{Error, Repr, Result};
-use crate::table::{Billing, Capacity, IndexSchema, KeySchema, Projection, TableSchema};
+use crate::table::{
+    Billing, IndexSchema, KeyAttributeType, KeySchema, MultiKeyIndexSchema, Projection,
+    TableSchema, Throughput,
+};
 
 /// The CreateTable request for a table of shape `schema` named `table_name`:
-/// every key attribute (a string), the keys, the billing mode and capacity,
+/// every key attribute (a string; a multi-attribute index's attributes
+/// with their declared types), the keys, the billing mode and capacity,
 /// and each global and local index with its projection (and, on a
-/// provisioned table, its capacity).
+/// provisioned table, its capacity). The multi-attribute indexes follow
+/// the other global indexes, projecting `ALL`, with the table's capacity
+/// on a provisioned table.
 ///
 /// [`Db::create_table_if_missing`](crate::Db::create_table_if_missing)
 /// sends exactly this; with the feature `model`, the AWS CLI input,
@@ -90,7 +96,27 @@ fn build(schema: &TableSchema, table_name: &str) -> Result<CreateTableInput, Bui
                 .attribute_type(ScalarAttributeType::S)
                 .build()
         })
+        .chain(schema.multi_key_attributes().into_iter().map(|attribute| {
+            // A multi-attribute index's attributes are entity fields of
+            // their own types, defined once each.
+            AttributeDefinition::builder()
+                .attribute_name(attribute.name)
+                .attribute_type(scalar_type(attribute.ty))
+                .build()
+        }))
         .collect::<Result<Vec<_>, _>>()?;
+    let multi = schema.multi_key_indexes.iter().map(|index| {
+        GlobalSecondaryIndex::builder()
+            .index_name(index.name)
+            .set_key_schema(Some(multi_key_schema(index)?))
+            .projection(
+                SdkProjection::builder()
+                    .projection_type(ProjectionType::All)
+                    .build(),
+            )
+            .set_provisioned_throughput(schema.billing.capacity().map(throughput).transpose()?)
+            .build()
+    });
     let global = schema
         .indexes
         .iter()
@@ -104,6 +130,7 @@ fn build(schema: &TableSchema, table_name: &str) -> Result<CreateTableInput, Bui
                 )
                 .build()
         })
+        .chain(multi)
         .collect::<Result<Vec<_>, _>>()?;
     let local = schema
         .local_indexes
@@ -149,6 +176,32 @@ pub(crate) fn key_schema_elements(keys: KeySchema) -> Result<Vec<KeySchemaElemen
     Ok(std::iter::once(hash).chain(range).collect())
 }
 
+/// `HASH` for each partition attribute of a multi-attribute index, then
+/// `RANGE` for each sort attribute, in their declared order: the order of
+/// a key schema is the order of the key.
+pub(crate) fn multi_key_schema(
+    index: &MultiKeyIndexSchema,
+) -> Result<Vec<KeySchemaElement>, BuildError> {
+    let hash = index.partition_key.iter().map(|a| (a, KeyType::Hash));
+    let range = index.sort_key.iter().map(|a| (a, KeyType::Range));
+    hash.chain(range)
+        .map(|(attribute, kind)| {
+            KeySchemaElement::builder()
+                .attribute_name(attribute.name)
+                .key_type(kind)
+                .build()
+        })
+        .collect()
+}
+
+pub(crate) fn scalar_type(ty: KeyAttributeType) -> ScalarAttributeType {
+    match ty {
+        KeyAttributeType::S => ScalarAttributeType::S,
+        KeyAttributeType::N => ScalarAttributeType::N,
+        KeyAttributeType::B => ScalarAttributeType::B,
+    }
+}
+
 fn projection(index: &IndexSchema) -> SdkProjection {
     let kind = match index.projection {
         Projection::All => ProjectionType::All,
@@ -164,7 +217,7 @@ fn projection(index: &IndexSchema) -> SdkProjection {
         .build()
 }
 
-fn throughput(capacity: Capacity) -> Result<ProvisionedThroughput, BuildError> {
+fn throughput(capacity: Throughput) -> Result<ProvisionedThroughput, BuildError> {
     // DynamoDB's capacity units are i64; a declared u64 beyond that is
     // refused by the service, so saturate rather than wrap.
     let units = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);

@@ -10,10 +10,13 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
+use super::definition::scalar_type;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::future::into_future;
-use crate::table::{Billing, Capacity, IndexKind, IndexSchema, Table, TableSchema};
+use crate::table::{
+    Billing, IndexKind, IndexSchema, MultiKeyIndexSchema, Table, TableSchema, Throughput,
+};
 
 /// What kind of difference a [`Difference`] is.
 ///
@@ -485,6 +488,23 @@ pub(crate) fn compare(
             );
         }
     }
+    for attribute in schema.multi_key_attributes() {
+        let name = attribute.name;
+        let described = found
+            .attribute_definitions()
+            .iter()
+            .find(|d| d.attribute_name() == name);
+        if let Some(definition) = described
+            && definition.attribute_type() != &scalar_type(attribute.ty)
+        {
+            push(
+                DifferenceKind::AttributeType,
+                format!("attribute `{name}`"),
+                attribute.ty.as_str().into(),
+                definition.attribute_type().as_str().to_owned(),
+            );
+        }
+    }
     let found_global: Vec<FoundIndex<'_>> = found
         .global_secondary_indexes()
         .iter()
@@ -574,8 +594,63 @@ pub(crate) fn compare(
             }
         }
     }
+    for index in schema.multi_key_indexes {
+        let subject = format!("index `{}`", index.name);
+        let declared_keys = multi_keys_text(index);
+        let Some(live) = every_found().find(|live| live.name == index.name) else {
+            push(
+                DifferenceKind::MissingIndex,
+                subject,
+                format!("global index on {declared_keys}, projection ALL"),
+                "no such index".into(),
+            );
+            continue;
+        };
+        if live.kind != IndexKind::Global {
+            push(
+                DifferenceKind::IndexKind,
+                subject.clone(),
+                kind_text(IndexKind::Global).into(),
+                kind_text(live.kind).into(),
+            );
+        }
+        let described = described_keys(live.keys);
+        if declared_keys != described {
+            push(
+                DifferenceKind::IndexKeys,
+                subject.clone(),
+                declared_keys,
+                described,
+            );
+        }
+        let described = live
+            .projection
+            .and_then(|p| p.projection_type())
+            .map_or("(none)", |t| t.as_str());
+        if described != "ALL" {
+            push(
+                DifferenceKind::Projection,
+                subject.clone(),
+                "ALL".into(),
+                described.into(),
+            );
+        }
+        if let (Some(capacity), Some(throughput)) = (schema.billing.capacity(), live.throughput) {
+            let described = throughput_capacity(throughput);
+            if described != Some(capacity) {
+                push(
+                    DifferenceKind::Capacity,
+                    subject,
+                    capacity_text(Some(capacity)),
+                    capacity_text(described),
+                );
+            }
+        }
+    }
     for live in every_found() {
-        if schema.index(live.name).is_none() {
+        let declared = schema.index(live.name).is_some()
+            || schema.multi_key_indexes.iter().any(|i| i.name == live.name);
+        if !declared {
             push(
                 DifferenceKind::UndeclaredIndex,
                 format!("index `{}`", live.name),
@@ -645,17 +720,26 @@ struct FoundIndex<'a> {
 }
 
 /// The capacity of a description, `None` for 0/0 (on demand).
-fn throughput_capacity(throughput: &ProvisionedThroughputDescription) -> Option<Capacity> {
+fn throughput_capacity(throughput: &ProvisionedThroughputDescription) -> Option<Throughput> {
     let read = throughput.read_capacity_units().unwrap_or(0);
     let write = throughput.write_capacity_units().unwrap_or(0);
-    (read > 0 || write > 0).then(|| Capacity {
+    (read > 0 || write > 0).then(|| Throughput {
         read: u64::try_from(read).unwrap_or(0),
         write: u64::try_from(write).unwrap_or(0),
     })
 }
 
-/// `PK (HASH), SK (RANGE)` from the description's key schema.
+/// `PK (HASH), SK (RANGE)` from the description's key schema; every
+/// element in order when a multi-attribute key has several of a kind.
 pub(crate) fn described_keys(elements: &[KeySchemaElement]) -> String {
+    let count = |kind: KeyType| elements.iter().filter(|e| e.key_type == kind).count();
+    if count(KeyType::Hash) > 1 || count(KeyType::Range) > 1 {
+        return elements
+            .iter()
+            .map(|e| format!("`{}` ({})", e.attribute_name, e.key_type.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ");
+    }
     let find = |kind: KeyType| {
         elements
             .iter()
@@ -672,6 +756,22 @@ fn keys_text(hash: Option<&str>, range: Option<&str>) -> String {
         (None, Some(range)) => format!("no HASH key, `{range}` (RANGE)"),
         (None, None) => "no key".into(),
     }
+}
+
+/// A multi-attribute index's keys as [`described_keys`] states them.
+fn multi_keys_text(index: &MultiKeyIndexSchema) -> String {
+    if index.partition_key.len() == 1 && index.sort_key.len() <= 1 {
+        return keys_text(
+            Some(index.partition_key[0].name),
+            index.sort_key.first().map(|a| a.name),
+        );
+    }
+    let hash = index.partition_key.iter().map(|a| (a.name, "HASH"));
+    let range = index.sort_key.iter().map(|a| (a.name, "RANGE"));
+    hash.chain(range)
+        .map(|(name, kind)| format!("`{name}` ({kind})"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn kind_text(kind: IndexKind) -> &'static str {
@@ -703,9 +803,9 @@ fn projection_text(kind: &str, attributes: &[&str]) -> String {
     format!("{kind} [{}]", sorted.join(", "))
 }
 
-fn capacity_text(capacity: Option<Capacity>) -> String {
+fn capacity_text(capacity: Option<Throughput>) -> String {
     match capacity {
-        Some(Capacity { read, write }) => format!("{read} read / {write} write units"),
+        Some(Throughput { read, write }) => format!("{read} read / {write} write units"),
         None => "no provisioned capacity".into(),
     }
 }

@@ -498,7 +498,7 @@ fn overview(name: &str, schema: &TableSchema, entities: &[EntityShape]) -> Strin
             .ttl_attribute
             .map_or("off".to_owned(), |a| format!("on `{a}`")),
     );
-    if schema.all_indexes().next().is_some() {
+    if schema.all_indexes().next().is_some() || !schema.multi_key_indexes.is_empty() {
         out.push_str(
             "| Index | Kind | Keys | Projection | Capacity |\n| --- | --- | --- | --- | --- |\n",
         );
@@ -519,6 +519,30 @@ fn overview(name: &str, schema: &TableSchema, entities: &[EntityShape]) -> Strin
                 "| {} | {kind} | {} | {projection} | {capacity} |",
                 index.name,
                 keys(index.keys.partition_key, index.keys.sort_key)
+            );
+        }
+        for index in schema.multi_key_indexes {
+            let typed = |attributes: &[crate::KeyAttribute]| {
+                attributes
+                    .iter()
+                    .map(|a| format!("`{}` {}", a.name, a.ty.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            };
+            let sort = if index.sort_key.is_empty() {
+                String::new()
+            } else {
+                format!(" / {}", typed(index.sort_key))
+            };
+            let capacity = schema
+                .billing
+                .capacity()
+                .map_or("-".to_owned(), |c| format!("{} / {}", c.read, c.write));
+            let _ = writeln!(
+                out,
+                "| {} | global, multi-attribute | {}{sort} | ALL | {capacity} |",
+                index.name,
+                typed(index.partition_key)
             );
         }
         out.push('\n');

@@ -44,6 +44,14 @@ pub struct ReadPlan {
     pub partition: String,
     /// The sort-key condition: a GetItem's is the whole sort key.
     pub sort: SortCondition,
+    /// The Query's filter (its `filter` conditions joined by `AND`), with
+    /// attribute names and values written out, `None` without one. A
+    /// filter is applied after reading: the items it drops cost read
+    /// capacity all the same. (Under
+    /// [`UnknownItems::Filter`](crate::UnknownItems::Filter) the send also
+    /// restricts the types to the collection's, which the plan cannot
+    /// know.) Values can be personal data: mind where a plan is logged.
+    pub filter: Option<String>,
     /// The attributes a projection asks for, `None` for whole items.
     pub projection: Option<Vec<&'static str>>,
     /// Newest first (a reversed Query).
@@ -197,6 +205,9 @@ impl fmt::Display for ReadPlan {
             }
             SortCondition::AtLeast(v) => write!(f, " AND {sk} >= {}", shown(v))?,
             SortCondition::AtMost(v) => write!(f, " AND {sk} <= {}", shown(v))?,
+        }
+        if let Some(filter) = &self.filter {
+            write!(f, ", filtered by {filter}")?;
         }
         if self.reverse {
             write!(f, ", newest first")?;

@@ -1,7 +1,9 @@
 //! What DynamoDB would refuse in a table declaration or a table name,
 //! found before any request with a message that names the culprit.
 
-use super::{Billing, Capacity, IndexKind, IndexSchema, Projection, TableSchema};
+use super::{
+    Billing, IndexKind, IndexSchema, MultiKeyIndexSchema, Projection, TableSchema, Throughput,
+};
 use crate::error::{Repr, Result};
 
 /// DynamoDB's limit on local secondary indexes per table.
@@ -46,15 +48,24 @@ impl TableSchema {
 
     fn check_indexes(&self) -> std::result::Result<(), String> {
         let mut index_names: Vec<&str> = Vec::new();
-        for index in self.all_indexes() {
-            if let Some(problem) = name_problem("index", index.name) {
+        let names = self
+            .all_indexes()
+            .map(|i| i.name)
+            .chain(self.multi_key_indexes.iter().map(|i| i.name));
+        for name in names {
+            if let Some(problem) = name_problem("index", name) {
                 return Err(problem);
             }
-            if index_names.contains(&index.name) {
-                return Err(format!("index `{}` is declared twice", index.name));
+            if index_names.contains(&name) {
+                return Err(format!("index `{name}` is declared twice"));
             }
-            index_names.push(index.name);
+            index_names.push(name);
+        }
+        for index in self.all_indexes() {
             check_projection(index)?;
+        }
+        for index in self.multi_key_indexes {
+            self.check_multi_key(index)?;
         }
         let included: usize = self
             .all_indexes()
@@ -99,6 +110,54 @@ impl TableSchema {
                 return Err(format!(
                     "`{}` is both the partition and the sort key of one index",
                     key.partition_key
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A multi-attribute index: 1 to 4 partition and 0 to 4 sort
+    /// attributes, each named once, none of them an attribute the library
+    /// owns (its string keys, the type, the TTL, the write token), and
+    /// each of one type wherever another index names it.
+    fn check_multi_key(&self, index: &MultiKeyIndexSchema) -> std::result::Result<(), String> {
+        let name = index.name;
+        if !(1..=4).contains(&index.partition_key.len()) || index.sort_key.len() > 4 {
+            return Err(format!(
+                "index `{name}` has {} partition and {} sort attributes; DynamoDB takes 1 to 4 and 0 to 4",
+                index.partition_key.len(),
+                index.sort_key.len()
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for attribute in index.attributes() {
+            let attr = attribute.name;
+            if attr.is_empty() {
+                return Err(format!("index `{name}` has an empty attribute name"));
+            }
+            if seen.contains(&attr) {
+                return Err(format!("index `{name}` names `{attr}` twice"));
+            }
+            seen.push(attr);
+            let owned = self.key_attributes().contains(&attr)
+                || attr == self.type_attribute
+                || attr == self.token_attribute
+                || self.ttl_attribute == Some(attr);
+            if owned {
+                return Err(format!(
+                    "index `{name}` is keyed by `{attr}`, an attribute the library writes (a string key, the type, the TTL or the write token); key it by entity fields"
+                ));
+            }
+            let other = self
+                .multi_key_indexes
+                .iter()
+                .flat_map(|i| i.attributes())
+                .find(|a| a.name == attr && a.ty != attribute.ty);
+            if let Some(other) = other {
+                return Err(format!(
+                    "`{attr}` is declared `{}` in index `{name}` and `{}` in another; an attribute has one type",
+                    attribute.ty.as_str(),
+                    other.ty.as_str()
                 ));
             }
         }
@@ -197,7 +256,7 @@ fn check_projection(index: &IndexSchema) -> std::result::Result<(), String> {
     Ok(())
 }
 
-fn check_capacity(what: &str, capacity: Capacity) -> std::result::Result<(), String> {
+fn check_capacity(what: &str, capacity: Throughput) -> std::result::Result<(), String> {
     if capacity.read == 0 || capacity.write == 0 {
         return Err(format!(
             "{what} provisions {} read and {} write units; DynamoDB needs at least 1 of each",

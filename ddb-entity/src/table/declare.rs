@@ -17,6 +17,7 @@
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
 /// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
+/// | `multi_key_indexes: { … }` | none | global indexes keyed by 1 to 4 partition and 0 to 4 sort attributes of the entities themselves, each `Type = "Name" { partition_key: ["a": S, …], sort_key: ["b": N, …] }` (types `S`, `N`, `B`; see [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema) and [`Db::query_multi`](crate::Db::query_multi)) |
 ///
 /// A projection is `all` (the default: a query of the index returns whole
 /// entities), `keys_only`, or `include["attribute", …]`. A global index of
@@ -69,13 +70,41 @@
 ///     }
 /// }
 ///
-/// use ddb_entity::{Billing, Capacity, Index, Projection, Table};
+/// use ddb_entity::{Billing, Index, Projection, Table, Throughput};
 /// assert_eq!(App::SCHEMA.primary.partition_key, "PK");
 /// assert_eq!(App::SCHEMA.indexes.len(), 2);
 /// assert_eq!(<Gsi2 as Index>::SCHEMA.keys.sort_key, Some("GSI2SK"));
 /// assert_eq!(<Gsi2 as Index>::SCHEMA.projection, Projection::Include(&["status", "total_cents"]));
-/// assert_eq!(App::SCHEMA.billing, Billing::Provisioned(Capacity { read: 20, write: 10 }));
+/// assert_eq!(App::SCHEMA.billing, Billing::Provisioned(Throughput { read: 20, write: 10 }));
 /// assert_eq!(<ByPlaced as Index>::SCHEMA.keys.partition_key, "PK");
+/// ```
+///
+/// `multi_key_indexes` declares global indexes whose partition key is 1 to
+/// 4 and sort key 0 to 4 of the entities' own attributes, each with its
+/// type (`S`, `N` or `B`): see [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema) and
+/// [`Db::query_multi`](crate::Db::query_multi).
+///
+/// ```
+/// ddb_entity::table! {
+///     /// Scores of a tournament.
+///     pub struct Games {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             /// Per tournament and region, by round then score.
+///             pub ByRound = "ByRound" {
+///                 partition_key: ["tournament": S, "region": S],
+///                 sort_key: ["round": N, "score": N],
+///             },
+///         },
+///     }
+/// }
+/// use ddb_entity::{KeyAttributeType, MultiKeyIndex, Table};
+/// let index = <ByRound as MultiKeyIndex>::SCHEMA;
+/// assert_eq!(index.partition_key.len(), 2);
+/// assert_eq!(index.sort_key[1].name, "score");
+/// assert_eq!(index.sort_key[1].ty, KeyAttributeType::N);
+/// assert!(Games::SCHEMA.validate().is_ok());
 /// ```
 ///
 /// A misspelt projection or billing is a compile error saying what to
@@ -122,6 +151,16 @@ macro_rules! table {
                     }
                 ),* $(,)?
             })?
+            $(, multi_key_indexes: {
+                $(
+                    $(#[$multi_meta:meta])*
+                    $multi_vis:vis $multi:ident = $multi_name:literal {
+                        partition_key: [$($multi_pk:literal : $multi_pk_ty:ident),+ $(,)?]
+                        $(, sort_key: [$($multi_sk:literal : $multi_sk_ty:ident),+ $(,)?])?
+                        $(,)?
+                    }
+                ),* $(,)?
+            })?
             $(,)?
         }
     ) => {
@@ -142,6 +181,7 @@ macro_rules! table {
                 billing: $crate::__table_billing!($($billing $({ $($billing_body)* })?)?),
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
                 local_indexes: &[$($(<$local as $crate::Index>::SCHEMA),*)?],
+                multi_key_indexes: &[$($(<$multi as $crate::MultiKeyIndex>::SCHEMA),*)?],
             };
         }
 
@@ -198,6 +238,27 @@ macro_rules! table {
 
             impl $crate::SortedIndex for $local {}
             impl $crate::LocalIndex for $local {}
+        )*)?
+
+        $($(
+            $(#[$multi_meta])*
+            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+            $multi_vis struct $multi;
+
+            impl $crate::MultiKeyIndex for $multi {
+                type Table = $table;
+                const SCHEMA: $crate::MultiKeyIndexSchema = $crate::MultiKeyIndexSchema {
+                    name: $multi_name,
+                    partition_key: &[$($crate::KeyAttribute {
+                        name: $multi_pk,
+                        ty: $crate::KeyAttributeType::$multi_pk_ty,
+                    }),+],
+                    sort_key: &[$($($crate::KeyAttribute {
+                        name: $multi_sk,
+                        ty: $crate::KeyAttributeType::$multi_sk_ty,
+                    }),+)?],
+                };
+            }
         )*)?
     };
 }
@@ -264,7 +325,7 @@ macro_rules! __table_billing {
 #[macro_export]
 macro_rules! __table_capacity {
     ({ read: $read:literal, write: $write:literal $(,)? }) => {
-        $crate::Capacity {
+        $crate::Throughput {
             read: $read,
             write: $write,
         }

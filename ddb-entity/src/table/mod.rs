@@ -73,14 +73,16 @@ impl Projection {
     }
 }
 
-/// Provisioned read and write capacity units per second.
+/// Provisioned read and write capacity units per second: DynamoDB's
+/// `ProvisionedThroughput` (what [`Capacity`](crate::Capacity) meters is
+/// the capacity requests consume).
 ///
 /// ```
-/// let capacity = ddb_entity::Capacity { read: 10, write: 5 };
+/// let capacity = ddb_entity::Throughput { read: 10, write: 5 };
 /// assert!(capacity.write < capacity.read);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Capacity {
+pub struct Throughput {
     /// Read capacity units.
     pub read: u64,
     /// Write capacity units.
@@ -90,11 +92,11 @@ pub struct Capacity {
 /// How the table is billed: per request, or by provisioned capacity.
 ///
 /// ```
-/// use ddb_entity::{Billing, Capacity};
+/// use ddb_entity::{Billing, Throughput};
 ///
 /// assert_eq!(Billing::OnDemand.as_str(), "PAY_PER_REQUEST");
-/// let provisioned = Billing::Provisioned(Capacity { read: 10, write: 10 });
-/// assert_eq!(provisioned.capacity(), Some(Capacity { read: 10, write: 10 }));
+/// let provisioned = Billing::Provisioned(Throughput { read: 10, write: 10 });
+/// assert_eq!(provisioned.capacity(), Some(Throughput { read: 10, write: 10 }));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Billing {
@@ -103,7 +105,7 @@ pub enum Billing {
     OnDemand,
     /// Provisioned capacity (`PROVISIONED`): the table's, and every global
     /// index's that does not declare its own.
-    Provisioned(Capacity),
+    Provisioned(Throughput),
 }
 
 impl Billing {
@@ -116,7 +118,7 @@ impl Billing {
     }
 
     /// The table's provisioned capacity, `None` on demand.
-    pub const fn capacity(&self) -> Option<Capacity> {
+    pub const fn capacity(&self) -> Option<Throughput> {
         match self {
             Billing::OnDemand => None,
             Billing::Provisioned(capacity) => Some(*capacity),
@@ -150,7 +152,70 @@ pub struct IndexSchema {
     pub projection: Projection,
     /// The capacity a global index of a provisioned table declares for
     /// itself; `None` means the table's (see [`TableSchema::index_capacity`]).
-    pub capacity: Option<Capacity>,
+    pub capacity: Option<Throughput>,
+}
+
+/// The scalar type of a key attribute that holds an entity's field as it
+/// is (not a string key the library encodes): how CreateTable defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyAttributeType {
+    /// A string (`S`).
+    S,
+    /// A number (`N`): integers and floats, compared as numbers.
+    N,
+    /// Binary (`B`).
+    B,
+}
+
+impl KeyAttributeType {
+    /// The type letter DynamoDB uses: `"S"`, `"N"` or `"B"`.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::KeyAttributeType::N.as_str(), "N");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAttributeType::S => "S",
+            KeyAttributeType::N => "N",
+            KeyAttributeType::B => "B",
+        }
+    }
+}
+
+/// One attribute of a multi-attribute index key: its name (an entity
+/// field's stored name) and scalar type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyAttribute {
+    /// The attribute name, e.g. `"tournament"`.
+    pub name: &'static str,
+    /// Its scalar type.
+    pub ty: KeyAttributeType,
+}
+
+/// A global secondary index whose partition and sort keys are each made
+/// of up to four attributes (DynamoDB, November 2025), each an entity
+/// field in its native type: no key string to build, and an item is in
+/// the index exactly when it has every one of them. Declared in the
+/// `multi_key_indexes: { … }` block of [`table!`](crate::table!); queried
+/// with [`Db::query_multi`](crate::Db::query_multi). Every attribute is
+/// projected (`ALL`), and on a provisioned table the index has the
+/// table's capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MultiKeyIndexSchema {
+    /// The index name.
+    pub name: &'static str,
+    /// The partition key's attributes, in order: a query gives each one.
+    pub partition_key: &'static [KeyAttribute],
+    /// The sort key's attributes, in order: a query's conditions on them
+    /// go left to right (empty: no sort key).
+    pub sort_key: &'static [KeyAttribute],
+}
+
+impl MultiKeyIndexSchema {
+    /// The attributes in key order: the partition's, then the sort key's.
+    pub fn attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
+        self.partition_key.iter().chain(self.sort_key.iter())
+    }
 }
 
 /// The shape of a single table: primary key, type attribute, indexes and
@@ -184,6 +249,9 @@ pub struct TableSchema {
     /// The local secondary indexes: the table's partition key with another
     /// sort key attribute, which entities store as a field of their body.
     pub local_indexes: &'static [IndexSchema],
+    /// The global secondary indexes keyed by several of the entities' own
+    /// attributes (see [`MultiKeyIndexSchema`]).
+    pub multi_key_indexes: &'static [MultiKeyIndexSchema],
 }
 
 impl TableSchema {
@@ -239,17 +307,51 @@ impl TableSchema {
     ///         },
     ///     }
     /// }
-    /// use ddb_entity::{Capacity, Index, Table};
-    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi1::SCHEMA), Some(Capacity { read: 5, write: 10 }));
-    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi2::SCHEMA), Some(Capacity { read: 20, write: 10 }));
+    /// use ddb_entity::{Index, Table, Throughput};
+    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi1::SCHEMA), Some(Throughput { read: 5, write: 10 }));
+    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi2::SCHEMA), Some(Throughput { read: 20, write: 10 }));
     /// ```
-    pub fn index_capacity(&self, index: &IndexSchema) -> Option<Capacity> {
+    pub fn index_capacity(&self, index: &IndexSchema) -> Option<Throughput> {
         match (index.kind, self.billing) {
             (IndexKind::Global, Billing::Provisioned(table)) => {
                 Some(index.capacity.unwrap_or(table))
             }
             _ => None,
         }
+    }
+
+    /// Every distinct attribute of the multi-attribute indexes
+    /// ([`multi_key_indexes`](Self::multi_key_indexes)) with its type, in
+    /// declaration order: the typed `AttributeDefinitions` a CreateTable
+    /// request adds to the string [`key_attributes`](Self::key_attributes).
+    ///
+    /// ```
+    /// ddb_entity::table! {
+    ///     /// Scores of a tournament.
+    ///     pub struct Games {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         multi_key_indexes: {
+    ///             /// Per tournament, by round.
+    ///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+    ///             /// Per tournament.
+    ///             pub ByTournament = "ByTournament" { partition_key: ["tournament": S] },
+    ///         },
+    ///     }
+    /// }
+    /// use ddb_entity::{KeyAttributeType, Table};
+    /// let attributes = Games::SCHEMA.multi_key_attributes();
+    /// assert_eq!(attributes.len(), 2);
+    /// assert_eq!(attributes[1].ty, KeyAttributeType::N);
+    /// ```
+    pub fn multi_key_attributes(&self) -> Vec<KeyAttribute> {
+        let mut distinct: Vec<KeyAttribute> = Vec::new();
+        for attribute in self.multi_key_indexes.iter().flat_map(|i| i.attributes()) {
+            if !distinct.iter().any(|a| a.name == attribute.name) {
+                distinct.push(*attribute);
+            }
+        }
+        distinct
     }
 
     /// Every distinct key attribute of the table and its indexes, in
@@ -288,6 +390,22 @@ pub trait Index: 'static {
     type Table: Table;
     /// The index's name, key attributes, projection and capacity.
     const SCHEMA: IndexSchema;
+}
+
+/// A global secondary index keyed by several attributes of the entities
+/// themselves, implemented by [`table!`](crate::table!) (its
+/// `multi_key_indexes: { … }` block). Queried with
+/// [`Db::query_multi`](crate::Db::query_multi).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-attribute index declared with `table!`",
+    label = "not a multi-attribute index",
+    note = "declare it in the `multi_key_indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait MultiKeyIndex: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name and key attributes.
+    const SCHEMA: MultiKeyIndexSchema;
 }
 
 /// A local secondary index, declared in the `local_indexes` block of

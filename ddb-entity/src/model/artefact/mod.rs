@@ -11,6 +11,7 @@ use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, Projection, ProvisionedThroughput};
 
 use super::json::{Json, object, string, strings};
+use crate::error::{Repr, Result};
 
 /// The table's key schema in CreateTable's JSON shape.
 fn key_schema(elements: &[KeySchemaElement]) -> Json {
@@ -90,4 +91,34 @@ fn definitions(input: &CreateTableInput) -> Json {
             })
             .collect(),
     )
+}
+
+/// Refuses a global index whose key has several attributes of one kind (a
+/// multi-attribute index, [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema)),
+/// which a `format` definition cannot state: it names one partition and
+/// one sort key attribute per index.
+fn single_attribute_keys(input: &CreateTableInput, format: &str) -> Result<()> {
+    for index in input.global_secondary_indexes() {
+        let elements = index.key_schema();
+        let several = |kind: KeyType| elements.iter().filter(|e| e.key_type() == &kind).count() > 1;
+        if several(KeyType::Hash) || several(KeyType::Range) {
+            return Err(Repr::InvalidSchema {
+                detail: format!(
+                    "index `{}` has a multi-attribute key, which a {format} definition cannot state (one partition and one sort key attribute per index); deploy the table from the CloudFormation or AWS CLI definition",
+                    index.index_name()
+                ),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// The declared type of attribute `name` (`S` when it is not defined).
+fn attribute_type<'a>(input: &'a CreateTableInput, name: &str) -> &'a str {
+    input
+        .attribute_definitions()
+        .iter()
+        .find(|d| d.attribute_name() == name)
+        .map_or("S", |d| d.attribute_type().as_str())
 }

@@ -3,7 +3,7 @@
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{Projection, ProvisionedThroughput};
 
-use super::{hash_range, number};
+use super::{hash_range, number, single_attribute_keys};
 use crate::error::Result;
 use crate::model::Model;
 use crate::model::json::{Json, object, string, strings};
@@ -197,7 +197,9 @@ impl<T: Table> Model<T> {
     /// Terraform's `resource "aws_dynamodb_table"` for the table, in HCL:
     /// the keys, attributes, global and local indexes with projections and
     /// capacity of [`create_table_input`](Model::create_table_input), and
-    /// its `ttl`.
+    /// its `ttl`. A multi-attribute index key (several partition or sort
+    /// attributes) is refused ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)):
+    /// the resource names one `hash_key` and one `range_key` per index.
     ///
     /// ```
     /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -207,7 +209,9 @@ impl<T: Table> Model<T> {
     /// # Ok::<(), ddb_entity::Error>(())
     /// ```
     pub fn terraform_hcl(&self) -> Result<String> {
-        let table = table_block(&self.create_table_input()?, self.schema().ttl_attribute);
+        let input = self.create_table_input()?;
+        single_attribute_keys(&input, "Terraform")?;
+        let table = table_block(&input, self.schema().ttl_attribute);
         let mut out = format!(
             "resource \"aws_dynamodb_table\" {} {{\n",
             hcl_string(&resource_name(self.table_name()))
@@ -226,7 +230,9 @@ impl<T: Table> Model<T> {
     /// # Ok::<(), ddb_entity::Error>(())
     /// ```
     pub fn terraform_json(&self) -> Result<String> {
-        let table = table_block(&self.create_table_input()?, self.schema().ttl_attribute);
+        let input = self.create_table_input()?;
+        single_attribute_keys(&input, "Terraform")?;
+        let table = table_block(&input, self.schema().ttl_attribute);
         let resource = object([(
             "resource",
             object([(

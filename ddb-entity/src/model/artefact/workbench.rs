@@ -1,7 +1,7 @@
 //! A NoSQL Workbench data model (format version 3.0): the table, its
 //! global indexes, and one facet per entity.
 
-use super::hash_range;
+use super::{attribute_type as defined_type, hash_range, single_attribute_keys};
 use crate::error::Result;
 use crate::model::Model;
 use crate::model::json::{Json, object, string, strings};
@@ -24,6 +24,10 @@ impl<T: Table> Model<T> {
     /// they are in the CloudFormation template, which Workbench imports
     /// too.
     ///
+    /// A multi-attribute index key (several partition or sort attributes)
+    /// is refused ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)):
+    /// Workbench's data model names one partition and one sort key.
+    ///
     /// ```
     /// # use ddb_entity::Entity;
     /// # use serde::{Deserialize, Serialize};
@@ -41,11 +45,12 @@ impl<T: Table> Model<T> {
     /// ```
     pub fn workbench_json(&self, created: &str) -> Result<String> {
         let input = self.create_table_input()?;
+        single_attribute_keys(&input, "NoSQL Workbench")?;
         let schema = self.schema();
         let key = |name: &str| {
             object([
                 ("AttributeName", string(name)),
-                ("AttributeType", string("S")),
+                ("AttributeType", string(defined_type(&input, name))),
             ])
         };
         let key_attributes = |hash: Option<&str>, range: Option<&str>| {
@@ -68,6 +73,9 @@ impl<T: Table> Model<T> {
         };
         for name in schema.key_attributes() {
             define(name, "S");
+        }
+        for attribute in schema.multi_key_attributes() {
+            define(attribute.name, attribute.ty.as_str());
         }
         define(schema.type_attribute, "S");
         if let Some(ttl) = schema.ttl_attribute {
