@@ -445,4 +445,84 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Versioned for Order {}
+    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    #[automatically_derived]
+    impl ::ddb_entity::shape::Described for Order {
+        fn shape() -> ::ddb_entity::shape::EntityShape {
+            ::ddb_entity::shape::EntityShape {
+                rust_name: "Order",
+                type_tag: "ORDER",
+                pk: ::ddb_entity::shape::TemplateShape {
+                    source: "CUST#{customer_id}",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("CUST")],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "customer_id", ty : "u64", width :
+                        ::core::option::Option::None, fixed_len : < __Key_customer_id as
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : <
+                        __Key_customer_id as ::ddb_entity::key::KeyPart > ::SPREAD,
+                        optional : false, computed : false, })]
+                    ],
+                },
+                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source: "ORDER#{placed}#{order_id:6}",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("ORDER")],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "placed", ty : "String", width :
+                        ::core::option::Option::None, fixed_len : < __Key_placed as
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_placed
+                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
+                        computed : false, })],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "order_id", ty : "u32", width :
+                        ::core::option::Option::Some(6usize), fixed_len :
+                        ::core::option::Option::Some(6usize), spread : < __Key_order_id_6
+                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
+                        computed : false, })]
+                    ],
+                }),
+                indexes: ::std::vec![
+                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::Index > ::SCHEMA, pk :
+                    ::ddb_entity::shape::TemplateShape { source : "OPEN#{open_since}",
+                    raw : false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("OPEN")],
+                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "open_since", ty : "u32", width :
+                    ::core::option::Option::None, fixed_len : < __Key_open_since as
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_open_since
+                    as ::ddb_entity::key::KeyPart > ::SPREAD, optional : true, computed :
+                    false, })]], }, sk :
+                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source : "CUST#{customer_id}", raw : false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("CUST")],
+                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "customer_id", ty : "u64", width :
+                    ::core::option::Option::None, fixed_len : < __Key_customer_id as
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : <
+                    __Key_customer_id as ::ddb_entity::key::KeyPart > ::SPREAD, optional
+                    : false, computed : false, })]], }), when :
+                    ::core::option::Option::None, }
+                ],
+                fields: ::std::vec![
+                    ::ddb_entity::shape::FieldShape { name : "customer_id", attribute :
+                    "customer_id", ty : "u64", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "order_id", attribute :
+                    "order_id", ty : "u32", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "placed", attribute :
+                    "placed", ty : "String", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "open_since", attribute :
+                    "open_since", ty : "Option<u32>", optional : true, },
+                    ::ddb_entity::shape::FieldShape { name : "version", attribute :
+                    "version", ty : "u64", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "updated", attribute :
+                    "updated", ty : "u64", optional : false, }
+                ],
+                flattened: false,
+            }
+        }
+    }
 };

@@ -399,4 +399,79 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
+    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi2>();
+    #[automatically_derived]
+    impl ::ddb_entity::shape::Described for Ticket {
+        fn shape() -> ::ddb_entity::shape::EntityShape {
+            ::ddb_entity::shape::EntityShape {
+                rust_name: "Ticket",
+                type_tag: "TICKET",
+                pk: ::ddb_entity::shape::TemplateShape {
+                    source: "TICKET#{id}",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("TICKET")],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "id", ty : "u64", width : ::core::option::Option::None,
+                        fixed_len : < __Key_id as ::ddb_entity::key::KeyPart >
+                        ::FIXED_LEN, spread : < __Key_id as ::ddb_entity::key::KeyPart >
+                        ::SPREAD, optional : false, computed : false, })]
+                    ],
+                },
+                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source: "TICKET",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("TICKET")]
+                    ],
+                }),
+                indexes: ::std::vec![
+                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::Index > ::SCHEMA, pk :
+                    ::ddb_entity::shape::TemplateShape { source : "DAY#{day}", raw :
+                    false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("DAY")],
+                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "day", ty : "NaiveDate", width :
+                    ::core::option::Option::None, fixed_len : < __Key_day as
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_day as
+                    ::ddb_entity::key::KeyPart > ::SPREAD, optional : true, computed :
+                    true, })]], }, sk :
+                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source : "{id}", raw : false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "id", ty : "u64", width : ::core::option::Option::None,
+                    fixed_len : < __Key_id as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
+                    spread : < __Key_id as ::ddb_entity::key::KeyPart > ::SPREAD,
+                    optional : false, computed : false, })]], }), when :
+                    ::core::option::Option::None, }, ::ddb_entity::shape::IndexShape {
+                    index : < Gsi2 as ::ddb_entity::Index > ::SCHEMA, pk :
+                    ::ddb_entity::shape::TemplateShape { source : "OPEN", raw : false,
+                    segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("OPEN")]],
+                    }, sk :
+                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source : "{priority}", raw : false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "priority", ty : "u8", width :
+                    ::core::option::Option::None, fixed_len : < __Key_priority as
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_priority
+                    as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false, computed
+                    : false, })]], }), when :
+                    ::core::option::Option::Some("Self::is_open(status)"), }
+                ],
+                fields: ::std::vec![
+                    ::ddb_entity::shape::FieldShape { name : "id", attribute : "id", ty :
+                    "u64", optional : false, }, ::ddb_entity::shape::FieldShape { name :
+                    "status", attribute : "status", ty : "Status", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "priority", attribute :
+                    "priority", ty : "u8", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "opened", attribute :
+                    "opened", ty : "Option<DateTime<Utc>>", optional : true, }
+                ],
+                flattened: false,
+            }
+        }
+    }
 };

@@ -206,4 +206,49 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
+    const _: () = ::ddb_entity::__private::assert_global_index::<UserIndex>();
+    #[automatically_derived]
+    impl ::ddb_entity::shape::Described for Session {
+        fn shape() -> ::ddb_entity::shape::EntityShape {
+            ::ddb_entity::shape::EntityShape {
+                rust_name: "Session",
+                type_tag: "SESSION",
+                pk: ::ddb_entity::shape::TemplateShape {
+                    source: "session_token",
+                    raw: true,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "session_token", ty : "String", width :
+                        ::core::option::Option::None, fixed_len :
+                        ::core::option::Option::None, spread :
+                        ::ddb_entity::key::Spread::Unknown, optional : false, computed :
+                        false, })]
+                    ],
+                },
+                sk: ::core::option::Option::None,
+                indexes: ::std::vec![
+                    ::ddb_entity::shape::IndexShape { index : < UserIndex as
+                    ::ddb_entity::Index > ::SCHEMA, pk :
+                    ::ddb_entity::shape::TemplateShape { source : "username", raw : true,
+                    segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "username", ty : "String", width :
+                    ::core::option::Option::None, fixed_len :
+                    ::core::option::Option::None, spread :
+                    ::ddb_entity::key::Spread::Unknown, optional : false, computed :
+                    false, })]], }, sk : ::core::option::Option::None, when :
+                    ::core::option::Option::None, }
+                ],
+                fields: ::std::vec![
+                    ::ddb_entity::shape::FieldShape { name : "session_token", attribute :
+                    "session_token", ty : "String", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "username", attribute :
+                    "username", ty : "String", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "expires_at", attribute :
+                    "expires_at", ty : "u64", optional : false, }
+                ],
+                flattened: false,
+            }
+        }
+    }
 };

@@ -1,6 +1,7 @@
 #[automatically_derived]
 impl ::ddb_entity::key::KeyPart for Priority {
     const PREFIX_FREE: bool = true;
+    const SPREAD: ::ddb_entity::key::Spread = ::ddb_entity::key::Spread::Few(3u32);
     fn encode_key(
         &self,
         out: &mut ::std::string::String,

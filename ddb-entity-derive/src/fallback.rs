@@ -140,6 +140,13 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
             #versioned
 
             #[automatically_derived]
+            impl #impl_generics ::ddb_entity::shape::Described for #ident #ty_generics #entity_where {
+                fn shape() -> ::ddb_entity::shape::EntityShape {
+                    ::core::unreachable!()
+                }
+            }
+
+            #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #(#functions)*
             }

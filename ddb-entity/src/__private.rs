@@ -65,6 +65,16 @@ pub fn timestamp<T: Timestamp>(
 /// the error reads well.
 pub const fn index_of_table<I: crate::Index<Table = T>, T: crate::Table>() {}
 
+/// Compile-time check that an entity's `index = …` names a global index:
+/// a local index keeps the table's partition key and is filled by a field.
+pub const fn assert_global_index<I: crate::Index>() {
+    if let crate::IndexKind::Local = I::SCHEMA.kind {
+        panic!(
+            "`index = …` fills a global index; this is a local index: store its sort key as a field named like the index's sort key attribute, and query it with `Entity::partition(…)?.local()`"
+        );
+    }
+}
+
 /// Whether the index declares a sort key, for a const assertion.
 pub const fn index_has_sort_key<I: crate::Index>() -> bool {
     I::SCHEMA.keys.sort_key.is_some()

@@ -9,7 +9,6 @@ mod batch;
 mod capacity;
 pub mod codec;
 mod collection;
-mod create_table;
 mod cursor;
 mod db;
 mod entity;
@@ -21,6 +20,7 @@ pub mod key;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
+pub mod model;
 mod read;
 pub mod stream;
 mod table;
@@ -45,9 +45,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use expr::{AttributeType, Condition, SizeOf};
 pub use item::{Item, Set, SetElement};
 pub use table::{
-    Index, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, MultiKeyIndex,
-    MultiKeyIndexSchema, Primary, QueryIndex, SortedIndex, SortedTable, Table, TableSchema,
-    validate_table_name,
+    Billing, Index, IndexKind, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, LocalIndex,
+    MultiKeyIndex, MultiKeyIndexSchema, Primary, Projection, QueryIndex, SortedIndex, SortedTable,
+    Table, TableSchema, Throughput, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
@@ -58,19 +58,30 @@ pub use table::{
 /// `.send().await`); each is `#[must_use]`.
 pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
-    pub use crate::create_table::{CreateTable, Provisioned};
     pub use crate::error::{
         ActionKind, CancellationCode, CancellationReason, CursorFault, PendingKey, PendingWrite,
         StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
-    pub use crate::read::{Get, MultiQuery, Page, Query, Scan, ScanPage};
+    pub use crate::model::{CreateTable, DriftCheck, Provisioned};
+    pub use crate::read::{
+        Get, MultiQuery, Page, Query, ReadOperation, ReadPlan, Scan, ScanPage, SortCondition,
+    };
     pub use crate::transact::{
         TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
     };
     pub use crate::write::{
         Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,
         UpdateReturningOld,
+    };
+}
+
+/// Entities described as data: their key templates (segments of literal
+/// text and holes), the indexes they fill and the fields they store, as
+/// `#[derive(Entity)]` read them. The model is built from these.
+pub mod shape {
+    pub use crate::entity::{
+        Described, EntityShape, FieldShape, HoleShape, IndexShape, Piece, TemplateShape,
     };
 }
 

@@ -17,6 +17,7 @@ mod guards;
 mod hash_only;
 mod keys;
 mod model;
+mod modelling;
 mod multi_key;
 mod ops;
 mod predicates;

@@ -692,4 +692,84 @@ mod typed {
             assert!(err.to_string().contains(says), "{what}: {err}");
         }
     }
+
+    /// The model's definition, artefacts, report and drift carry the
+    /// multi-attribute indexes `create_table_if_missing` sends.
+    #[tokio::test]
+    async fn the_model_defines_renders_and_checks_multi_attribute_indexes() {
+        use ddb_entity::model::Model;
+
+        let model = Model::<Games>::new("games")
+            .entity::<Match>()
+            .entity::<Bye>()
+            .entity::<Note>();
+        let input = model.create_table_input().unwrap();
+        let by_round = input
+            .global_secondary_indexes()
+            .iter()
+            .find(|i| i.index_name() == "ByRound")
+            .expect("ByRound is defined");
+        let keys: Vec<(&str, &str)> = by_round
+            .key_schema()
+            .iter()
+            .map(|e| (e.attribute_name(), e.key_type().as_str()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("tournament", "HASH"),
+                ("region", "HASH"),
+                ("round", "RANGE"),
+                ("score", "RANGE")
+            ]
+        );
+        let round = input
+            .attribute_definitions()
+            .iter()
+            .find(|d| d.attribute_name() == "round")
+            .expect("round is defined");
+        assert_eq!(round.attribute_type().as_str(), "N");
+        let cli = model.aws_cli_json().unwrap();
+        assert!(cli.contains("\"ByRound\""), "{cli}");
+        assert!(cli.contains("\"region\""), "{cli}");
+        let cloudformation = model.cloudformation_json().unwrap();
+        assert!(cloudformation.contains("\"score\""), "{cloudformation}");
+        for (what, err) in [
+            ("terraform", model.terraform_hcl().unwrap_err()),
+            ("workbench", model.workbench_json("today").unwrap_err()),
+        ] {
+            assert_eq!(err.kind(), ErrorKind::InvalidSchema, "{what}");
+            assert!(err.to_string().contains("ByRound"), "{what}: {err}");
+        }
+        let report = model.report().markdown();
+        assert!(
+            report.contains("| ByRound | global, multi-attribute | `tournament` S + `region` S / `round` N + `score` N | ALL |"),
+            "{report}"
+        );
+
+        let (_dynamo, db, _log) = games().await;
+        let drift = db.drift().await.unwrap();
+        assert!(drift.is_empty(), "{drift}");
+    }
+
+    /// A Query's plan states its filter, and refuses one on a key as
+    /// sending would.
+    #[test]
+    fn a_query_plan_states_its_filter() {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .build();
+        let db = Db::<Games>::new(aws_sdk_dynamodb::Client::from_conf(config), "plans");
+        let plan = db
+            .query(Match::partition(7).unwrap())
+            .filter(Match::fields().score.gt(20))
+            .plan()
+            .unwrap();
+        let filter = plan.filter.as_deref().expect("a filter");
+        assert!(filter.contains("score"), "{filter}");
+        assert!(plan.to_string().contains(", filtered by "), "{plan}");
+        let unfiltered = db.query(Match::partition(7).unwrap()).plan().unwrap();
+        assert_eq!(unfiltered.filter, None);
+        assert!(db.get(Match::key(7).unwrap()).plan().filter.is_none());
+    }
 }

@@ -122,6 +122,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             checks::where_clause(model, &[storable]),
         )
     };
+    let described = super::shape::described(model, &entity_where);
     let versioned = model.version().map(|_| {
         quote! {
             #[automatically_derived]
@@ -204,6 +205,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         }
 
         #versioned
+
+        #described
         };
     }
 }

@@ -22,11 +22,14 @@ pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
         .collect::<Vec<_>>()
         .join(", ");
     let expected = format!("{ident} (one of {listed})");
+    // At most 100 variants (checked): few values, as a partition key.
+    let count = u32::try_from(variants.len()).unwrap_or(u32::MAX);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
             // Each variant starts with its own two-digit position.
             const PREFIX_FREE: bool = true;
+            const SPREAD: ::ddb_entity::key::Spread = ::ddb_entity::key::Spread::Few(#count);
 
             fn encode_key(
                 &self,

@@ -12,7 +12,7 @@ use crate::key::{
     KeyBuf, KeyError, KeyPart, PARTITION_KEY_MAX_BYTES, PrefixOf, SORT_KEY_MAX_BYTES,
     greatest_below, prefix_successor, prefix_upper_bound,
 };
-use crate::table::{QueryIndex, Table};
+use crate::table::{LocalIndex, Primary, QueryIndex, Table};
 
 /// The whole primary key of one entity `E`: what GetItem, DeleteItem and
 /// UpdateItem address. Built by the generated `E::key(…)` or by
@@ -214,6 +214,18 @@ impl<I: QueryIndex> Partition<I> {
     /// The partition key value.
     pub fn into_string(self) -> String {
         self.value
+    }
+}
+
+impl<T: Table> Partition<Primary<T>> {
+    /// The same partition of local index `L`: a local index keeps the
+    /// table's partition key, and sorts its items by another attribute.
+    /// See [`LocalIndex`] for an example.
+    pub fn local<L: LocalIndex<Table = T>>(self) -> Partition<L> {
+        Partition {
+            value: self.value,
+            index: PhantomData,
+        }
     }
 }
 

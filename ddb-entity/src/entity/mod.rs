@@ -8,6 +8,7 @@ mod hooks;
 mod keys;
 mod path;
 mod range;
+mod shape;
 mod timestamp;
 pub(crate) mod verify;
 
@@ -28,6 +29,7 @@ pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;
+pub use shape::{Described, EntityShape, FieldShape, HoleShape, IndexShape, Piece, TemplateShape};
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.

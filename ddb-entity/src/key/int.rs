@@ -104,6 +104,7 @@ impl<const WIDTH: usize, T: PaddedInt> KeyPart for Padded<WIDTH, T> {
         None => None,
     };
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: super::Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.0.encode_padded(WIDTH, out)
@@ -297,6 +298,7 @@ macro_rules! unsigned {
         impl KeyPart for $t {
             $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
             const FIXED_LEN: Option<usize> = Some(Self::MAX_DIGITS);
+            const SPREAD: super::Spread = small_spread(Self::MAX_DIGITS);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
@@ -309,6 +311,15 @@ macro_rules! unsigned {
             }
         }
     )*};
+}
+
+/// A byte-wide integer has 256 values: few, as a partition key.
+const fn small_spread(max_digits: usize) -> super::Spread {
+    if max_digits <= 3 {
+        super::Spread::Few(256)
+    } else {
+        super::Spread::Unknown
+    }
 }
 
 macro_rules! signed {
@@ -348,6 +359,7 @@ macro_rules! signed {
             // Negatives are one byte longer (`-`), but start with a byte no
             // non-negative starts with: no encoding extends another.
             const PREFIX_FREE: bool = true;
+            const SPREAD: super::Spread = small_spread(Self::MAX_DIGITS);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)

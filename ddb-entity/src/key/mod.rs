@@ -236,6 +236,35 @@ pub trait KeyPart {
     /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
     /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
+
+    /// How a partition key made of values of this type spreads writes:
+    /// over a few values only (`bool`, `u8`, unit enums), over the clock (a
+    /// date: every write of a day goes to that day's partition), or
+    /// [`Spread::Unknown`] (the default). The model's hot-partition lint
+    /// reads it (feature `model`); declaring it changes no key.
+    const SPREAD: Spread = Spread::Unknown;
+}
+
+/// How the values of a key part spread writes over partitions, for the
+/// hot-partition lint: a partition key whose every hole has few values, or
+/// follows the clock, concentrates writes on a few partitions whatever the
+/// table's capacity (seed 000's "low-cardinality partition key").
+///
+/// ```
+/// use ddb_entity::key::{KeyPart, Spread};
+///
+/// assert_eq!(<bool as KeyPart>::SPREAD, Spread::Few(2));
+/// assert_eq!(<u64 as KeyPart>::SPREAD, Spread::Unknown);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Spread {
+    /// Nothing known: assumed to spread well.
+    Unknown,
+    /// At most this many distinct values.
+    Few(u32),
+    /// The values follow the clock: current writes share one value (a
+    /// date, a month).
+    Clock,
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -319,6 +348,7 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -329,6 +359,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -339,6 +370,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -349,6 +381,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -359,6 +392,7 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const SPREAD: Spread = T::SPREAD;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

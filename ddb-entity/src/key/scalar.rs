@@ -25,6 +25,7 @@ use super::{DecodeKeyPart, KeyError, KeyPart};
 impl KeyPart for bool {
     // `false` and `true` differ in their first byte.
     const PREFIX_FREE: bool = true;
+    const SPREAD: super::Spread = super::Spread::Few(2);
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         out.push_str(if *self { "true" } else { "false" });

@@ -176,6 +176,8 @@ fn parse_naive_datetime(text: &str) -> Option<NaiveDateTime> {
 
 impl KeyPart for NaiveDate {
     const FIXED_LEN: Option<usize> = Some(DATE_LEN);
+    // Every write of a day shares that day's value.
+    const SPREAD: super::Spread = super::Spread::Clock;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, *self)

@@ -10,6 +10,8 @@ use crate::future::into_future;
 use crate::item::ttl;
 use crate::table::Table;
 
+use super::plan::{ReadOperation, ReadPlan, SortCondition};
+
 /// Reads one entity by key: `Ok(None)` when there is no such item. Made by
 /// [`Db::get`].
 ///
@@ -69,6 +71,44 @@ impl<E: Entity> Get<'_, E> {
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
+    }
+
+    /// What this GetItem would send, without sending it: the key as a
+    /// partition and an equal sort key.
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity, op::{ReadOperation, SortCondition}};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64 }
+    ///
+    /// # let config = ddb_entity::sdk::Config::builder()
+    /// #     .behavior_version(ddb_entity::sdk::config::BehaviorVersion::latest()).build();
+    /// # let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    /// let plan = db.get(Customer::key(42)?).plan();
+    /// assert_eq!(plan.operation, ReadOperation::GetItem);
+    /// assert_eq!(plan.sort, SortCondition::Equal("PROFILE".into()));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn plan(&self) -> ReadPlan {
+        let keys = <E::Table as Table>::SCHEMA.primary;
+        ReadPlan {
+            operation: ReadOperation::GetItem,
+            index: None,
+            keys,
+            partition: self.key.partition().to_owned(),
+            sort: match keys.sort_key {
+                Some(_) => SortCondition::Equal(self.key.sort().to_owned()),
+                None => SortCondition::All,
+            },
+            filter: None,
+            projection: None,
+            reverse: false,
+            limit: Some(1),
+            consistent: self.consistent,
+        }
     }
 
     /// Sends the GetItem.

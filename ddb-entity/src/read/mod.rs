@@ -4,10 +4,13 @@
 mod filter;
 mod get;
 mod multi;
+mod plan;
 mod query;
 mod scan;
 
 pub use get::Get;
 pub use multi::MultiQuery;
+pub(crate) use plan::shown as shown_key;
+pub use plan::{ReadOperation, ReadPlan, SortCondition};
 pub use query::{Page, Query};
 pub use scan::{Scan, ScanPage};

@@ -17,6 +17,8 @@ use crate::expr::{Condition, Placeholders};
 use crate::item::{Item, ttl};
 use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
+use super::plan::{ReadOperation, ReadPlan, SortCondition};
+
 /// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
 /// the table). Made by [`Db::query`]; finish with
 /// [`collect`](Query::collect) (every page, up to the limit, into a
@@ -322,6 +324,33 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn projection(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
         self.projection = Some(attributes.into_iter().collect());
         self
+    }
+
+    /// What this Query would send, without sending it: the index, the one
+    /// partition, the sort-key condition (an encoding error in a sort key
+    /// is returned here, as `send` would), the filter (a filter on a key
+    /// attribute is refused here, as `send` would), the projection and
+    /// the flags. See [`ReadPlan`] for an example.
+    pub fn plan(self) -> Result<ReadPlan> {
+        let sort = match self.condition {
+            None => SortCondition::All,
+            Some(range) => SortCondition::from_range(range?.condition()),
+        };
+        let schema = &I::Table::SCHEMA;
+        self.filters.check(schema, Some(I::KEYS))?;
+        let filter = self.filters.text(schema, self.unknown, None)?;
+        Ok(ReadPlan {
+            operation: ReadOperation::Query,
+            index: I::INDEX_NAME,
+            keys: I::KEYS,
+            partition: self.partition.into_string(),
+            sort,
+            filter,
+            projection: self.projection,
+            reverse: self.reverse,
+            limit: self.limit,
+            consistent: self.consistent,
+        })
     }
 
     /// Every page, up to the limit, into one collection: a

@@ -1,0 +1,506 @@
+//! Table definitions: key attribute names, generic overloadable indexes,
+//! their projections, and how the table is billed.
+//!
+//! A single-table design names its key attributes generically (`PK`, `SK`,
+//! `GSI1PK`, …) because every entity type stores its own meaning in them.
+//! The *shape* of the table is therefore a compile-time constant, declared
+//! once with [`table!`](crate::table!), while the table's *name* is a runtime
+//! value given to [`Db::new`](crate::Db::new) (it differs per stage, per test).
+//!
+//! The shape is also what every deploy artefact is made from (the
+//! CreateTable input that [`create_table_if_missing`](crate::Db::create_table_if_missing)
+//! sends, and, with the feature `model`, CloudFormation, Terraform and
+//! NoSQL Workbench definitions), so what tests create is what production
+//! deploys.
+
+mod check;
+mod declare;
+
+pub use check::validate_table_name;
+
+/// The key attributes of the table or of one index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeySchema {
+    /// The partition (HASH) key attribute, e.g. `"PK"`.
+    pub partition_key: &'static str,
+    /// The sort (RANGE) key attribute, e.g. `"SK"`, if the index has one.
+    pub sort_key: Option<&'static str>,
+}
+
+/// Which attributes DynamoDB copies into a secondary index besides the
+/// keys (the table's and the index's, always projected).
+///
+/// A query of an index returns only what it projects: reading whole
+/// entities from an index needs [`All`](Projection::All). An index that
+/// serves a pattern reading a few attributes (a projection query) costs
+/// less storage and write capacity with [`Include`](Projection::Include)
+/// or [`KeysOnly`](Projection::KeysOnly).
+///
+/// ```
+/// use ddb_entity::Projection;
+///
+/// assert_eq!(Projection::All.as_str(), "ALL");
+/// assert_eq!(Projection::Include(&["total_cents"]).non_key_attributes(), ["total_cents"]);
+/// assert!(Projection::KeysOnly.non_key_attributes().is_empty());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Projection {
+    /// Every attribute (the default): a query returns whole items.
+    #[default]
+    All,
+    /// The table's and the index's key attributes only.
+    KeysOnly,
+    /// The keys and these attributes.
+    Include(&'static [&'static str]),
+}
+
+impl Projection {
+    /// DynamoDB's name for it: `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Projection::All => "ALL",
+            Projection::KeysOnly => "KEYS_ONLY",
+            Projection::Include(_) => "INCLUDE",
+        }
+    }
+
+    /// The attributes an `INCLUDE` projection names (none otherwise).
+    pub const fn non_key_attributes(&self) -> &'static [&'static str] {
+        match self {
+            Projection::Include(attributes) => attributes,
+            Projection::All | Projection::KeysOnly => &[],
+        }
+    }
+}
+
+/// Provisioned read and write capacity units per second: DynamoDB's
+/// `ProvisionedThroughput` (what [`Capacity`](crate::Capacity) meters is
+/// the capacity requests consume).
+///
+/// ```
+/// let capacity = ddb_entity::Throughput { read: 10, write: 5 };
+/// assert!(capacity.write < capacity.read);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Throughput {
+    /// Read capacity units.
+    pub read: u64,
+    /// Write capacity units.
+    pub write: u64,
+}
+
+/// How the table is billed: per request, or by provisioned capacity.
+///
+/// ```
+/// use ddb_entity::{Billing, Throughput};
+///
+/// assert_eq!(Billing::OnDemand.as_str(), "PAY_PER_REQUEST");
+/// let provisioned = Billing::Provisioned(Throughput { read: 10, write: 10 });
+/// assert_eq!(provisioned.capacity(), Some(Throughput { read: 10, write: 10 }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Billing {
+    /// On-demand capacity (`PAY_PER_REQUEST`, the default).
+    #[default]
+    OnDemand,
+    /// Provisioned capacity (`PROVISIONED`): the table's, and every global
+    /// index's that does not declare its own.
+    Provisioned(Throughput),
+}
+
+impl Billing {
+    /// DynamoDB's name for it: `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Billing::OnDemand => "PAY_PER_REQUEST",
+            Billing::Provisioned(_) => "PROVISIONED",
+        }
+    }
+
+    /// The table's provisioned capacity, `None` on demand.
+    pub const fn capacity(&self) -> Option<Throughput> {
+        match self {
+            Billing::OnDemand => None,
+            Billing::Provisioned(capacity) => Some(*capacity),
+        }
+    }
+}
+
+/// Whether a secondary index is global or local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// A global secondary index: its own partition key, its own capacity,
+    /// eventually consistent.
+    Global,
+    /// A local secondary index: the table's partition key with another
+    /// sort key, created with the table only. A table with one caps every
+    /// item collection (the items of one partition key) at 10 GB.
+    Local,
+}
+
+/// A secondary index: its name, key attributes, projection and capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IndexSchema {
+    /// The index name, e.g. `"GSI1"`.
+    pub name: &'static str,
+    /// The index's key attributes, e.g. `GSI1PK` / `GSI1SK`. A local
+    /// index's partition key is the table's.
+    pub keys: KeySchema,
+    /// Global or local.
+    pub kind: IndexKind,
+    /// What the index holds besides the keys (default `ALL`).
+    pub projection: Projection,
+    /// The capacity a global index of a provisioned table declares for
+    /// itself; `None` means the table's (see [`TableSchema::index_capacity`]).
+    pub capacity: Option<Throughput>,
+}
+
+/// The scalar type of a key attribute that holds an entity's field as it
+/// is (not a string key the library encodes): how CreateTable defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyAttributeType {
+    /// A string (`S`).
+    S,
+    /// A number (`N`): integers and floats, compared as numbers.
+    N,
+    /// Binary (`B`).
+    B,
+}
+
+impl KeyAttributeType {
+    /// The type letter DynamoDB uses: `"S"`, `"N"` or `"B"`.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::KeyAttributeType::N.as_str(), "N");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAttributeType::S => "S",
+            KeyAttributeType::N => "N",
+            KeyAttributeType::B => "B",
+        }
+    }
+}
+
+/// One attribute of a multi-attribute index key: its name (an entity
+/// field's stored name) and scalar type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyAttribute {
+    /// The attribute name, e.g. `"tournament"`.
+    pub name: &'static str,
+    /// Its scalar type.
+    pub ty: KeyAttributeType,
+}
+
+/// A global secondary index whose partition and sort keys are each made
+/// of up to four attributes (DynamoDB, November 2025), each an entity
+/// field in its native type: no key string to build, and an item is in
+/// the index exactly when it has every one of them. Declared in the
+/// `multi_key_indexes: { … }` block of [`table!`](crate::table!); queried
+/// with [`Db::query_multi`](crate::Db::query_multi). Every attribute is
+/// projected (`ALL`), and on a provisioned table the index has the
+/// table's capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MultiKeyIndexSchema {
+    /// The index name.
+    pub name: &'static str,
+    /// The partition key's attributes, in order: a query gives each one.
+    pub partition_key: &'static [KeyAttribute],
+    /// The sort key's attributes, in order: a query's conditions on them
+    /// go left to right (empty: no sort key).
+    pub sort_key: &'static [KeyAttribute],
+}
+
+impl MultiKeyIndexSchema {
+    /// The attributes in key order: the partition's, then the sort key's.
+    pub fn attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
+        self.partition_key.iter().chain(self.sort_key.iter())
+    }
+}
+
+/// The shape of a single table: primary key, type attribute, indexes and
+/// billing.
+///
+/// Declare it with [`table!`](crate::table!) rather than by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TableSchema {
+    /// The primary key. A single table of several entity types has a sort
+    /// key: it is what lets one partition hold an item collection. A table
+    /// without one (a session store keyed by its token alone) holds one item
+    /// per partition key.
+    pub primary: KeySchema,
+    /// The attribute naming each item's entity type, e.g. `"_type"`.
+    pub type_attribute: &'static str,
+    /// The table's time-to-live attribute, if it has one: a number of
+    /// seconds since the Unix epoch after which DynamoDB deletes the item
+    /// (within a few days). Reads hide items past it that are still there.
+    pub ttl_attribute: Option<&'static str>,
+    /// The reserved attribute holding the write token of the last write
+    /// that needed one (default `"_wt"`): a short random string per call,
+    /// overwritten by each such write (so it never grows), never part of an
+    /// entity's body. It is how a write resent after a lost answer
+    /// recognises that the item stored is its own (see the crate docs,
+    /// "Retries and exactly-once writes").
+    pub token_attribute: &'static str,
+    /// How the table is billed (default on demand).
+    pub billing: Billing,
+    /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
+    pub indexes: &'static [IndexSchema],
+    /// The local secondary indexes: the table's partition key with another
+    /// sort key attribute, which entities store as a field of their body.
+    pub local_indexes: &'static [IndexSchema],
+    /// The global secondary indexes keyed by several of the entities' own
+    /// attributes (see [`MultiKeyIndexSchema`]).
+    pub multi_key_indexes: &'static [MultiKeyIndexSchema],
+}
+
+impl TableSchema {
+    /// The index named `name`, global or local, if the table declares it.
+    ///
+    /// ```
+    /// ddb_entity::table! {
+    ///     /// The app's table.
+    ///     pub struct App {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: {
+    ///             /// Orders by id.
+    ///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
+    ///         },
+    ///         local_indexes: {
+    ///             /// A customer's items by total.
+    ///             pub ByTotal = "ByTotal" { sort_key: "total_key" },
+    ///         },
+    ///     }
+    /// }
+    /// use ddb_entity::{IndexKind, Table};
+    /// assert_eq!(App::SCHEMA.index("GSI1").unwrap().keys.partition_key, "GSI1PK");
+    /// assert_eq!(App::SCHEMA.index("ByTotal").unwrap().kind, IndexKind::Local);
+    /// assert_eq!(App::SCHEMA.index("ByTotal").unwrap().keys.partition_key, "PK");
+    /// assert!(App::SCHEMA.index("GSI9").is_none());
+    /// ```
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.all_indexes().find(|index| index.name == name)
+    }
+
+    /// Every secondary index: the global ones, then the local ones.
+    pub fn all_indexes(&self) -> impl Iterator<Item = &IndexSchema> {
+        self.indexes.iter().chain(self.local_indexes)
+    }
+
+    /// The capacity of a global index of a provisioned table: its own, or
+    /// else the table's. `None` for a local index (it shares the table's)
+    /// and for an on-demand table.
+    ///
+    /// ```
+    /// ddb_entity::table! {
+    ///     /// A provisioned table.
+    ///     pub struct App {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         billing: provisioned { read: 20, write: 10 },
+    ///         indexes: {
+    ///             /// Reads little.
+    ///             pub Gsi1 = "GSI1" { partition_key: "GSI1PK", capacity: { read: 5, write: 10 } },
+    ///             /// As the table.
+    ///             pub Gsi2 = "GSI2" { partition_key: "GSI2PK" },
+    ///         },
+    ///     }
+    /// }
+    /// use ddb_entity::{Index, Table, Throughput};
+    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi1::SCHEMA), Some(Throughput { read: 5, write: 10 }));
+    /// assert_eq!(App::SCHEMA.index_capacity(&Gsi2::SCHEMA), Some(Throughput { read: 20, write: 10 }));
+    /// ```
+    pub fn index_capacity(&self, index: &IndexSchema) -> Option<Throughput> {
+        match (index.kind, self.billing) {
+            (IndexKind::Global, Billing::Provisioned(table)) => {
+                Some(index.capacity.unwrap_or(table))
+            }
+            _ => None,
+        }
+    }
+
+    /// Every distinct attribute of the multi-attribute indexes
+    /// ([`multi_key_indexes`](Self::multi_key_indexes)) with its type, in
+    /// declaration order: the typed `AttributeDefinitions` a CreateTable
+    /// request adds to the string [`key_attributes`](Self::key_attributes).
+    ///
+    /// ```
+    /// ddb_entity::table! {
+    ///     /// Scores of a tournament.
+    ///     pub struct Games {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         multi_key_indexes: {
+    ///             /// Per tournament, by round.
+    ///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+    ///             /// Per tournament.
+    ///             pub ByTournament = "ByTournament" { partition_key: ["tournament": S] },
+    ///         },
+    ///     }
+    /// }
+    /// use ddb_entity::{KeyAttributeType, Table};
+    /// let attributes = Games::SCHEMA.multi_key_attributes();
+    /// assert_eq!(attributes.len(), 2);
+    /// assert_eq!(attributes[1].ty, KeyAttributeType::N);
+    /// ```
+    pub fn multi_key_attributes(&self) -> Vec<KeyAttribute> {
+        let mut distinct: Vec<KeyAttribute> = Vec::new();
+        for attribute in self.multi_key_indexes.iter().flat_map(|i| i.attributes()) {
+            if !distinct.iter().any(|a| a.name == attribute.name) {
+                distinct.push(*attribute);
+            }
+        }
+        distinct
+    }
+
+    /// Every distinct key attribute of the table and its indexes, in
+    /// declaration order (table, global indexes, local indexes): the
+    /// `AttributeDefinitions` of a CreateTable request.
+    pub fn key_attributes(&self) -> Vec<&'static str> {
+        let all = std::iter::once(self.primary)
+            .chain(self.all_indexes().map(|index| index.keys))
+            .flat_map(|keys| std::iter::once(keys.partition_key).chain(keys.sort_key));
+        let mut distinct = Vec::new();
+        for name in all {
+            if !distinct.contains(&name) {
+                distinct.push(name);
+            }
+        }
+        distinct
+    }
+}
+
+/// A table shape, implemented by [`table!`](crate::table!).
+pub trait Table: 'static {
+    /// The key attributes, type attribute and indexes.
+    const SCHEMA: TableSchema;
+}
+
+/// A secondary index of table [`Index::Table`], implemented by
+/// [`table!`](crate::table!). Entities name a global one to fill its key
+/// attributes; a local one ([`LocalIndex`]) they fill with a field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an index declared with `table!`",
+    label = "not an index",
+    note = "declare it in the `indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait Index: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name, key attributes, projection and capacity.
+    const SCHEMA: IndexSchema;
+}
+
+/// A global secondary index keyed by several attributes of the entities
+/// themselves, implemented by [`table!`](crate::table!) (its
+/// `multi_key_indexes: { … }` block). Queried with
+/// [`Db::query_multi`](crate::Db::query_multi).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-attribute index declared with `table!`",
+    label = "not a multi-attribute index",
+    note = "declare it in the `multi_key_indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait MultiKeyIndex: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name and key attributes.
+    const SCHEMA: MultiKeyIndexSchema;
+}
+
+/// A local secondary index, declared in the `local_indexes` block of
+/// [`table!`](crate::table!): the table's partition key with another sort
+/// key attribute, which an entity fills with a field of that name (a
+/// string, as every key attribute the library declares). A partition of
+/// the table is a partition of its local indexes:
+///
+/// ```
+/// use ddb_entity::{Entity, Partition};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! {
+///     /// Orders under their customer, also by status.
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         local_indexes: {
+///             /// A customer's orders by status.
+///             pub ByStatus = "ByStatus" { sort_key: "status" },
+///         },
+///     }
+/// }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64, status: String }
+///
+/// let by_status: Partition<ByStatus> = Order::partition(42)?.local();
+/// assert_eq!(by_status.as_str(), "CUST#00000000000000000042");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a local index declared with `table!`",
+    label = "not a local index",
+    note = "declare it in the `local_indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait LocalIndex: Index {}
+
+/// Something a Query can run on: the table's primary key ([`Primary`]) or
+/// one of its secondary indexes. Key values ([`Partition`](crate::Partition),
+/// [`SortKey`](crate::SortKey)) are typed by it, so a partition of one index
+/// can never be sent to another.
+pub trait QueryIndex: 'static {
+    /// The table.
+    type Table: Table;
+    /// The index name to send, `None` for the table itself.
+    const INDEX_NAME: Option<&'static str>;
+    /// The key attributes.
+    const KEYS: KeySchema;
+}
+
+/// A [`QueryIndex`] with a sort key: only a query on one takes sort-key
+/// conditions (`sk_eq`, `sk_between`, …), so a condition on an index
+/// without a sort key does not compile. Implemented by [`table!`](crate::table!).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no sort key, so a query on it takes no sort-key condition",
+    label = "an index without a sort key",
+    note = "drop the sort-key condition, or declare a `sort_key` for the index in `table!`"
+)]
+pub trait SortedIndex: QueryIndex {}
+
+/// A table whose primary key has a sort key, implemented by
+/// [`table!`](crate::table!) when it declares `sort_key`: only a query on
+/// such a table takes sort-key conditions.
+#[diagnostic::on_unimplemented(
+    message = "table `{Self}` has no sort key, so a query on it takes no sort-key condition",
+    label = "a table without a sort key",
+    note = "a partition of a table without a sort key holds one item: drop the sort-key condition, or declare `sort_key` in `table!`"
+)]
+pub trait SortedTable: Table {}
+
+/// The table's own primary key, as a [`QueryIndex`].
+///
+/// ```
+/// use ddb_entity::{Primary, QueryIndex};
+/// ddb_entity::table! {
+///     /// The app's table.
+///     pub struct App { partition_key: "PK", sort_key: "SK" }
+/// }
+/// assert_eq!(<Primary<App> as QueryIndex>::INDEX_NAME, None);
+/// assert_eq!(<Primary<App> as QueryIndex>::KEYS.partition_key, "PK");
+/// ```
+pub struct Primary<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T: Table> QueryIndex for Primary<T> {
+    type Table = T;
+    const INDEX_NAME: Option<&'static str> = None;
+    const KEYS: KeySchema = T::SCHEMA.primary;
+}
+
+impl<T: SortedTable> SortedIndex for Primary<T> {}
+
+impl<I: Index> QueryIndex for I {
+    type Table = I::Table;
+    const INDEX_NAME: Option<&'static str> = Some(I::SCHEMA.name);
+    const KEYS: KeySchema = I::SCHEMA.keys;
+}
