@@ -17,6 +17,7 @@ pub mod key;
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 mod read;
+pub mod shard;
 mod table;
 mod transact;
 mod write;

@@ -61,6 +61,7 @@
 
 mod bound;
 mod builder;
+mod cardinality;
 mod error;
 mod float;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
@@ -81,6 +82,7 @@ pub use bound::{
     prefix_upper_bound,
 };
 pub use builder::KeyBuf;
+pub use cardinality::Cardinality;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 pub use reader::{KeyReader, SegmentReader};
@@ -236,6 +238,15 @@ pub trait KeyPart {
     /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
     /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
+
+    /// How many distinct values the type can write, as far as it decides
+    /// how writes spread over partitions ([`Cardinality`]): `bool` and unit
+    /// enums few, narrow integers a bounded number, a date one per day;
+    /// [`Unbounded`](Cardinality::Unbounded) by default. The hot-partition
+    /// lint ([`lint::hot_partitions`](crate::lint::hot_partitions)) flags a
+    /// partition key whose holes all have few values. Declaring it is a
+    /// promise only as far as the lint goes: nothing else reads it.
+    const CARDINALITY: Cardinality = Cardinality::Unbounded;
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -319,6 +330,7 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -329,6 +341,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -339,6 +352,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -349,6 +363,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -359,6 +374,7 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
