@@ -263,6 +263,128 @@ const _: () = {
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <Gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Comment",
+            "ISSUE",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "REPO#{repo}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("REPO")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "repo",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_repo as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "#ISSUE#{number}-{comment}",
+                            false,
+                            &[
+                                &[],
+                                &[::ddb_entity::layout::Piece::Literal("ISSUE")],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "number",
+                                            "u32",
+                                            ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                    ::ddb_entity::layout::Piece::Literal("-"),
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "comment",
+                                            "String",
+                                            ::core::option::Option::None,
+                                            <__Key_comment as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "AUTHOR#{author}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("AUTHOR")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "author",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_author as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "{kind}REACT#{number}",
+                            false,
+                            &[
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "kind",
+                                            "Kind",
+                                            ::core::option::Option::None,
+                                            <__Key_kind as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                    ::ddb_entity::layout::Piece::Literal("REACT"),
+                                ],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "number",
+                                            "u32",
+                                            ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
                 __checked::<__Key_repo>(&self.repo),

@@ -111,6 +111,64 @@ const _: () = {
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <UserIndex as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Session",
+            "SESSION",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "session_token",
+                        true,
+                        &[
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "session_token",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_session_token as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::None,
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(
+                        <UserIndex as ::ddb_entity::Index>::SCHEMA,
+                    ),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "username",
+                        true,
+                        &[
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "username",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_username as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::None,
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(__checked::<__Key_session_token>(&self.session_token))
         }

@@ -13,6 +13,8 @@ mod expr;
 mod future;
 pub mod item;
 pub mod key;
+pub mod layout;
+pub mod lint;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;

@@ -21,7 +21,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, KeyTemplate};
+use crate::ast::{Entity, Followed, Hole, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -31,6 +31,12 @@ fn alias(hole: &Hole<'_>) -> Ident {
         Some(width) => format_ident!("__Key_{}_{}", field, width),
         None => format_ident!("__Key_{}", field),
     }
+}
+
+/// The checked alias of a shard input's type, its full-width key type:
+/// `__Key_order_id`.
+pub(super) fn shard_alias(input: &ShardInput<'_>) -> Ident {
+    format_ident!("__Key_{}", name::unraw(input.field()))
 }
 
 /// How generated bodies name `hole`'s key type.
@@ -114,6 +120,23 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
         });
     }
+    // A shard hashes its fields' full-width encodings: each must be a key
+    // part, checked at the shard (once, when no hole checked it already).
+    for input in model.shard_inputs() {
+        let ty = input.ty();
+        let alias = shard_alias(input);
+        if model.is_generic(ty) || seen.contains(&alias) {
+            continue;
+        }
+        seen.push(alias.clone());
+        let check = quote_spanned! {input.span=>
+            ::ddb_entity::__private::assert_key_part::<#ty>();
+        };
+        aliases.push(quote! {
+            #[allow(non_camel_case_types)]
+            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+        });
+    }
     let generic_check = generic_bounds(model, &generic_holes);
     let index_checks = index_checks(model);
     let segment_checks = segment_checks(model);
@@ -164,6 +187,38 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let sort_key = quote_spanned! {span=>
         const _: () = ::core::assert!(#holds, #message);
     };
+    // A sharded partition is read back in sort-key order, and holds many
+    // items: only a key with a sort key is sharded.
+    let sharded = model
+        .pk
+        .iter()
+        .map(|pk| {
+            (
+                pk,
+                quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
+                format!("table `{table_name}`"),
+            )
+        })
+        .chain(model.indexes.iter().filter_map(|index| {
+            let path = &index.path;
+            let name = &index.name;
+            Some((
+                index.pk.as_ref()?,
+                quote!(::ddb_entity::__private::index_has_sort_key::<#path>()),
+                format!("index `{name}`"),
+            ))
+        }))
+        .filter_map(|(pk, holds, what)| {
+            let shard = pk.shard()?;
+            let message = format!(
+                "{what} has no sort key, so each of its partitions holds one item and a sharded partition key would hold at most one item per shard: shard a key with a sort key, or remove the shard"
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            Some(quote_spanned! {shard.span=>
+                const _: () = ::core::assert!(#holds, #message);
+            })
+        });
     let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
     let raw_keys = model
         .pk
@@ -199,6 +254,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
         });
     quote! {
         #sort_key
+        #(#sharded)*
         #(#raw_keys)*
     }
 }
@@ -268,6 +324,16 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
                 #ty: ::ddb_entity::__private::KeyPart + ::ddb_entity::__private::DecodeKeyPart
             },
         };
+        if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
+            bounds.push(bound);
+        }
+    }
+    for input in model.shard_inputs() {
+        let ty = input.ty();
+        if !model.is_generic(ty) {
+            continue;
+        }
+        let bound = quote!(#ty: ::ddb_entity::__private::KeyPart);
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
             bounds.push(bound);
         }

@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::Result;
 use crate::item::Item;
+use crate::layout::EntityLayout;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::{KeyArg, RawKey};
@@ -102,6 +103,13 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// The global secondary indexes the entity fills (index overloading:
     /// several entity types fill the same generic index).
     const INDEXES: &'static [IndexSchema];
+
+    /// The entity's key templates as data: what the hot-partition lint
+    /// ([`lint::hot_partitions`](crate::lint::hot_partitions)) and models
+    /// of the table read. `#[derive(Entity)]` writes it; an entity
+    /// implemented by hand describes no keys unless it writes one too.
+    const LAYOUT: &'static EntityLayout =
+        &EntityLayout::undescribed(Self::RUST_NAME, Self::TYPE_TAG);
 
     /// The primary key of this value.
     fn primary_key(&self) -> Result<Key<Self>>;
