@@ -20,6 +20,7 @@ mod ops;
 mod query;
 mod ranges;
 mod sealed_cursors;
+mod shards;
 mod support;
 mod table;
 mod templates;

@@ -2,8 +2,14 @@
 //! conditions, transparent pagination, and collections of mixed types.
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use futures_util::future::Either;
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
+
+// A sharded partition is read over its shards and merged (`Query` takes
+// both alike): the merge lives beside this file.
+#[path = "query/fanout.rs"]
+mod fanout;
 
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::cursor::{Cursor, Scope};
@@ -45,6 +51,8 @@ pub struct Query<'db, I: QueryIndex> {
     capacity: bool,
     include_expired: bool,
     projection: Option<Vec<&'static str>>,
+    /// Shard requests in flight at once, for a sharded partition.
+    shard_concurrency: Option<usize>,
 }
 
 /// One page of a query: the items of one request, and where to resume.
@@ -104,6 +112,7 @@ impl<T: Table> Db<T> {
             capacity: false,
             include_expired: false,
             projection: None,
+            shard_concurrency: None,
         }
     }
 }
@@ -259,6 +268,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
+        if self.partition.is_sharded() {
+            return fanout::collect(self).await;
+        }
         let span = self.span::<C>();
         async move {
             let mut progress = self.start()?;
@@ -277,6 +289,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// One request: its items and the cursor to resume from.
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
+        if self.partition.is_sharded() {
+            return fanout::page(self).await;
+        }
         let span = self.span::<C>();
         async move {
             let mut progress = self.start()?;
@@ -297,8 +312,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
+        if self.partition.is_sharded() {
+            return Either::Left(fanout::pages(self));
+        }
         let span = self.span::<C>();
-        stream::try_unfold(Pages::Start(self), move |state| {
+        Either::Right(stream::try_unfold(Pages::Start(self), move |state| {
             let span = span.clone();
             async move {
                 let (query, mut progress) = match state {
@@ -326,7 +344,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 Ok(Some((Page { items, cursor }, next)))
             }
             .instrument(span)
-        })
+        }))
     }
 
     fn span<C: Collection>(&self) -> tracing::Span {
@@ -352,6 +370,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             range: condition,
             reverse: self.reverse,
             filter: None,
+            shards: None,
         }
     }
 

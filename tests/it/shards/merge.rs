@@ -1,0 +1,424 @@
+//! A sharded partition reads as one: the merged read equals an in-memory
+//! sort of the same items, forward and reverse, at every limit and page
+//! size, across pages and cursors, with shards of very different sizes and
+//! empty ones; each shard is asked only for what can still be used.
+
+use std::collections::HashSet;
+
+use futures_util::TryStreamExt;
+
+use ddb_entity::op::Page;
+use ddb_entity::{Cursor, ErrorKind, UnknownItems};
+
+use super::*;
+
+/// Shard sizes from 40 items to none: 74 open orders.
+const SIZES: [usize; 16] = [40, 1, 0, 12, 3, 0, 2, 0, 7, 1, 0, 0, 5, 2, 0, 1];
+
+/// The open orders of [`SIZES`], and shipped orders (another partition
+/// of the same shards) that no read of the open ones may see.
+async fn seed(db: &Db<App>) -> Vec<StatusOrder> {
+    let open = skewed_orders(SIZES, Status::Open);
+    assert_eq!(open.len(), 74);
+    let shipped: Vec<StatusOrder> = (1..=10)
+        .map(|i| StatusOrder {
+            order_id: 100_000 + i,
+            status: Status::Shipped,
+            placed: 1000 + i as u32,
+            total_cents: 0,
+        })
+        .collect();
+    put_all(db, &open).await;
+    put_all(db, &shipped).await;
+    index_order(&open)
+}
+
+fn open() -> ddb_entity::Partition<Gsi1> {
+    StatusOrder::gsi1_partition(Status::Open).unwrap()
+}
+
+fn ids(orders: &[StatusOrder]) -> Vec<u64> {
+    orders.iter().map(|o| o.order_id).collect()
+}
+
+fn directed(sorted: &[StatusOrder], reverse: bool) -> Vec<StatusOrder> {
+    let mut out = sorted.to_vec();
+    if reverse {
+        out.reverse();
+    }
+    out
+}
+
+#[tokio::test]
+async fn merged_reads_equal_an_in_memory_sort_at_every_limit_and_page_size() {
+    let (_dynamo, db, _log) = logged_table().await;
+    let sorted = seed(&db).await;
+    for reverse in [false, true] {
+        let expected = directed(&sorted, reverse);
+        for limit in [
+            None,
+            Some(0),
+            Some(1),
+            Some(5),
+            Some(41),
+            Some(74),
+            Some(100),
+        ] {
+            for page_size in [None, Some(1), Some(7), Some(100)] {
+                let mut query = db.query(open()).reverse(reverse);
+                if let Some(limit) = limit {
+                    query = query.limit(limit);
+                }
+                if let Some(size) = page_size {
+                    query = query.page_size(size);
+                }
+                let read: Vec<StatusOrder> = query.all().await.unwrap();
+                let want = &expected[..limit.unwrap_or(usize::MAX).min(expected.len())];
+                assert_eq!(
+                    ids(&read),
+                    ids(want),
+                    "reverse {reverse}, limit {limit:?}, page size {page_size:?}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn pages_of_a_size_are_full_and_one_cursor_resumes_every_shard() {
+    let (_dynamo, db, _log) = logged_table().await;
+    let sorted = seed(&db).await;
+    for reverse in [false, true] {
+        let expected = directed(&sorted, reverse);
+        for size in [1, 5, 16, 33] {
+            // As a stream: every page full but the last, which ends it.
+            let pages: Vec<Page<Vec<StatusOrder>>> = db
+                .query(open())
+                .reverse(reverse)
+                .page_size(size)
+                .pages()
+                .try_collect()
+                .await
+                .unwrap();
+            let (last, full) = pages.split_last().unwrap();
+            let shape: Vec<(usize, bool)> = pages
+                .iter()
+                .map(|p| (p.items.len(), p.cursor.is_some()))
+                .collect();
+            assert!(
+                full.iter()
+                    .all(|p| p.items.len() == size && p.cursor.is_some()),
+                "reverse {reverse}, size {size}: {shape:?}"
+            );
+            assert!(last.cursor.is_none());
+            let read: Vec<StatusOrder> = pages.into_iter().flat_map(|p| p.items).collect();
+            assert_eq!(ids(&read), ids(&expected), "reverse {reverse}, size {size}");
+        }
+
+        // By hand, the cursor through its text, the page size changing
+        // between pages (a cursor does not bind it).
+        let mut read = Vec::new();
+        let mut cursor: Option<Cursor> = None;
+        for turn in 0.. {
+            let mut query = db
+                .query(open())
+                .reverse(reverse)
+                .page_size(if turn % 2 == 0 { 3 } else { 11 });
+            if let Some(cursor) = cursor.take() {
+                let text = cursor.to_string();
+                assert!(text.starts_with("m1."), "{text}");
+                query = query.after(text.parse().unwrap());
+            }
+            let page: Page<Vec<StatusOrder>> = query.page().await.unwrap();
+            read.extend(page.items);
+            match page.cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(ids(&read), ids(&expected));
+
+        // Without a page size: each page is what one request per shard
+        // yields, and the pages still make the whole order.
+        let pages: Vec<Page<Vec<StatusOrder>>> = db
+            .query(open())
+            .reverse(reverse)
+            .pages()
+            .try_collect()
+            .await
+            .unwrap();
+        let read: Vec<StatusOrder> = pages.into_iter().flat_map(|p| p.items).collect();
+        assert_eq!(ids(&read), ids(&expected));
+    }
+}
+
+#[tokio::test]
+async fn a_limit_stops_at_its_items_and_its_cursor_resumes_the_rest() {
+    let (_dynamo, db, _log) = logged_table().await;
+    let sorted = seed(&db).await;
+    let pages: Vec<Page<Vec<StatusOrder>>> = db
+        .query(open())
+        .limit(10)
+        .page_size(4)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    let sizes: Vec<usize> = pages.iter().map(|p| p.items.len()).collect();
+    assert_eq!(sizes, [4, 4, 2]);
+    // Stopped by the limit, not the end: the last page still has a cursor.
+    let cursor = pages.last().unwrap().cursor.clone().unwrap();
+    let rest: Vec<StatusOrder> = db.query(open()).after(cursor).all().await.unwrap();
+    let first: Vec<StatusOrder> = pages.into_iter().flat_map(|p| p.items).collect();
+    assert_eq!(ids(&first), ids(&sorted[..10]));
+    assert_eq!(ids(&rest), ids(&sorted[10..]));
+}
+
+#[tokio::test]
+async fn each_shard_is_asked_once_for_what_the_limit_can_still_take() {
+    let (_dynamo, db, log) = logged_table().await;
+    let sorted = seed(&db).await;
+    let shards: HashSet<String> = open()
+        .shard_partitions()
+        .into_iter()
+        .map(|p| p.into_string())
+        .collect();
+    assert_eq!(shards.len(), 16);
+
+    // The first 5: one request per shard (empty ones too), each for 5,
+    // and none once the 5 are known.
+    log.clear();
+    let first: Vec<StatusOrder> = db.query(open()).limit(5).all().await.unwrap();
+    assert_eq!(ids(&first), ids(&sorted[..5]));
+    let queries = log.queries();
+    assert_eq!(queries.len(), 16, "{queries:?}");
+    assert!(queries.iter().all(|(_, limit)| *limit == Some(5)));
+    let asked: HashSet<String> = queries.into_iter().map(|(p, _)| p).collect();
+    assert_eq!(asked, shards);
+
+    // One at a time: the same requests, the same items.
+    log.clear();
+    let serial: Vec<StatusOrder> = db
+        .query(open())
+        .limit(5)
+        .shard_concurrency(1)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(serial, first);
+    assert_eq!(log.queries().len(), 16);
+
+    // A page of 4 then asks each shard for 4 at most, and a later page
+    // asks again only the shards whose items it used up.
+    log.clear();
+    let page: Page<Vec<StatusOrder>> = db.query(open()).page_size(4).page().await.unwrap();
+    assert_eq!(ids(&page.items), ids(&sorted[..4]));
+    assert!(log.queries().iter().all(|(_, limit)| *limit == Some(4)));
+    assert_eq!(log.queries().len(), 16);
+    log.clear();
+    let next: Page<Vec<StatusOrder>> = db
+        .query(open())
+        .page_size(4)
+        .after(page.cursor.unwrap())
+        .page()
+        .await
+        .unwrap();
+    assert_eq!(ids(&next.items), ids(&sorted[4..8]));
+    // Resuming reads every shard that is not done again (the cursor holds
+    // positions, not items), but never one a previous page finished.
+    let requests = log.queries().len();
+    let empty = SIZES.iter().filter(|n| **n == 0).count();
+    assert!(requests <= 16 - empty + 4, "{requests}");
+}
+
+#[tokio::test]
+async fn sort_key_conditions_apply_to_every_shard() {
+    let (_dynamo, db, log) = logged_table().await;
+    let sorted = seed(&db).await;
+    let sk = StatusOrder::gsi1_sk;
+    let within = |low: u32, high: u32| -> Vec<u64> {
+        ids(&sorted
+            .iter()
+            .filter(|o| (low..=high).contains(&o.placed))
+            .cloned()
+            .collect::<Vec<_>>())
+    };
+    let between: Vec<StatusOrder> = db
+        .query(open())
+        .sk_between(sk().placed(1010u32), sk().placed(1050u32))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&between), within(1010, 1050));
+    let newest_after: Vec<StatusOrder> = db
+        .query(open())
+        .sk_gt(sk().placed(1080u32))
+        .reverse(true)
+        .limit(3)
+        .all()
+        .await
+        .unwrap();
+    let mut after = within(1081, u32::MAX);
+    after.reverse();
+    assert_eq!(ids(&newest_after), after[..3.min(after.len())]);
+    let before: Vec<StatusOrder> = db
+        .query(open())
+        .sk_lt(sk().placed(1020u32))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&before), within(0, 1019));
+    let one = &sorted[17];
+    let exact: Vec<StatusOrder> = db
+        .query(open())
+        .sk_eq(sk().placed(one.placed).order_id(one.order_id))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(exact, std::slice::from_ref(one));
+
+    // A range that holds nothing sends nothing, to any shard.
+    log.clear();
+    let none: Vec<StatusOrder> = db
+        .query(open())
+        .sk_between(sk().placed(1050u32), sk().placed(1010u32))
+        .all()
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+    assert!(log.queries().is_empty());
+}
+
+#[tokio::test]
+async fn collections_merge_every_type_of_the_sharded_partition() {
+    let (_dynamo, db, _log) = logged_table().await;
+    let orders = seed(&db).await;
+    let returns: Vec<StatusReturn> = (1..=20)
+        .map(|return_id| StatusReturn {
+            return_id,
+            status: Status::Open,
+            placed: 1000 + return_id as u32 * 3,
+        })
+        .collect();
+    put_all(&db, &returns).await;
+
+    // One merged order over both types: by the index sort key, whose
+    // type prefixes (`ORDER#`, `RETURN#`) sort orders first.
+    let items: Vec<StatusItem> = db.query(open()).all().await.unwrap();
+    let mut expected: Vec<StatusItem> = orders.iter().cloned().map(StatusItem::Order).collect();
+    expected.extend(returns.iter().cloned().map(StatusItem::Return));
+    assert_eq!(items, expected);
+
+    let view: StatusView = db.query(open()).reverse(true).collect().await.unwrap();
+    assert_eq!(view.orders.len(), 74);
+    assert_eq!(view.returns.len(), 20);
+    assert_eq!(view.returns[0].return_id, 20);
+
+    // A typed range keeps to the orders' key space in every shard.
+    let only_orders: Vec<StatusItem> = db
+        .query(open())
+        .sk_ge(StatusOrder::gsi1_sk().placed(0u32))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(only_orders.len(), 74);
+}
+
+#[tokio::test]
+async fn a_foreign_item_in_one_shard_follows_the_unknown_items_policy() {
+    let (_dynamo, db, _log) = logged_table().await;
+    let orders = seed(&db).await;
+    // An item of a type no collection holds, in shard 3's partition.
+    let shard3 = open().shard(3).unwrap().into_string();
+    let foreign: ddb_entity::Item = [
+        ("PK", "ALIEN#1"),
+        ("SK", "ALIEN"),
+        ("GSI1PK", shard3.as_str()),
+        ("GSI1SK", "ORDER#0000001050#x"),
+        ("_type", "ALIEN"),
+    ]
+    .into_iter()
+    .map(|(k, v)| {
+        (
+            k.to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::S(v.to_owned()),
+        )
+    })
+    .collect();
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(foreign))
+        .send()
+        .await
+        .unwrap();
+
+    let skipped: Vec<StatusOrder> = db.query(open()).all().await.unwrap();
+    assert_eq!(ids(&skipped), ids(&orders));
+    let err = db
+        .query(open())
+        .on_unknown(UnknownItems::Error)
+        .all::<StatusOrder>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnknownType);
+    assert!(err.to_string().contains("ALIEN"), "{err}");
+}
+
+#[tokio::test]
+async fn ties_between_shards_go_to_the_lower_shard_and_reverse_exactly() {
+    let (_dynamo, db, _log) = logged_table().await;
+    // Each minute in several shards, at most once per shard.
+    let mut pings = Vec::new();
+    let mut used: HashSet<(u16, u16)> = HashSet::new();
+    for ping_id in 1..=60u64 {
+        let minute = (ping_id % 7) as u16;
+        let shard = documented_shard(4, &[&ping_id]);
+        if used.insert((minute, shard)) {
+            pings.push((
+                shard,
+                Ping {
+                    ping_id,
+                    status: Status::Open,
+                    minute,
+                },
+            ));
+        }
+    }
+    assert!(pings.len() > 14, "ties need several shards per minute");
+    put_all(
+        &db,
+        &pings.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+    )
+    .await;
+    pings.sort_by_key(|(shard, ping)| (ping.minute, *shard));
+    let expected: Vec<u64> = pings.iter().map(|(_, p)| p.ping_id).collect();
+
+    let partition = || Ping::gsi2_partition(Status::Open).unwrap();
+    let forward: Vec<Ping> = db.query(partition()).all().await.unwrap();
+    assert_eq!(
+        forward.iter().map(|p| p.ping_id).collect::<Vec<_>>(),
+        expected
+    );
+    let backward: Vec<Ping> = db.query(partition()).reverse(true).all().await.unwrap();
+    let mut reversed = expected.clone();
+    reversed.reverse();
+    assert_eq!(
+        backward.iter().map(|p| p.ping_id).collect::<Vec<_>>(),
+        reversed
+    );
+    // Page by page, the same tie order.
+    let pages: Vec<Page<Vec<Ping>>> = db
+        .query(partition())
+        .page_size(1)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    let paged: Vec<u64> = pages
+        .into_iter()
+        .flat_map(|p| p.items)
+        .map(|p| p.ping_id)
+        .collect();
+    assert_eq!(paged, expected);
+}
