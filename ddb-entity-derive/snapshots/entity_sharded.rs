@@ -40,14 +40,6 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < App > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
-        "table `App` has no sort key, so each of its partitions holds one item and a sharded partition key would hold at most one item per shard: shard a key with a sort key, or remove the shard"
-    );
-    const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
-        "index `Gsi1` has no sort key, so each of its partitions holds one item and a sharded partition key would hold at most one item per shard: shard a key with a sort key, or remove the shard"
-    );
     #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
@@ -443,8 +435,13 @@ const _: () = {
                                 let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                     "Event",
                                 );
-                                __shard.input("event_id", event_id)?;
-                                __shard.input("region", __field_region)?;
+                                __shard
+                                    .input("event_id", __checked::<__Key_event_id>(event_id))?;
+                                __shard
+                                    .input(
+                                        "region",
+                                        __checked::<__Key_region>(__field_region),
+                                    )?;
                                 __pk.shard(
                                     __shard
                                         .component(

@@ -426,20 +426,33 @@ fn shard(cx: &Ctxt, lit: &LitStr, inner: &str, base: usize, span: Span, text: &s
 /// A shard is a segment of its own, the last one, once per template.
 fn place_shard(cx: &Ctxt, segments: &[Vec<Piece>], text: &str) {
     let last = segments.len().saturating_sub(1);
-    let mut seen = false;
+    let shards: Vec<&Shard> = segments
+        .iter()
+        .flatten()
+        .filter_map(|piece| match piece {
+            Piece::Shard(shard) => Some(shard),
+            _ => None,
+        })
+        .collect();
+    if let [_, second, ..] = shards.as_slice() {
+        if shards.iter().all(|shard| !shard.reported) {
+            cx.error_at(
+                second.span,
+                format!("a key has one shard, chosen by all the fields it names: write one, e.g. `{{shard(order_id, region) % 16}}`, at the end (in key template \"{text}\")"),
+            );
+        }
+        return;
+    }
     for (position, segment) in segments.iter().enumerate() {
         for piece in segment {
             let Piece::Shard(shard) = piece else { continue };
-            let message = if seen {
-                "a key has one shard: remove this one"
-            } else if segment.len() > 1 {
+            let message = if segment.len() > 1 {
                 "the shard is a segment of its own: separate it with `#`, e.g. `STATUS#{status}#{shard(order_id) % 16}`"
             } else if position != last {
                 "the shard is the last segment of a partition key: move it to the end, e.g. `STATUS#{status}#{shard(order_id) % 16}`"
             } else {
                 ""
             };
-            seen = true;
             if !message.is_empty() && !shard.reported {
                 cx.error_at(
                     shard.span,

@@ -222,6 +222,13 @@ fn shards(cx: &Ctxt, entity: &Entity<'_>) {
         let Some(shard) = template.shard() else {
             continue;
         };
+        if table && partition && entity.sk.is_none() {
+            cx.error_at(
+                shard.span,
+                "the table has no sort key, so each partition key holds one item and there is nothing to spread over shards: remove the shard (a hot item needs a cache, not a shard)",
+            );
+            continue;
+        }
         if !partition {
             cx.error_at(
                 shard.span,
@@ -240,6 +247,10 @@ fn shards(cx: &Ctxt, entity: &Entity<'_>) {
             if field.computed.is_some() {
                 refuse(format!(
                     "`{name}` is a computed value: a shard is chosen by stored fields, which every read can hash again; name the fields it is computed from"
+                ));
+            } else if let Some(what) = not_a_key_part(field.ty) {
+                refuse(format!(
+                    "`{name}` is {what}, which has no key encoding to hash: choose the shard by fields of key-part types (an integer, a string, an id, a `KeyPart` enum)"
                 ));
             } else if field.option_inner.is_some() {
                 refuse(format!(

@@ -187,38 +187,6 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let sort_key = quote_spanned! {span=>
         const _: () = ::core::assert!(#holds, #message);
     };
-    // A sharded partition is read back in sort-key order, and holds many
-    // items: only a key with a sort key is sharded.
-    let sharded = model
-        .pk
-        .iter()
-        .map(|pk| {
-            (
-                pk,
-                quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
-                format!("table `{table_name}`"),
-            )
-        })
-        .chain(model.indexes.iter().filter_map(|index| {
-            let path = &index.path;
-            let name = &index.name;
-            Some((
-                index.pk.as_ref()?,
-                quote!(::ddb_entity::__private::index_has_sort_key::<#path>()),
-                format!("index `{name}`"),
-            ))
-        }))
-        .filter_map(|(pk, holds, what)| {
-            let shard = pk.shard()?;
-            let message = format!(
-                "{what} has no sort key, so each of its partitions holds one item and a sharded partition key would hold at most one item per shard: shard a key with a sort key, or remove the shard"
-            )
-            .replace('{', "{{")
-            .replace('}', "}}");
-            Some(quote_spanned! {shard.span=>
-                const _: () = ::core::assert!(#holds, #message);
-            })
-        });
     let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
     let raw_keys = model
         .pk
@@ -254,7 +222,6 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
         });
     quote! {
         #sort_key
-        #(#sharded)*
         #(#raw_keys)*
     }
 }

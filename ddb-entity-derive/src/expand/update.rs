@@ -306,7 +306,15 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         }
     };
     // A shard input: the decoded primary field or the changed field, a `&T`.
-    let shard_arg = |shard_input: &crate::ast::ShardInput<'_>| input(&shard_input.name);
+    let shard_arg = |shard_input: &crate::ast::ShardInput<'_>| {
+        let value = input(&shard_input.name);
+        if model.is_generic(shard_input.ty()) {
+            value
+        } else {
+            let alias = super::checks::shard_alias(shard_input);
+            quote!(__checked::<#alias>(#value))
+        }
+    };
     let key = keys::index_key(model, index, arg, shard_arg);
     let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
     let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));

@@ -71,6 +71,9 @@ impl fmt::Display for ShardComponent {
     }
 }
 
+// Written by the library at a shard, never a field's type: kept out of
+// the compiler's list of key-part types in messages about a field.
+#[diagnostic::do_not_recommend]
 impl KeyPart for ShardComponent {
     // Digits and `/`, every byte above `#`.
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {

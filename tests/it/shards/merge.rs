@@ -9,6 +9,7 @@ use futures_util::TryStreamExt;
 
 use ddb_entity::op::Page;
 use ddb_entity::{Cursor, ErrorKind, UnknownItems};
+use serde::{Deserialize, Serialize};
 
 use super::*;
 
@@ -421,4 +422,59 @@ async fn ties_between_shards_go_to_the_lower_shard_and_reverse_exactly() {
         .map(|p| p.ping_id)
         .collect();
     assert_eq!(paged, expected);
+}
+
+ddb_entity::table! {
+    /// A table and an index without sort keys.
+    pub struct Flat {
+        partition_key: "PK",
+        indexes: { pub ByKind = "ByKind" { partition_key: "KIND" } },
+    }
+}
+
+/// Devices by kind over 4 shards of an index without a sort key.
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Flat, pk = "DEVICE#{id}", type = "DEVICE")]
+#[entity(index = ByKind, pk = "KIND#{kind}#{shard(id) % 4}")]
+pub struct FlatDevice {
+    pub id: u64,
+    pub kind: Status,
+}
+
+#[tokio::test]
+async fn an_index_without_a_sort_key_reads_shard_after_shard() {
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let db = Db::<Flat>::new(dynamo.client(), dynamo.unique_table_name("flat"));
+    db.create_table_if_missing().await.unwrap();
+    let devices: Vec<FlatDevice> = (1..=30)
+        .map(|id| FlatDevice {
+            id,
+            kind: Status::Open,
+        })
+        .collect();
+    for device in &devices {
+        db.put(device).await.unwrap();
+    }
+    let shard = |device: &FlatDevice| documented_shard(4, &[&device.id]);
+    let partition = || FlatDevice::by_kind_partition(Status::Open).unwrap();
+
+    // No sort key to merge by: shard 0's items, then shard 1's, …
+    let read: Vec<FlatDevice> = db.query(partition()).all().await.unwrap();
+    assert_eq!(read.len(), 30);
+    let shards: Vec<u16> = read.iter().map(shard).collect();
+    assert!(shards.windows(2).all(|w| w[0] <= w[1]), "{shards:?}");
+    let mut ids: Vec<u64> = read.iter().map(|d| d.id).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=30).collect::<Vec<_>>());
+
+    // Pages and their cursor read each exactly once, in the same order.
+    let pages: Vec<Page<Vec<FlatDevice>>> = db
+        .query(partition())
+        .page_size(4)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    let paged: Vec<FlatDevice> = pages.into_iter().flat_map(|p| p.items).collect();
+    assert_eq!(paged, read);
 }
