@@ -10,7 +10,11 @@
 //! The content is, per shard in shard order, a tag (`0` start, `1` after,
 //! `2` done) and after a `1` the values of the scope's key attributes
 //! except the partition's (each shard's partition value is known: the
-//! scope's prefix and the shard's component), each length-prefixed.
+//! scope's prefix and the shard's component). Each value is front-coded
+//! against the same attribute's value in the last shard that has one: the
+//! length of their common prefix, then the rest, length-prefixed. The
+//! keys of one listing's shards share long prefixes (`ORDER#0000…`), so
+//! a 16-shard cursor is about half as long as the values written out.
 //! Unsealed (`m1.`), it is preceded by the index, the partition prefix and
 //! the shard count, which the query checks; sealed (`s1.`), those are the
 //! binding ([`Scope::binding`] with the count), so only this query opens it.
@@ -158,6 +162,7 @@ impl Cursor {
         let attributes = scope.key_attributes();
         let mut reader = wire::Reader(&content);
         let mut positions = Vec::with_capacity(usize::from(count));
+        let mut previous: Vec<String> = vec![String::new(); attributes.len()];
         for shard in 0..count {
             let (&tag, rest) = reader
                 .0
@@ -169,13 +174,21 @@ impl Cursor {
                 DONE => ShardPosition::Done,
                 AFTER => {
                     let mut key = Item::new();
-                    for name in &attributes {
+                    for (name, previous) in attributes.iter().zip(&mut previous) {
                         let value = if *name == scope.partition_attribute() {
                             scope.shard_partition(shard)
                         } else {
-                            reader
-                                .string()
-                                .ok_or_else(|| malformed("its key is incomplete"))?
+                            let incomplete = || malformed("its key is incomplete");
+                            let shared = reader
+                                .varint()
+                                .and_then(|n| usize::try_from(n).ok())
+                                .filter(|n| *n <= previous.len())
+                                .filter(|n| previous.is_char_boundary(*n))
+                                .ok_or_else(incomplete)?;
+                            let rest = reader.string().ok_or_else(incomplete)?;
+                            let value = format!("{}{rest}", &previous[..shared]);
+                            value.clone_into(previous);
+                            value
                         };
                         key.insert((*name).to_owned(), AttributeValue::S(value));
                     }
@@ -210,6 +223,7 @@ fn content(scope: &Scope<'_>, positions: &[ShardPosition]) -> Result<Vec<u8>> {
     }
     let attributes = scope.key_attributes();
     let mut out = Vec::with_capacity(positions.len() * 48);
+    let mut previous: Vec<&str> = vec![""; attributes.len()];
     for (shard, position) in (0..count).zip(positions) {
         match position {
             ShardPosition::Start => out.push(START),
@@ -223,7 +237,7 @@ fn content(scope: &Scope<'_>, positions: &[ShardPosition]) -> Result<Vec<u8>> {
                         key.len()
                     )));
                 }
-                for name in &attributes {
+                for (name, previous) in attributes.iter().zip(&mut previous) {
                     let Some(AttributeValue::S(value)) = key.get(*name) else {
                         return Err(mismatch(format!(
                             "shard {shard} stopped at a key without the string `{name}`"
@@ -236,11 +250,23 @@ fn content(scope: &Scope<'_>, positions: &[ShardPosition]) -> Result<Vec<u8>> {
                             )));
                         }
                     } else {
-                        wire::put_field(&mut out, value.as_bytes());
+                        let shared = shared_prefix(previous, value);
+                        wire::put_varint(&mut out, shared as u64);
+                        wire::put_field(&mut out, &value.as_bytes()[shared..]);
+                        *previous = value;
                     }
                 }
             }
         }
     }
     Ok(out)
+}
+
+/// The length of the longest common prefix of `a` and `b` that ends on a
+/// character boundary of both.
+fn shared_prefix(a: &str, b: &str) -> usize {
+    a.char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((at, _), _)| at)
 }

@@ -526,6 +526,50 @@ mod shards {
     }
 
     #[test]
+    fn values_are_front_coded_across_shards_on_character_boundaries() {
+        let here = sharded(4);
+        let with_sort = |shard: u16, sort: &str| {
+            let mut key = key_in(shard, 1);
+            key.insert("GSI1SK".into(), AttributeValue::S(sort.into()));
+            ShardPosition::After(key)
+        };
+        // Shared prefixes that end inside a character of the next value.
+        let positions = vec![
+            with_sort(0, "NAME#é"),
+            with_sort(1, "NAME#è"),
+            ShardPosition::Done,
+            with_sort(3, "NAME#"),
+        ];
+        let cursor = Cursor::at_shards(&here, &positions, None, now()).unwrap();
+        let parsed: Cursor = cursor.to_string().parse().unwrap();
+        assert_eq!(parsed.resume_shards(&here, None, now()).unwrap(), positions);
+        // Repeated values cost two bytes a shard, not the value again.
+        let same: Vec<ShardPosition> = (0..4).map(|shard| with_sort(shard, "NAME#Smith")).collect();
+        let short = Cursor::at_shards(&here, &same, None, now())
+            .unwrap()
+            .to_string();
+        let first = Cursor::at_shards(
+            &here,
+            &[
+                same[0].clone(),
+                ShardPosition::Done,
+                ShardPosition::Done,
+                ShardPosition::Done,
+            ],
+            None,
+            now(),
+        )
+        .unwrap()
+        .to_string();
+        assert!(
+            short.len() < first.len() + 3 * 12,
+            "{} vs {}",
+            short.len(),
+            first.len()
+        );
+    }
+
+    #[test]
     fn only_positions_of_their_own_shards_and_keys_are_written() {
         let here = sharded(4);
         // Shard 1 holding shard 0's key.
