@@ -27,6 +27,5 @@ mod templates;
 mod timestamps;
 mod transact;
 mod ttl;
-mod ui;
 mod update;
 mod verify;

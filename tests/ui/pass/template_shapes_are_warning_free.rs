@@ -63,7 +63,7 @@ pub struct Reaction {
 }
 
 impl Reaction {
-    fn shout(user: &std::string::String) -> std::string::String {
+    fn shout(user: &str) -> std::string::String {
         user.to_uppercase()
     }
 
@@ -83,15 +83,23 @@ pub struct Session {
     pub user: core::option::Option<std::string::String>,
 }
 
-fn main() -> ddb_entity::Result<()> {
-    let reaction = Reaction { number: 7, kind: Kind::Heart, at: 1, user: "ann".into() };
+pub(crate) fn main() -> ddb_entity::Result<()> {
+    let reaction = Reaction {
+        number: 7,
+        kind: Kind::Heart,
+        at: 1,
+        user: "ann".into(),
+    };
     assert_eq!(
         reaction.primary_key()?.sort(),
         "#00-HeartREACT#00000000000000000001-ann"
     );
     let _ = Reaction::gsi1_partition("ANN")?;
     let _ = Reaction::sk().kind(Kind::Laugh).at(2u64);
-    let session = Session { token: "t".into(), user: core::option::Option::None };
+    let session = Session {
+        token: "t".into(),
+        user: core::option::Option::None,
+    };
     assert_eq!(session.primary_key()?.partition(), "t");
     assert_eq!(session.index_entries()?[0].key, core::option::Option::None);
     let _ = Session::by_user_partition("ann")?;
