@@ -8,6 +8,7 @@ mod faults;
 mod lint;
 mod merge;
 mod placement;
+mod resharding;
 
 use std::sync::{Arc, Mutex};
 
