@@ -120,7 +120,8 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 fn print_requests(requests: &[String]) {
     let queries = requests.iter().filter(|r| r.starts_with("Query")).count();
-    println!("  {} requests ({queries} Query):", requests.len());
+    let plural = if requests.len() == 1 { "" } else { "s" };
+    println!("  {} request{plural} ({queries} Query):", requests.len());
     for request in requests {
         println!("    {request}");
     }
