@@ -370,21 +370,27 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             range: condition,
             reverse: self.reverse,
             filter: None,
-            shards: None,
+            shards: self.partition.shards().map(|spec| spec.count()),
         }
     }
 
-    /// Checks everything that can be checked before sending.
-    fn start(&mut self) -> Result<Progress> {
+    /// The sort-key condition, checked, and whether it holds nothing (a
+    /// range that holds nothing is answered without a request).
+    fn take_condition(&mut self) -> Result<(Option<SortRange<()>>, bool)> {
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
             Some(Ok(range)) => Some(range.erased()),
         };
-        // A range that holds nothing is answered without a request.
         let nothing = condition
             .as_ref()
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
+        Ok((condition, nothing))
+    }
+
+    /// Checks everything that can be checked before sending.
+    fn start(&mut self) -> Result<Progress> {
+        let (condition, nothing) = self.take_condition()?;
         let start_key = match &self.cursor {
             None => None,
             Some(cursor) => Some(cursor.resume(
@@ -393,16 +399,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 self.db.now(),
             )?),
         };
-        Ok(Progress {
-            condition,
-            start_key,
-            last_key: None,
-            remaining: self.limit,
-            done: self.limit == Some(0) || nothing,
-            requests: 0,
-            items: 0,
-            consumed_rcu: 0.0,
-        })
+        let done = self.limit == Some(0) || nothing;
+        Ok(Progress::new(condition, start_key, self.limit, done))
     }
 }
 
@@ -455,6 +453,26 @@ struct Progress {
 }
 
 impl Progress {
+    /// Before the first request: from `start_key` (`None`: the start), at
+    /// most `remaining` items, none at all when `done`.
+    fn new(
+        condition: Option<SortRange<()>>,
+        start_key: Option<Item>,
+        remaining: Option<usize>,
+        done: bool,
+    ) -> Self {
+        Progress {
+            condition,
+            start_key,
+            last_key: None,
+            remaining,
+            done,
+            requests: 0,
+            items: 0,
+            consumed_rcu: 0.0,
+        }
+    }
+
     /// Sends the next request, or `None` when the query is complete.
     async fn next_request<I: QueryIndex>(
         &mut self,

@@ -10,8 +10,6 @@ mod merge;
 mod placement;
 mod resharding;
 
-use std::sync::{Arc, Mutex};
-
 use ddb_entity::key::{self, KeyPart};
 use ddb_entity::local::LocalDynamo;
 use ddb_entity::shard::shard_of;
@@ -19,7 +17,7 @@ use ddb_entity::{Collection, Db, Entity};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::support::{App, Gsi1, Gsi2};
+use crate::support::{App, Gsi1, Gsi2, RequestLog, logged_app_table};
 
 #[derive(
     ddb_entity::KeyPart,
@@ -199,42 +197,22 @@ pub fn index_order(orders: &[StatusOrder]) -> Vec<StatusOrder> {
 /// A Query request as sent: the partition value it names and its `Limit`.
 pub type Sent = (String, Option<u64>);
 
-/// Every Query request a client sends, in order of sending.
+/// Every Query request a client sends, as the partition it names and its
+/// `Limit`, in order of sending.
 #[derive(Debug, Default, Clone)]
-pub struct QueryLog(Arc<Mutex<Vec<Sent>>>);
+pub struct QueryLog(RequestLog);
 
 impl QueryLog {
     pub fn queries(&self) -> Vec<Sent> {
-        self.0.lock().unwrap().clone()
+        self.0
+            .bodies("Query")
+            .iter()
+            .map(|body| (partition_of(body), body["Limit"].as_u64()))
+            .collect()
     }
 
     pub fn clear(&self) {
-        self.0.lock().unwrap().clear();
-    }
-}
-
-impl aws_sdk_dynamodb::config::Intercept for QueryLog {
-    fn name(&self) -> &'static str {
-        "QueryLog"
-    }
-
-    fn read_before_transmit(
-        &self,
-        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
-        _: &aws_sdk_dynamodb::config::RuntimeComponents,
-        _: &mut aws_sdk_dynamodb::config::ConfigBag,
-    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        let request = context.request();
-        let target = request.headers().get("x-amz-target").unwrap_or_default();
-        if !target.ends_with(".Query") {
-            return Ok(());
-        }
-        let body: Value = serde_json::from_slice(request.body().bytes().unwrap_or_default())?;
-        self.0
-            .lock()
-            .unwrap()
-            .push((partition_of(&body), body["Limit"].as_u64()));
-        Ok(())
+        self.0.clear();
     }
 }
 
@@ -264,18 +242,8 @@ pub fn partition_of(body: &Value) -> String {
 
 /// A table whose client logs its Query requests.
 pub async fn logged_table() -> (LocalDynamo, Db<App>, QueryLog) {
-    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
-    let log = QueryLog::default();
-    let config = dynamo.config_builder().interceptor(log.clone()).build();
-    let db = Db::<App>::new(
-        aws_sdk_dynamodb::Client::from_conf(config),
-        dynamo.unique_table_name("shards"),
-    );
-    db.create_table_if_missing()
-        .await
-        .expect("table is created");
-    log.clear();
-    (dynamo, db, log)
+    let (dynamo, db, log) = logged_app_table().await;
+    (dynamo, db, QueryLog(log))
 }
 
 /// Puts every item in one batch write.

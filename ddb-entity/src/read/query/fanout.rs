@@ -27,11 +27,11 @@ use tracing::Instrument;
 
 use super::{Page, Progress, Query};
 use crate::collection::{Collection, demultiplex};
-use crate::cursor::{Cursor, Scope, ShardPosition};
-use crate::entity::{RangeCondition, SortRange};
+use crate::cursor::{Cursor, ShardPosition};
+use crate::entity::SortRange;
 use crate::error::Result;
 use crate::item::Item;
-use crate::table::{QueryIndex, Table};
+use crate::table::QueryIndex;
 
 /// Requests in flight at once for one query read over shards, unless
 /// [`Query::shard_concurrency`] says otherwise.
@@ -126,18 +126,11 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
             .partition
             .shards()
             .expect("only a sharded partition is read over shards");
-        let condition = match query.condition.take() {
-            None => None,
-            Some(Err(err)) => return Err(err),
-            Some(Ok(range)) => Some(range.erased()),
-        };
-        let nothing = condition
-            .as_ref()
-            .is_some_and(|range| range.condition() == RangeCondition::Nothing);
+        let (condition, nothing) = query.take_condition()?;
         let positions = match &query.cursor {
             None => vec![ShardPosition::Start; usize::from(spec.count())],
             Some(cursor) => cursor.resume_shards(
-                &scope(query, condition.as_ref()),
+                &query.scope(condition.as_ref()),
                 query.db.cursor_seal(),
                 query.db.now(),
             )?,
@@ -158,16 +151,8 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                     exhausted: position == ShardPosition::Done,
                     position,
                     waiting: VecDeque::new(),
-                    progress: Progress {
-                        condition: condition.clone(),
-                        start_key,
-                        last_key: None,
-                        remaining: None,
-                        done: false,
-                        requests: 0,
-                        items: 0,
-                        consumed_rcu: 0.0,
-                    },
+                    // Each request's limit is set as it is sent.
+                    progress: Progress::new(condition.clone(), start_key, None, false),
                     query: Query {
                         db: query.db,
                         partition,
@@ -294,8 +279,9 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                 if reverse { order.reverse() } else { order }
             })
             .map(|(_, number)| usize::from(number))?;
-        let keys = key_attributes::<I>();
-        self.shards[next].take(&keys)
+        let shard = &mut self.shards[next];
+        let keys = shard.query.scope(None).key_attributes();
+        shard.take(&keys)
     }
 
     /// Every shard's position: `None` once every shard is read.
@@ -313,7 +299,7 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
     fn cursor(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.positions()
             .map(|positions| {
-                let scope = scope(query, self.condition.as_ref());
+                let scope = query.scope(self.condition.as_ref());
                 Cursor::at_shards(&scope, &positions, query.db.cursor_seal(), query.db.now())
             })
             .transpose()
@@ -381,36 +367,6 @@ impl<I: QueryIndex> Shard<'_, I> {
             (Some(key), false) => ShardPosition::After(key.clone()),
             _ => ShardPosition::Done,
         }
-    }
-}
-
-/// The key attributes a position holds: the queried index's and the
-/// table's, as DynamoDB's `LastEvaluatedKey` has them.
-fn key_attributes<I: QueryIndex>() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = [I::KEYS, I::Table::SCHEMA.primary]
-        .iter()
-        .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
-        .flatten()
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    names
-}
-
-/// What the cursors of `query`, a query of a sharded partition, belong to.
-fn scope<'a, I: QueryIndex>(
-    query: &'a Query<'_, I>,
-    condition: Option<&'a SortRange<()>>,
-) -> Scope<'a> {
-    Scope {
-        table: query.db.table_name(),
-        index: I::INDEX_NAME,
-        keys: [I::KEYS, I::Table::SCHEMA.primary],
-        partition: query.partition.as_str(),
-        range: condition,
-        reverse: query.reverse,
-        filter: None,
-        shards: query.partition.shards().map(|spec| spec.count()),
     }
 }
 
