@@ -4,6 +4,8 @@
 //! empty ones; each shard is asked only for what can still be used.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures_util::TryStreamExt;
 
@@ -519,4 +521,80 @@ async fn an_index_without_a_sort_key_reads_shard_after_shard() {
         .unwrap();
     let paged: Vec<FlatDevice> = pages.into_iter().flat_map(|p| p.items).collect();
     assert_eq!(paged, read);
+}
+
+/// Query requests between sending and their answer: the most at once.
+#[derive(Debug, Default, Clone)]
+struct InFlight(Arc<(AtomicUsize, AtomicUsize)>);
+
+impl InFlight {
+    fn most(&self) -> usize {
+        self.0.1.swap(0, Ordering::SeqCst)
+    }
+}
+
+impl aws_sdk_dynamodb::config::Intercept for InFlight {
+    fn name(&self) -> &'static str {
+        "InFlight"
+    }
+
+    fn read_before_transmit(
+        &self,
+        _: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let now = self.0.0.fetch_add(1, Ordering::SeqCst) + 1;
+        self.0.1.fetch_max(now, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn read_after_transmit(
+        &self,
+        _: &aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        self.0.0.fetch_sub(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn shard_concurrency_bounds_the_requests_in_flight() {
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let in_flight = InFlight::default();
+    let config = dynamo
+        .config_builder()
+        .interceptor(in_flight.clone())
+        .build();
+    let db = Db::<App>::new(
+        aws_sdk_dynamodb::Client::from_conf(config),
+        dynamo.unique_table_name("shards"),
+    );
+    db.create_table_if_missing().await.unwrap();
+    let sorted = seed(&db).await;
+    in_flight.most();
+
+    // At most 3 of the 16 at once, in waves, and the same order; by
+    // default all 16 are sent before the first answer is read.
+    for (bound, reverse) in [(3, false), (1, true)] {
+        let read: Vec<StatusOrder> = db
+            .query(open())
+            .reverse(reverse)
+            .shard_concurrency(bound)
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(ids(&read), ids(&directed(&sorted, reverse)));
+        let most = in_flight.most();
+        assert!(
+            (1..=bound).contains(&most),
+            "{most} in flight, bound {bound}"
+        );
+    }
+    let read: Vec<StatusOrder> = db.query(open()).all().await.unwrap();
+    assert_eq!(ids(&read), ids(&sorted));
+    let most = in_flight.most();
+    assert!(most > 3, "{most} in flight by default");
 }
