@@ -115,6 +115,8 @@ pub(super) struct FanOut<'db, I: QueryIndex> {
     /// What the limit still allows.
     remaining: Option<usize>,
     concurrency: usize,
+    /// The key attributes a shard's position holds (`LastEvaluatedKey`'s).
+    keys: Vec<&'static str>,
     done: bool,
 }
 
@@ -175,6 +177,7 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
             shards,
             remaining: query.limit,
             concurrency: query.shard_concurrency.unwrap_or(DEFAULT_CONCURRENCY),
+            keys: query.scope(None).key_attributes(),
             done: query.limit == Some(0) || nothing,
             condition,
         })
@@ -279,9 +282,7 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                 if reverse { order.reverse() } else { order }
             })
             .map(|(_, number)| usize::from(number))?;
-        let shard = &mut self.shards[next];
-        let keys = shard.query.scope(None).key_attributes();
-        shard.take(&keys)
+        self.shards[next].take(&self.keys)
     }
 
     /// Every shard's position: `None` once every shard is read.
