@@ -421,9 +421,11 @@ impl<'a> KeyTemplate<'a> {
         computed: &'a [attr::entity::Computed],
         entity: &Ident,
     ) -> Self {
-        let resolve_hole = |hole: &template::Hole| {
-            let field = fields.and_then(|fields| {
-                let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
+        // The field (or computed value) a hole or a shard input names;
+        // an unknown name is reported once, at `span`, unless `reported`.
+        let lookup = |name: &str, span: Span, reported: bool| {
+            fields.and_then(|fields| {
+                let found = fields.iter().find(|f| name::unraw(f.ident) == name);
                 if let Some(f) = found {
                     return Some(HoleField {
                         ident: f.ident,
@@ -432,7 +434,7 @@ impl<'a> KeyTemplate<'a> {
                         computed: None,
                     });
                 }
-                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == hole.name) {
+                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == name) {
                     return Some(HoleField {
                         ident: &c.name,
                         ty: &c.ty,
@@ -440,11 +442,14 @@ impl<'a> KeyTemplate<'a> {
                         computed: Some(&c.call),
                     });
                 }
-                if !hole.reported {
-                    cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
+                if !reported {
+                    cx.error_at(span, unknown_field(name, fields, entity));
                 }
                 None
-            });
+            })
+        };
+        let resolve_hole = |hole: &template::Hole| {
+            let field = lookup(&hole.name, hole.span, hole.reported);
             Part::Hole(Hole {
                 name: hole.name.clone(),
                 width: hole.width,
@@ -457,35 +462,10 @@ impl<'a> KeyTemplate<'a> {
             let by = shard
                 .by
                 .iter()
-                .map(|input| {
-                    let field = fields.and_then(|fields| {
-                        let found = fields.iter().find(|f| name::unraw(f.ident) == input.name);
-                        if let Some(f) = found {
-                            return Some(HoleField {
-                                ident: f.ident,
-                                ty: f.ty,
-                                option_inner: f.option_inner,
-                                computed: None,
-                            });
-                        }
-                        if let Some(c) =
-                            computed.iter().find(|c| name::unraw(&c.name) == input.name)
-                        {
-                            return Some(HoleField {
-                                ident: &c.name,
-                                ty: &c.ty,
-                                option_inner: super::option_inner(&c.ty),
-                                computed: Some(&c.call),
-                            });
-                        }
-                        cx.error_at(input.span, unknown_field(&input.name, fields, entity));
-                        None
-                    });
-                    ShardInput {
-                        name: input.name.clone(),
-                        span: input.span,
-                        field,
-                    }
+                .map(|input| ShardInput {
+                    name: input.name.clone(),
+                    span: input.span,
+                    field: lookup(&input.name, input.span, false),
                 })
                 .collect();
             Part::Shard(Shard {
