@@ -460,8 +460,49 @@ const _: () = {
                         },
                     ),
                 );
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Event",
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        "status",
+                    ),
+                );
             }
             ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("DAY")?;
+            let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("EVENT")?;
+            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
+            reader.finish()?;
+            let day = &__decoded_day;
+            let event_id = &__decoded_event_id;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(2usize);
+            fields
+                .push(("day", ::ddb_entity::__private::key_field_value("Event", day)?));
+            fields
+                .push((
+                    "event_id",
+                    ::ddb_entity::__private::key_field_value("Event", event_id)?,
+                ));
+            ::core::result::Result::Ok(fields)
         }
     }
 };

@@ -103,6 +103,13 @@ pub enum UnknownItems {
     Skip,
     /// Fail the query with [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType).
     Error,
+    /// Ask DynamoDB to return only items of the collection's types (a
+    /// filter on the type attribute): items of other types, and items
+    /// without one, are still read — and count towards `limit` and the
+    /// read capacity, as every filtered item does — but never returned.
+    /// What a [`Scan`](crate::op::Scan) does unless told otherwise: in a
+    /// single table, every entity type is in it.
+    Filter,
 }
 
 /// Routes one item into `collection` by its type attribute. An item with no
@@ -131,7 +138,8 @@ pub(crate) fn demultiplex<C: Collection>(
             );
             Ok(())
         }
-        UnknownItems::Error => Err(unknown.into()),
+        // The server was asked not to return it: it did anyway.
+        UnknownItems::Error | UnknownItems::Filter => Err(unknown.into()),
     };
     // A type no member holds is decided here, while the item is at hand
     // for the message. A member's type is named by its `&'static str`: no

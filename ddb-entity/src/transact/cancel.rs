@@ -10,7 +10,8 @@ use crate::error::{
     ActionKind, CancellationCode, CancellationReason, Error, Repr, Result, StaleVersion,
 };
 use crate::expr::version::Expected;
-use crate::item::Item;
+use crate::item::{Item, type_tag};
+use crate::table::TableSchema;
 
 impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
@@ -27,13 +28,14 @@ impl CancellationReason {
 pub(crate) struct Sent {
     pub(crate) kind: ActionKind,
     pub(crate) entity: &'static str,
+    /// The entity's type attribute value: an old item of another type is a
+    /// failed type guard.
+    pub(crate) entity_type: &'static str,
     pub(crate) partition: String,
     pub(crate) sort: String,
     pub(crate) version: Option<Expected>,
     /// The action's item carries the transaction's write token.
     pub(crate) tokened: bool,
-    /// The action asked for the stored item on a failed condition.
-    pub(crate) asked_old: bool,
 }
 
 /// The error for a failed TransactWriteItems: a typed cancellation when
@@ -42,6 +44,7 @@ pub(crate) struct Sent {
 /// condition failed (returned by DynamoDB, or read).
 pub(crate) fn error(
     table: &str,
+    schema: &TableSchema,
     sent: Vec<Sent>,
     stored: Vec<Option<Item>>,
     err: SdkError<TransactWriteItemsError, HttpResponse>,
@@ -51,34 +54,81 @@ pub(crate) fn error(
     else {
         return Error::service("TransactWriteItems", table, err);
     };
-    let reasons = match canceled.cancellation_reasons.as_deref() {
+    let reasons = sdk_reasons(
+        canceled.cancellation_reasons.as_deref(),
+        canceled.message.as_deref(),
+    );
+    canceled_error(
+        "TransactWriteItems",
+        table,
+        schema,
+        sent,
+        reasons,
+        stored,
+        err.into(),
+    )
+}
+
+/// A canceled transaction's reasons as DynamoDB listed them, or as its
+/// message repeats their codes.
+pub(crate) fn sdk_reasons(listed: Option<&[SdkReason]>, message: Option<&str>) -> Vec<SdkReason> {
+    match listed {
         Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
         // DynamoDB always lists the reasons; the message repeats their codes.
-        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
-    };
+        _ => codes_in_message(message.unwrap_or_default()),
+    }
+}
+
+/// The error of a canceled transaction (`operation`, write or read): one
+/// reason per action, mapped back to it.
+pub(crate) fn canceled_error(
+    operation: &'static str,
+    table: &str,
+    schema: &TableSchema,
+    sent: Vec<Sent>,
+    reasons: Vec<SdkReason>,
+    stored: Vec<Option<Item>>,
+    source: aws_sdk_dynamodb::Error,
+) -> Error {
+    let stored = stored.into_iter().chain(std::iter::repeat(None));
     let reasons = sent
         .into_iter()
         .zip(reasons)
         .zip(stored)
         .enumerate()
-        .map(|(index, ((sent, reason), stored))| map(index, sent, reason, stored))
+        .map(|(index, ((sent, reason), stored))| map(schema, index, sent, reason, stored))
         .collect();
     Repr::TransactionCanceled {
+        operation,
         table: table.to_owned(),
         reasons,
-        source: Box::new(err.into()),
+        source: Box::new(source),
     }
     .into()
 }
 
-fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> CancellationReason {
+fn map(
+    schema: &TableSchema,
+    index: usize,
+    sent: Sent,
+    reason: SdkReason,
+    stored: Option<Item>,
+) -> CancellationReason {
     let code = CancellationCode::parse(reason.code.as_deref());
     let old_item = reason.item.filter(|item| !item.is_empty()).or(stored);
     let failed = code == CancellationCode::ConditionalCheckFailed;
     // A missing item is "not found" for an update, before any version.
     let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();
+    // The type guard of every action but a create (whose guard is "no
+    // item"): an item of another type, or of none, was left untouched.
+    let wrong_type = failed
+        && sent.kind != ActionKind::Create
+        && old_item
+            .as_ref()
+            .is_some_and(|item| type_tag(item, schema) != Some(sent.entity_type));
+    // As alone: another type's item is that, before any version.
     let stale_version = match sent.version {
-        Some(expected) if failed && !missing_for_update => expected
+        Some(expected) if failed && !missing_for_update && !wrong_type => expected
             .found_instead(old_item.as_ref())
             .map(|found| StaleVersion {
                 expected: expected.version,
@@ -96,6 +146,7 @@ fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> Can
         message: reason.message.filter(|message| !message.is_empty()),
         old_item,
         stale_version,
+        wrong_type,
     }
 }
 

@@ -598,3 +598,88 @@ async fn shard_concurrency_bounds_the_requests_in_flight() {
     let most = in_flight.most();
     assert!(most > 3, "{most} in flight by default");
 }
+
+#[tokio::test]
+async fn count_first_one_and_filters_read_every_shard() {
+    let (_dynamo, db, log) = logged_table().await;
+    let sorted = seed(&db).await;
+    let sk = StatusOrder::gsi1_sk;
+
+    // count: every shard counted once (Select=COUNT), summed; a limit cuts it.
+    log.clear();
+    assert_eq!(db.query(open()).count().await.unwrap(), 74);
+    assert_eq!(log.queries().len(), 16);
+    assert_eq!(db.query(open()).limit(10).count().await.unwrap(), 10);
+
+    // first: the merged order's first, either way, one item per shard asked.
+    log.clear();
+    let first: Option<StatusOrder> = db.query(open()).first().await.unwrap();
+    assert_eq!(first.as_ref(), sorted.first());
+    let queries = log.queries();
+    assert_eq!(queries.len(), 16, "{queries:?}");
+    assert!(queries.iter().all(|(_, limit)| *limit == Some(1)));
+    let last: Option<StatusOrder> = db.query(open()).reverse(true).first().await.unwrap();
+    assert_eq!(last.as_ref(), sorted.last());
+    let cancelled = StatusOrder::gsi1_partition(Status::Cancelled).unwrap();
+    assert_eq!(
+        db.query(cancelled).first::<StatusOrder>().await.unwrap(),
+        None
+    );
+
+    // one: a second item in any shard makes it not unique.
+    let err = db.query(open()).one::<StatusOrder>().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::MoreThanOne);
+    let one = &sorted[17];
+    let found: Option<StatusOrder> = db
+        .query(open())
+        .sk_eq(sk().placed(one.placed).order_id(one.order_id))
+        .one()
+        .await
+        .unwrap();
+    assert_eq!(found.as_ref(), Some(one));
+
+    // A filter applies in every shard; the merge keeps the order, and a
+    // limit counts the merged items it returns.
+    let f = StatusOrder::fields();
+    let dear: Vec<StatusOrder> = sorted
+        .iter()
+        .filter(|o| o.total_cents > 300)
+        .cloned()
+        .collect();
+    assert!(dear.len() > 10 && dear.len() < 74);
+    let read: Vec<StatusOrder> = db
+        .query(open())
+        .filter(f.total_cents.gt(300))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&read), ids(&dear));
+    let counted = db
+        .query(open())
+        .filter(f.total_cents.gt(300))
+        .count()
+        .await
+        .unwrap();
+    assert_eq!(counted, dear.len());
+    let limited: Vec<StatusOrder> = db
+        .query(open())
+        .filter(f.total_cents.gt(300))
+        .reverse(true)
+        .limit(5)
+        .all()
+        .await
+        .unwrap();
+    let mut newest = dear.clone();
+    newest.reverse();
+    assert_eq!(ids(&limited), ids(&newest[..5]));
+    let pages: Vec<Page<Vec<StatusOrder>>> = db
+        .query(open())
+        .filter(f.total_cents.gt(300))
+        .page_size(4)
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    let paged: Vec<StatusOrder> = pages.into_iter().flat_map(|p| p.items).collect();
+    assert_eq!(ids(&paged), ids(&dear));
+}

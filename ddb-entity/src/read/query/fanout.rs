@@ -26,7 +26,7 @@ use futures_util::stream::{self, FuturesUnordered, Stream, StreamExt};
 use tracing::Instrument;
 
 use super::{Page, Progress, Query};
-use crate::collection::{Collection, demultiplex};
+use crate::collection::{Collection, CollectionItem, demultiplex};
 use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
 use crate::error::Result;
@@ -54,6 +54,10 @@ impl<I: QueryIndex> Query<'_, I> {
     /// can still take, so `limit(n)` over `s` shards reads at most `s × n`
     /// items, in one request per shard. If any shard's request fails, the
     /// read fails ([`Error::shard`](crate::Error::shard) names it).
+    /// [`count`](Self::count), [`first`](Self::first) and
+    /// [`one`](Self::one) read every shard too, and a
+    /// [`filter`](Self::filter) applies in each; a `limit` then counts the
+    /// merged items returned, not the items read.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -112,6 +116,10 @@ struct Shard<'db, I: QueryIndex> {
 pub(super) struct FanOut<'db, I: QueryIndex> {
     shards: Vec<Shard<'db, I>>,
     condition: Option<SortRange<()>>,
+    /// The filter's canonical text, when cursors are sealed.
+    filter: Option<Vec<u8>>,
+    /// The collection's types (`None` when only counting).
+    types: Option<&'static [&'static str]>,
     /// What the limit still allows.
     remaining: Option<usize>,
     concurrency: usize,
@@ -123,16 +131,20 @@ pub(super) struct FanOut<'db, I: QueryIndex> {
 impl<'db, I: QueryIndex> FanOut<'db, I> {
     /// Checks everything that can be checked before sending, as
     /// `Query::start` does, and resumes every shard from the cursor.
-    pub(super) fn start(query: &mut Query<'db, I>) -> Result<Self> {
+    pub(super) fn start(
+        query: &mut Query<'db, I>,
+        types: Option<&'static [&'static str]>,
+    ) -> Result<Self> {
         let spec = query
             .partition
             .shards()
             .expect("only a sharded partition is read over shards");
+        let filter = query.filter_text(types)?;
         let (condition, nothing) = query.take_condition()?;
         let positions = match &query.cursor {
             None => vec![ShardPosition::Start; usize::from(spec.count())],
             Some(cursor) => cursor.resume_shards(
-                &query.scope(condition.as_ref()),
+                &query.scope(condition.as_ref(), filter.as_deref()),
                 query.db.cursor_seal(),
                 query.db.now(),
             )?,
@@ -154,7 +166,13 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                     position,
                     waiting: VecDeque::new(),
                     // Each request's limit is set as it is sent.
-                    progress: Progress::new(condition.clone(), start_key, None, false),
+                    progress: Progress::new(
+                        condition.clone(),
+                        filter.clone(),
+                        start_key,
+                        None,
+                        false,
+                    ),
                     query: Query {
                         db: query.db,
                         partition,
@@ -165,9 +183,9 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                         consistent: query.consistent,
                         unknown: query.unknown,
                         cursor: None,
-                        capacity: query.capacity,
                         include_expired: query.include_expired,
                         projection: query.projection.clone(),
+                        filters: query.filters.clone(),
                         shard_concurrency: None,
                     },
                 }
@@ -177,9 +195,11 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
             shards,
             remaining: query.limit,
             concurrency: query.shard_concurrency.unwrap_or(DEFAULT_CONCURRENCY),
-            keys: query.scope(None).key_attributes(),
+            keys: query.scope(None, None).key_attributes(),
             done: query.limit == Some(0) || nothing,
             condition,
+            filter,
+            types,
         })
     }
 
@@ -244,13 +264,13 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
         let mut queue = queue.into_iter();
         let mut in_flight = FuturesUnordered::new();
         for shard in queue.by_ref().take(self.concurrency) {
-            in_flight.push(shard.request(wanted, count));
+            in_flight.push(shard.request(wanted, count, self.types));
         }
         // The first failure returns, dropping (cancelling) the others.
         while let Some(done) = in_flight.next().await {
             done?;
             if let Some(shard) = queue.next() {
-                in_flight.push(shard.request(wanted, count));
+                in_flight.push(shard.request(wanted, count, self.types));
             }
         }
         Ok(())
@@ -300,22 +320,23 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
     fn cursor(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.positions()
             .map(|positions| {
-                let scope = query.scope(self.condition.as_ref());
+                let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
                 Cursor::at_shards(&scope, &positions, query.db.cursor_seal(), query.db.now())
             })
             .transpose()
     }
 
-    fn record(&self) {
-        let span = tracing::Span::current();
-        let requests: u32 = self.shards.iter().map(|s| s.progress.requests).sum();
-        let items: usize = self.shards.iter().map(|s| s.progress.items).sum();
-        let rcu: f64 = self.shards.iter().map(|s| s.progress.consumed_rcu).sum();
-        span.record("requests", requests);
-        span.record("items", items);
-        if rcu > 0.0 {
-            span.record("consumed_rcu", rcu);
+    /// Every shard's requests so far, as one query's.
+    fn progress(&self) -> Progress {
+        let mut sum = Progress::new(None, None, None, None, true);
+        for shard in &self.shards {
+            sum.requests += shard.progress.requests;
+            sum.items += shard.progress.items;
+            sum.scanned += shard.progress.scanned;
+            sum.counted += shard.progress.counted;
+            sum.spent.add(shard.progress.spent);
         }
+        sum
     }
 }
 
@@ -325,14 +346,19 @@ impl<I: QueryIndex> Shard<'_, I> {
     }
 
     /// The shard's next request, for at most `wanted` items.
-    async fn request(&mut self, wanted: Option<usize>, count: u16) -> Result<()> {
+    async fn request(
+        &mut self,
+        wanted: Option<usize>,
+        count: u16,
+        types: Option<&[&str]>,
+    ) -> Result<()> {
         // Each request of the shard stands alone: its limit, then whether
         // the shard has more (DynamoDB's LastEvaluatedKey).
         self.progress.remaining = wanted;
         self.progress.done = false;
         let items = self
             .progress
-            .next_request(&self.query)
+            .next_request(&self.query, types)
             .await
             .map_err(|err| err.in_shard(self.number, count, self.query.partition.as_str()))?
             .unwrap_or_default();
@@ -343,6 +369,20 @@ impl<I: QueryIndex> Shard<'_, I> {
             // moves past what was read.
             self.position = self.read_to();
         }
+        Ok(())
+    }
+
+    /// Counts the shard's items, up to `limit`, request after request.
+    async fn count(&mut self, limit: Option<usize>, count: u16) -> Result<()> {
+        self.progress.remaining = limit;
+        self.progress.done = limit == Some(0);
+        while self
+            .progress
+            .next_request(&self.query, None)
+            .await
+            .map_err(|err| err.in_shard(self.number, count, self.query.partition.as_str()))?
+            .is_some()
+        {}
         Ok(())
     }
 
@@ -375,15 +415,15 @@ impl<I: QueryIndex> Shard<'_, I> {
 pub(super) async fn collect<C: Collection<Table = I::Table>, I: QueryIndex>(
     mut query: Query<'_, I>,
 ) -> Result<C> {
-    let span = span::<C, I>(&query);
+    let span = query.span(C::NAME);
     async move {
-        let mut fan_out = FanOut::start(&mut query)?;
+        let mut fan_out = FanOut::start(&mut query, Some(C::TYPES))?;
         let items = fan_out.next_items(None, false).await?;
         let mut collection = C::default();
         for item in items {
             demultiplex(&mut collection, item, query.unknown)?;
         }
-        fan_out.record();
+        fan_out.progress().record();
         Ok(collection)
     }
     .instrument(span)
@@ -394,11 +434,11 @@ pub(super) async fn collect<C: Collection<Table = I::Table>, I: QueryIndex>(
 pub(super) async fn page<C: Collection<Table = I::Table>, I: QueryIndex>(
     mut query: Query<'_, I>,
 ) -> Result<Page<C>> {
-    let span = span::<C, I>(&query);
+    let span = query.span(C::NAME);
     async move {
-        let mut fan_out = FanOut::start(&mut query)?;
+        let mut fan_out = FanOut::start(&mut query, Some(C::TYPES))?;
         let page = next_page(&query, &mut fan_out).await?;
-        fan_out.record();
+        fan_out.progress().record();
         Ok(page)
     }
     .instrument(span)
@@ -410,6 +450,7 @@ async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
     fan_out: &mut FanOut<'_, I>,
 ) -> Result<Page<C>> {
     let page_size = query.page_size;
+    let scanned_before = fan_out.progress().scanned;
     let items = fan_out.next_items(page_size, page_size.is_none()).await?;
     let mut collection = C::default();
     for item in items {
@@ -418,6 +459,7 @@ async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
     Ok(Page {
         items: collection,
         cursor: fan_out.cursor(query)?,
+        scanned_count: fan_out.progress().scanned - scanned_before,
     })
 }
 
@@ -425,7 +467,7 @@ async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
 pub(super) fn pages<'db, C: Collection<Table = I::Table>, I: QueryIndex>(
     query: Query<'db, I>,
 ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
-    let span = span::<C, I>(&query);
+    let span = query.span(C::NAME);
     stream::try_unfold(
         (query, None::<FanOut<'db, I>>),
         move |(mut query, fan_out)| {
@@ -433,13 +475,13 @@ pub(super) fn pages<'db, C: Collection<Table = I::Table>, I: QueryIndex>(
             async move {
                 let mut fan_out = match fan_out {
                     Some(fan_out) => fan_out,
-                    None => FanOut::start(&mut query)?,
+                    None => FanOut::start(&mut query, Some(C::TYPES))?,
                 };
                 if fan_out.done {
                     return Ok(None);
                 }
                 let page = next_page(&query, &mut fan_out).await?;
-                fan_out.record();
+                fan_out.progress().record();
                 Ok(Some((page, (query, Some(fan_out)))))
             }
             .instrument(span)
@@ -447,15 +489,53 @@ pub(super) fn pages<'db, C: Collection<Table = I::Table>, I: QueryIndex>(
     )
 }
 
-fn span<C: Collection, I: QueryIndex>(query: &Query<'_, I>) -> tracing::Span {
-    tracing::info_span!(
-        "ddb.query",
-        table = query.db.table_name(),
-        index = I::INDEX_NAME.unwrap_or("(table)"),
-        collection = C::NAME,
-        shards = query.partition.shards().map_or(1, |spec| spec.count()),
-        requests = tracing::field::Empty,
-        items = tracing::field::Empty,
-        consumed_rcu = tracing::field::Empty,
-    )
+/// [`Query::first`] and [`Query::one`] of a sharded partition: the merged
+/// order's first `most` items of `T`, each shard asked for at most what is
+/// still missing.
+pub(super) async fn leading<T, I>(query: &mut Query<'_, I>, most: usize) -> Result<Vec<T>>
+where
+    T: CollectionItem<Table = I::Table>,
+    I: QueryIndex,
+{
+    let mut fan_out = FanOut::start(query, Some(T::TYPES))?;
+    let mut found = Vec::<T>::new();
+    while found.len() < most && !fan_out.done {
+        for item in fan_out.next_items(Some(most - found.len()), false).await? {
+            demultiplex(&mut found, item, query.unknown)?;
+        }
+    }
+    fan_out.progress().record();
+    Ok(found)
+}
+
+/// [`Query::count`] of a sharded partition: every shard counted
+/// (`Select=COUNT`, concurrently as a read), summed. With a limit, each
+/// shard counts up to it and the sum is cut to it.
+pub(super) async fn count<I: QueryIndex>(query: &mut Query<'_, I>) -> Result<usize> {
+    let mut fan_out = FanOut::start(query, None)?;
+    if !fan_out.done {
+        let limit = query.limit;
+        let count = u16::try_from(fan_out.shards.len()).expect("at most 1000 shards");
+        let mut queue = Vec::new();
+        for shard in &mut fan_out.shards {
+            shard.progress.select_count = true;
+            queue.push(shard);
+        }
+        let mut queue = queue.into_iter();
+        let mut in_flight = FuturesUnordered::new();
+        for shard in queue.by_ref().take(fan_out.concurrency) {
+            in_flight.push(shard.count(limit, count));
+        }
+        while let Some(done) = in_flight.next().await {
+            done?;
+            if let Some(shard) = queue.next() {
+                in_flight.push(shard.count(limit, count));
+            }
+        }
+    }
+    let progress = fan_out.progress();
+    progress.record();
+    Ok(query
+        .limit
+        .map_or(progress.counted, |limit| progress.counted.min(limit)))
 }
