@@ -156,6 +156,33 @@ pub(crate) fn demultiplex<C: Collection>(
     apply_policy(unknown(&Item::new(), Some(known.to_owned())), known)
 }
 
+/// Decodes one item as whichever member of `T` its type attribute names,
+/// through the very routing a query uses ([`demultiplex`] into a one-item
+/// `Vec`), so a stream record and a query result are told apart alike. An
+/// item of a type `T` does not hold, or of no type, is
+/// [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType): the caller
+/// has no collection to leave it out of.
+#[cfg(any(feature = "lambda", feature = "streams"))]
+pub(crate) fn decode_one<T: CollectionItem>(item: Item) -> Result<T> {
+    let schema = T::Table::SCHEMA;
+    let at = item_at(&item, &schema);
+    let found = item::type_tag(&item, &schema).map(str::to_owned);
+    let mut one: Vec<T> = Vec::with_capacity(1);
+    demultiplex(&mut one, item, UnknownItems::Error)?;
+    // Under `UnknownItems::Error`, `demultiplex` either pushed the item or
+    // failed; an empty `Vec` here would be a `CollectionItem` that declined
+    // a type it lists, reported as the query reports it.
+    one.pop().ok_or_else(|| {
+        Repr::UnknownType {
+            collection: T::NAME,
+            found,
+            at,
+            type_attribute: schema.type_attribute,
+        }
+        .into()
+    })
+}
+
 /// Whether two members of a collection share an entity type, checked at
 /// compile time by `#[derive(Collection)]`.
 #[doc(hidden)]

@@ -25,6 +25,7 @@ pub mod lint;
 pub mod local;
 mod read;
 pub mod shard;
+pub mod stream;
 mod table;
 mod transact;
 mod write;

@@ -116,4 +116,13 @@ pub enum ErrorKind {
     NotActive,
     /// The SDK refused to build a request from the parts given.
     RequestBuild,
+    /// A stream record is not of this table: its keys are not the table's
+    /// key attributes, or it came from another table's stream.
+    ForeignRecord,
+    /// A stream record that cannot be read as DynamoDB documents it: an
+    /// unknown event name, an image its view type promises but it lacks,
+    /// an image stored under another key than the record's.
+    MalformedRecord,
+    /// A table has no enabled stream to read.
+    NoStream,
 }

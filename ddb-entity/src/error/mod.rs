@@ -111,6 +111,40 @@ impl Error {
         .into()
     }
 
+    /// Wraps a DynamoDB Streams SDK error with the operation and stream it
+    /// came from, as [`Error::service`] does for DynamoDB's.
+    #[cfg(feature = "streams")]
+    pub(crate) fn stream_service<E>(
+        operation: &'static str,
+        stream: &str,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata,
+        SdkError<E, HttpResponse>: Into<aws_sdk_dynamodbstreams::Error>,
+    {
+        // The Streams API throttles with `LimitExceededException`.
+        let transient = is_transient(&err)
+            || matches!(&err, SdkError::ServiceError(service)
+                if service.err().code() == Some("LimitExceededException"));
+        let source: aws_sdk_dynamodbstreams::Error = err.into();
+        let code = source.code().map(str::to_owned);
+        let message = match (&code, source.message()) {
+            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+            (Some(_), _) => None,
+            (None, _) => Some(innermost_cause(&source)),
+        };
+        Repr::StreamService {
+            operation,
+            stream: stream.to_owned(),
+            code,
+            message,
+            transient,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
     pub(crate) fn repr(&self) -> &Repr {
         &self.0
     }
@@ -146,7 +180,44 @@ impl Error {
     /// The service's error code (`ConditionalCheckFailedException`, …),
     /// when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
-        self.sdk_error().and_then(ProvideErrorMetadata::code)
+        match self.repr() {
+            #[cfg(feature = "streams")]
+            Repr::StreamService { code, .. } => code.as_deref(),
+            _ => self.sdk_error().and_then(ProvideErrorMetadata::code),
+        }
+    }
+
+    /// The DynamoDB Streams SDK error behind a failed Streams API call (a
+    /// [`Poller`](crate::stream::Poller)'s `GetRecords`, …).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{ErrorKind, local::LocalDynamo, stream::{Poller, sdk}};
+    /// use futures_util::StreamExt;
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64 }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let streams = sdk::Client::from_conf(dynamo.streams_config_builder().build());
+    /// let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/gone/stream/1";
+    /// let records = Poller::<Customer>::new(streams, arn).records();
+    /// let err = std::pin::pin!(records).next().await.unwrap().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Service);
+    /// assert!(err.is_resource_not_found());
+    /// assert!(err.streams_sdk_error().is_some());
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
+    pub fn streams_sdk_error(&self) -> Option<&aws_sdk_dynamodbstreams::Error> {
+        match self.repr() {
+            Repr::StreamService { source, .. } => Some(source),
+            _ => None,
+        }
     }
 
     /// The entity type (its [`RUST_NAME`](crate::Entity::RUST_NAME)) the
@@ -335,14 +406,16 @@ impl Error {
                     | E::RequestLimitExceeded(_)
                     | E::ThrottlingException(_)
             )
-        ) || self.code() == Some("ThrottlingException")
-            || self.cancellation_reasons().iter().any(|reason| {
-                matches!(
-                    reason.code(),
-                    CancellationCode::ProvisionedThroughputExceeded
-                        | CancellationCode::ThrottlingError
-                )
-            })
+        ) || matches!(
+            self.code(),
+            // The Streams API's throttling is `LimitExceededException`.
+            Some("ThrottlingException" | "LimitExceededException")
+        ) || self.cancellation_reasons().iter().any(|reason| {
+            matches!(
+                reason.code(),
+                CancellationCode::ProvisionedThroughputExceeded | CancellationCode::ThrottlingError
+            )
+        })
     }
 
     /// DynamoDB rejected the request as invalid (`ValidationException`).
@@ -355,7 +428,7 @@ impl Error {
         matches!(
             self.sdk_error(),
             Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
-        )
+        ) || self.code() == Some("ResourceNotFoundException")
     }
 
     /// A batch left writes or keys unprocessed
@@ -454,6 +527,8 @@ impl Error {
         let transient = match self.repr() {
             Repr::Service { transient, .. } => *transient,
             Repr::InShard { source, .. } => return source.is_retryable(),
+            #[cfg(feature = "streams")]
+            Repr::StreamService { transient, .. } => *transient,
             _ => false,
         };
         transient
@@ -608,7 +683,7 @@ fn is_transient<E: ProvideErrorMetadata>(err: &SdkError<E, HttpResponse>) -> boo
 
 /// The innermost cause of an SDK error that carries no service code (a
 /// connection refused, a timeout): that is what helps.
-fn innermost_cause(err: &aws_sdk_dynamodb::Error) -> String {
+fn innermost_cause(err: &(dyn std::error::Error + 'static)) -> String {
     let mut cause: &dyn std::error::Error = err;
     while let Some(next) = cause.source() {
         cause = next;

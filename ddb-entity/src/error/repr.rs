@@ -428,6 +428,45 @@ pub(crate) enum Repr {
         #[source]
         source: Cause,
     },
+
+    #[cfg(any(feature = "lambda", feature = "streams"))]
+    #[error(
+        "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
+    )]
+    ForeignRecord {
+        at: ItemAt,
+        /// The record's keys as recorded, for the message: `Id=101`.
+        keys: String,
+        detail: String,
+    },
+
+    #[cfg(any(feature = "lambda", feature = "streams"))]
+    #[error(
+        "the stream record of the item at {at} cannot be read: {detail}; it was not produced by DynamoDB as documented (a hand-made or altered event?)"
+    )]
+    MalformedRecord { at: ItemAt, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error(
+        "table `{table}` has no enabled stream ({listed} listed): enable one (UpdateTable with a StreamSpecification), or pass the stream's ARN"
+    )]
+    NoStream { table: String, listed: usize },
+
+    #[cfg(feature = "streams")]
+    #[error("the DynamoDB Streams API answered unusably on stream `{stream}`: {detail}")]
+    MalformedStream { stream: String, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error("{operation} on stream `{stream}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    StreamService {
+        operation: &'static str,
+        stream: String,
+        code: Option<String>,
+        message: Option<String>,
+        transient: bool,
+        #[source]
+        source: Box<aws_sdk_dynamodbstreams::Error>,
+    },
 }
 
 impl Repr {
@@ -478,6 +517,14 @@ impl Repr {
             // The shard's failure is the read's: its kind, predicates and
             // source answer for it.
             Repr::InShard { source, .. } => source.kind(),
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::ForeignRecord { .. } => ErrorKind::ForeignRecord,
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::MalformedRecord { .. } => ErrorKind::MalformedRecord,
+            #[cfg(feature = "streams")]
+            Repr::StreamService { .. } | Repr::MalformedStream { .. } => ErrorKind::Service,
+            #[cfg(feature = "streams")]
+            Repr::NoStream { .. } => ErrorKind::NoStream,
         }
     }
 
@@ -518,6 +565,8 @@ impl Repr {
             Repr::Decode { at, .. }
             | Repr::KeyMismatch { at, .. }
             | Repr::UnknownType { at, .. } => at.key(),
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::ForeignRecord { at, .. } | Repr::MalformedRecord { at, .. } => at.key(),
             Repr::AlreadyExists {
                 partition, sort, ..
             }
