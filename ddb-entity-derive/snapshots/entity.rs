@@ -239,6 +239,119 @@ const _: () = {
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <Gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Order",
+            "ORDER",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "CUST#{customer_id}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("CUST")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "customer_id",
+                                        "u64",
+                                        ::core::option::Option::None,
+                                        <__Key_customer_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "ORDER#{placed}#{order_id:6}",
+                            false,
+                            &[
+                                &[::ddb_entity::layout::Piece::Literal("ORDER")],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "placed",
+                                            "String",
+                                            ::core::option::Option::None,
+                                            <__Key_placed as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "order_id",
+                                            "u32",
+                                            ::core::option::Option::Some(6u8),
+                                            <::ddb_entity::__private::Padded<
+                                                6usize,
+                                                __Key_order_id_6,
+                                            > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "OPEN#{open_since}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("OPEN")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "open_since",
+                                        "u32",
+                                        ::core::option::Option::None,
+                                        <__Key_open_since as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        true,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "CUST#{customer_id}",
+                            false,
+                            &[
+                                &[::ddb_entity::layout::Piece::Literal("CUST")],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "customer_id",
+                                            "u64",
+                                            ::core::option::Option::None,
+                                            <__Key_customer_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    true,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
                 __checked::<__Key_customer_id>(&self.customer_id),
@@ -460,8 +573,8 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "customer_id", ty : "u64", width :
                         ::core::option::Option::None, fixed_len : < __Key_customer_id as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : <
-                        __Key_customer_id as ::ddb_entity::key::KeyPart > ::SPREAD,
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_customer_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
                         optional : false, computed : false, })]
                     ],
                 },
@@ -473,15 +586,15 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "placed", ty : "String", width :
                         ::core::option::Option::None, fixed_len : < __Key_placed as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_placed
-                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
-                        computed : false, })],
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_placed as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, })],
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "order_id", ty : "u32", width :
                         ::core::option::Option::Some(6usize), fixed_len :
-                        ::core::option::Option::Some(6usize), spread : < __Key_order_id_6
-                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
-                        computed : false, })]
+                        ::core::option::Option::Some(6usize), cardinality : <
+                        __Key_order_id_6 as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, })]
                     ],
                 }),
                 indexes: ::std::vec![
@@ -493,18 +606,18 @@ const _: () = {
                     ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "open_since", ty : "u32", width :
                     ::core::option::Option::None, fixed_len : < __Key_open_since as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_open_since
-                    as ::ddb_entity::key::KeyPart > ::SPREAD, optional : true, computed :
-                    false, })]], }, sk :
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                    __Key_open_since as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                    optional : true, computed : false, })]], }, sk :
                     ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
                     source : "CUST#{customer_id}", raw : false, segments :
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("CUST")],
                     ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "customer_id", ty : "u64", width :
                     ::core::option::Option::None, fixed_len : < __Key_customer_id as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : <
-                    __Key_customer_id as ::ddb_entity::key::KeyPart > ::SPREAD, optional
-                    : false, computed : false, })]], }), when :
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                    __Key_customer_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                    optional : false, computed : false, })]], }), when :
                     ::core::option::Option::None, }
                 ],
                 fields: ::std::vec![

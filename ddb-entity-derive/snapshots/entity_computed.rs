@@ -205,6 +205,120 @@ const _: () = {
             <Gsi1 as ::ddb_entity::Index>::SCHEMA,
             <Gsi2 as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Ticket",
+            "TICKET",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "TICKET#{id}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("TICKET")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "id",
+                                        "u64",
+                                        ::core::option::Option::None,
+                                        <__Key_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "TICKET",
+                            false,
+                            &[&[::ddb_entity::layout::Piece::Literal("TICKET")]],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "DAY#{day}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("DAY")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "day",
+                                        "NaiveDate",
+                                        ::core::option::Option::None,
+                                        <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        true,
+                                        true,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "{id}",
+                            false,
+                            &[
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "id",
+                                            "u64",
+                                            ::core::option::Option::None,
+                                            <__Key_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    true,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi2 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "OPEN",
+                        false,
+                        &[&[::ddb_entity::layout::Piece::Literal("OPEN")]],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "{priority}",
+                            false,
+                            &[
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "priority",
+                                            "u8",
+                                            ::core::option::Option::None,
+                                            <__Key_priority as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    true,
+                    ::core::option::Option::Some("Self::is_open(status)"),
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(__checked::<__Key_id>(&self.id))
         }
@@ -415,8 +529,9 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "id", ty : "u64", width : ::core::option::Option::None,
                         fixed_len : < __Key_id as ::ddb_entity::key::KeyPart >
-                        ::FIXED_LEN, spread : < __Key_id as ::ddb_entity::key::KeyPart >
-                        ::SPREAD, optional : false, computed : false, })]
+                        ::FIXED_LEN, cardinality : < __Key_id as
+                        ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : false,
+                        computed : false, })]
                     ],
                 },
                 sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
@@ -435,16 +550,16 @@ const _: () = {
                     ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "day", ty : "NaiveDate", width :
                     ::core::option::Option::None, fixed_len : < __Key_day as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_day as
-                    ::ddb_entity::key::KeyPart > ::SPREAD, optional : true, computed :
-                    true, })]], }, sk :
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : < __Key_day
+                    as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : true,
+                    computed : true, })]], }, sk :
                     ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
                     source : "{id}", raw : false, segments :
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "id", ty : "u64", width : ::core::option::Option::None,
                     fixed_len : < __Key_id as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
-                    spread : < __Key_id as ::ddb_entity::key::KeyPart > ::SPREAD,
-                    optional : false, computed : false, })]], }), when :
+                    cardinality : < __Key_id as ::ddb_entity::key::KeyPart >
+                    ::CARDINALITY, optional : false, computed : false, })]], }), when :
                     ::core::option::Option::None, }, ::ddb_entity::shape::IndexShape {
                     index : < Gsi2 as ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source : "OPEN", raw : false,
@@ -456,9 +571,9 @@ const _: () = {
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "priority", ty : "u8", width :
                     ::core::option::Option::None, fixed_len : < __Key_priority as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_priority
-                    as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false, computed
-                    : false, })]], }), when :
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                    __Key_priority as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                    optional : false, computed : false, })]], }), when :
                     ::core::option::Option::Some("Self::is_open(status)"), }
                 ],
                 fields: ::std::vec![

@@ -263,6 +263,128 @@ const _: () = {
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <Gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Comment",
+            "ISSUE",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "REPO#{repo}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("REPO")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "repo",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_repo as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "#ISSUE#{number}-{comment}",
+                            false,
+                            &[
+                                &[],
+                                &[::ddb_entity::layout::Piece::Literal("ISSUE")],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "number",
+                                            "u32",
+                                            ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                    ::ddb_entity::layout::Piece::Literal("-"),
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "comment",
+                                            "String",
+                                            ::core::option::Option::None,
+                                            <__Key_comment as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "AUTHOR#{author}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("AUTHOR")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "author",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_author as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "{kind}REACT#{number}",
+                            false,
+                            &[
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "kind",
+                                            "Kind",
+                                            ::core::option::Option::None,
+                                            <__Key_kind as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                    ::ddb_entity::layout::Piece::Literal("REACT"),
+                                ],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "number",
+                                            "u32",
+                                            ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
                 __checked::<__Key_repo>(&self.repo),
@@ -437,9 +559,9 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "repo", ty : "String", width :
                         ::core::option::Option::None, fixed_len : < __Key_repo as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_repo
-                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
-                        computed : false, })]
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_repo as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, })]
                     ],
                 },
                 sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
@@ -451,15 +573,16 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "number", ty : "u32", width :
                         ::core::option::Option::None, fixed_len : < __Key_number as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_number
-                        as ::ddb_entity::key::KeyPart > ::SPREAD, optional : false,
-                        computed : false, }), ::ddb_entity::shape::Piece::Literal("-"),
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_number as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, }),
+                        ::ddb_entity::shape::Piece::Literal("-"),
                         ::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape {
                         field : "comment", ty : "String", width :
                         ::core::option::Option::None, fixed_len : < __Key_comment as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : <
-                        __Key_comment as ::ddb_entity::key::KeyPart > ::SPREAD, optional
-                        : false, computed : false, })]
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_comment as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, })]
                     ],
                 }),
                 indexes: ::std::vec![
@@ -471,23 +594,23 @@ const _: () = {
                     ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "author", ty : "String", width :
                     ::core::option::Option::None, fixed_len : < __Key_author as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, spread : < __Key_author as
-                    ::ddb_entity::key::KeyPart > ::SPREAD, optional : false, computed :
-                    false, })]], }, sk :
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                    __Key_author as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
+                    : false, computed : false, })]], }, sk :
                     ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
                     source : "{kind}REACT#{number}", raw : false, segments :
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "kind", ty : "Kind", width : ::core::option::Option::None,
                     fixed_len : < __Key_kind as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
-                    spread : < __Key_kind as ::ddb_entity::key::KeyPart > ::SPREAD,
-                    optional : false, computed : false, }),
+                    cardinality : < __Key_kind as ::ddb_entity::key::KeyPart >
+                    ::CARDINALITY, optional : false, computed : false, }),
                     ::ddb_entity::shape::Piece::Literal("REACT")],
                     ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "number", ty : "u32", width : ::core::option::Option::None,
                     fixed_len : < __Key_number as ::ddb_entity::key::KeyPart >
-                    ::FIXED_LEN, spread : < __Key_number as ::ddb_entity::key::KeyPart >
-                    ::SPREAD, optional : false, computed : false, })]], }), when :
-                    ::core::option::Option::None, }
+                    ::FIXED_LEN, cardinality : < __Key_number as
+                    ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : false,
+                    computed : false, })]], }), when : ::core::option::Option::None, }
                 ],
                 fields: ::std::vec![
                     ::ddb_entity::shape::FieldShape { name : "repo", attribute : "repo",

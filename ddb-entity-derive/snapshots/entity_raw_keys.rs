@@ -111,6 +111,64 @@ const _: () = {
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <UserIndex as ::ddb_entity::Index>::SCHEMA,
         ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Session",
+            "SESSION",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "session_token",
+                        true,
+                        &[
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "session_token",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_session_token as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::None,
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(
+                        <UserIndex as ::ddb_entity::Index>::SCHEMA,
+                    ),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "username",
+                        true,
+                        &[
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "username",
+                                        "String",
+                                        ::core::option::Option::None,
+                                        <__Key_username as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::None,
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(__checked::<__Key_session_token>(&self.session_token))
         }
@@ -220,9 +278,9 @@ const _: () = {
                         ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                         { field : "session_token", ty : "String", width :
                         ::core::option::Option::None, fixed_len :
-                        ::core::option::Option::None, spread :
-                        ::ddb_entity::key::Spread::Unknown, optional : false, computed :
-                        false, })]
+                        ::core::option::Option::None, cardinality :
+                        ::ddb_entity::key::Cardinality::Unbounded, optional : false,
+                        computed : false, })]
                     ],
                 },
                 sk: ::core::option::Option::None,
@@ -234,9 +292,9 @@ const _: () = {
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
                     { field : "username", ty : "String", width :
                     ::core::option::Option::None, fixed_len :
-                    ::core::option::Option::None, spread :
-                    ::ddb_entity::key::Spread::Unknown, optional : false, computed :
-                    false, })]], }, sk : ::core::option::Option::None, when :
+                    ::core::option::Option::None, cardinality :
+                    ::ddb_entity::key::Cardinality::Unbounded, optional : false, computed
+                    : false, })]], }, sk : ::core::option::Option::None, when :
                     ::core::option::Option::None, }
                 ],
                 fields: ::std::vec![

@@ -1,7 +1,9 @@
 #[automatically_derived]
 impl ::ddb_entity::key::KeyPart for Priority {
     const PREFIX_FREE: bool = true;
-    const SPREAD: ::ddb_entity::key::Spread = ::ddb_entity::key::Spread::Few(3u32);
+    const CARDINALITY: ::ddb_entity::key::Cardinality = ::ddb_entity::key::Cardinality::AtMost(
+        3u64,
+    );
     fn encode_key(
         &self,
         out: &mut ::std::string::String,

@@ -104,6 +104,28 @@ fn entity_computed() {
     );
 }
 
+/// Sharded keys: a table partition spread by a field of the sort key
+/// (`key` computes the shard, `partition` is every shard), and an index
+/// partition spread by a field outside the index key, which an update of
+/// the status reads back from the key and one of the region must carry.
+#[test]
+fn entity_sharded() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "DAY#{day}#{shard(event_id) % 8}", sk = "EVENT#{event_id}")]
+            #[entity(index = Gsi1, pk = "STATUS#{status}#{shard(event_id, region) % 16}", sk = "{day}")]
+            pub struct Event {
+                pub day: u32,
+                pub event_id: u64,
+                pub status: Status,
+                pub region: String,
+            }
+        },
+        expect_file!["../snapshots/entity_sharded.rs"],
+    );
+}
+
 #[test]
 fn collection() {
     assert_expands(

@@ -13,6 +13,16 @@
 //! | `{kind}REACTION#{user}` | `[{kind}, REACTION]`, `[{user}]` |
 //! | `ISSUE#{number}-{comment}` | `[ISSUE]`, `[{number}, -, {comment}]` |
 //!
+//! A partition key may end with a *shard* segment, `{shard(order_id) % 16}`:
+//! a piece of its own kind (`Piece::Shard`), alone in the last segment,
+//! written as the shard a frozen hash of the named fields chooses (see
+//! `ddb_entity::shard`). Its count and fields are part of the IR, and of
+//! the layout every entity describes at run time.
+//!
+//! | template | segments |
+//! | --- | --- |
+//! | `STATUS#{status}#{shard(id) % 16}` | `[STATUS]`, `[{status}]`, `[shard(id) % 16]` |
+//!
 //! Only the first segment may be empty, and only when others follow. Two
 //! holes never touch (a literal stands between them). Whether a hole may
 //! share its segment depends on its type (see `KeyPart::PREFIX_FREE` and
@@ -31,6 +41,10 @@ use crate::ctxt::Ctxt;
 /// Widest integer key part: u128/i128 have 39 digits.
 const MAX_WIDTH: usize = 39;
 
+/// The shard counts a template may declare (as `ddb_entity::shard`).
+const MIN_SHARDS: u16 = 2;
+const MAX_SHARDS: u16 = 1000;
+
 /// A parsed template: its segments, and the literal for spans.
 pub(crate) struct Template {
     pub(crate) segments: Vec<Vec<Piece>>,
@@ -42,6 +56,26 @@ pub(crate) enum Piece {
     Literal(String),
     /// A `{field}` or `{field:width}` hole.
     Hole(Hole),
+    /// `{shard(field, …) % count}`: the shard segment of a partition key.
+    Shard(Shard),
+}
+
+/// `{shard(field, …) % count}`.
+pub(crate) struct Shard {
+    /// The fields whose values choose the shard, in order.
+    pub(crate) by: Vec<ShardInput>,
+    /// 2 to 1000; 2 when the count was malformed (reported).
+    pub(crate) count: u16,
+    /// The whole `{…}`.
+    pub(crate) span: Span,
+    /// An error about this shard was reported already.
+    pub(crate) reported: bool,
+}
+
+/// A field named in a shard.
+pub(crate) struct ShardInput {
+    pub(crate) name: String,
+    pub(crate) span: Span,
 }
 
 pub(crate) struct Hole {
@@ -106,6 +140,12 @@ pub(crate) fn parse(cx: &Ctxt, lit: &LitStr) -> Template {
                     pieces.push(Piece::Literal(text_run.to_owned()));
                     previous_hole = None;
                 }
+                Run::Hole { inner, closed } if closed && is_shard(inner) => {
+                    let base = offset + at + 1;
+                    pieces.push(Piece::Shard(shard(cx, lit, inner, base, span, &text)));
+                    // Sharing its segment is reported by `place_shard`.
+                    previous_hole = None;
+                }
                 Run::Hole { inner, closed } => {
                     let mut reported = false;
                     if !closed && !reported_segment {
@@ -130,6 +170,7 @@ pub(crate) fn parse(cx: &Ctxt, lit: &LitStr) -> Template {
         }
         segments.push(pieces);
     }
+    place_shard(cx, &segments, &text);
     dedup_holes(cx, &mut segments);
     Template {
         segments,
@@ -266,6 +307,159 @@ fn hole(cx: &Ctxt, inner: &str, span: Span, text: &str, mut reported: bool) -> H
         width,
         span,
         reported,
+    }
+}
+
+/// Whether a hole's text is a shard, `shard(…) % …`, rather than a field.
+fn is_shard(inner: &str) -> bool {
+    inner
+        .trim_start()
+        .strip_prefix("shard")
+        .is_some_and(|rest| rest.trim_start().starts_with('('))
+}
+
+/// `shard(a, b) % 16`, whose text starts at byte `base` of the literal's
+/// value; every problem reported once, at the shard.
+fn shard(cx: &Ctxt, lit: &LitStr, inner: &str, base: usize, span: Span, text: &str) -> Shard {
+    let mut shard = Shard {
+        by: Vec::new(),
+        count: MIN_SHARDS,
+        span,
+        reported: false,
+    };
+    let report = |shard: &mut Shard, message: String| {
+        if !shard.reported {
+            cx.error_at(span, format!("{message} (in key template \"{text}\")"));
+            shard.reported = true;
+        }
+    };
+    let open = inner.find('(').expect("`is_shard` found the parenthesis");
+    let Some(close) = inner.find(')') else {
+        report(
+            &mut shard,
+            format!(
+                "`{{{inner}}}` is missing its `)`: a shard is written `{{shard(order_id) % 16}}`"
+            ),
+        );
+        return shard;
+    };
+    let mut at = open + 1;
+    for name in inner[open + 1..close].split(',') {
+        let trimmed = name.trim();
+        let start = at + (name.len() - name.trim_start().len());
+        at += name.len() + 1;
+        if trimmed.is_empty() {
+            continue;
+        }
+        let field_span = subspan(lit, base + start, trimmed.len());
+        let identifier = trimmed
+            .strip_prefix("r#")
+            .unwrap_or(trimmed)
+            .chars()
+            .enumerate()
+            .all(|(i, c)| c == '_' || c.is_alphabetic() || (i > 0 && c.is_alphanumeric()));
+        if !identifier {
+            report(
+                &mut shard,
+                format!(
+                    "`{trimmed}` is not a field name: a shard names the fields whose values choose it, e.g. `{{shard(order_id) % 16}}`"
+                ),
+            );
+            continue;
+        }
+        let name = trimmed.strip_prefix("r#").unwrap_or(trimmed).to_owned();
+        if shard.by.iter().any(|input| input.name == name) {
+            report(
+                &mut shard,
+                format!("`{name}` is named twice in the shard; name each field once"),
+            );
+            continue;
+        }
+        shard.by.push(ShardInput {
+            name,
+            span: field_span,
+        });
+    }
+    if shard.by.is_empty() && !shard.reported {
+        report(
+            &mut shard,
+            "a shard is chosen by the values of fields: name at least one, e.g. `{shard(order_id) % 16}`".into(),
+        );
+    }
+    let call = inner[..=close].trim();
+    let rest = inner[close + 1..].trim();
+    let Some(count) = rest.strip_prefix('%').map(str::trim) else {
+        report(
+            &mut shard,
+            format!("`{{{call}}}` needs its number of shards: write `{{{call} % 16}}`"),
+        );
+        return shard;
+    };
+    match count.parse::<u32>() {
+        Ok(0) => report(
+            &mut shard,
+            "a partition cannot be spread over 0 shards: write a count from 2 to 1000".into(),
+        ),
+        Ok(1) => report(
+            &mut shard,
+            format!(
+                "one shard is no sharding: remove `#{{{call} % 1}}`, or spread the partition over 2 to 1000 shards"
+            ),
+        ),
+        Ok(n) if n > u32::from(MAX_SHARDS) => report(
+            &mut shard,
+            format!(
+                "{n} shards would cost {n} requests for every query of the partition: declare at most {MAX_SHARDS}"
+            ),
+        ),
+        Ok(n) => shard.count = n as u16,
+        Err(_) => report(
+            &mut shard,
+            format!(
+                "`{count}` is not a number of shards: write `{{{call} % 16}}` with a count from 2 to 1000"
+            ),
+        ),
+    }
+    shard
+}
+
+/// A shard is a segment of its own, the last one, once per template.
+fn place_shard(cx: &Ctxt, segments: &[Vec<Piece>], text: &str) {
+    let last = segments.len().saturating_sub(1);
+    let shards: Vec<&Shard> = segments
+        .iter()
+        .flatten()
+        .filter_map(|piece| match piece {
+            Piece::Shard(shard) => Some(shard),
+            _ => None,
+        })
+        .collect();
+    if let [_, second, ..] = shards.as_slice() {
+        if shards.iter().all(|shard| !shard.reported) {
+            cx.error_at(
+                second.span,
+                format!("a key has one shard, chosen by all the fields it names: write one, e.g. `{{shard(order_id, region) % 16}}`, at the end (in key template \"{text}\")"),
+            );
+        }
+        return;
+    }
+    for (position, segment) in segments.iter().enumerate() {
+        for piece in segment {
+            let Piece::Shard(shard) = piece else { continue };
+            let message = if segment.len() > 1 {
+                "the shard is a segment of its own: separate it with `#`, e.g. `STATUS#{status}#{shard(order_id) % 16}`"
+            } else if position != last {
+                "the shard is the last segment of a partition key: move it to the end, e.g. `STATUS#{status}#{shard(order_id) % 16}`"
+            } else {
+                ""
+            };
+            if !message.is_empty() && !shard.reported {
+                cx.error_at(
+                    shard.span,
+                    format!("{message} (in key template \"{text}\")"),
+                );
+            }
+        }
     }
 }
 

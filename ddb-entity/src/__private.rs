@@ -7,7 +7,9 @@
 pub use serde;
 
 pub use crate::collection::has_duplicate_type;
-pub use crate::entity::{Changes, EntityHooks, IndexChange, KeyWriter, Lookup, SortKeyBuilder};
+pub use crate::entity::{
+    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder,
+};
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
 use std::time::SystemTime;

@@ -17,11 +17,14 @@ mod expr;
 mod future;
 pub mod item;
 pub mod key;
+pub mod layout;
+pub mod lint;
 #[cfg(feature = "local")]
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 pub mod model;
 mod read;
+pub mod shard;
 pub mod stream;
 mod table;
 mod transact;

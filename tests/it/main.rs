@@ -26,6 +26,7 @@ mod ranges;
 mod returns;
 mod scan;
 mod sealed_cursors;
+mod shards;
 mod stream;
 mod support;
 mod table;

@@ -29,15 +29,28 @@ pub async fn app_table() -> (LocalDynamo, Db<App>) {
     (dynamo, db)
 }
 
-/// Every HTTP request a client sends, by DynamoDB operation: an SDK
-/// interceptor around the real server, so tests can count round trips.
+/// Every HTTP request a client sends, by DynamoDB operation, with its JSON
+/// body: an SDK interceptor around the real server, so tests can count
+/// round trips and read what each asked for.
 #[derive(Debug, Default, Clone)]
-pub struct RequestLog(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+pub struct RequestLog(std::sync::Arc<std::sync::Mutex<Vec<(String, serde_json::Value)>>>);
 
 impl RequestLog {
     /// The operations sent so far, e.g. `["Query", "Query"]`.
     pub fn operations(&self) -> Vec<String> {
-        self.0.lock().unwrap().clone()
+        let sent = self.0.lock().unwrap();
+        sent.iter()
+            .map(|(operation, _)| operation.clone())
+            .collect()
+    }
+
+    /// The bodies of the `operation` requests sent so far, in order.
+    pub fn bodies(&self, operation: &str) -> Vec<serde_json::Value> {
+        let sent = self.0.lock().unwrap();
+        sent.iter()
+            .filter(|(op, _)| op == operation)
+            .map(|(_, body)| body.clone())
+            .collect()
     }
 
     /// How many requests of `operation` were sent.
@@ -65,13 +78,12 @@ impl aws_sdk_dynamodb::config::Intercept for RequestLog {
         _: &aws_sdk_dynamodb::config::RuntimeComponents,
         _: &mut aws_sdk_dynamodb::config::ConfigBag,
     ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        let target = context
-            .request()
-            .headers()
-            .get("x-amz-target")
-            .unwrap_or_default();
+        let request = context.request();
+        let target = request.headers().get("x-amz-target").unwrap_or_default();
         let operation = target.rsplit('.').next().unwrap_or_default().to_owned();
-        self.0.lock().unwrap().push(operation);
+        let body =
+            serde_json::from_slice(request.body().bytes().unwrap_or_default()).unwrap_or_default();
+        self.0.lock().unwrap().push((operation, body));
         Ok(())
     }
 }

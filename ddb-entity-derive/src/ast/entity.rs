@@ -58,6 +58,8 @@ pub(crate) struct Index<'a> {
     /// `when = predicate(field, …)`: the item is in the index only while
     /// it holds.
     pub(crate) when: Option<attr::entity::Call>,
+    /// `allow_hot = "reason"`: the partition key may be hot.
+    pub(crate) allow_hot: Option<LitStr>,
     /// The whole attribute.
     pub(crate) span: Span,
 }
@@ -89,6 +91,7 @@ pub(crate) struct Placed<'t, 'a> {
 pub(crate) enum PlacedPart<'t, 'a> {
     Literal(&'t str),
     Hole(&'t Hole<'a>),
+    Shard(&'t Shard<'a>),
 }
 
 /// What follows a hole in its segment.
@@ -105,6 +108,26 @@ pub(crate) enum Followed {
 pub(crate) enum Part<'a> {
     Literal(String),
     Hole(Hole<'a>),
+    /// `{shard(field, …) % count}`: the last segment of a partition key.
+    Shard(Shard<'a>),
+}
+
+/// `{shard(order_id) % 16}`: the shard a frozen hash of the fields' key
+/// encodings chooses, written as the partition key's last segment.
+pub(crate) struct Shard<'a> {
+    pub(crate) count: u16,
+    pub(crate) by: Vec<ShardInput<'a>>,
+    /// The whole `{…}`.
+    pub(crate) span: Span,
+}
+
+/// A field a shard is computed from.
+pub(crate) struct ShardInput<'a> {
+    pub(crate) name: String,
+    pub(crate) span: Span,
+    /// The field (or computed value, refused by the checks) it names;
+    /// `None` when it names none (reported).
+    pub(crate) field: Option<HoleField<'a>>,
 }
 
 /// A `{field}` or `{field:width}` of a template.
@@ -178,13 +201,22 @@ impl<'a> Entity<'a> {
                     pk: index.pk.as_ref().map(resolve_key),
                     sk: index.sk.as_ref().map(resolve),
                     when: index.when.clone(),
+                    allow_hot: index.allow_hot.clone(),
                     span: index.span,
                 })
             })
             .collect();
+        // A shard's fields are read by the key as its holes are.
         let names = |templates: &mut dyn Iterator<Item = &KeyTemplate<'a>>| -> Vec<String> {
             templates
-                .flat_map(|t| t.holes().map(|h| h.name.clone()))
+                .flat_map(|t| {
+                    let holes = t.holes().map(|h| h.name.clone());
+                    let shard = t
+                        .shard()
+                        .into_iter()
+                        .flat_map(|s| s.by.iter().map(|i| i.name.clone()));
+                    holes.chain(shard).collect::<Vec<_>>()
+                })
                 .collect()
         };
         let primary = names(&mut pk.iter().chain(sk.iter()));
@@ -304,6 +336,22 @@ impl<'a> Entity<'a> {
         !params.is_empty() && walk(quote::ToTokens::to_token_stream(ty), &params)
     }
 
+    /// The fields of every template's shard, each once, with the first
+    /// shard that names it.
+    pub(crate) fn shard_inputs(&self) -> Vec<&ShardInput<'a>> {
+        let mut inputs: Vec<&ShardInput<'a>> = Vec::new();
+        for input in self
+            .templates()
+            .filter_map(KeyTemplate::shard)
+            .flat_map(|s| &s.by)
+        {
+            if !inputs.iter().any(|seen| seen.name == input.name) {
+                inputs.push(input);
+            }
+        }
+        inputs
+    }
+
     /// Every template: primary key, then each index's.
     pub(crate) fn templates(&self) -> impl Iterator<Item = &KeyTemplate<'a>> {
         self.pk.iter().chain(self.sk.iter()).chain(
@@ -373,9 +421,11 @@ impl<'a> KeyTemplate<'a> {
         computed: &'a [attr::entity::Computed],
         entity: &Ident,
     ) -> Self {
-        let resolve_hole = |hole: &template::Hole| {
-            let field = fields.and_then(|fields| {
-                let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
+        // The field (or computed value) a hole or a shard input names;
+        // an unknown name is reported once, at `span`, unless `reported`.
+        let lookup = |name: &str, span: Span, reported: bool| {
+            fields.and_then(|fields| {
+                let found = fields.iter().find(|f| name::unraw(f.ident) == name);
                 if let Some(f) = found {
                     return Some(HoleField {
                         ident: f.ident,
@@ -384,7 +434,7 @@ impl<'a> KeyTemplate<'a> {
                         computed: None,
                     });
                 }
-                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == hole.name) {
+                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == name) {
                     return Some(HoleField {
                         ident: &c.name,
                         ty: &c.ty,
@@ -392,17 +442,36 @@ impl<'a> KeyTemplate<'a> {
                         computed: Some(&c.call),
                     });
                 }
-                if !hole.reported {
-                    cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
+                if !reported {
+                    cx.error_at(span, unknown_field(name, fields, entity));
                 }
                 None
-            });
+            })
+        };
+        let resolve_hole = |hole: &template::Hole| {
+            let field = lookup(&hole.name, hole.span, hole.reported);
             Part::Hole(Hole {
                 name: hole.name.clone(),
                 width: hole.width,
                 span: hole.span,
                 field,
                 raw: false,
+            })
+        };
+        let resolve_shard = |shard: &template::Shard| {
+            let by = shard
+                .by
+                .iter()
+                .map(|input| ShardInput {
+                    name: input.name.clone(),
+                    span: input.span,
+                    field: lookup(&input.name, input.span, false),
+                })
+                .collect();
+            Part::Shard(Shard {
+                count: shard.count,
+                by,
+                span: shard.span,
             })
         };
         let segments = template
@@ -414,6 +483,7 @@ impl<'a> KeyTemplate<'a> {
                     .map(|piece| match piece {
                         Piece::Literal(text) => Part::Literal(text.clone()),
                         Piece::Hole(hole) => resolve_hole(hole),
+                        Piece::Shard(shard) => resolve_shard(shard),
                     })
                     .collect()
             })
@@ -447,6 +517,7 @@ impl<'a> KeyTemplate<'a> {
                     part: match part {
                         Part::Literal(text) => PlacedPart::Literal(text),
                         Part::Hole(hole) => PlacedPart::Hole(hole),
+                        Part::Shard(shard) => PlacedPart::Shard(shard),
                     },
                     joined: i > 0,
                 });
@@ -496,8 +567,33 @@ impl<'a> KeyTemplate<'a> {
             .flatten()
             .filter_map(|part| match part {
                 Part::Hole(hole) => Some(hole),
-                Part::Literal(_) => None,
+                Part::Literal(_) | Part::Shard(_) => None,
             })
+    }
+
+    /// The shard, `{shard(…) % n}`, when the template declares one.
+    pub(crate) fn shard(&self) -> Option<&Shard<'a>> {
+        self.segments.iter().flatten().find_map(|part| match part {
+            Part::Shard(shard) => Some(shard),
+            _ => None,
+        })
+    }
+}
+
+impl<'a> ShardInput<'a> {
+    fn resolved(&self) -> HoleField<'a> {
+        self.field
+            .expect("checked: every shard input names a field")
+    }
+
+    /// The field.
+    pub(crate) fn field(&self) -> &'a Ident {
+        self.resolved().ident
+    }
+
+    /// Its type (checked: never an `Option`).
+    pub(crate) fn ty(&self) -> &'a syn::Type {
+        self.resolved().ty
     }
 }
 

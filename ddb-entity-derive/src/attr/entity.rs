@@ -27,6 +27,8 @@ pub(crate) struct Entity {
     /// `computed = name: Type = function(field, …)`: values that index
     /// templates use like fields.
     pub(crate) computed: Vec<Computed>,
+    /// `allow_hot = "reason"`: the table's partition key may be hot.
+    pub(crate) allow_hot: Option<LitStr>,
 }
 
 /// `function(field, …)`: a function (or `Self::method`) called with
@@ -70,11 +72,13 @@ pub(crate) struct Index {
     /// `when = predicate(field, …)`: the item is in the index only while
     /// the predicate holds.
     pub(crate) when: Option<Call>,
+    /// `allow_hot = "reason"`: the index's partition key may be hot.
+    pub(crate) allow_hot: Option<LitStr>,
     /// The whole attribute, for errors about it.
     pub(crate) span: Span,
 }
 
-const INDEX: &[&str] = &["index", "pk", "sk", "when"];
+const INDEX: &[&str] = &["index", "pk", "sk", "when", "allow_hot"];
 const ALL: &[&str] = &[
     "table",
     "index",
@@ -86,6 +90,7 @@ const ALL: &[&str] = &[
     "updated_at",
     "computed",
     "when",
+    "allow_hot",
 ];
 const EXAMPLE: &str =
     "#[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]";
@@ -134,6 +139,7 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                 "version" => &mut merged.version,
                 "created_at" => &mut merged.created_at,
                 "updated_at" => &mut merged.updated_at,
+                "allow_hot" => &mut merged.allow_hot,
                 _ => unreachable!("`index` makes an index attribute"),
             };
             if let Some(lit) = string(cx, &entry) {
@@ -145,7 +151,7 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
 }
 
 fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
-    let (mut path, mut pk, mut sk, mut when) = (None, None, None, None);
+    let (mut path, mut pk, mut sk, mut when, mut allow_hot) = (None, None, None, None, None);
     for entry in entries {
         match entry.option {
             "index" => {
@@ -161,6 +167,11 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
             "sk" => {
                 if let Some(lit) = string(cx, &entry) {
                     set(cx, &mut sk, lit, "sk");
+                }
+            }
+            "allow_hot" => {
+                if let Some(lit) = string(cx, &entry) {
+                    set(cx, &mut allow_hot, lit, "allow_hot");
                 }
             }
             "when" => match call(&entry.value) {
@@ -185,6 +196,7 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
         pk,
         sk,
         when,
+        allow_hot,
         span,
     })
 }
@@ -297,6 +309,9 @@ fn string(cx: &Ctxt, entry: &Entry) -> Option<LitStr> {
         }
         "type" => "the entity type in quotes, e.g. type = \"ORDER\"",
         "version" => "the name of a `u64` field in quotes, e.g. version = \"version\"",
+        "allow_hot" => {
+            "the reason the partition key may be hot, in quotes, e.g. allow_hot = \"a few open tickets, written rarely\""
+        }
         _ => "the name of a timestamp field in quotes, e.g. updated_at = \"updated_at\"",
     };
     cx.error_at(

@@ -50,6 +50,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         }
     }
     holes(cx, entity);
+    shards(cx, entity);
     computed(cx, entity);
     type_tag(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
@@ -175,6 +176,126 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
     }
 }
 
+/// Shards: on partition keys only, computed from stored fields every item
+/// has, from the primary key's fields for the table's partition key, and
+/// spreading a partition (not all of its items to one shard); and
+/// `allow_hot` only where a key is not sharded.
+fn shards(cx: &Ctxt, entity: &Entity<'_>) {
+    let Some(fields) = &entity.fields else { return };
+    let primary_holes: Vec<&str> = entity
+        .primary()
+        .flat_map(|t| t.holes())
+        .map(|hole| hole.name.as_str())
+        .collect();
+    // (template, is a partition key, is the table's, allow_hot)
+    let mut templates: Vec<(&ast::KeyTemplate<'_>, bool, bool, Option<&LitStr>)> = Vec::new();
+    templates.extend(
+        entity
+            .pk
+            .iter()
+            .map(|t| (t, true, true, entity.attrs.allow_hot.as_ref())),
+    );
+    templates.extend(entity.sk.iter().map(|t| (t, false, true, None)));
+    for index in &entity.indexes {
+        templates.extend(
+            index
+                .pk
+                .iter()
+                .map(|t| (t, true, false, index.allow_hot.as_ref())),
+        );
+        templates.extend(index.sk.iter().map(|t| (t, false, false, None)));
+    }
+    for (template, partition, table, allow_hot) in templates {
+        if let Some(lit) = allow_hot {
+            if lit.value().trim().is_empty() {
+                cx.error(
+                    lit,
+                    "`allow_hot` needs its reason, e.g. allow_hot = \"a few open tickets, written rarely\": the lint reports it in place of the finding",
+                );
+            } else if template.shard().is_some() {
+                cx.error(
+                    lit,
+                    "this partition key is sharded, which spreads its writes already: remove `allow_hot`",
+                );
+            }
+        }
+        let Some(shard) = template.shard() else {
+            continue;
+        };
+        if table && partition && entity.sk.is_none() {
+            cx.error_at(
+                shard.span,
+                "the table has no sort key, so each partition key holds one item and there is nothing to spread over shards: remove the shard (a hot item needs a cache, not a shard)",
+            );
+            continue;
+        }
+        if !partition {
+            cx.error_at(
+                shard.span,
+                "a sort key is never sharded: the shard chooses the partition an item is stored in, and the sort key orders the items inside it; move the shard to the end of the partition key, e.g. pk = \"STATUS#{status}#{shard(order_id) % 16}\"",
+            );
+            continue;
+        }
+        let mut inputs_fine = true;
+        for input in &shard.by {
+            let Some(field) = input.field else {
+                inputs_fine = false;
+                continue;
+            };
+            let name = &input.name;
+            let refuse = |message: String| cx.error_at(input.span, message);
+            if field.computed.is_some() {
+                refuse(format!(
+                    "`{name}` is a computed value: a shard is chosen by stored fields, which every read can hash again; name the fields it is computed from"
+                ));
+            } else if let Some(what) = not_a_key_part(field.ty) {
+                refuse(format!(
+                    "`{name}` is {what}, which has no key encoding to hash: choose the shard by fields of key-part types (an integer, a string, an id, a `KeyPart` enum)"
+                ));
+            } else if field.option_inner.is_some() {
+                refuse(format!(
+                    "`{name}` is an `Option`, and an item without it would have no shard: choose the shard by fields every item has"
+                ));
+            } else if fields
+                .iter()
+                .any(|f| name::unraw(f.ident) == *name && f.serde.skipped)
+            {
+                refuse(format!(
+                    "`{name}` is skipped by serde, so the shard could not be computed again from a stored item: choose the shard by stored fields"
+                ));
+            } else if table && !primary_holes.contains(&name.as_str()) {
+                refuse(format!(
+                    "the table's partition key is sharded by `{name}`, which is not in the primary key: a get or an update by key computes the shard from the key's fields alone; shard by a field of the sort key"
+                ));
+            } else {
+                continue;
+            }
+            inputs_fine = false;
+        }
+        let in_partition: Vec<&str> = template.holes().map(|hole| hole.name.as_str()).collect();
+        if inputs_fine
+            && !shard.by.is_empty()
+            && shard
+                .by
+                .iter()
+                .all(|input| in_partition.contains(&input.name.as_str()))
+        {
+            let names = shard
+                .by
+                .iter()
+                .map(|input| format!("`{}`", input.name))
+                .collect::<Vec<_>>()
+                .join(", ");
+            cx.error_at(
+                shard.span,
+                format!(
+                    "the items of one partition all have the same {names} (it is in the partition key), so they would all land in one shard: shard by a field that differs between them, such as one of the sort key's"
+                ),
+            );
+        }
+    }
+}
+
 /// Computed values and index predicates: named apart from the fields,
 /// read from stored fields, each computed value used by an index.
 fn computed(cx: &Ctxt, entity: &Entity<'_>) {
@@ -205,12 +326,19 @@ fn computed(cx: &Ctxt, entity: &Entity<'_>) {
             continue;
         }
         inputs(&computed.call, &format!("the computed value `{name}`"));
-        let used = entity
-            .indexes
-            .iter()
-            .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+        let templates = || {
+            entity
+                .indexes
+                .iter()
+                .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+        };
+        // A shard naming it is refused on its own: not reported twice.
+        let used = templates()
             .flat_map(|t| t.holes())
-            .any(|hole| hole.name == name);
+            .any(|hole| hole.name == name)
+            || templates()
+                .filter_map(|t| t.shard())
+                .any(|shard| shard.by.iter().any(|input| input.name == name));
         if !used {
             cx.error(
                 &computed.name,

@@ -21,7 +21,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, KeyTemplate};
+use crate::ast::{Entity, Followed, Hole, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -31,6 +31,12 @@ fn alias(hole: &Hole<'_>) -> Ident {
         Some(width) => format_ident!("__Key_{}_{}", field, width),
         None => format_ident!("__Key_{}", field),
     }
+}
+
+/// The checked alias of a shard input's type, its full-width key type:
+/// `__Key_order_id`.
+pub(super) fn shard_alias(input: &ShardInput<'_>) -> Ident {
+    format_ident!("__Key_{}", name::unraw(input.field()))
 }
 
 /// How generated bodies name `hole`'s key type.
@@ -108,6 +114,23 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
                     }
                 }
             }
+        };
+        aliases.push(quote! {
+            #[allow(non_camel_case_types)]
+            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+        });
+    }
+    // A shard hashes its fields' full-width encodings: each must be a key
+    // part, checked at the shard (once, when no hole checked it already).
+    for input in model.shard_inputs() {
+        let ty = input.ty();
+        let alias = shard_alias(input);
+        if model.is_generic(ty) || seen.contains(&alias) {
+            continue;
+        }
+        seen.push(alias.clone());
+        let check = quote_spanned! {input.span=>
+            ::ddb_entity::__private::assert_key_part::<#ty>();
         };
         aliases.push(quote! {
             #[allow(non_camel_case_types)]
@@ -268,6 +291,16 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
                 #ty: ::ddb_entity::__private::KeyPart + ::ddb_entity::__private::DecodeKeyPart
             },
         };
+        if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
+            bounds.push(bound);
+        }
+    }
+    for input in model.shard_inputs() {
+        let ty = input.ty();
+        if !model.is_generic(ty) {
+            continue;
+        }
+        let bound = quote!(#ty: ::ddb_entity::__private::KeyPart);
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
             bounds.push(bound);
         }

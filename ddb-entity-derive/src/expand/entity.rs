@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::checks;
-use super::keys::{self, SortKeyBuilder};
-use crate::ast::{Entity, Hole, Index, KeyTemplate};
+use super::keys::{self, AtShard, SortKeyBuilder};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, ShardInput};
 use crate::name;
 
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
@@ -25,12 +25,27 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let pk_buf = format_ident!("__pk");
     let sk_buf = format_ident!("__sk");
     let name = ident.to_string();
-    let fill_pk = keys::fill(model, &pk_buf, model.pk());
+    let fill_pk = keys::fill(model, &pk_buf, model.pk(), AtShard::Compute);
     let pk_source = &model.pk().source;
+    // A sharded partition: every shard's, read as one.
+    let partition_value = match model.pk().shard() {
+        Some(shard) => {
+            let fill = keys::fill(model, &pk_buf, model.pk(), AtShard::Stop);
+            let spec = keys::shard_spec(shard);
+            quote! {
+                #fill
+                #pk_buf.sharded_partition::<#primary>(#spec)
+            }
+        }
+        None => quote! {
+            #fill_pk
+            ::ddb_entity::Partition::new(#pk_buf.finish_partition()?)
+        },
+    };
     // A table without a sort key: the key is the partition key alone.
     let (sort, sk_source) = match &model.sk {
         Some(sk) => {
-            let fill_sk = keys::fill(model, &sk_buf, sk);
+            let fill_sk = keys::fill(model, &sk_buf, sk, AtShard::Compute);
             (
                 quote! {{
                     let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
@@ -45,10 +60,18 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let key_doc = format!(
         "The primary key of the `{ident}` with these key fields: `{pk_source}`{sk_source}."
     );
-    let partition_doc = format!(
-        "The partition `{pk_source}`: where a Query for `{ident}` items (and every other entity \
-         type sharing this partition template) starts."
-    );
+    let partition_doc = match model.pk().shard() {
+        Some(shard) => format!(
+            "The partition `{pk_source}`, spread over {} shards: a Query of it reads every shard and \
+             merges them in sort-key order, for `{ident}` items (and every other entity type sharing \
+             this partition template).",
+            shard.count
+        ),
+        None => format!(
+            "The partition `{pk_source}`: where a Query for `{ident}` items (and every other entity \
+             type sharing this partition template) starts."
+        ),
+    };
 
     let (sk_constructor, sk_items) = match &model.sk {
         Some(sk) => SortKeyBuilder {
@@ -103,6 +126,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     });
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
+    let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
@@ -146,8 +170,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #[doc = #partition_doc]
             #vis fn partition(#pk_param_list) -> #result<::ddb_entity::Partition<#primary>> {
                 let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
-                #fill_pk
-                ::ddb_entity::Partition::new(#pk_buf.finish_partition()?)
+                #partition_value
             }
 
             #sk_constructor
@@ -165,6 +188,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             const RUST_NAME: &'static ::core::primitive::str = #name;
             const TYPE_TAG: &'static ::core::primitive::str = #type_name;
             const INDEXES: &'static [::ddb_entity::IndexSchema] = &[#(#index_schemas),*];
+            #layout
 
             fn primary_key(&self) -> #result<::ddb_entity::Key<Self>> {
                 Self::key(#(#self_args),*)
@@ -211,6 +235,17 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     }
 }
 
+/// A reference to a shard input on `&self`, as its checked type.
+fn shard_arg(model: &Entity<'_>, input: &ShardInput<'_>) -> TokenStream {
+    let field = input.field();
+    if model.is_generic(input.ty()) {
+        quote!(&self.#field)
+    } else {
+        let alias = checks::shard_alias(input);
+        quote!(__checked::<#alias>(&self.#field))
+    }
+}
+
 /// `field` from `&self`: by reference, or by value for fixed-width
 /// integers (which are `Copy`).
 fn self_arg(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
@@ -250,19 +285,43 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
     let params = keys::params([index.pk()]);
     let param_list = keys::param_list(&params);
     let buf = format_ident!("__pk");
-    let fill = keys::fill(model, &buf, index.pk());
     let source = &index.pk().source;
     let index_name = &index.name;
     let entity_name = ident.to_string();
-    let doc = format!(
-        "The partition `{source}` of index `{index_name}`: where a Query for `{ident}` items on that index starts."
-    );
+    let (doc, body) = match index.pk().shard() {
+        Some(shard) => {
+            let fill = keys::fill(model, &buf, index.pk(), AtShard::Stop);
+            let spec = keys::shard_spec(shard);
+            (
+                format!(
+                    "The partition `{source}` of index `{index_name}`, spread over {} shards: a Query of it \
+                     reads every shard and merges them in sort-key order.",
+                    shard.count
+                ),
+                quote! {
+                    #fill
+                    #buf.sharded_partition::<#path>(#spec)
+                },
+            )
+        }
+        None => {
+            let fill = keys::fill(model, &buf, index.pk(), AtShard::Compute);
+            (
+                format!(
+                    "The partition `{source}` of index `{index_name}`: where a Query for `{ident}` items on that index starts."
+                ),
+                quote! {
+                    #fill
+                    ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
+                },
+            )
+        }
+    };
     let partition = quote! {
         #[doc = #doc]
         #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
             let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
-            #fill
-            ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
+            #body
         }
     };
     let Some(sk) = &index.sk else {
@@ -292,7 +351,7 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             false => self_arg(model, hole),
         }
     };
-    let key = keys::index_key(index, arg);
+    let key = keys::index_key(model, index, arg, |input| shard_arg(model, input));
     let build = quote!(::core::option::Option::Some(#key));
     let sparse: Vec<&Hole<'_>> = index
         .holes()

@@ -22,14 +22,15 @@ pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
         .collect::<Vec<_>>()
         .join(", ");
     let expected = format!("{ident} (one of {listed})");
-    // At most 100 variants (checked): few values, as a partition key.
-    let count = u32::try_from(variants.len()).unwrap_or(u32::MAX);
+    let count = model.variants.len() as u64;
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
             // Each variant starts with its own two-digit position.
             const PREFIX_FREE: bool = true;
-            const SPREAD: ::ddb_entity::key::Spread = ::ddb_entity::key::Spread::Few(#count);
+            // A partition key of it alone is a hot partition per variant.
+            const CARDINALITY: ::ddb_entity::key::Cardinality =
+                ::ddb_entity::key::Cardinality::AtMost(#count);
 
             fn encode_key(
                 &self,

@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::{Entity, Hole, Index, KeyTemplate, PlacedPart};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, PlacedPart, Shard, ShardInput};
 use crate::name;
 
 /// What a generated function takes for a hole: the hole's own type for a
@@ -30,13 +30,49 @@ pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream)
     }
 }
 
+/// What a key function does at its template's shard.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum AtShard {
+    /// Compute it from the parameters named after its fields (a whole key).
+    Compute,
+    /// Stop: the caller makes the sharded partition of what is written.
+    Stop,
+}
+
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
-/// hole taken from the function parameter of the same name.
-pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
+/// hole (and shard input) taken from the function parameter of the same
+/// name.
+pub(super) fn fill(
+    model: &Entity<'_>,
+    buf: &Ident,
+    template: &KeyTemplate<'_>,
+    at_shard: AtShard,
+) -> TokenStream {
     if let Some(hole) = template.raw_hole() {
         let field = hole.field();
         return quote!(#buf.raw(&#field););
     }
+    let hole_value = |hole: &Hole<'_>| {
+        let field = hole.field();
+        part_value(model, hole, &quote!(#field))
+    };
+    let shard_value = |input: &ShardInput<'_>| {
+        let field = input.field();
+        quote!(&#field)
+    };
+    fill_with(model, buf, template, at_shard, hole_value, shard_value)
+}
+
+/// [`fill`] with each hole's value (ready for `KeyWriter::part`) and each
+/// shard input's (a reference) given by the caller.
+pub(super) fn fill_with(
+    model: &Entity<'_>,
+    buf: &Ident,
+    template: &KeyTemplate<'_>,
+    at_shard: AtShard,
+    hole_value: impl Fn(&Hole<'_>) -> TokenStream,
+    shard_value: impl Fn(&ShardInput<'_>) -> TokenStream,
+) -> TokenStream {
     let statements = template
         .placed()
         .into_iter()
@@ -44,14 +80,35 @@ pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) 
             PlacedPart::Literal(text) if placed.joined => quote!(#buf.join_literal(#text);),
             PlacedPart::Literal(text) => quote!(#buf.literal(#text);),
             PlacedPart::Hole(hole) => {
-                let field = hole.field();
-                let name = name::unraw(field);
-                let value = part_value(model, hole, &quote!(#field));
+                let name = name::unraw(hole.field());
+                let value = hole_value(hole);
                 let method = write_part(placed.joined);
                 quote!(#buf.#method(#name, #value)?;)
             }
+            PlacedPart::Shard(_) if at_shard == AtShard::Stop => TokenStream::new(),
+            PlacedPart::Shard(shard) => {
+                let entity = model.ident.to_string();
+                let spec = shard_spec(shard);
+                let inputs = shard.by.iter().map(|input| {
+                    let name = name::unraw(input.field());
+                    let value = shard_value(input);
+                    quote!(__shard.input(#name, #value)?;)
+                });
+                quote! {
+                    let mut __shard = ::ddb_entity::__private::ShardInputs::new(#entity);
+                    #(#inputs)*
+                    #buf.shard(__shard.component(#spec));
+                }
+            }
         });
     quote!(#(#statements)*)
+}
+
+/// The runtime's description of a shard: `ShardSpec::new(16, &["order_id"])`.
+pub(super) fn shard_spec(shard: &Shard<'_>) -> TokenStream {
+    let count = shard.count;
+    let names = shard.by.iter().map(|input| input.name.as_str());
+    quote!(::ddb_entity::shard::ShardSpec::new(#count, &[#(#names),*]))
 }
 
 /// `part`, or `join_part` for a hole that continues its segment.
@@ -82,12 +139,39 @@ pub(super) fn param_list(holes: &[&Hole<'_>]) -> TokenStream {
 
 /// `::ddb_entity::IndexKey { partition, sort }` of `index`, built with the
 /// generated `…_partition` and `…_sk` functions from the values `arg` gives
-/// for each hole. Inside a function returning a `Result`.
-pub(super) fn index_key(index: &Index<'_>, arg: impl Fn(&Hole<'_>) -> TokenStream) -> TokenStream {
+/// for each hole (a sharded partition written here, its shard computed
+/// from the references `shard_arg` gives for its fields). Inside a
+/// function returning a `Result`.
+pub(super) fn index_key(
+    model: &Entity<'_>,
+    index: &Index<'_>,
+    arg: impl Fn(&Hole<'_>) -> TokenStream,
+    shard_arg: impl Fn(&ShardInput<'_>) -> TokenStream,
+) -> TokenStream {
     let snake = name::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
     let sk_fn = format_ident!("{}_sk", snake);
-    let partition_args = params([index.pk()]).into_iter().map(&arg);
+    let partition = if index.pk().shard().is_some() {
+        let buf = format_ident!("__pk");
+        let entity = model.ident.to_string();
+        let path = &index.path;
+        let fill = fill_with(
+            model,
+            &buf,
+            index.pk(),
+            AtShard::Compute,
+            |hole| part_value(model, hole, &arg(hole)),
+            shard_arg,
+        );
+        quote! {{
+            let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity);
+            #fill
+            #buf.finish_index_partition::<#path>()?
+        }}
+    } else {
+        let partition_args = params([index.pk()]).into_iter().map(&arg);
+        quote!(Self::#partition_fn(#(#partition_args),*)?.into_string())
+    };
     let sort = match &index.sk {
         None => quote!(::core::option::Option::None),
         Some(sk) => {
@@ -105,7 +189,7 @@ pub(super) fn index_key(index: &Index<'_>, arg: impl Fn(&Hole<'_>) -> TokenStrea
     };
     quote! {
         ::ddb_entity::IndexKey {
-            partition: Self::#partition_fn(#(#partition_args),*)?.into_string(),
+            partition: #partition,
             sort: #sort,
         }
     }
@@ -144,7 +228,7 @@ impl SortKeyBuilder<'_> {
             .iter()
             .filter_map(|p| match p.part {
                 PlacedPart::Hole(hole) => Some((hole, p.joined)),
-                PlacedPart::Literal(_) => None,
+                PlacedPart::Literal(_) | PlacedPart::Shard(_) => None,
             })
             .collect();
         // Literals before the first hole go in at construction; those after
@@ -167,6 +251,8 @@ impl SortKeyBuilder<'_> {
                     }
                     seen += 1;
                 }
+                // A sort key has none (checked).
+                PlacedPart::Shard(_) => {}
             }
         }
         let entity_name = model.ident.to_string();

@@ -127,6 +127,10 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
                 let hole = hole_shape(model, hole);
                 quote!(::ddb_entity::shape::Piece::Hole(#hole))
             }
+            Part::Shard(shard) => {
+                let count = shard.count;
+                quote!(::ddb_entity::shape::Piece::Shard { count: #count })
+            }
         });
         quote!(::std::vec![#(#pieces),*])
     });
@@ -145,11 +149,11 @@ fn hole_shape(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
     let width = option(hole.width.map(|width| quote!(#width)));
     let optional = hole.optional();
     let computed = hole.computed().is_some();
-    let (fixed_len, spread) = if hole.raw {
+    let (fixed_len, cardinality) = if hole.raw {
         // A raw key attribute is any string, stored as it is.
         (
             quote!(::core::option::Option::None),
-            quote!(::ddb_entity::key::Spread::Unknown),
+            quote!(::ddb_entity::key::Cardinality::Unbounded),
         )
     } else {
         let key_type = checks::key_type(model, hole);
@@ -159,7 +163,7 @@ fn hole_shape(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
         };
         (
             fixed_len,
-            quote!(<#key_type as ::ddb_entity::key::KeyPart>::SPREAD),
+            quote!(<#key_type as ::ddb_entity::key::KeyPart>::CARDINALITY),
         )
     };
     quote! {
@@ -168,7 +172,7 @@ fn hole_shape(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
             ty: #ty,
             width: #width,
             fixed_len: #fixed_len,
-            spread: #spread,
+            cardinality: #cardinality,
             optional: #optional,
             computed: #computed,
         }

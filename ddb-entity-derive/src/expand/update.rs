@@ -46,7 +46,8 @@ fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
 }
 
 /// The fields an index's key and membership read, each once: the fields
-/// of its holes, the inputs of its computed values and of its `when`.
+/// of its holes and of its shard, the inputs of its computed values and of
+/// its `when`.
 fn reads(index: &Index<'_>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let holes = index.holes();
@@ -56,6 +57,13 @@ fn reads(index: &Index<'_>) -> Vec<String> {
             Some(call) => call.args.iter().map(name::unraw).collect(),
             None => vec![name::unraw(hole.field())],
         })
+        .chain(
+            index
+                .pk()
+                .shard()
+                .into_iter()
+                .flat_map(|shard| shard.by.iter().map(|input| input.name.clone())),
+        )
         .chain(
             index
                 .when
@@ -126,6 +134,10 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
     match segment {
         [] => quote!(reader.literal("")?;),
         [Part::Literal(text)] => quote!(reader.literal(#text)?;),
+        // The shard is computed from fields read elsewhere in the key.
+        [Part::Shard(_)] => {
+            quote!(let _: ::ddb_entity::shard::ShardComponent = reader.part()?;)
+        }
         [Part::Hole(hole)] => {
             let (name, (read, unwrap)) = (decoded(hole), typed(hole));
             let ty = key_type(model, hole);
@@ -139,12 +151,14 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
                         .iter()
                         .filter_map(|part| match part {
                             Part::Literal(text) => Some(text.as_str()),
-                            Part::Hole(_) => None,
+                            Part::Hole(_) | Part::Shard(_) => None,
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             let steps = parts.iter().enumerate().map(|(at, part)| match part {
+                // Alone in its segment (checked).
+                Part::Shard(_) => quote!(),
                 Part::Literal(_) if last_hole.is_some_and(|last| at > last) => quote!(),
                 Part::Literal(text) => quote!(segment.literal(#text)?;),
                 Part::Hole(hole) => {
@@ -287,7 +301,17 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             None => quote!(#field),
         }
     };
-    let key = keys::index_key(index, arg);
+    // A shard input: the decoded primary field or the changed field, a `&T`.
+    let shard_arg = |shard_input: &crate::ast::ShardInput<'_>| {
+        let value = input(&shard_input.name);
+        if model.is_generic(shard_input.ty()) {
+            value
+        } else {
+            let alias = super::checks::shard_alias(shard_input);
+            quote!(__checked::<#alias>(#value))
+        }
+    };
+    let key = keys::index_key(model, index, arg, shard_arg);
     let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
     let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));
     let sparse: Vec<_> = holes

@@ -3,6 +3,7 @@
 mod scope;
 #[cfg(feature = "sealed-cursors")]
 mod seal;
+mod shards;
 mod wire;
 
 use std::fmt;
@@ -17,6 +18,8 @@ use crate::item::Item;
 pub(crate) use scope::Scope;
 #[cfg(feature = "sealed-cursors")]
 pub use seal::CursorSeal;
+use shards::Positions;
+pub(crate) use shards::ShardPosition;
 
 /// Where a query stopped: pass it to [`Query::after`](crate::op::Query::after)
 /// to resume. Short URL-safe text (`Display` and `FromStr`), to hand to a
@@ -41,6 +44,13 @@ pub use seal::CursorSeal;
 /// cursor also holds the table's keys, it is the shorter of the two.
 /// Refusals are [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor),
 /// with the detail in [`Error::cursor_fault`](crate::Error::cursor_fault).
+///
+/// A query of a **sharded** partition (read over all its shards, merged)
+/// hands out one cursor for all of them: unsealed (`m1.…`) it holds the
+/// index, the partition and the shard count, checked on use, and where the
+/// merge stands in each shard; sealed (`s1.…`) the positions alone, bound
+/// to the query and its shard count. A cursor of another shard count, or
+/// of a single partition, is refused.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -75,11 +85,14 @@ enum Form {
     Plain(Position),
     /// Key id, nonce, ciphertext and tag, as sealed; opened on use.
     Sealed(Vec<u8>),
+    /// Every shard's position of a query read over shards, checked on use.
+    Shards(Positions),
 }
 
 /// The text prefix of each form: the version of its format.
 const PLAIN: &str = "c2";
 const SEALED: &str = "s1";
+const SHARDS: &str = "m1";
 
 /// Without the `sealed-cursors` feature no handle holds a seal: a stand-in
 /// that has no values, so the code that would use one is never reached.
@@ -94,6 +107,14 @@ impl CursorSeal {
     }
 
     fn open(&self, _: &[u8], _: &Scope<'_>, _: SystemTime) -> Result<Item> {
+        match *self {}
+    }
+
+    fn seal_content(&self, _: &Scope<'_>, _: &[u8], _: SystemTime) -> Result<Cursor> {
+        match *self {}
+    }
+
+    fn open_content(&self, _: &[u8], _: &Scope<'_>, _: SystemTime) -> Result<Vec<u8>> {
         match *self {}
     }
 }
@@ -127,7 +148,11 @@ impl Cursor {
         match (&self.0, seal) {
             (Form::Plain(position), None) => position.start_key(scope),
             (Form::Sealed(sealed), Some(seal)) => seal.open(sealed, scope, now),
-            (Form::Plain(_), Some(_)) => Err(invalid(
+            (Form::Shards(_), None) => Err(invalid(
+                CursorFault::Mismatch,
+                "it is the cursor of a query read over shards, and this partition is not sharded",
+            )),
+            (Form::Plain(_) | Form::Shards(_), Some(_)) => Err(invalid(
                 CursorFault::Unsealed,
                 "it is not sealed, and this handle takes sealed cursors only",
             )),
@@ -324,6 +349,7 @@ impl fmt::Display for Cursor {
         let (version, bytes) = match &self.0 {
             Form::Plain(position) => (PLAIN, position.encode()),
             Form::Sealed(sealed) => (SEALED, sealed.clone()),
+            Form::Shards(positions) => (SHARDS, positions.encode()),
         };
         let mut text = String::with_capacity(3 + bytes.len().div_ceil(3) * 4);
         text.push_str(version);
@@ -346,6 +372,11 @@ impl fmt::Debug for Cursor {
                 .debug_struct("Cursor")
                 .field("sealed_bytes", &sealed.len())
                 .finish(),
+            Form::Shards(positions) => f
+                .debug_struct("Cursor")
+                .field("index", &positions.index())
+                .field("shards", &positions.count())
+                .finish(),
         }
     }
 }
@@ -364,6 +395,7 @@ impl FromStr for Cursor {
         let bytes = || wire::decode_base64url(body).ok_or_else(|| bad("it is not base64url"));
         match version {
             PLAIN => Ok(Cursor(Form::Plain(Position::decode(&bytes()?)?))),
+            SHARDS => Ok(Cursor(Form::Shards(Positions::decode(&bytes()?)?))),
             SEALED => {
                 let sealed = bytes()?;
                 if sealed.len() < SEALED_MIN_LEN {

@@ -30,6 +30,10 @@ pub(crate) struct Scope<'a> {
     /// is refused by a differently filtered one (or an unfiltered one): a
     /// page boundary of one filter is meaningless in another.
     pub(crate) filter: Option<&'a [u8]>,
+    /// For a query read over shards, the shard count: `partition` is then
+    /// what every shard's partition value starts with (`STATUS#01-Open#`),
+    /// and shard `n`'s is it followed by its component (`03/16`).
+    pub(crate) shards: Option<u16>,
 }
 
 impl<'a> Scope<'a> {
@@ -103,6 +107,23 @@ impl<'a> Scope<'a> {
         }
         out.push(u8::from(self.reverse));
         put_option(&mut out, self.filter);
+        // Only a sharded scope binds its count: a cursor of a query on one
+        // partition never opens for a query read over shards, nor one of
+        // one count for another; unsharded bindings are unchanged.
+        if let Some(count) = self.shards {
+            put_field(&mut out, b"shards");
+            put_varint(&mut out, u64::from(count));
+        }
         out
+    }
+
+    /// The partition value of shard `shard` of a sharded scope.
+    pub(crate) fn shard_partition(&self, shard: u16) -> String {
+        let count = self.shards.expect("a sharded scope");
+        format!(
+            "{}{}",
+            self.partition,
+            crate::shard::ShardComponent::new(shard, count)
+        )
     }
 }

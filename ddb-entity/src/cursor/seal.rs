@@ -139,6 +139,24 @@ impl CursorSeal {
         // Exactly the key of this query: the partition is then the
         // scope's, and every other attribute is there once.
         position.check(scope)?;
+        let mut content = Vec::with_capacity(64);
+        // Checked: sorted by name, exactly the scope's key attributes.
+        for (name, value) in &position.last_key {
+            if name != scope.partition_attribute() {
+                wire::put_field(&mut content, value.as_bytes());
+            }
+        }
+        self.seal_content(scope, &content, now)
+    }
+
+    /// The sealed cursor holding `content`, for the query in `scope`: its
+    /// expiry, then `content`, encrypted and bound to the scope.
+    pub(super) fn seal_content(
+        &self,
+        scope: &Scope<'_>,
+        content: &[u8],
+        now: SystemTime,
+    ) -> Result<Cursor> {
         let expires = match self.lifetime {
             None => 0,
             Some(lifetime) => {
@@ -146,14 +164,9 @@ impl CursorSeal {
                 unix_seconds(now).saturating_add(seconds).max(1)
             }
         };
-        let mut plaintext = Vec::with_capacity(64);
+        let mut plaintext = Vec::with_capacity(content.len() + 8);
         wire::put_varint(&mut plaintext, expires);
-        // Checked: sorted by name, exactly the scope's key attributes.
-        for (name, value) in &position.last_key {
-            if name != scope.partition_attribute() {
-                wire::put_field(&mut plaintext, value.as_bytes());
-            }
-        }
+        plaintext.extend_from_slice(content);
 
         let key = &self.keys[0];
         let nonce = XNonce::try_generate().map_err(|err| Repr::SealFailed {
@@ -177,6 +190,31 @@ impl CursorSeal {
     /// The `ExclusiveStartKey` in `sealed`, if a key of this seal opens it
     /// for the query in `scope` and it has not expired.
     pub(super) fn open(&self, sealed: &[u8], scope: &Scope<'_>, now: SystemTime) -> Result<Item> {
+        let content = self.open_content(sealed, scope, now)?;
+        let mut reader = wire::Reader(&content);
+        let mut key = Item::new();
+        for name in scope.key_attributes() {
+            let value = if name == scope.partition_attribute() {
+                scope.partition.to_owned()
+            } else {
+                reader.string().ok_or_else(unreadable)?
+            };
+            key.insert(name.to_owned(), AttributeValue::S(value));
+        }
+        if !reader.is_empty() {
+            return Err(unreadable());
+        }
+        Ok(key)
+    }
+
+    /// What [`seal_content`](Self::seal_content) sealed, if a key of this
+    /// seal opens it for the query in `scope` and it has not expired.
+    pub(super) fn open_content(
+        &self,
+        sealed: &[u8],
+        scope: &Scope<'_>,
+        now: SystemTime,
+    ) -> Result<Vec<u8>> {
         let malformed = || invalid(CursorFault::Malformed, "it is too short to be sealed");
         let (&key_id, rest) = sealed.split_first().ok_or_else(malformed)?;
         let (nonce, rest) = rest.split_at_checked(NONCE_LEN).ok_or_else(malformed)?;
@@ -212,12 +250,6 @@ impl CursorSeal {
         // Authentic: what follows was written by `seal` for this scope, so
         // a failure here is another version's format, not a forgery.
         let mut reader = wire::Reader(&plaintext);
-        let unreadable = || {
-            invalid(
-                CursorFault::Malformed,
-                "its sealed content is not in this version's format",
-            )
-        };
         let expires = reader.varint().ok_or_else(unreadable)?;
         if expires != 0 && unix_seconds(now) >= expires {
             return Err(invalid(
@@ -225,20 +257,16 @@ impl CursorSeal {
                 "it has expired; start the listing again",
             ));
         }
-        let mut key = Item::new();
-        for name in scope.key_attributes() {
-            let value = if name == scope.partition_attribute() {
-                scope.partition.to_owned()
-            } else {
-                reader.string().ok_or_else(unreadable)?
-            };
-            key.insert(name.to_owned(), AttributeValue::S(value));
-        }
-        if !reader.is_empty() {
-            return Err(unreadable());
-        }
-        Ok(key)
+        Ok(reader.0.to_vec())
     }
+}
+
+/// An authentic cursor whose content this version cannot read.
+pub(super) fn unreadable() -> crate::Error {
+    invalid(
+        CursorFault::Malformed,
+        "its sealed content is not in this version's format",
+    )
 }
 
 impl SealKey {

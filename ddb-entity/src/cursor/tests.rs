@@ -29,6 +29,7 @@ fn scope<'a>(index: Option<&'a str>, partition: &'a str) -> Scope<'a> {
         range: None,
         reverse: false,
         filter: None,
+        shards: None,
     }
 }
 
@@ -189,7 +190,7 @@ mod sealed {
     fn bytes(cursor: &Cursor) -> &[u8] {
         match &cursor.0 {
             Form::Sealed(bytes) => bytes,
-            Form::Plain(_) => panic!("not sealed"),
+            Form::Plain(_) | Form::Shards(_) => panic!("not sealed"),
         }
     }
 
@@ -442,5 +443,236 @@ mod sealed {
                 .resume(&here, Some(&seal_1()), at(10 * 365 * 86_400))
                 .is_ok()
         );
+    }
+}
+
+/// The composite cursor of a query read over shards.
+mod shards {
+    use super::*;
+
+    const PREFIX: &str = "STATUS#00-Open#";
+
+    /// GSI1 of `app`, read over `count` shards of [`PREFIX`].
+    fn sharded(count: u16) -> Scope<'static> {
+        Scope {
+            shards: Some(count),
+            ..scope(Some("GSI1"), PREFIX)
+        }
+    }
+
+    /// The GSI1 key of an item in shard `shard` of 4.
+    fn key_in(shard: u16, n: u32) -> Item {
+        let partition = format!("{PREFIX}{}", crate::shard::ShardComponent::new(shard, 4));
+        let sort = format!("ORDER#{n:010}");
+        let pk = format!("ORDER#{n:020}");
+        item(&[
+            ("GSI1PK", &partition),
+            ("GSI1SK", &sort),
+            ("PK", &pk),
+            ("SK", "ORDER"),
+        ])
+    }
+
+    fn positions() -> Vec<ShardPosition> {
+        vec![
+            ShardPosition::After(key_in(0, 7)),
+            ShardPosition::Start,
+            ShardPosition::Done,
+            ShardPosition::After(key_in(3, 9)),
+        ]
+    }
+
+    #[test]
+    fn a_composite_cursor_round_trips_and_is_checked_exactly() {
+        let here = sharded(4);
+        let cursor = Cursor::at_shards(&here, &positions(), None, now()).unwrap();
+        let text = cursor.to_string();
+        assert!(text.starts_with("m1."), "{text}");
+        let parsed: Cursor = text.parse().unwrap();
+        assert_eq!(
+            parsed.resume_shards(&here, None, now()).unwrap(),
+            positions()
+        );
+        assert_eq!(
+            format!("{parsed:?}"),
+            r#"Cursor { index: "GSI1", shards: 4 }"#
+        );
+
+        // Another count, partition, index; a one-partition query.
+        let other = |count, partition, index| Scope {
+            shards: Some(count),
+            ..scope(index, partition)
+        };
+        for scope in [
+            other(8, PREFIX, Some("GSI1")),
+            other(4, "STATUS#01-Shipped#", Some("GSI1")),
+            other(4, PREFIX, None),
+        ] {
+            assert_eq!(
+                fault(parsed.resume_shards(&scope, None, now())),
+                CursorFault::Mismatch
+            );
+        }
+        assert_eq!(
+            fault(parsed.resume(&scope(Some("GSI1"), PREFIX), None, now())),
+            CursorFault::Mismatch
+        );
+        // A one-partition cursor on a query read over shards.
+        let single = Cursor::at(&scope(Some("GSI1"), GSI1PK), &gsi1_key(), None, now()).unwrap();
+        assert_eq!(
+            fault(single.resume_shards(&here, None, now())),
+            CursorFault::Mismatch
+        );
+    }
+
+    #[test]
+    fn values_are_front_coded_across_shards_on_character_boundaries() {
+        let here = sharded(4);
+        let with_sort = |shard: u16, sort: &str| {
+            let mut key = key_in(shard, 1);
+            key.insert("GSI1SK".into(), AttributeValue::S(sort.into()));
+            ShardPosition::After(key)
+        };
+        // Shared prefixes that end inside a character of the next value.
+        let positions = vec![
+            with_sort(0, "NAME#é"),
+            with_sort(1, "NAME#è"),
+            ShardPosition::Done,
+            with_sort(3, "NAME#"),
+        ];
+        let cursor = Cursor::at_shards(&here, &positions, None, now()).unwrap();
+        let parsed: Cursor = cursor.to_string().parse().unwrap();
+        assert_eq!(parsed.resume_shards(&here, None, now()).unwrap(), positions);
+        // Repeated values cost two bytes a shard, not the value again.
+        let same: Vec<ShardPosition> = (0..4).map(|shard| with_sort(shard, "NAME#Smith")).collect();
+        let short = Cursor::at_shards(&here, &same, None, now())
+            .unwrap()
+            .to_string();
+        let first = Cursor::at_shards(
+            &here,
+            &[
+                same[0].clone(),
+                ShardPosition::Done,
+                ShardPosition::Done,
+                ShardPosition::Done,
+            ],
+            None,
+            now(),
+        )
+        .unwrap()
+        .to_string();
+        assert!(
+            short.len() < first.len() + 3 * 12,
+            "{} vs {}",
+            short.len(),
+            first.len()
+        );
+    }
+
+    #[test]
+    fn only_positions_of_their_own_shards_and_keys_are_written() {
+        let here = sharded(4);
+        // Shard 1 holding shard 0's key.
+        let mut wrong = positions();
+        wrong[1] = ShardPosition::After(key_in(0, 1));
+        assert_eq!(
+            fault(Cursor::at_shards(&here, &wrong, None, now())),
+            CursorFault::Mismatch
+        );
+        // A key without the index's sort key.
+        let mut partial = key_in(1, 1);
+        partial.remove("GSI1SK");
+        wrong[1] = ShardPosition::After(partial);
+        assert_eq!(
+            fault(Cursor::at_shards(&here, &wrong, None, now())),
+            CursorFault::Mismatch
+        );
+        // Three positions for four shards.
+        assert_eq!(
+            fault(Cursor::at_shards(&here, &positions()[..3], None, now())),
+            CursorFault::Mismatch
+        );
+    }
+
+    #[test]
+    fn a_malformed_composite_is_refused() {
+        let here = sharded(4);
+        let text = Cursor::at_shards(&here, &positions(), None, now())
+            .unwrap()
+            .to_string();
+        for len in 3..text.len() {
+            if let Ok(cursor) = text[..len].parse::<Cursor>() {
+                assert!(cursor.resume_shards(&here, None, now()).is_err(), "{len}");
+            }
+        }
+        // Every shard done is no cursor a page hands out.
+        let done = Positions {
+            index: "GSI1".into(),
+            prefix: PREFIX.into(),
+            count: 4,
+            content: vec![2, 2, 2, 2],
+        };
+        assert_eq!(
+            fault(Cursor(Form::Shards(done)).resume_shards(&here, None, now())),
+            CursorFault::Malformed
+        );
+        let unknown = Positions {
+            index: "GSI1".into(),
+            prefix: PREFIX.into(),
+            count: 4,
+            content: vec![0, 9, 0, 0],
+        };
+        assert_eq!(
+            fault(Cursor(Form::Shards(unknown)).resume_shards(&here, None, now())),
+            CursorFault::Malformed
+        );
+    }
+
+    #[cfg(feature = "sealed-cursors")]
+    #[test]
+    fn a_sealed_composite_opens_only_for_its_query_and_count() {
+        let seal = CursorSeal::new(1, [3; 32]);
+        let here = sharded(4);
+        let cursor = Cursor::at_shards(&here, &positions(), Some(&seal), now()).unwrap();
+        assert!(cursor.is_sealed());
+        let text = cursor.to_string();
+        let parsed: Cursor = text.parse().unwrap();
+        assert_eq!(
+            parsed.resume_shards(&here, Some(&seal), now()).unwrap(),
+            positions()
+        );
+        for other in [
+            sharded(8),
+            Scope {
+                reverse: true,
+                ..sharded(4)
+            },
+            Scope {
+                shards: None,
+                ..sharded(4)
+            },
+        ] {
+            let result = match other.shards {
+                Some(_) => parsed.resume_shards(&other, Some(&seal), now()).map(drop),
+                None => parsed.resume(&other, Some(&seal), now()).map(drop),
+            };
+            assert_eq!(fault(result), CursorFault::Unauthentic);
+        }
+        // Every bit of the sealed bytes: none opens.
+        let Form::Sealed(sealed) = &parsed.0 else {
+            panic!("sealed")
+        };
+        for at in 0..sealed.len() {
+            for bit in 0..8 {
+                let mut flipped = sealed.clone();
+                flipped[at] ^= 1 << bit;
+                let result = Cursor(Form::Sealed(flipped)).resume_shards(&here, Some(&seal), now());
+                assert_eq!(
+                    fault(result),
+                    CursorFault::Unauthentic,
+                    "byte {at} bit {bit}"
+                );
+            }
+        }
     }
 }

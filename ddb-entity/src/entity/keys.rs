@@ -12,6 +12,7 @@ use crate::key::{
     KeyBuf, KeyError, KeyPart, PARTITION_KEY_MAX_BYTES, PrefixOf, SORT_KEY_MAX_BYTES,
     greatest_below, prefix_successor, prefix_upper_bound,
 };
+use crate::shard::{ShardComponent, ShardHasher, ShardSpec};
 use crate::table::{LocalIndex, Primary, QueryIndex, Table};
 
 /// The whole primary key of one entity `E`: what GetItem, DeleteItem and
@@ -178,8 +179,17 @@ pub struct IndexKey {
 /// [`Primary`](crate::Primary)): where a Query starts. Every entity type
 /// whose template produces the same value shares the partition — that is
 /// how one Query returns a whole item collection.
+///
+/// A partition of a *sharded* template (`"STATUS#{status}#{shard(order_id) % 16}"`)
+/// is one logical partition stored as several: [`shards`](Self::shards)
+/// says how many, [`shard_partitions`](Self::shard_partitions) lists them,
+/// and a Query of it reads them all and merges them into one sort-key
+/// order.
 pub struct Partition<I> {
+    /// The value, or for a sharded partition what every shard's value
+    /// starts with (`STATUS#01-Open#`).
     value: String,
+    shards: Option<ShardSpec>,
     index: PhantomData<fn() -> I>,
 }
 
@@ -202,18 +212,101 @@ impl<I: QueryIndex> Partition<I> {
         })?;
         Ok(Partition {
             value,
+            shards: None,
             index: PhantomData,
         })
     }
 
-    /// The partition key value, e.g. `CUST#00000000000000000042`.
+    /// A partition spread over `spec.count()` shards: shard `n`'s value is
+    /// `prefix` followed by its [`ShardComponent`] (`STATUS#01-Open#` and
+    /// `03/16`). `prefix` is empty or ends with `#`, as a template whose
+    /// last segment is the shard writes it. Generated `…partition(…)`
+    /// functions of sharded templates build these. Refused: a prefix that
+    /// does not end a segment, and one that makes a shard's value longer
+    /// than 2048 bytes.
+    ///
+    /// ```
+    /// use ddb_entity::{Partition, Primary};
+    /// use ddb_entity::shard::ShardSpec;
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// let spec = ShardSpec::new(4, &["event_id"]);
+    /// let day = Partition::<Primary<App>>::sharded("DAY#2026-03-14#".into(), spec)?;
+    /// assert_eq!(day.shards(), Some(spec));
+    /// let values: Vec<String> = day.shard_partitions().into_iter().map(|p| p.into_string()).collect();
+    /// assert_eq!(values, ["DAY#2026-03-14#0/4", "DAY#2026-03-14#1/4", "DAY#2026-03-14#2/4", "DAY#2026-03-14#3/4"]);
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn sharded(prefix: String, spec: ShardSpec) -> Result<Self> {
+        let longest = prefix.len() + ShardComponent::len_for(spec.count());
+        let refuse = |source: KeyError| match I::INDEX_NAME {
+            Some(index) => Error::index_key(None, index, I::KEYS.partition_key, source),
+            None => Error::from(source),
+        };
+        if !(prefix.is_empty() || prefix.ends_with(crate::key::DELIMITER)) {
+            return Err(refuse(KeyError::malformed(
+                "the part of a sharded partition key before its shard, ending with `#`",
+                &prefix,
+            )));
+        }
+        if longest > PARTITION_KEY_MAX_BYTES {
+            return Err(refuse(KeyError::TooLong {
+                what: "partition key",
+                bytes: longest,
+                limit: PARTITION_KEY_MAX_BYTES,
+            }));
+        }
+        Ok(Partition {
+            value: prefix,
+            shards: Some(spec),
+            index: PhantomData,
+        })
+    }
+
+    /// The partition key value, e.g. `CUST#00000000000000000042`. For a
+    /// sharded partition, what every shard's value starts with
+    /// (`STATUS#01-Open#`), which is no partition key itself: see
+    /// [`shard_partitions`](Self::shard_partitions).
     pub fn as_str(&self) -> &str {
         &self.value
     }
 
-    /// The partition key value.
+    /// The partition key value (for a sharded partition, as
+    /// [`as_str`](Self::as_str)).
     pub fn into_string(self) -> String {
         self.value
+    }
+
+    /// How the partition is sharded, `None` for a partition stored as one.
+    pub fn shards(&self) -> Option<ShardSpec> {
+        self.shards
+    }
+
+    /// Whether the partition is spread over shards, and a Query of it
+    /// reads them all.
+    pub fn is_sharded(&self) -> bool {
+        self.shards.is_some()
+    }
+
+    /// Shard `shard` alone, as a partition stored as one; `None` past the
+    /// last shard, or for a partition that is not sharded.
+    pub fn shard(&self, shard: u16) -> Option<Partition<I>> {
+        let spec = self.shards?;
+        (shard < spec.count()).then(|| Partition {
+            value: format!("{}{}", self.value, spec.component(shard)),
+            shards: None,
+            index: PhantomData,
+        })
+    }
+
+    /// Every partition the items are stored in: each shard's, in shard
+    /// order, or this one alone when it is not sharded.
+    pub fn shard_partitions(&self) -> Vec<Partition<I>> {
+        match self.shards {
+            None => vec![self.clone()],
+            Some(spec) => (0..spec.count())
+                .filter_map(|shard| self.shard(shard))
+                .collect(),
+        }
     }
 }
 
@@ -224,6 +317,7 @@ impl<T: Table> Partition<Primary<T>> {
     pub fn local<L: LocalIndex<Table = T>>(self) -> Partition<L> {
         Partition {
             value: self.value,
+            shards: self.shards,
             index: PhantomData,
         }
     }
@@ -233,6 +327,7 @@ impl<I> Clone for Partition<I> {
     fn clone(&self) -> Self {
         Partition {
             value: self.value.clone(),
+            shards: self.shards,
             index: PhantomData,
         }
     }
@@ -240,7 +335,7 @@ impl<I> Clone for Partition<I> {
 
 impl<I> PartialEq for Partition<I> {
     fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
+        self.value == other.value && self.shards == other.shards
     }
 }
 
@@ -248,10 +343,14 @@ impl<I> Eq for Partition<I> {}
 
 impl<I: QueryIndex> fmt::Debug for Partition<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Partition")
+        let mut debug = f.debug_struct("Partition");
+        debug
             .field("index", &I::INDEX_NAME.unwrap_or("(table)"))
-            .field("value", &self.value)
-            .finish()
+            .field("value", &self.value);
+        if let Some(spec) = self.shards {
+            debug.field("shards", &spec.count());
+        }
+        debug.finish()
     }
 }
 
@@ -514,11 +613,61 @@ impl KeyWriter {
         Ok(value)
     }
 
+    /// Writes the shard segment, computed by [`ShardInputs`].
+    pub fn shard(&mut self, component: ShardComponent) -> &mut Self {
+        // A shard component always encodes.
+        let _ = self.buf.part(&component);
+        self
+    }
+
+    /// The partition of index `I` (or of the table) written so far,
+    /// spread over the shards of `spec`: the template's last segment is
+    /// its shard.
+    pub fn sharded_partition<I: QueryIndex>(self, spec: ShardSpec) -> Result<Partition<I>> {
+        let entity = self.entity;
+        Partition::sharded(self.buf.finish_prefix(), spec).map_err(|err| err.for_entity(entity))
+    }
+
     /// The whole value, which must be a valid sort key.
     pub fn finish_sort(self) -> Result<String> {
         let value = self.buf.finish();
         check_sort(&value).map_err(|source| Error::from(source).for_entity(self.entity))?;
         Ok(value)
+    }
+}
+
+/// The values a sharded template's shard is computed from, in its order
+/// (`{shard(customer_id, order_id) % 16}`), naming the entity and field of
+/// one that cannot be encoded. What generated key functions use.
+#[doc(hidden)]
+pub struct ShardInputs {
+    entity: &'static str,
+    hasher: ShardHasher,
+}
+
+#[doc(hidden)]
+impl ShardInputs {
+    pub fn new(entity: &'static str) -> Self {
+        ShardInputs {
+            entity,
+            hasher: ShardHasher::new(),
+        }
+    }
+
+    pub fn input<P: KeyPart + ?Sized>(
+        &mut self,
+        field: &'static str,
+        value: &P,
+    ) -> Result<&mut Self> {
+        self.hasher
+            .input(value)
+            .map_err(|source| Error::key_of(self.entity, field, source))?;
+        Ok(self)
+    }
+
+    /// The shard of `spec` these values choose.
+    pub fn component(&self, spec: ShardSpec) -> ShardComponent {
+        spec.component(self.hasher.shard(spec.count()))
     }
 }
 

@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::error::Result;
 use crate::item::Item;
+use crate::layout::EntityLayout;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::{KeyArg, RawKey};
@@ -24,7 +25,7 @@ pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, 
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;
-pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
+pub use keys::{IndexKey, Key, KeyWriter, Partition, ShardInputs, SortKey, SortKeyBuilder};
 pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;
@@ -108,6 +109,13 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// The global secondary indexes the entity fills (index overloading:
     /// several entity types fill the same generic index).
     const INDEXES: &'static [IndexSchema];
+
+    /// The entity's key templates as data: what the hot-partition lint
+    /// ([`lint::hot_partitions`](crate::lint::hot_partitions)) and models
+    /// of the table read. `#[derive(Entity)]` writes it; an entity
+    /// implemented by hand describes no keys unless it writes one too.
+    const LAYOUT: &'static EntityLayout =
+        &EntityLayout::undescribed(Self::RUST_NAME, Self::TYPE_TAG);
 
     /// The primary key of this value.
     fn primary_key(&self) -> Result<Key<Self>>;

@@ -9,7 +9,7 @@
 //! literal text or `{field}` holes.
 
 use super::Entity;
-use crate::key::Spread;
+use crate::key::Cardinality;
 use crate::table::IndexSchema;
 
 /// An entity with a description of its keys and fields, implemented by
@@ -270,7 +270,7 @@ impl TemplateShape {
             .flatten()
             .filter_map(|piece| match piece {
                 Piece::Hole(hole) => Some(hole),
-                Piece::Literal(_) => None,
+                Piece::Literal(_) | Piece::Shard { .. } => None,
             })
     }
 
@@ -300,6 +300,17 @@ impl TemplateShape {
         self.holes().any(|hole| hole.field == field)
     }
 
+    /// The shard count, for a partition key spread over shards.
+    pub fn shards(&self) -> Option<u16> {
+        self.segments
+            .iter()
+            .flatten()
+            .find_map(|piece| match piece {
+                Piece::Shard { count } => Some(*count),
+                _ => None,
+            })
+    }
+
     /// The literal text every key of the template starts with: up to the
     /// first hole (`ORDER#` for `ORDER#{placed}`), the whole key for a
     /// template without holes.
@@ -326,7 +337,7 @@ impl TemplateShape {
             for piece in segment {
                 match piece {
                     Piece::Literal(text) => out.push_str(text),
-                    Piece::Hole(_) => return out,
+                    Piece::Hole(_) | Piece::Shard { .. } => return out,
                 }
             }
         }
@@ -363,12 +374,18 @@ pub enum Piece {
     Literal(&'static str),
     /// A `{field}` hole.
     Hole(HoleShape),
+    /// A `{shard(…) % count}` segment: the partition's shard, `00/16` to
+    /// `15/16` ([`layout`](crate::layout) describes it further).
+    Shard {
+        /// How many shards the partition is spread over.
+        count: u16,
+    },
 }
 
 /// A `{field}` or `{field:width}` hole.
 ///
 /// ```
-/// use ddb_entity::key::Spread;
+/// use ddb_entity::key::Cardinality;
 /// # use ddb_entity::{Entity, shape::Described};
 /// # use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
@@ -387,7 +404,7 @@ pub enum Piece {
 /// let shape = Order::shape();
 /// let customer_id = shape.pk.holes().next().unwrap();
 /// assert_eq!((customer_id.ty, customer_id.width, customer_id.fixed_len), ("u64", None, Some(20)));
-/// assert_eq!(customer_id.spread, Spread::Unknown);
+/// assert_eq!(customer_id.cardinality, Cardinality::Unbounded);
 /// let open_since = shape.indexes[0].pk.holes().next().unwrap();
 /// assert_eq!(open_since.ty, "u32");
 /// assert!(open_since.optional && !open_since.computed);
@@ -404,8 +421,8 @@ pub struct HoleShape {
     /// The byte length of every encoding, when it is fixed (the width, or
     /// [`KeyPart::FIXED_LEN`](crate::key::KeyPart::FIXED_LEN)).
     pub fixed_len: Option<usize>,
-    /// How its values spread writes ([`KeyPart::SPREAD`](crate::key::KeyPart::SPREAD)).
-    pub spread: Spread,
+    /// How many values it can take ([`KeyPart::CARDINALITY`](crate::key::KeyPart::CARDINALITY)).
+    pub cardinality: Cardinality,
     /// The field is an `Option`: `None` keeps the item out of the index.
     pub optional: bool,
     /// A computed value (`computed = …`), not a field.

@@ -161,6 +161,18 @@ impl Error {
             Repr::UnprocessedWrites { source, .. } | Repr::UnprocessedKeys { source, .. } => {
                 source.as_ref().and_then(Error::sdk_error)
             }
+            Repr::InShard { source, .. } => source.sdk_error(),
+            _ => None,
+        }
+    }
+
+    /// For a query read over shards that failed in one shard: that shard
+    /// and the shard count (`(3, 16)`). The read returned nothing — never
+    /// the other shards' items alone — and the error's kind and predicates
+    /// are the shard's failure's.
+    pub fn shard(&self) -> Option<(u16, u16)> {
+        match self.repr() {
+            Repr::InShard { shard, count, .. } => Some((*shard, *count)),
             _ => None,
         }
     }
@@ -240,6 +252,7 @@ impl Error {
     pub fn field(&self) -> Option<&str> {
         match self.repr() {
             Repr::Decode { field, .. } => field.as_deref(),
+            Repr::InShard { source, .. } => source.field(),
             _ => None,
         }
     }
@@ -257,6 +270,7 @@ impl Error {
     pub fn cursor_fault(&self) -> Option<CursorFault> {
         match self.repr() {
             Repr::InvalidCursor { fault, .. } => Some(*fault),
+            Repr::InShard { source, .. } => source.cursor_fault(),
             _ => None,
         }
     }
@@ -292,6 +306,7 @@ impl Error {
     pub fn key_error(&self) -> Option<&KeyError> {
         match self.repr() {
             Repr::Key { source, .. } | Repr::IndexKey { source, .. } => Some(source),
+            Repr::InShard { source, .. } => source.key_error(),
             _ => None,
         }
     }
@@ -511,6 +526,7 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         let transient = match self.repr() {
             Repr::Service { transient, .. } => *transient,
+            Repr::InShard { source, .. } => return source.is_retryable(),
             #[cfg(feature = "streams")]
             Repr::StreamService { transient, .. } => *transient,
             _ => false,
@@ -572,6 +588,19 @@ impl Error {
             index,
             attribute,
             source,
+        }
+        .into()
+    }
+
+    /// A not-yet-known-entity error about a `NotActive` table.
+    /// The failure of shard `shard` of `count` (stored at `partition`) of
+    /// a query read over shards.
+    pub(crate) fn in_shard(self, shard: u16, count: u16, partition: &str) -> Self {
+        Repr::InShard {
+            shard,
+            count,
+            partition: partition.to_owned(),
+            source: self,
         }
         .into()
     }

@@ -411,6 +411,17 @@ pub(crate) enum Repr {
         waited: Duration,
     },
 
+    #[error(
+        "shard {shard} of {count} (partition `{partition}`) of a query read over shards failed, so the whole read failed and returned nothing: {source}"
+    )]
+    InShard {
+        shard: u16,
+        count: u16,
+        partition: String,
+        #[source]
+        source: super::Error,
+    },
+
     #[error("the SDK refused to build the {what} request: {source}")]
     RequestBuild {
         what: &'static str,
@@ -503,6 +514,9 @@ impl Repr {
             Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
             Repr::NotActive { .. } => ErrorKind::NotActive,
             Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+            // The shard's failure is the read's: its kind, predicates and
+            // source answer for it.
+            Repr::InShard { source, .. } => source.kind(),
             #[cfg(any(feature = "lambda", feature = "streams"))]
             Repr::ForeignRecord { .. } => ErrorKind::ForeignRecord,
             #[cfg(any(feature = "lambda", feature = "streams"))]
@@ -541,6 +555,7 @@ impl Repr {
             | Repr::NotInCollection { entity, .. }
             | Repr::NotRead { entity, .. }
             | Repr::InvalidAction { entity, .. } => Some(entity),
+            Repr::InShard { source, .. } => source.entity(),
             _ => None,
         }
     }
@@ -576,6 +591,7 @@ impl Repr {
             | Repr::DuplicateAction {
                 partition, sort, ..
             } => Some((partition, sort)),
+            Repr::InShard { source, .. } => source.item_key(),
             _ => None,
         }
     }

@@ -30,7 +30,7 @@
 //! more than `W` digits is [`KeyError::WidthOverflow`], never a truncated
 //! and mis-sorted key.
 
-use super::{DecodeKeyPart, KeyError, KeyPart};
+use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart};
 
 /// An integer type that can be written with a declared number of digits.
 ///
@@ -104,7 +104,20 @@ impl<const WIDTH: usize, T: PaddedInt> KeyPart for Padded<WIDTH, T> {
         None => None,
     };
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: super::Spread = T::SPREAD;
+    // `WIDTH` digits hold 10^WIDTH magnitudes (each also negative, but for
+    // zero, for a signed type), and no more values than `T` has.
+    const CARDINALITY: Cardinality = {
+        let magnitudes = match 10u128.checked_pow(WIDTH as u32) {
+            Some(n) => n - 1,
+            None => u128::MAX,
+        };
+        let min = if T::PREFIX_FREE && T::FIXED_LEN.is_none() {
+            -(magnitudes as i128)
+        } else {
+            0
+        };
+        Cardinality::integers(min, magnitudes).min(T::CARDINALITY)
+    };
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.0.encode_padded(WIDTH, out)
@@ -298,7 +311,7 @@ macro_rules! unsigned {
         impl KeyPart for $t {
             $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
             const FIXED_LEN: Option<usize> = Some(Self::MAX_DIGITS);
-            const SPREAD: super::Spread = small_spread(Self::MAX_DIGITS);
+            const CARDINALITY: Cardinality = Cardinality::integers(0, <$t>::MAX as u128);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
@@ -311,15 +324,6 @@ macro_rules! unsigned {
             }
         }
     )*};
-}
-
-/// A byte-wide integer has 256 values: few, as a partition key.
-const fn small_spread(max_digits: usize) -> super::Spread {
-    if max_digits <= 3 {
-        super::Spread::Few(256)
-    } else {
-        super::Spread::Unknown
-    }
 }
 
 macro_rules! signed {
@@ -359,7 +363,7 @@ macro_rules! signed {
             // Negatives are one byte longer (`-`), but start with a byte no
             // non-negative starts with: no encoding extends another.
             const PREFIX_FREE: bool = true;
-            const SPREAD: super::Spread = small_spread(Self::MAX_DIGITS);
+            const CARDINALITY: Cardinality = Cardinality::integers(<$t>::MIN as i128, <$t>::MAX as u128);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)

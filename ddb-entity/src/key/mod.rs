@@ -61,6 +61,7 @@
 
 mod bound;
 mod builder;
+mod cardinality;
 mod error;
 mod float;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
@@ -81,6 +82,7 @@ pub use bound::{
     prefix_upper_bound,
 };
 pub use builder::KeyBuf;
+pub use cardinality::Cardinality;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 pub use reader::{KeyReader, SegmentReader};
@@ -237,34 +239,14 @@ pub trait KeyPart {
     /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
 
-    /// How a partition key made of values of this type spreads writes:
-    /// over a few values only (`bool`, `u8`, unit enums), over the clock (a
-    /// date: every write of a day goes to that day's partition), or
-    /// [`Spread::Unknown`] (the default). The model's hot-partition lint
-    /// reads it (feature `model`); declaring it changes no key.
-    const SPREAD: Spread = Spread::Unknown;
-}
-
-/// How the values of a key part spread writes over partitions, for the
-/// hot-partition lint: a partition key whose every hole has few values, or
-/// follows the clock, concentrates writes on a few partitions whatever the
-/// table's capacity (seed 000's "low-cardinality partition key").
-///
-/// ```
-/// use ddb_entity::key::{KeyPart, Spread};
-///
-/// assert_eq!(<bool as KeyPart>::SPREAD, Spread::Few(2));
-/// assert_eq!(<u64 as KeyPart>::SPREAD, Spread::Unknown);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Spread {
-    /// Nothing known: assumed to spread well.
-    Unknown,
-    /// At most this many distinct values.
-    Few(u32),
-    /// The values follow the clock: current writes share one value (a
-    /// date, a month).
-    Clock,
+    /// How many distinct values the type can write, as far as it decides
+    /// how writes spread over partitions ([`Cardinality`]): `bool` and unit
+    /// enums few, narrow integers a bounded number, a date one per day;
+    /// [`Unbounded`](Cardinality::Unbounded) by default. The hot-partition
+    /// lint ([`lint::hot_partitions`](crate::lint::hot_partitions)) flags a
+    /// partition key whose holes all have few values. Declaring it is a
+    /// promise only as far as the lint goes: nothing else reads it.
+    const CARDINALITY: Cardinality = Cardinality::Unbounded;
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -348,7 +330,7 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: Spread = T::SPREAD;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -359,7 +341,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: Spread = T::SPREAD;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -370,7 +352,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: Spread = T::SPREAD;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -381,7 +363,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: Spread = T::SPREAD;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -392,7 +374,7 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const SPREAD: Spread = T::SPREAD;
+    const CARDINALITY: Cardinality = T::CARDINALITY;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

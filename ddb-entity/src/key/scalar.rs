@@ -20,12 +20,12 @@
 //! ```
 
 use super::string::unescape;
-use super::{DecodeKeyPart, KeyError, KeyPart};
+use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart};
 
 impl KeyPart for bool {
     // `false` and `true` differ in their first byte.
     const PREFIX_FREE: bool = true;
-    const SPREAD: super::Spread = super::Spread::Few(2);
+    const CARDINALITY: Cardinality = Cardinality::AtMost(2);
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         out.push_str(if *self { "true" } else { "false" });

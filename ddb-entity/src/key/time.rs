@@ -60,7 +60,7 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
 
-use super::{DecodeKeyPart, KeyError, KeyPart, PrefixOf};
+use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart, PrefixOf};
 
 const NANOS_PER_SEC: u32 = 1_000_000_000;
 const MAX_YEAR: u32 = 9999;
@@ -176,8 +176,8 @@ fn parse_naive_datetime(text: &str) -> Option<NaiveDateTime> {
 
 impl KeyPart for NaiveDate {
     const FIXED_LEN: Option<usize> = Some(DATE_LEN);
-    // Every write of a day shares that day's value.
-    const SPREAD: super::Spread = super::Spread::Clock;
+    // A partition key of a date alone takes every write of the day.
+    const CARDINALITY: Cardinality = Cardinality::Calendar;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, *self)

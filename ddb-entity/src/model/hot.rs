@@ -7,12 +7,12 @@
 //! [`partition_heat`] takes one partition template, as
 //! [`TemplateShape`](crate::shape::TemplateShape) describes it (segments of
 //! literal text and holes, each hole with its type's
-//! [`Spread`](crate::key::Spread)), and says why it is hot, or `None`.
+//! [`Cardinality`](crate::key::Cardinality)), and says why it is hot, or `None`.
 //! A sharded template (one with a shard suffix) is what will make it
 //! answer `None`.
 
 use super::lint::{Findings, Lint};
-use crate::key::Spread;
+use crate::key::Cardinality;
 use crate::shape::{EntityShape, TemplateShape};
 
 /// At most this many distinct partition values is "few": a key whose
@@ -23,7 +23,9 @@ const FEW: u64 = 100;
 /// Why every write of a template's items lands on a few partitions, or
 /// `None` when its values spread.
 pub(crate) fn partition_heat(template: &TemplateShape) -> Option<String> {
-    if template.raw {
+    // A sharded partition key spreads its writes by design; the sharding
+    // lint (`lint::hot_partitions`) judges whether its count is enough.
+    if template.raw || template.shards().is_some() {
         return None;
     }
     let holes: Vec<_> = template.holes().collect();
@@ -33,10 +35,12 @@ pub(crate) fn partition_heat(template: &TemplateShape) -> Option<String> {
             template.source
         ));
     }
-    if let Some(clock) = holes.iter().find(|h| h.spread == Spread::Clock)
+    if let Some(clock) = holes
+        .iter()
+        .find(|h| h.cardinality == Cardinality::Calendar)
         && holes
             .iter()
-            .all(|h| matches!(h.spread, Spread::Clock | Spread::Few(_)))
+            .all(|h| h.cardinality == Cardinality::Calendar || few(h.cardinality).is_some())
     {
         return Some(format!(
             "`{}` follows the clock through `{{{}}}`: every write of one day goes to one partition",
@@ -45,9 +49,9 @@ pub(crate) fn partition_heat(template: &TemplateShape) -> Option<String> {
     }
     let mut values: u64 = 1;
     for hole in &holes {
-        match hole.spread {
-            Spread::Few(n) => values = values.saturating_mul(u64::from(n)),
-            Spread::Unknown | Spread::Clock => return None,
+        match few(hole.cardinality) {
+            Some(n) => values = values.saturating_mul(n),
+            None => return None,
         }
     }
     (values <= FEW).then(|| {
@@ -85,5 +89,15 @@ pub(crate) fn lint(entities: &[EntityShape], findings: &mut Findings<'_>) {
                 ),
             );
         }
+    }
+}
+
+/// The number of values of a hole that has few (a `bool`, a unit enum, a
+/// byte-wide integer): a wider integer, though bounded, spreads writes
+/// well enough on its own.
+fn few(cardinality: Cardinality) -> Option<u64> {
+    match cardinality {
+        Cardinality::AtMost(n) if n <= 256 => Some(n),
+        _ => None,
     }
 }

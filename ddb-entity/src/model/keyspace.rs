@@ -72,6 +72,7 @@ impl KeyPattern {
                         atoms.extend(text.chars().map(|c| Atom::One(Class::Char(c))));
                     }
                     Piece::Hole(_) if template.raw => atoms.push(Atom::Many(Class::Any)),
+                    Piece::Shard { .. } => atoms.push(Atom::Many(Class::Component)),
                     Piece::Hole(hole) => match hole.fixed_len {
                         Some(len) => {
                             atoms.extend(std::iter::repeat_n(Atom::One(Class::Component), len));
@@ -85,7 +86,7 @@ impl KeyPattern {
             .segments
             .iter()
             .flatten()
-            .any(|p| matches!(p, Piece::Hole(_)));
+            .any(|p| matches!(p, Piece::Hole(_) | Piece::Shard { .. }));
         KeyPattern {
             atoms,
             literal_prefix: template.literal_prefix(),
@@ -206,7 +207,7 @@ impl KeyPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::Spread;
+    use crate::key::Cardinality;
     use crate::shape::HoleShape;
 
     fn hole(field: &'static str, fixed_len: Option<usize>) -> Piece {
@@ -215,7 +216,7 @@ mod tests {
             ty: "T",
             width: None,
             fixed_len,
-            spread: Spread::Unknown,
+            cardinality: Cardinality::Unbounded,
             optional: false,
             computed: false,
         })

@@ -432,7 +432,7 @@ fn leading(
                                 pattern.push_str(&escape(text));
                                 kept_segment.push(rest.clone());
                             }
-                            Piece::Hole(_) => break,
+                            Piece::Hole(_) | Piece::Shard { .. } => break,
                         }
                     }
                     let segment_done = segment[p + 1..]
@@ -459,6 +459,11 @@ fn leading(
                     return Err(format!(
                         "does not lead with the tenant: `{{{}}}` comes before `{{{field}}}`",
                         hole.field
+                    ));
+                }
+                Piece::Shard { .. } => {
+                    return Err(format!(
+                        "does not lead with the tenant: the shard comes before `{{{field}}}`"
                     ));
                 }
             }

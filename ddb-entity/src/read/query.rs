@@ -2,8 +2,14 @@
 //! conditions, transparent pagination, and collections of mixed types.
 
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use futures_util::future::Either;
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
+
+// A sharded partition is read over its shards and merged (`Query` takes
+// both alike): the merge lives beside this file.
+#[path = "query/fanout.rs"]
+mod fanout;
 
 use super::filter::{Filters, unexpired};
 use crate::capacity::Spent;
@@ -49,6 +55,8 @@ pub struct Query<'db, I: QueryIndex> {
     include_expired: bool,
     projection: Option<Vec<&'static str>>,
     filters: Filters,
+    /// Shard requests in flight at once, for a sharded partition.
+    shard_concurrency: Option<usize>,
 }
 
 /// One page of a query: the items of one request, and where to resume.
@@ -113,6 +121,7 @@ impl<T: Table> Db<T> {
             include_expired: false,
             projection: None,
             filters: Filters::default(),
+            shard_concurrency: None,
         }
     }
 }
@@ -357,6 +366,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
+        if self.partition.is_sharded() {
+            return fanout::collect(self).await;
+        }
         let span = self.span(C::NAME);
         async move {
             let mut progress = self.start(Some(C::TYPES))?;
@@ -375,6 +387,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// One request: its items and the cursor to resume from.
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
+        if self.partition.is_sharded() {
+            return fanout::page(self).await;
+        }
         let span = self.span(C::NAME);
         async move {
             let mut progress = self.start(Some(C::TYPES))?;
@@ -401,8 +416,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
+        if self.partition.is_sharded() {
+            return Either::Left(fanout::pages(self));
+        }
         let span = self.span(C::NAME);
-        stream::try_unfold(Pages::Start(self), move |state| {
+        Either::Right(stream::try_unfold(Pages::Start(self), move |state| {
             let span = span.clone();
             async move {
                 let (query, mut progress) = match state {
@@ -437,7 +455,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 Ok(Some((page, next)))
             }
             .instrument(span)
-        })
+        }))
     }
 
     /// How many items the query selects — the key condition and the
@@ -474,6 +492,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn count(mut self) -> Result<usize> {
         let span = self.span("(count)");
         async move {
+            if self.partition.is_sharded() {
+                return fanout::count(&mut self).await;
+            }
             let mut progress = self.start(None)?;
             progress.select_count = true;
             while progress.next_request(&self, None).await?.is_some() {}
@@ -523,27 +544,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         T: CollectionItem<Table = I::Table>,
     {
         let span = self.span(T::NAME);
-        async move {
-            let mut progress = self.start(Some(T::TYPES))?;
-            if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
-                progress.cap = Some(1);
-            }
-            let mut found = Vec::<T>::new();
-            while found.is_empty()
-                && let Some(items) = progress.next_request(&self, Some(T::TYPES)).await?
-            {
-                for item in items {
-                    demultiplex(&mut found, item, self.unknown)?;
-                    if !found.is_empty() {
-                        break;
-                    }
-                }
-            }
-            progress.record();
-            Ok(found.into_iter().next())
-        }
-        .instrument(span)
-        .await
+        async move { Ok(self.leading::<T>(1).await?.pop()) }
+            .instrument(span)
+            .await
     }
 
     /// The one item the query selects, `None` if there is none, and an
@@ -586,22 +589,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     {
         let span = self.span(T::NAME);
         async move {
-            let mut progress = self.start(Some(T::TYPES))?;
-            if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
-                progress.cap = Some(2);
-            }
-            let mut found = Vec::<T>::new();
-            while found.len() < 2
-                && let Some(items) = progress.next_request(&self, Some(T::TYPES)).await?
-            {
-                for item in items {
-                    demultiplex(&mut found, item, self.unknown)?;
-                    if found.len() > 1 {
-                        break;
-                    }
-                }
-            }
-            progress.record();
+            let mut found = self.leading::<T>(2).await?;
             if found.len() > 1 {
                 return Err(Repr::NotUnique {
                     entity: T::NAME,
@@ -616,12 +604,42 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         .await
     }
 
+    /// The first `most` items of `T` the query selects (fewer at its end),
+    /// for [`first`](Self::first) and [`one`](Self::one): without a filter,
+    /// `most` items per request; with one, whole pages until enough match.
+    async fn leading<T>(&mut self, most: usize) -> Result<Vec<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        if self.partition.is_sharded() {
+            return fanout::leading(self, most).await;
+        }
+        let mut progress = self.start(Some(T::TYPES))?;
+        if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
+            progress.cap = Some(most);
+        }
+        let mut found = Vec::<T>::new();
+        while found.len() < most
+            && let Some(items) = progress.next_request(self, Some(T::TYPES)).await?
+        {
+            for item in items {
+                demultiplex(&mut found, item, self.unknown)?;
+                if found.len() == most {
+                    break;
+                }
+            }
+        }
+        progress.record();
+        Ok(found)
+    }
+
     fn span(&self, collection: &'static str) -> tracing::Span {
         tracing::info_span!(
             "ddb.query",
             table = self.db.table_name(),
             index = I::INDEX_NAME.unwrap_or("(table)"),
             collection,
+            shards = self.partition.shards().map_or(1, |spec| spec.count()),
             filtered = !self.filters.is_empty(),
             requests = tracing::field::Empty,
             items = tracing::field::Empty,
@@ -646,31 +664,44 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             range: condition,
             reverse: self.reverse,
             filter,
+            shards: self.partition.shards().map(|spec| spec.count()),
         }
     }
 
-    /// Checks everything that can be checked before sending, for a
-    /// collection of `types` (`None` when only counting).
-    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
+    /// The filter, checked, and its canonical text when cursors are
+    /// sealed (a sealed cursor is bound to the filter: a page boundary of
+    /// one filtered listing means nothing in another), for a collection of
+    /// `types` (`None` when only counting).
+    fn filter_text(&self, types: Option<&[&str]>) -> Result<Option<Vec<u8>>> {
         self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
-        // A sealed cursor is bound to the filter: a page boundary of one
-        // filtered listing means nothing in another. Only sealing reads it.
-        let filter = match self.db.cursor_seal() {
+        Ok(match self.db.cursor_seal() {
             Some(_) => self
                 .filters
                 .text(&I::Table::SCHEMA, self.unknown, types)?
                 .map(String::into_bytes),
             None => None,
-        };
+        })
+    }
+
+    /// The sort-key condition, checked, and whether it holds nothing (a
+    /// range that holds nothing is answered without a request).
+    fn take_condition(&mut self) -> Result<(Option<SortRange<()>>, bool)> {
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
             Some(Ok(range)) => Some(range.erased()),
         };
-        // A range that holds nothing is answered without a request.
         let nothing = condition
             .as_ref()
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
+        Ok((condition, nothing))
+    }
+
+    /// Checks everything that can be checked before sending, for a
+    /// collection of `types` (`None` when only counting).
+    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
+        let filter = self.filter_text(types)?;
+        let (condition, nothing) = self.take_condition()?;
         let start_key = match &self.cursor {
             None => None,
             Some(cursor) => Some(cursor.resume(
@@ -679,21 +710,10 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 self.db.now(),
             )?),
         };
-        Ok(Progress {
-            condition,
-            filter,
-            start_key,
-            last_key: None,
-            remaining: self.limit,
-            done: self.limit == Some(0) || nothing,
-            requests: 0,
-            items: 0,
-            scanned: 0,
-            counted: 0,
-            select_count: false,
-            cap: None,
-            spent: Spent::default(),
-        })
+        let done = self.limit == Some(0) || nothing;
+        Ok(Progress::new(
+            condition, filter, start_key, self.limit, done,
+        ))
     }
 }
 
@@ -759,6 +779,32 @@ struct Progress {
 }
 
 impl Progress {
+    /// Before the first request: from `start_key` (`None`: the start), at
+    /// most `remaining` items, none at all when `done`.
+    fn new(
+        condition: Option<SortRange<()>>,
+        filter: Option<Vec<u8>>,
+        start_key: Option<Item>,
+        remaining: Option<usize>,
+        done: bool,
+    ) -> Self {
+        Progress {
+            condition,
+            filter,
+            start_key,
+            last_key: None,
+            remaining,
+            done,
+            requests: 0,
+            items: 0,
+            scanned: 0,
+            counted: 0,
+            select_count: false,
+            cap: None,
+            spent: Spent::default(),
+        }
+    }
+
     /// Sends the next request, or `None` when the query is complete.
     async fn next_request<I: QueryIndex>(
         &mut self,

@@ -12,6 +12,7 @@ mod prefixes;
 mod ranges;
 mod robustness;
 mod scalars;
+mod shards;
 mod strings;
 mod templates;
 mod time;

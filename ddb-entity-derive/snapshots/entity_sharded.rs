@@ -1,0 +1,578 @@
+const _: () = {
+    /// The identity on types, reached through an array whose length
+    /// holds a check (see the derive's `expand/checks.rs`).
+    pub trait __KeyType<T: ?::core::marker::Sized> {
+        type Checked: ?::core::marker::Sized;
+    }
+    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
+        type Checked = T;
+    }
+    #[allow(dead_code)]
+    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
+        value
+    }
+    #[allow(non_camel_case_types)]
+    type __Key_day = <[(); {
+        ::ddb_entity::__private::assert_key_part::<u32>();
+        0
+    }] as __KeyType<u32>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_event_id = <[(); {
+        ::ddb_entity::__private::assert_key_part::<u64>();
+        0
+    }] as __KeyType<u64>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_status = <[(); {
+        ::ddb_entity::__private::assert_key_part::<Status>();
+        0
+    }] as __KeyType<Status>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_region = <[(); {
+        ::ddb_entity::__private::assert_key_part::<String>();
+        0
+    }] as __KeyType<String>>::Checked;
+    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
+    );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
+    #[automatically_derived]
+    impl Event {
+        ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
+        pub fn key(
+            day: impl ::ddb_entity::KeyArg<u32>,
+            event_id: impl ::ddb_entity::KeyArg<u64>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            __pk.literal("DAY");
+            __pk.part("day", &day)?;
+            let mut __shard = ::ddb_entity::__private::ShardInputs::new("Event");
+            __shard.input("event_id", &event_id)?;
+            __pk.shard(
+                __shard
+                    .component(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"])),
+            );
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Event");
+                    __sk.literal("EVENT");
+                    __sk.part("event_id", &event_id)?;
+                    __sk.finish_sort()?
+                },
+            )
+        }
+        ///The partition `DAY#{day}#{shard(event_id) % 8}`, spread over 8 shards: a Query of it reads every shard and merges them in sort-key order, for `Event` items (and every other entity type sharing this partition template).
+        pub fn partition(
+            day: impl ::ddb_entity::KeyArg<u32>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            __pk.literal("DAY");
+            __pk.part("day", &day)?;
+            __pk.sharded_partition::<
+                    ::ddb_entity::Primary<App>,
+                >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
+        }
+        ///Starts the sort key of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left with `.event_id(…)`, and stop anywhere for a prefix. `.event_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn sk() -> EventSk<0usize> {
+            EventSk(
+                ::ddb_entity::__private::SortKeyBuilder::<
+                    ::ddb_entity::Primary<App>,
+                >::new("Event")
+                    .literal("EVENT"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The partition `STATUS#{status}#{shard(event_id, region) % 16}` of index `Gsi1`, spread over 16 shards: a Query of it reads every shard and merges them in sort-key order.
+        pub fn gsi1_partition(
+            status: impl ::ddb_entity::KeyArg<Status>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            __pk.literal("STATUS");
+            __pk.part("status", &status)?;
+            __pk.sharded_partition::<
+                    Gsi1,
+                >(::ddb_entity::shard::ShardSpec::new(16u16, &["event_id", "region"]))
+        }
+        ///Starts the sort key of `Event` in index `Gsi1` (`{day}`): fill the holes from the left with `.day(…)`, and stop anywhere for a prefix. `.day_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn gsi1_sk() -> EventGsi1Sk<0usize> {
+            EventGsi1Sk(
+                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Event"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The stored fields of `Event`, to name in an update.
+        pub const fn fields() -> EventFields {
+            EventFields {
+                day: ::ddb_entity::Field::new("day", "day"),
+                event_id: ::ddb_entity::Field::new("event_id", "event_id"),
+                status: ::ddb_entity::Field::new("status", "status"),
+                region: ::ddb_entity::Field::new("region", "region"),
+            }
+        }
+    }
+    ///The stored fields of `Event`, for typed updates: `Event::fields()`.
+    #[derive(Debug, Clone, Copy)]
+    pub struct EventFields {
+        ///`Event::day`, stored as `day`.
+        pub day: ::ddb_entity::Field<Event, u32, ::ddb_entity::field::PrimaryKeyPart>,
+        ///`Event::event_id`, stored as `event_id`.
+        pub event_id: ::ddb_entity::Field<
+            Event,
+            u64,
+            ::ddb_entity::field::PrimaryKeyPart,
+        >,
+        ///`Event::status`, stored as `status`.
+        pub status: ::ddb_entity::Field<
+            Event,
+            Status,
+            ::ddb_entity::field::IndexKeyPart,
+        >,
+        ///`Event::region`, stored as `region`.
+        pub region: ::ddb_entity::Field<
+            Event,
+            String,
+            ::ddb_entity::field::IndexKeyPart,
+        >,
+    }
+    ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct EventSk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::core::marker::PhantomData<fn() -> Event>,
+    );
+    #[automatically_derived]
+    impl<const FILLED: ::core::primitive::usize> ::core::convert::From<EventSk<FILLED>>
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        fn from(stage: EventSk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl EventSk<0usize> {
+        ///Fills `{event_id}`.
+        pub fn event_id(
+            self,
+            event_id: impl ::ddb_entity::KeyArg<u64>,
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            self.0.part("event_id", &event_id).whole()
+        }
+        ///Cuts inside `{event_id}`: every key whose `event_id` starts with `cut` (e.g. a year or a month of a date).
+        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            self.0.cut::<u64, C>("event_id", &cut)
+        }
+    }
+    ///Sort-key builder of `Event` in index `Gsi1` (`{day}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct EventGsi1Sk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::core::marker::PhantomData<fn() -> Event>,
+    );
+    #[automatically_derived]
+    impl<
+        const FILLED: ::core::primitive::usize,
+    > ::core::convert::From<EventGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+        fn from(stage: EventGsi1Sk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl EventGsi1Sk<0usize> {
+        ///Fills `{day}`.
+        pub fn day(
+            self,
+            day: impl ::ddb_entity::KeyArg<u32>,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.part("day", &day).whole()
+        }
+        ///Cuts inside `{day}`: every key whose `day` starts with `cut` (e.g. a year or a month of a date).
+        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.cut::<u32, C>("day", &cut)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::Entity for Event {
+        type Table = App;
+        const RUST_NAME: &'static ::core::primitive::str = "Event";
+        const TYPE_TAG: &'static ::core::primitive::str = "EVENT";
+        const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
+            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+        ];
+        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+            "Event",
+            "EVENT",
+            &[
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::None,
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "DAY#{day}#{shard(event_id) % 8}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("DAY")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "day",
+                                        "u32",
+                                        ::core::option::Option::None,
+                                        <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                            &[
+                                ::ddb_entity::layout::Piece::Shard(
+                                    ::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "EVENT#{event_id}",
+                            false,
+                            &[
+                                &[::ddb_entity::layout::Piece::Literal("EVENT")],
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "event_id",
+                                            "u64",
+                                            ::core::option::Option::None,
+                                            <__Key_event_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+                ::ddb_entity::layout::KeyLayout::new(
+                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::ddb_entity::layout::TemplateLayout::new(
+                        "STATUS#{status}#{shard(event_id, region) % 16}",
+                        false,
+                        &[
+                            &[::ddb_entity::layout::Piece::Literal("STATUS")],
+                            &[
+                                ::ddb_entity::layout::Piece::Hole(
+                                    ::ddb_entity::layout::HoleLayout::new(
+                                        "status",
+                                        "Status",
+                                        ::core::option::Option::None,
+                                        <__Key_status as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        false,
+                                        false,
+                                    ),
+                                ),
+                            ],
+                            &[
+                                ::ddb_entity::layout::Piece::Shard(
+                                    ::ddb_entity::shard::ShardSpec::new(
+                                        16u16,
+                                        &["event_id", "region"],
+                                    ),
+                                ),
+                            ],
+                        ],
+                    ),
+                    ::core::option::Option::Some(
+                        ::ddb_entity::layout::TemplateLayout::new(
+                            "{day}",
+                            false,
+                            &[
+                                &[
+                                    ::ddb_entity::layout::Piece::Hole(
+                                        ::ddb_entity::layout::HoleLayout::new(
+                                            "day",
+                                            "u32",
+                                            ::core::option::Option::None,
+                                            <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                            false,
+                                            false,
+                                        ),
+                                    ),
+                                ],
+                            ],
+                        ),
+                    ),
+                    false,
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                ),
+            ],
+        );
+        fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            Self::key(
+                __checked::<__Key_day>(&self.day),
+                __checked::<__Key_event_id>(&self.event_id),
+            )
+        }
+        fn index_entries(
+            &self,
+        ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+            #[allow(unused_mut)]
+            let mut entries = ::std::vec::Vec::with_capacity(1usize);
+            entries
+                .push(::ddb_entity::IndexEntry {
+                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    key: ::core::option::Option::Some(::ddb_entity::IndexKey {
+                        partition: {
+                            let mut __pk = ::ddb_entity::__private::KeyWriter::new(
+                                "Event",
+                            );
+                            __pk.literal("STATUS");
+                            __pk.part(
+                                "status",
+                                &__checked::<__Key_status>(&self.status),
+                            )?;
+                            let mut __shard = ::ddb_entity::__private::ShardInputs::new(
+                                "Event",
+                            );
+                            __shard
+                                .input(
+                                    "event_id",
+                                    __checked::<__Key_event_id>(&self.event_id),
+                                )?;
+                            __shard
+                                .input("region", __checked::<__Key_region>(&self.region))?;
+                            __pk.shard(
+                                __shard
+                                    .component(
+                                        ::ddb_entity::shard::ShardSpec::new(
+                                            16u16,
+                                            &["event_id", "region"],
+                                        ),
+                                    ),
+                            );
+                            __pk.finish_index_partition::<Gsi1>()?
+                        },
+                        sort: ::core::option::Option::Some(
+                            ::ddb_entity::SortKey::from(
+                                    Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)),
+                                )
+                                .into_value()?,
+                        ),
+                    }),
+                });
+            ::core::result::Result::Ok(entries)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::__private::EntityHooks for Event {
+        #[allow(unused_variables)]
+        fn index_changes(
+            key: &::ddb_entity::Key<Self>,
+            changes: &::ddb_entity::__private::Changes,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("DAY")?;
+            let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("EVENT")?;
+            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
+            reader.finish()?;
+            let day = &__decoded_day;
+            let event_id = &__decoded_event_id;
+            #[allow(unused_mut)]
+            let mut out = ::std::vec::Vec::new();
+            if changes.touches(&["status", "region"]) {
+                let __field_status: &Status = match changes.lookup::<Status>("status") {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Event",
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                "status",
+                            ),
+                        );
+                    }
+                };
+                let __field_region: &String = match changes.lookup::<String>("region") {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Event",
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                "region",
+                            ),
+                        );
+                    }
+                };
+                let status: &__Key_status = __field_status;
+                out.push(
+                    ::ddb_entity::__private::IndexChange::Set(
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        ::ddb_entity::IndexKey {
+                            partition: {
+                                let mut __pk = ::ddb_entity::__private::KeyWriter::new(
+                                    "Event",
+                                );
+                                __pk.literal("STATUS");
+                                __pk.part("status", &status)?;
+                                let mut __shard = ::ddb_entity::__private::ShardInputs::new(
+                                    "Event",
+                                );
+                                __shard
+                                    .input("event_id", __checked::<__Key_event_id>(event_id))?;
+                                __shard
+                                    .input(
+                                        "region",
+                                        __checked::<__Key_region>(__field_region),
+                                    )?;
+                                __pk.shard(
+                                    __shard
+                                        .component(
+                                            ::ddb_entity::shard::ShardSpec::new(
+                                                16u16,
+                                                &["event_id", "region"],
+                                            ),
+                                        ),
+                                );
+                                __pk.finish_index_partition::<Gsi1>()?
+                            },
+                            sort: ::core::option::Option::Some(
+                                ::ddb_entity::SortKey::from(Self::gsi1_sk().day(day))
+                                    .into_value()?,
+                            ),
+                        },
+                    ),
+                );
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Event",
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        "status",
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("DAY")?;
+            let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("EVENT")?;
+            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
+            reader.finish()?;
+            let day = &__decoded_day;
+            let event_id = &__decoded_event_id;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(2usize);
+            fields
+                .push(("day", ::ddb_entity::__private::key_field_value("Event", day)?));
+            fields
+                .push((
+                    "event_id",
+                    ::ddb_entity::__private::key_field_value("Event", event_id)?,
+                ));
+            ::core::result::Result::Ok(fields)
+        }
+    }
+    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    #[automatically_derived]
+    impl ::ddb_entity::shape::Described for Event {
+        fn shape() -> ::ddb_entity::shape::EntityShape {
+            ::ddb_entity::shape::EntityShape {
+                rust_name: "Event",
+                type_tag: "EVENT",
+                pk: ::ddb_entity::shape::TemplateShape {
+                    source: "DAY#{day}#{shard(event_id) % 8}",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("DAY")],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "day", ty : "u32", width :
+                        ::core::option::Option::None, fixed_len : < __Key_day as
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_day as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
+                        : false, computed : false, })],
+                        ::std::vec![::ddb_entity::shape::Piece::Shard { count : 8u16 }]
+                    ],
+                },
+                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
+                    source: "EVENT#{event_id}",
+                    raw: false,
+                    segments: ::std::vec![
+                        ::std::vec![::ddb_entity::shape::Piece::Literal("EVENT")],
+                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                        { field : "event_id", ty : "u64", width :
+                        ::core::option::Option::None, fixed_len : < __Key_event_id as
+                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                        __Key_event_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
+                        optional : false, computed : false, })]
+                    ],
+                }),
+                indexes: ::std::vec![
+                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::Index > ::SCHEMA, pk :
+                    ::ddb_entity::shape::TemplateShape { source :
+                    "STATUS#{status}#{shard(event_id, region) % 16}", raw : false,
+                    segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("STATUS")],
+                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "status", ty : "Status", width :
+                    ::core::option::Option::None, fixed_len : < __Key_status as
+                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
+                    __Key_status as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
+                    : false, computed : false, })],
+                    ::std::vec![::ddb_entity::shape::Piece::Shard { count : 16u16 }]], },
+                    sk : ::core::option::Option::Some(::ddb_entity::shape::TemplateShape
+                    { source : "{day}", raw : false, segments :
+                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
+                    { field : "day", ty : "u32", width : ::core::option::Option::None,
+                    fixed_len : < __Key_day as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
+                    cardinality : < __Key_day as ::ddb_entity::key::KeyPart >
+                    ::CARDINALITY, optional : false, computed : false, })]], }), when :
+                    ::core::option::Option::None, }
+                ],
+                fields: ::std::vec![
+                    ::ddb_entity::shape::FieldShape { name : "day", attribute : "day", ty
+                    : "u32", optional : false, }, ::ddb_entity::shape::FieldShape { name
+                    : "event_id", attribute : "event_id", ty : "u64", optional : false,
+                    }, ::ddb_entity::shape::FieldShape { name : "status", attribute :
+                    "status", ty : "Status", optional : false, },
+                    ::ddb_entity::shape::FieldShape { name : "region", attribute :
+                    "region", ty : "String", optional : false, }
+                ],
+                flattened: false,
+            }
+        }
+    }
+};
