@@ -109,7 +109,7 @@ impl<T: Table> CreateTable<'_, T> {
 
 into_future!(['db, T: Table] CreateTable<'db, T> => Provisioned);
 
-async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
+pub(crate) async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
     let response = db
         .client()
         .describe_table()

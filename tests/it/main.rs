@@ -8,6 +8,7 @@ mod codec;
 mod collection;
 mod conditions;
 mod entity;
+mod evolve;
 mod exactly_once;
 mod expressions;
 mod faults;

@@ -73,6 +73,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             }
         }
     });
+    let schema = super::schema::hooks(model);
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
     let key_fields = super::update::key_fields(model);
@@ -154,6 +155,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
             #version
+
+            #schema
 
             #timestamps
 

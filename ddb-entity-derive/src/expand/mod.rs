@@ -15,6 +15,7 @@ mod entity;
 mod fields;
 mod key_part;
 mod keys;
+mod schema;
 mod update;
 
 pub(crate) use collection::collection;

@@ -1,0 +1,5 @@
+//! Evolving a live table: a new index and its backfill, re-keying, schema
+//! versions, a multi-table migration and dual reads.
+
+mod backfill;
+mod throttle;
