@@ -38,7 +38,9 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
                 let value: #next = ::core::convert::From::from(value);
             }
         });
-        let last = quote_spanned! {shape.span()=>
+        // The conversion into the entity is from the newest earlier shape.
+        let newest = shapes.last().unwrap_or(shape);
+        let last = quote_spanned! {newest.span()=>
             ::core::result::Result::Ok(::core::convert::From::from(value))
         };
         quote! {

@@ -110,4 +110,7 @@ pub enum ErrorKind {
     NotActive,
     /// The SDK refused to build a request from the parts given.
     RequestBuild,
+    /// An update of an entity with schema versions met an item stored at
+    /// an older version: read and put it, or backfill the entity first.
+    StaleSchema,
 }

@@ -393,6 +393,17 @@ pub(crate) enum Repr {
         waited: Duration,
     },
 
+    #[error(
+        "the {entity} at {partition} / {sort} is stored at schema version {found}, and this build writes version {current}: an update would mix its fields into the older shape, so nothing was written; read it (reads upcast) and put it, or backfill `{entity}` first (`db.backfill::<{entity}>()` rewrites old versions)"
+    )]
+    StaleSchema {
+        entity: &'static str,
+        found: u64,
+        current: u64,
+        partition: String,
+        sort: String,
+    },
+
     #[error("the SDK refused to build the {what} request: {source}")]
     RequestBuild {
         what: &'static str,
@@ -442,6 +453,7 @@ impl Repr {
             Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
             Repr::NotActive { .. } => ErrorKind::NotActive,
             Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+            Repr::StaleSchema { .. } => ErrorKind::StaleSchema,
         }
     }
 

@@ -26,10 +26,12 @@ mod backfill;
 mod checkpoint;
 mod rewrite;
 mod scan;
+mod version;
 
 pub use add_index::{AddIndex, IndexAdded};
 pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
 pub use checkpoint::{Checkpoint, SegmentPosition};
+pub(crate) use version::stale_schema;
 
 /// The attribute holding an item's schema version, written by entities
 /// that declare `#[entity(schema_version = N)]` (a number; an item without

@@ -3,3 +3,4 @@
 
 mod backfill;
 mod throttle;
+mod versions;
