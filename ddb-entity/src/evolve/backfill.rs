@@ -323,7 +323,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
         let spec = ScanSpec {
             client: self.db.client().clone(),
             table: self.db.table_name().to_owned(),
-            keys: schema.primary,
+            key_names: ScanSpec::names_of(schema.primary),
+            any_key_types: false,
             segments: checkpoint.segments(),
             page_size: self.page_size,
             filter: Some(filter),

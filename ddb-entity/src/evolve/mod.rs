@@ -24,6 +24,8 @@
 mod add_index;
 mod backfill;
 mod checkpoint;
+mod dual;
+mod migrate;
 mod rewrite;
 mod scan;
 mod version;
@@ -31,6 +33,8 @@ mod version;
 pub use add_index::{AddIndex, IndexAdded};
 pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
 pub use checkpoint::{Checkpoint, SegmentPosition};
+pub use dual::{DualRead, DualReadStats, Found, legacy_get};
+pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
 pub(crate) use version::stale_schema;
 
 /// The attribute holding an item's schema version, written by entities

@@ -12,6 +12,7 @@ use super::checkpoint::SegmentPosition;
 use crate::batch::{BatchRetry, Jitter};
 use crate::cursor::Cursor;
 use crate::db::pause;
+use crate::error::Repr;
 use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::table::KeySchema;
@@ -20,7 +21,11 @@ use crate::table::KeySchema;
 pub(crate) struct ScanSpec {
     pub(crate) client: Client,
     pub(crate) table: String,
-    pub(crate) keys: KeySchema,
+    /// The table's key attributes: what a cursor of its scan holds.
+    pub(crate) key_names: Vec<String>,
+    /// A table of any key types (a legacy table): its key values are
+    /// tagged with their type inside cursors, which hold only strings.
+    pub(crate) any_key_types: bool,
     pub(crate) segments: u32,
     pub(crate) page_size: Option<usize>,
     /// `#t = :t` on the type attribute, or none (a legacy table: every item).
@@ -46,13 +51,15 @@ pub(crate) struct RawPage {
 impl ScanSpec {
     /// The start key of `segment` resumed after `cursor`.
     pub(crate) fn start_key(&self, segment: u32, cursor: Option<&Cursor>) -> Result<Option<Item>> {
-        let names: Vec<&str> = [Some(self.keys.partition_key), self.keys.sort_key]
-            .into_iter()
-            .flatten()
-            .collect();
-        cursor
-            .map(|c| c.scan_start_key(None, segment, self.segments, &names))
-            .transpose()
+        let names: Vec<&str> = self.key_names.iter().map(String::as_str).collect();
+        let Some(cursor) = cursor else {
+            return Ok(None);
+        };
+        let key = cursor.scan_start_key(None, segment, self.segments, &names)?;
+        if self.any_key_types {
+            return untag_key(key).map(Some);
+        }
+        Ok(Some(key))
     }
 
     /// The page of `segment` from `start`, retried within the budget when
@@ -89,7 +96,12 @@ impl ScanSpec {
                     let scanned = usize::try_from(output.scanned_count)
                         .unwrap_or_default()
                         .max(items.len());
-                    let next = match output.last_evaluated_key.filter(|k| !k.is_empty()) {
+                    let last = output.last_evaluated_key.filter(|k| !k.is_empty());
+                    let last = match last {
+                        Some(key) if self.any_key_types => Some(tag_key(&self.table, key)?),
+                        other => other,
+                    };
+                    let next = match last {
                         Some(key) => SegmentPosition::After(Cursor::for_scan(
                             None,
                             segment,
@@ -144,4 +156,58 @@ pub(crate) async fn backoff(
     *retries += 1;
     pause(client, delay).await;
     Ok(())
+}
+
+impl ScanSpec {
+    /// The key attribute names of `keys`.
+    pub(crate) fn names_of(keys: KeySchema) -> Vec<String> {
+        [Some(keys.partition_key), keys.sort_key]
+            .into_iter()
+            .flatten()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// A legacy table's key as strings a cursor can hold: `S…` or `N…`.
+fn tag_key(table: &str, key: Item) -> Result<Item> {
+    key.into_iter()
+        .map(|(name, value)| {
+            let tagged = match value {
+                AttributeValue::S(s) => format!("S{s}"),
+                AttributeValue::N(n) => format!("N{n}"),
+                _ => {
+                    return Err(Repr::InvalidCursor {
+                        reason: format!(
+                            "table `{table}` has a binary key attribute `{name}`; a migration checkpoint holds string and number keys only"
+                        ),
+                    }
+                    .into());
+                }
+            };
+            Ok((name, AttributeValue::S(tagged)))
+        })
+        .collect()
+}
+
+/// The key [`tag_key`] tagged.
+fn untag_key(key: Item) -> Result<Item> {
+    key.into_iter()
+        .map(|(name, value)| {
+            let text = value.as_s().map(String::as_str).unwrap_or_default();
+            let value = match text.split_at_checked(1) {
+                Some(("S", s)) => AttributeValue::S(s.to_owned()),
+                Some(("N", n)) => AttributeValue::N(n.to_owned()),
+                _ => {
+                    return Err(Repr::InvalidCursor {
+                        reason: format!(
+                            "key attribute `{name}` of the checkpoint is not a tagged key value"
+                        ),
+                    }
+                    .into());
+                }
+            };
+            Ok((name, value))
+        })
+        .collect()
 }

@@ -2,5 +2,6 @@
 //! versions, a multi-table migration and dual reads.
 
 mod backfill;
+mod migrate;
 mod throttle;
 mod versions;
