@@ -85,6 +85,8 @@ impl Intercept for Throttle {
         headers.remove("content-length");
         headers.remove("x-amz-crc32");
         headers.insert("content-type", "application/x-amz-json-1.0");
+        // moto names the error in this header too, which the SDK reads first.
+        headers.remove("x-amzn-errortype");
         let body = json!({
             "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
             "message": "injected: the level of configured provisioned throughput for the table was exceeded",
