@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::checkpoint::{Checkpoint, SegmentPosition};
 use super::rewrite::{Outcome, rewrite};
-use super::scan::{RawPage, ScanSpec};
+use super::scan::{Pending, RawPage, ScanFilter, ScanSpec};
 use crate::batch::BatchRetry;
 use crate::db::Db;
 use crate::entity::Entity;
@@ -288,7 +288,7 @@ impl<'db, E: Entity> Backfill<'db, E> {
         }
     }
 
-    fn plan(&self) -> Result<(Shared, Vec<(u32, Option<Item>)>)> {
+    fn plan(&self) -> Result<(Shared, Pending)> {
         let checkpoint = match (&self.checkpoint, self.segments) {
             (Some(checkpoint), Some(segments)) if checkpoint.segments() != segments => {
                 return Err(Repr::InvalidCursor {
@@ -315,11 +315,11 @@ impl<'db, E: Entity> Backfill<'db, E> {
             }
         };
         let schema = E::Table::SCHEMA;
-        let filter = (
-            "#t = :t".to_owned(),
-            HashMap::from([("#t".to_owned(), schema.type_attribute.to_owned())]),
-            HashMap::from([(":t".to_owned(), AttributeValue::S(E::TYPE_TAG.to_owned()))]),
-        );
+        let filter = ScanFilter {
+            expression: "#t = :t".to_owned(),
+            names: HashMap::from([("#t".to_owned(), schema.type_attribute.to_owned())]),
+            values: HashMap::from([(":t".to_owned(), AttributeValue::S(E::TYPE_TAG.to_owned()))]),
+        };
         let spec = ScanSpec {
             client: self.db.client().clone(),
             table: self.db.table_name().to_owned(),

@@ -424,7 +424,12 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
                 filter: None,
                 retry,
             };
-            Ok::<_, Error>(Arc::new((spec, map, db.table_name().to_owned(), db.now())))
+            Ok::<_, Error>(Arc::new(Verifying {
+                spec,
+                map,
+                target: db.table_name().to_owned(),
+                now: db.now(),
+            }))
         };
         stream::once(setup)
             .map(move |setup| match setup {
@@ -449,6 +454,14 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> std::future::IntoFutur
     fn into_future(self) -> Self::IntoFuture {
         crate::future::OpFuture::new(async move { self.run().await })
     }
+}
+
+/// What every segment of one verification shares.
+struct Verifying<T: Table, L> {
+    spec: ScanSpec,
+    map: Arc<Mapper<T, L>>,
+    target: String,
+    now: SystemTime,
 }
 
 /// How often a verification reads back.
@@ -645,7 +658,7 @@ async fn create(
 
 /// One legacy segment verified, page by page.
 fn verify_segment<T: Table, L: DeserializeOwned + Send + 'static>(
-    shared: Arc<(ScanSpec, Arc<Mapper<T, L>>, String, SystemTime)>,
+    shared: Arc<Verifying<T, L>>,
     segment: u32,
     verify: Verify,
 ) -> impl Stream<Item = Result<MigrationReport>> + Send {
@@ -653,7 +666,12 @@ fn verify_segment<T: Table, L: DeserializeOwned + Send + 'static>(
         let shared = Arc::clone(&shared);
         async move {
             let (start, seen) = state?;
-            let (spec, map, target, now) = &*shared;
+            let Verifying {
+                spec,
+                map,
+                target,
+                now,
+            } = &*shared;
             let result = async {
                 let RawPage { items, next, .. } = spec.page(segment, start).await?;
                 let mut report = MigrationReport {

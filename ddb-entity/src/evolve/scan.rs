@@ -29,13 +29,19 @@ pub(crate) struct ScanSpec {
     pub(crate) segments: u32,
     pub(crate) page_size: Option<usize>,
     /// `#t = :t` on the type attribute, or none (a legacy table: every item).
-    pub(crate) filter: Option<(
-        String,
-        HashMap<String, String>,
-        HashMap<String, AttributeValue>,
-    )>,
+    pub(crate) filter: Option<ScanFilter>,
     pub(crate) retry: BatchRetry,
 }
+
+/// A scan's filter expression and its placeholders.
+pub(crate) struct ScanFilter {
+    pub(crate) expression: String,
+    pub(crate) names: HashMap<String, String>,
+    pub(crate) values: HashMap<String, AttributeValue>,
+}
+
+/// The segments a job has still to do, each from its start key.
+pub(crate) type Pending = Vec<(u32, Option<Item>)>;
 
 /// One page of one segment.
 pub(crate) struct RawPage {
@@ -84,11 +90,11 @@ impl ScanSpec {
                     .segment(i32::try_from(segment).unwrap_or(i32::MAX))
                     .total_segments(i32::try_from(self.segments).unwrap_or(i32::MAX));
             }
-            if let Some((expression, names, values)) = &self.filter {
+            if let Some(filter) = &self.filter {
                 request = request
-                    .filter_expression(expression)
-                    .set_expression_attribute_names(Some(names.clone()))
-                    .set_expression_attribute_values(Some(values.clone()));
+                    .filter_expression(&filter.expression)
+                    .set_expression_attribute_names(Some(filter.names.clone()))
+                    .set_expression_attribute_values(Some(filter.values.clone()));
             }
             match request.send().await {
                 Ok(output) => {

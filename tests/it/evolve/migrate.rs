@@ -328,7 +328,7 @@ async fn a_generated_legacy_dataset_migrates_resumes_and_verifies_item_by_item()
     assert_eq!(view.user.unwrap().name, "First42 Last");
     assert_eq!(view.orders.len(), 3);
     let by_id: Vec<Order> = db
-        .query(Order::gsi1_partition(&order_id(42, 1)).unwrap())
+        .query(Order::gsi1_partition(order_id(42, 1)).unwrap())
         .all()
         .await
         .unwrap();

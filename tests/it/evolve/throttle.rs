@@ -52,7 +52,11 @@ impl Intercept for Throttle {
         let watched = ["Scan", "UpdateItem", "GetItem"]
             .iter()
             .any(|op| target.ends_with(&format!(".{op}")));
-        let throttle = watched && self.seen.fetch_add(1, Ordering::Relaxed) % self.every == 0;
+        let throttle = watched
+            && self
+                .seen
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(self.every);
         cfg.interceptor_state().store_put(Throttled(throttle));
         if throttle {
             // Sent to a table that does not exist: the server applies
