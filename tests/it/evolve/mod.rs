@@ -2,6 +2,7 @@
 //! versions, a multi-table migration and dual reads.
 
 mod backfill;
+mod interleave;
 mod migrate;
 mod throttle;
 mod versions;
