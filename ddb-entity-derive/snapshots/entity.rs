@@ -40,6 +40,10 @@ const _: () = {
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
     #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
@@ -51,14 +55,22 @@ const _: () = {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
             __pk.part("customer_id", &customer_id)?;
-            let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
-            __sk.literal("ORDER");
-            __sk.part("placed", &placed)?;
-            __sk.part(
-                "order_id",
-                &::ddb_entity::__private::Padded::<6usize, __Key_order_id_6>(order_id),
-            )?;
-            ::ddb_entity::Key::new(__pk.finish_partition()?, __sk.finish_sort()?)
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
+                    __sk.literal("ORDER");
+                    __sk.part("placed", &placed)?;
+                    __sk.part(
+                        "order_id",
+                        &::ddb_entity::__private::Padded::<
+                            6usize,
+                            __Key_order_id_6,
+                        >(order_id),
+                    )?;
+                    __sk.finish_sort()?
+                },
+            )
         }
         ///The partition `CUST#{customer_id}`: where a Query for `Order` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
@@ -349,13 +361,12 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = ::std::vec::Vec::new();
             if changes.touches(&["open_since"]) {
-                let open_since: ::core::option::Option<&__Key_open_since> = match changes
-                    .lookup::<::core::option::Option<__Key_open_since>>("open_since")
+                let __none_open_since: Option<u32> = ::core::option::Option::None;
+                let __field_open_since: &Option<u32> = match changes
+                    .lookup::<Option<u32>>("open_since")
                 {
-                    ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
-                    ::ddb_entity::__private::Lookup::Removed => {
-                        ::core::option::Option::None
-                    }
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    ::ddb_entity::__private::Lookup::Removed => &__none_open_since,
                     _ => {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
@@ -366,6 +377,8 @@ const _: () = {
                         );
                     }
                 };
+                let open_since: ::core::option::Option<&__Key_open_since> = __field_open_since
+                    .as_ref();
                 out.push(
                     match (open_since,) {
                         (::core::option::Option::Some(open_since),) => {
@@ -418,6 +431,7 @@ const _: () = {
             let customer_id = &__decoded_customer_id;
             let placed = &__decoded_placed;
             let order_id = &__decoded_order_id;
+            #[allow(unused_mut)]
             let mut fields = ::std::vec::Vec::with_capacity(3usize);
             fields
                 .push((

@@ -1,5 +1,6 @@
 #[automatically_derived]
 impl ::ddb_entity::key::KeyPart for Priority {
+    const PREFIX_FREE: bool = true;
     fn encode_key(
         &self,
         out: &mut ::std::string::String,

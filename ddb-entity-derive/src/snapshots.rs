@@ -41,6 +41,69 @@ fn entity() {
     );
 }
 
+/// A leading `#`, and segments that hold literal text and holes: the
+/// builders write no `#` inside a segment, and an update reads the
+/// primary key back piece by piece for the index that reuses it.
+#[test]
+fn entity_partial_segments() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "REPO#{repo}", sk = "#ISSUE#{number}-{comment}")]
+            #[entity(index = Gsi1, pk = "AUTHOR#{author}", sk = "{kind}REACT#{number}")]
+            pub struct Comment {
+                pub repo: String,
+                pub number: u32,
+                pub comment: String,
+                pub author: String,
+                pub kind: Kind,
+            }
+        },
+        expect_file!["../snapshots/entity_partial_segments.rs"],
+    );
+}
+
+/// A table without a sort key, and key attributes that are fields: no
+/// sort key at all, the token and the username written as they are.
+#[test]
+fn entity_raw_keys() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = Sessions, pk = session_token, type = "SESSION")]
+            #[entity(index = UserIndex, pk = username)]
+            pub struct Session {
+                pub session_token: String,
+                pub username: String,
+                pub expires_at: u64,
+            }
+        },
+        expect_file!["../snapshots/entity_raw_keys.rs"],
+    );
+}
+
+/// Index keys computed from fields, and membership by a predicate: what
+/// puts write, and how an update recomputes both from its changes.
+#[test]
+fn entity_computed() {
+    assert_expands(
+        crate::entity,
+        parse_quote! {
+            #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+            #[entity(computed = day: Option<NaiveDate> = ddb_entity::key::date_of(opened))]
+            #[entity(index = Gsi1, pk = "DAY#{day}", sk = "{id}")]
+            #[entity(index = Gsi2, pk = "OPEN", sk = "{priority}", when = Self::is_open(status))]
+            pub struct Ticket {
+                pub id: u64,
+                pub status: Status,
+                pub priority: u8,
+                pub opened: Option<DateTime<Utc>>,
+            }
+        },
+        expect_file!["../snapshots/entity_computed.rs"],
+    );
+}
+
 #[test]
 fn collection() {
     assert_expands(

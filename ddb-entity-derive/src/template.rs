@@ -1,9 +1,27 @@
 //! Key templates: `"ORDER#{placed}#{order_id:6}"`, parsed at compile time.
 //!
-//! Parsing recovers: a malformed segment is reported once and read as what
-//! it most likely meant (`CUST{id}` as `CUST#{id}`, `{id` as `{id}`), so the
-//! holes a template names are known even when it is wrong, and nothing
-//! downstream reports the same mistake again.
+//! # The IR
+//!
+//! A template is a list of *segments*, joined in every key by the
+//! delimiter `#`; a segment is a list of *pieces*, literal text and
+//! `{field}` holes, written one after the other without a delimiter:
+//!
+//! | template | segments |
+//! | --- | --- |
+//! | `ORDER#{placed}#{id}` | `[ORDER]`, `[{placed}]`, `[{id}]` |
+//! | `#ORDER#{id}` | `[]` (empty: the key starts with `#`), `[ORDER]`, `[{id}]` |
+//! | `{kind}REACTION#{user}` | `[{kind}, REACTION]`, `[{user}]` |
+//! | `ISSUE#{number}-{comment}` | `[ISSUE]`, `[{number}, -, {comment}]` |
+//!
+//! Only the first segment may be empty, and only when others follow. Two
+//! holes never touch (a literal stands between them). Whether a hole may
+//! share its segment depends on its type (see `KeyPart::PREFIX_FREE` and
+//! `KeyPart::FIXED_LEN`), checked by the generated code at compile time.
+//!
+//! Parsing recovers: a malformed piece is reported once and read as what
+//! it most likely meant (`{id` as `{id}`), so the holes a template names
+//! are known even when it is wrong, and nothing downstream reports the same
+//! mistake again.
 
 use proc_macro2::Span;
 use syn::LitStr;
@@ -15,12 +33,12 @@ const MAX_WIDTH: usize = 39;
 
 /// A parsed template: its segments, and the literal for spans.
 pub(crate) struct Template {
-    pub(crate) segments: Vec<Segment>,
+    pub(crate) segments: Vec<Vec<Piece>>,
     pub(crate) lit: LitStr,
 }
 
-pub(crate) enum Segment {
-    /// Literal text, e.g. `ORDER`.
+pub(crate) enum Piece {
+    /// Literal text, e.g. `ORDER`; never empty.
     Literal(String),
     /// A `{field}` or `{field:width}` hole.
     Hole(Hole),
@@ -46,78 +64,71 @@ pub(crate) fn parse(cx: &Ctxt, lit: &LitStr) -> Template {
             "empty key template: DynamoDB keys cannot be empty; write literal segments and `{field}` holes joined by `#`, e.g. \"CUST#{customer_id}\"",
         );
     }
-    for (offset, raw) in split(&text) {
+    let split = split(&text);
+    let count = split.len();
+    for (position, (offset, raw)) in split.into_iter().enumerate() {
         let span = subspan(lit, offset, raw.len());
         let report = |message: String| {
             cx.error_at(span, format!("{message} (in key template \"{text}\")"));
         };
         if raw.is_empty() {
-            if !text.is_empty() {
-                report("empty segment: segments are joined by a single `#`, with none at the start or end".into());
+            // A leading `#`: an empty first segment, before others.
+            if position == 0 && count > 1 {
+                segments.push(Vec::new());
+            } else if !text.is_empty() {
+                report("empty segment: segments are joined by a single `#`; only the start may be empty (a leading `#`), never the middle or the end".into());
             }
             continue;
         }
-        let Some(pieces) = pieces(raw) else {
-            segments.push(Segment::Literal(raw.to_owned()));
+        let Some(runs) = runs(raw) else {
+            segments.push(vec![Piece::Literal(raw.to_owned())]);
             continue;
         };
-        let shape = match pieces.as_slice() {
-            [Piece::Hole { closed: true, .. }] => None,
-            [
-                Piece::Hole {
-                    closed: false,
-                    inner,
-                },
-            ] => Some(format!(
-                "`{raw}` is missing its closing `}}`: write `{{{inner}}}`"
-            )),
-            [Piece::Text(text), Piece::Hole { inner, .. }] if !text.contains('}') => Some(format!(
-                "`{raw}` mixes literal text and a hole, but a hole fills a whole segment: write `{text}#{{{inner}}}`"
-            )),
-            [Piece::Text(text)] => Some(format!(
-                "`{raw}` has a `}}` without its `{{`: write `{{{}}}`",
-                text.trim_end_matches('}')
-            )),
-            _ if pieces
-                .iter()
-                .filter(|p| matches!(p, Piece::Hole { .. }))
-                .count()
-                > 1 =>
-            {
-                let holes: Vec<String> = pieces
-                    .iter()
-                    .filter_map(|p| match p {
-                        Piece::Hole { inner, .. } => Some(format!("{{{inner}}}")),
-                        Piece::Text(_) => None,
-                    })
-                    .collect();
-                Some(format!(
-                    "`{raw}` holds {} holes in one segment; separate them with `#`: `{}`",
-                    holes.len(),
-                    holes.join("#")
-                ))
-            }
-            _ => Some(format!(
-                "`{raw}` is not a hole: a hole is `{{field}}` or `{{field:width}}` and fills a whole segment"
-            )),
-        };
-        let reported = shape.is_some();
-        if let Some(message) = shape {
-            report(message);
-        }
-        // `id}` lost its `{`: a hole, not text.
-        let stray = matches!(pieces.as_slice(), [Piece::Text(_)]);
-        for piece in pieces {
-            let (inner, is_hole) = match piece {
-                Piece::Text(text) => (text.trim_matches(['{', '}']), stray),
-                Piece::Hole { inner, .. } => (inner, true),
-            };
-            if is_hole {
-                segments.push(Segment::Hole(hole(cx, inner, span, &text, reported)));
-            } else if !inner.is_empty() {
-                segments.push(Segment::Literal(inner.to_owned()));
+        let mut pieces = Vec::new();
+        let mut reported_segment = false;
+        let mut previous_hole: Option<&str> = None;
+        for (at, run) in runs {
+            let span = subspan(lit, offset + at, run.len());
+            match run {
+                Run::Text(text_run) if text_run.contains('}') => {
+                    // `id}` lost its `{`: a hole, not text.
+                    let inner = text_run.trim_matches(['{', '}']);
+                    if !reported_segment {
+                        report(format!(
+                            "`{raw}` has a `}}` without its `{{`: write `{{{inner}}}`"
+                        ));
+                        reported_segment = true;
+                    }
+                    pieces.push(Piece::Hole(hole(cx, inner, span, &text, true)));
+                    previous_hole = Some(inner);
+                }
+                Run::Text(text_run) => {
+                    pieces.push(Piece::Literal(text_run.to_owned()));
+                    previous_hole = None;
+                }
+                Run::Hole { inner, closed } => {
+                    let mut reported = false;
+                    if !closed && !reported_segment {
+                        report(format!(
+                            "`{raw}` is missing its closing `}}`: write `{{{inner}}}`"
+                        ));
+                        reported_segment = true;
+                        reported = true;
+                    } else if let Some(before) = previous_hole
+                        && !reported_segment
+                    {
+                        report(format!(
+                            "`{{{before}}}{{{inner}}}` puts two holes side by side, so no key says where one ends: write a literal between them, e.g. `{{{before}}}-{{{inner}}}`, or separate them with `#`: `{{{before}}}#{{{inner}}}`"
+                        ));
+                        reported_segment = true;
+                        reported = true;
+                    }
+                    pieces.push(Piece::Hole(hole(cx, inner, span, &text, reported)));
+                    previous_hole = Some(inner);
+                }
             }
         }
+        segments.push(pieces);
     }
     dedup_holes(cx, &mut segments);
     Template {
@@ -146,43 +157,61 @@ fn split(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-enum Piece<'a> {
+enum Run<'a> {
     Text(&'a str),
     Hole { inner: &'a str, closed: bool },
 }
 
-/// A segment as text and `{…}` runs; `None` for plain literal text.
-fn pieces(raw: &str) -> Option<Vec<Piece<'_>>> {
+impl Run<'_> {
+    /// Its length in the template, braces included.
+    fn len(&self) -> usize {
+        match self {
+            Run::Text(text) => text.len(),
+            Run::Hole { inner, closed } => inner.len() + 1 + usize::from(*closed),
+        }
+    }
+}
+
+/// A segment as text and `{…}` runs with their byte offsets in it; `None`
+/// for plain literal text.
+fn runs(raw: &str) -> Option<Vec<(usize, Run<'_>)>> {
     if !raw.contains(['{', '}']) {
         return None;
     }
     let mut out = Vec::new();
-    let mut rest = raw;
-    while !rest.is_empty() {
+    let mut at = 0;
+    while at < raw.len() {
+        let rest = &raw[at..];
         match rest.find('{') {
             Some(0) => match rest.find('}') {
                 Some(end) => {
-                    out.push(Piece::Hole {
-                        inner: &rest[1..end],
-                        closed: true,
-                    });
-                    rest = &rest[end + 1..];
+                    out.push((
+                        at,
+                        Run::Hole {
+                            inner: &rest[1..end],
+                            closed: true,
+                        },
+                    ));
+                    at += end + 1;
                 }
                 None => {
-                    out.push(Piece::Hole {
-                        inner: &rest[1..],
-                        closed: false,
-                    });
-                    rest = "";
+                    out.push((
+                        at,
+                        Run::Hole {
+                            inner: &rest[1..],
+                            closed: false,
+                        },
+                    ));
+                    at = raw.len();
                 }
             },
-            Some(at) => {
-                out.push(Piece::Text(&rest[..at]));
-                rest = &rest[at..];
+            Some(next) => {
+                out.push((at, Run::Text(&rest[..next])));
+                at += next;
             }
             None => {
-                out.push(Piece::Text(rest));
-                rest = "";
+                out.push((at, Run::Text(rest)));
+                at = raw.len();
             }
         }
     }
@@ -240,27 +269,29 @@ fn hole(cx: &Ctxt, inner: &str, span: Span, text: &str, mut reported: bool) -> H
     }
 }
 
-/// A field fills at most one segment of a template: later repeats are
+/// A field fills at most one hole of a template: later repeats are
 /// reported and dropped.
-fn dedup_holes(cx: &Ctxt, segments: &mut Vec<Segment>) {
+fn dedup_holes(cx: &Ctxt, segments: &mut [Vec<Piece>]) {
     let mut seen: Vec<String> = Vec::new();
-    segments.retain(|segment| {
-        let Segment::Hole(hole) = segment else { return true };
-        if seen.contains(&hole.name) {
-            if !hole.reported {
-                cx.error_at(
-                    hole.span,
-                    format!(
-                        "hole `{{{}}}` appears twice in one key template; each field fills at most one segment",
-                        hole.name
-                    ),
-                );
+    for segment in segments {
+        segment.retain(|piece| {
+            let Piece::Hole(hole) = piece else { return true };
+            if seen.contains(&hole.name) {
+                if !hole.reported {
+                    cx.error_at(
+                        hole.span,
+                        format!(
+                            "hole `{{{}}}` appears twice in one key template; each field fills at most one hole",
+                            hole.name
+                        ),
+                    );
+                }
+                return false;
             }
-            return false;
-        }
-        seen.push(hole.name.clone());
-        true
-    });
+            seen.push(hole.name.clone());
+            true
+        });
+    }
 }
 
 /// The span of `len` bytes at `offset` in the literal's value. Stable Rust

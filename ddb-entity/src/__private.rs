@@ -70,6 +70,34 @@ pub const fn index_has_sort_key<I: crate::Index>() -> bool {
     I::SCHEMA.keys.sort_key.is_some()
 }
 
+/// Whether the table declares a sort key, for a const assertion.
+pub const fn table_has_sort_key<T: crate::Table>() -> bool {
+    T::SCHEMA.primary.sort_key.is_some()
+}
+
+/// Whether two attribute names are the same, for a const assertion.
+pub const fn same_name(a: &str, b: &str) -> bool {
+    crate::collection::str_eq(a, b)
+}
+
+/// A field type that can be a raw key attribute: a string, that the key
+/// can be read back into.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a raw key attribute",
+    label = "a raw key attribute is this field itself, stored as a DynamoDB string",
+    note = "use a `String` field, or a template such as pk = \"USER#{{field}}\" (numbers are zero-padded there, so they sort)"
+)]
+pub trait RawKeyField: crate::RawKey + From<String> {}
+
+impl RawKeyField for String {}
+impl RawKeyField for Box<str> {}
+impl RawKeyField for std::sync::Arc<str> {}
+impl RawKeyField for std::rc::Rc<str> {}
+
+/// Compile-time check that a raw key field (`pk = field`) is a string that
+/// its key can be read back into.
+pub const fn assert_raw_key<T: RawKeyField>() {}
+
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body
 /// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]).

@@ -174,7 +174,7 @@ pub const fn has_duplicate_type(types: &[&str]) -> bool {
     false
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -9,6 +9,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::AsyncSleep;
 
 use crate::capacity::{Capacity, Charge};
+use crate::cursor::CursorSeal;
 use crate::table::Table;
 
 /// A table of shape `T`, reached through the `aws_sdk_dynamodb::Client` you
@@ -30,6 +31,7 @@ pub struct Db<T: Table> {
     table_name: Arc<str>,
     clock: Option<Clock>,
     meter: Option<Capacity>,
+    seal: Option<Arc<CursorSeal>>,
     table: PhantomData<fn() -> T>,
 }
 
@@ -42,6 +44,7 @@ impl<T: Table> Db<T> {
             table_name: table_name.into(),
             clock: None,
             meter: None,
+            seal: None,
             table: PhantomData,
         }
     }
@@ -115,6 +118,61 @@ impl<T: Table> Db<T> {
         self.meter.as_ref()
     }
 
+    /// The same table, with every query's cursors sealed with `seal`: each
+    /// page hands out a sealed cursor (encrypted, authenticated, bound to
+    /// its query, expiring if the seal says so), and
+    /// [`Query::after`](crate::op::Query::after) takes only cursors sealed
+    /// for that very query — an unsealed, tampered, foreign or expired one
+    /// is [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor)
+    /// before anything is sent. One place for a service to set, so that no
+    /// endpoint can forget it. With the `sealed-cursors` feature.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Cursor, CursorSeal, Db, Entity, ErrorKind, local::LocalDynamo, op::CursorFault};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "USER#{email}", sk = "ORDER#{order_id}")]
+    /// struct Order { email: String, order_id: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let client = dynamo.client();
+    /// # let table = dynamo.unique_table_name("doc");
+    /// let key: [u8; 32] = *b"from the secret store, 32 bytes!"; // never a constant
+    /// let db = Db::<App>::new(client, table).with_cursor_seal(CursorSeal::new(1, key));
+    /// # db.create_table_if_missing().await?;
+    /// for order_id in 1..=3 {
+    ///     db.put(&Order { email: "ada@example.com".into(), order_id }).await?;
+    /// }
+    /// let orders = || db.query(Order::partition("ada@example.com").unwrap());
+    /// let page = orders().page_size(2).page::<Vec<Order>>().await?;
+    /// let text = page.cursor.unwrap().to_string();
+    /// assert!(text.starts_with("s1.")); // and nothing readable after it
+    ///
+    /// // Back from the client: resumes this listing...
+    /// let rest: Vec<Order> = orders().after(text.parse()?).all().await?;
+    /// assert_eq!(rest.len(), 1);
+    /// // ...and no other, not even newest-first on the same partition.
+    /// let err = orders().reverse(true).after(text.parse()?).all::<Order>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidCursor);
+    /// assert_eq!(err.cursor_fault(), Some(CursorFault::Unauthentic));
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "sealed-cursors")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
+    pub fn with_cursor_seal(mut self, seal: CursorSeal) -> Self {
+        self.seal = Some(Arc::new(seal));
+        self
+    }
+
+    /// The seal of this handle's cursors, if it has one.
+    pub(crate) fn cursor_seal(&self) -> Option<&CursorSeal> {
+        self.seal.as_deref()
+    }
+
     /// The SDK client, for anything this crate does not cover.
     pub fn client(&self) -> &Client {
         &self.client
@@ -147,6 +205,7 @@ impl<T: Table> Clone for Db<T> {
             table_name: Arc::clone(&self.table_name),
             clock: self.clock.clone(),
             meter: self.meter.clone(),
+            seal: self.seal.clone(),
             table: PhantomData,
         }
     }
@@ -159,6 +218,7 @@ impl<T: Table> fmt::Debug for Db<T> {
             .field("table_name", &self.table_name)
             .field("own_clock", &self.clock.is_some())
             .field("metered", &self.meter.is_some())
+            .field("sealed_cursors", &self.seal.is_some())
             .finish_non_exhaustive()
     }
 }

@@ -33,16 +33,20 @@ pub mod __private;
 pub use capacity::Capacity;
 pub use collection::{Collection, CollectionItem, UnknownItems};
 pub use cursor::Cursor;
+#[cfg(feature = "sealed-cursors")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
+pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, SortKey, SortRange,
-    Timestamp, Versioned,
+    Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey,
+    SortRange, Timestamp, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use expr::{AttributeType, Condition, SizeOf};
 pub use item::{Item, Set, SetElement};
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, Table, TableSchema,
+    Index, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, MultiKeyIndex,
+    MultiKeyIndexSchema, Primary, QueryIndex, SortedIndex, SortedTable, Table, TableSchema,
     validate_table_name,
 };
 
@@ -56,11 +60,11 @@ pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
     pub use crate::create_table::{CreateTable, Provisioned};
     pub use crate::error::{
-        ActionKind, CancellationCode, CancellationReason, PendingKey, PendingWrite, StaleVersion,
-        WriteKind,
+        ActionKind, CancellationCode, CancellationReason, CursorFault, PendingKey, PendingWrite,
+        StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
-    pub use crate::read::{Get, Page, Query, Scan, ScanPage};
+    pub use crate::read::{Get, MultiQuery, Page, Query, Scan, ScanPage};
     pub use crate::transact::{
         TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
     };

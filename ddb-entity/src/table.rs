@@ -27,13 +27,77 @@ pub struct IndexSchema {
     pub keys: KeySchema,
 }
 
+/// The scalar type of a key attribute that holds an entity's field as it
+/// is (not a string key the library encodes): how CreateTable defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyAttributeType {
+    /// A string (`S`).
+    S,
+    /// A number (`N`): integers and floats, compared as numbers.
+    N,
+    /// Binary (`B`).
+    B,
+}
+
+impl KeyAttributeType {
+    /// The type letter DynamoDB uses: `"S"`, `"N"` or `"B"`.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::KeyAttributeType::N.as_str(), "N");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAttributeType::S => "S",
+            KeyAttributeType::N => "N",
+            KeyAttributeType::B => "B",
+        }
+    }
+}
+
+/// One attribute of a multi-attribute index key: its name (an entity
+/// field's stored name) and scalar type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyAttribute {
+    /// The attribute name, e.g. `"tournament"`.
+    pub name: &'static str,
+    /// Its scalar type.
+    pub ty: KeyAttributeType,
+}
+
+/// A global secondary index whose partition and sort keys are each made
+/// of up to four attributes (DynamoDB, November 2025), each an entity
+/// field in its native type: no key string to build, and an item is in
+/// the index exactly when it has every one of them. Declared in the
+/// `multi_key_indexes: { … }` block of [`table!`](crate::table!); queried
+/// with [`Db::query_multi`](crate::Db::query_multi). Every attribute is
+/// projected (`ALL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MultiKeyIndexSchema {
+    /// The index name.
+    pub name: &'static str,
+    /// The partition key's attributes, in order: a query gives each one.
+    pub partition_key: &'static [KeyAttribute],
+    /// The sort key's attributes, in order: a query's conditions on them
+    /// go left to right (empty: no sort key).
+    pub sort_key: &'static [KeyAttribute],
+}
+
+impl MultiKeyIndexSchema {
+    /// The attributes in key order: the partition's, then the sort key's.
+    pub fn attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
+        self.partition_key.iter().chain(self.sort_key.iter())
+    }
+}
+
 /// The shape of a single table: primary key, type attribute and indexes.
 ///
 /// Declare it with [`table!`](crate::table!) rather than by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableSchema {
-    /// The primary key. A single table always has a sort key: it is what lets
-    /// one partition hold an item collection of several entity types.
+    /// The primary key. A single table of several entity types has a sort
+    /// key: it is what lets one partition hold an item collection. A table
+    /// without one (a session store keyed by its token alone) holds one item
+    /// per partition key.
     pub primary: KeySchema,
     /// The attribute naming each item's entity type, e.g. `"_type"`.
     pub type_attribute: &'static str,
@@ -50,6 +114,9 @@ pub struct TableSchema {
     pub token_attribute: &'static str,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
     pub indexes: &'static [IndexSchema],
+    /// The global secondary indexes keyed by several of the entities' own
+    /// attributes (see [`MultiKeyIndexSchema`]).
+    pub multi_key_indexes: &'static [MultiKeyIndexSchema],
 }
 
 impl TableSchema {
@@ -98,25 +165,80 @@ impl TableSchema {
             .map_err(|detail| Repr::InvalidSchema { detail }.into())
     }
 
-    fn check(&self) -> std::result::Result<(), String> {
-        let mut index_names: Vec<&str> = Vec::new();
-        for index in self.indexes {
-            if index.name.len() < 3 || index.name.len() > 255 {
+    /// A multi-attribute index: 1 to 4 partition and 0 to 4 sort
+    /// attributes, each named once, none of them an attribute the library
+    /// owns (its string keys, the type, the TTL, the write token), and
+    /// each of one type wherever another index names it.
+    fn check_multi_key(&self, index: &MultiKeyIndexSchema) -> std::result::Result<(), String> {
+        let name = index.name;
+        if !(1..=4).contains(&index.partition_key.len()) || index.sort_key.len() > 4 {
+            return Err(format!(
+                "index `{name}` has {} partition and {} sort attributes; DynamoDB takes 1 to 4 and 0 to 4",
+                index.partition_key.len(),
+                index.sort_key.len()
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for attribute in index.attributes() {
+            let attr = attribute.name;
+            if attr.is_empty() {
+                return Err(format!("index `{name}` has an empty attribute name"));
+            }
+            if seen.contains(&attr) {
+                return Err(format!("index `{name}` names `{attr}` twice"));
+            }
+            seen.push(attr);
+            let owned = self.key_attributes().contains(&attr)
+                || attr == self.type_attribute
+                || attr == self.token_attribute
+                || self.ttl_attribute == Some(attr);
+            if owned {
                 return Err(format!(
-                    "index name `{}` must be 3 to 255 characters long",
-                    index.name
+                    "index `{name}` is keyed by `{attr}`, an attribute the library writes (a string key, the type, the TTL or the write token); key it by entity fields"
                 ));
             }
-            if index_names.contains(&index.name) {
-                return Err(format!("index `{}` is declared twice", index.name));
+            let other = self
+                .multi_key_indexes
+                .iter()
+                .flat_map(|i| i.attributes())
+                .find(|a| a.name == attr && a.ty != attribute.ty);
+            if let Some(other) = other {
+                return Err(format!(
+                    "`{attr}` is declared `{}` in index `{name}` and `{}` in another; an attribute has one type",
+                    attribute.ty.as_str(),
+                    other.ty.as_str()
+                ));
             }
-            index_names.push(index.name);
         }
-        if self.indexes.len() > 20 {
+        Ok(())
+    }
+
+    fn check(&self) -> std::result::Result<(), String> {
+        let mut index_names: Vec<&str> = Vec::new();
+        let names = self
+            .indexes
+            .iter()
+            .map(|i| i.name)
+            .chain(self.multi_key_indexes.iter().map(|i| i.name));
+        for name in names {
+            if name.len() < 3 || name.len() > 255 {
+                return Err(format!(
+                    "index name `{name}` must be 3 to 255 characters long"
+                ));
+            }
+            if index_names.contains(&name) {
+                return Err(format!("index `{name}` is declared twice"));
+            }
+            index_names.push(name);
+        }
+        let count = self.indexes.len() + self.multi_key_indexes.len();
+        if count > 20 {
             return Err(format!(
-                "{} global secondary indexes declared; DynamoDB allows 20 by default",
-                self.indexes.len()
+                "{count} global secondary indexes declared; DynamoDB allows 20 by default"
             ));
+        }
+        for index in self.multi_key_indexes {
+            self.check_multi_key(index)?;
         }
         let keys = std::iter::once(self.primary).chain(self.indexes.iter().map(|i| i.keys));
         for key in keys {
@@ -210,6 +332,22 @@ pub trait Index: 'static {
     const SCHEMA: IndexSchema;
 }
 
+/// A global secondary index keyed by several attributes of the entities
+/// themselves, implemented by [`table!`](crate::table!) (its
+/// `multi_key_indexes: { … }` block). Queried with
+/// [`Db::query_multi`](crate::Db::query_multi).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-attribute index declared with `table!`",
+    label = "not a multi-attribute index",
+    note = "declare it in the `multi_key_indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait MultiKeyIndex: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name and key attributes.
+    const SCHEMA: MultiKeyIndexSchema;
+}
+
 /// Something a Query can run on: the table's primary key ([`Primary`]) or
 /// one of its global secondary indexes. Key values ([`Partition`](crate::Partition),
 /// [`SortKey`](crate::SortKey)) are typed by it, so a partition of one index
@@ -233,6 +371,16 @@ pub trait QueryIndex: 'static {
 )]
 pub trait SortedIndex: QueryIndex {}
 
+/// A table whose primary key has a sort key, implemented by
+/// [`table!`](crate::table!) when it declares `sort_key`: only a query on
+/// such a table takes sort-key conditions.
+#[diagnostic::on_unimplemented(
+    message = "table `{Self}` has no sort key, so a query on it takes no sort-key condition",
+    label = "a table without a sort key",
+    note = "a partition of a table without a sort key holds one item: drop the sort-key condition, or declare `sort_key` in `table!`"
+)]
+pub trait SortedTable: Table {}
+
 /// The table's own primary key, as a [`QueryIndex`].
 ///
 /// ```
@@ -252,8 +400,7 @@ impl<T: Table> QueryIndex for Primary<T> {
     const KEYS: KeySchema = T::SCHEMA.primary;
 }
 
-// A single table always has a sort key (see `TableSchema::primary`).
-impl<T: Table> SortedIndex for Primary<T> {}
+impl<T: SortedTable> SortedIndex for Primary<T> {}
 
 impl<I: Index> QueryIndex for I {
     type Table = I::Table;
@@ -267,8 +414,25 @@ impl<I: Index> QueryIndex for I {
 /// `type_attribute` is optional (default `"_type"`), and so are
 /// `ttl_attribute` (the table's time-to-live attribute: epoch seconds),
 /// `token_attribute` (the reserved attribute of write tokens, default
-/// `"_wt"`; see [`TableSchema::token_attribute`]) and each index's
-/// `sort_key`.
+/// `"_wt"`; see [`TableSchema::token_attribute`]), the table's `sort_key`
+/// and each index's. A table without a sort key holds
+/// one item per partition key (a session store keyed by its token), and a
+/// query on it takes no sort-key condition:
+///
+/// ```
+/// ddb_entity::table! {
+///     /// Sessions, keyed by their token alone.
+///     pub struct Sessions {
+///         partition_key: "session_token",
+///         indexes: {
+///             /// Every session of a user.
+///             pub UserIndex = "UserIndex" { partition_key: "username" },
+///         },
+///     }
+/// }
+/// use ddb_entity::Table;
+/// assert_eq!(Sessions::SCHEMA.primary.sort_key, None);
+/// ```
 ///
 /// ```
 /// ddb_entity::table! {
@@ -293,13 +457,41 @@ impl<I: Index> QueryIndex for I {
 /// assert_eq!(App::SCHEMA.indexes.len(), 2);
 /// assert_eq!(<Gsi2 as Index>::SCHEMA.keys.sort_key, Some("GSI2SK"));
 /// ```
+///
+/// `multi_key_indexes` declares global indexes whose partition key is 1 to
+/// 4 and sort key 0 to 4 of the entities' own attributes, each with its
+/// type (`S`, `N` or `B`): see [`MultiKeyIndexSchema`] and
+/// [`Db::query_multi`](crate::Db::query_multi).
+///
+/// ```
+/// ddb_entity::table! {
+///     /// Scores of a tournament.
+///     pub struct Games {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             /// Per tournament and region, by round then score.
+///             pub ByRound = "ByRound" {
+///                 partition_key: ["tournament": S, "region": S],
+///                 sort_key: ["round": N, "score": N],
+///             },
+///         },
+///     }
+/// }
+/// use ddb_entity::{KeyAttributeType, MultiKeyIndex, Table};
+/// let index = <ByRound as MultiKeyIndex>::SCHEMA;
+/// assert_eq!(index.partition_key.len(), 2);
+/// assert_eq!(index.sort_key[1].name, "score");
+/// assert_eq!(index.sort_key[1].ty, KeyAttributeType::N);
+/// assert!(Games::SCHEMA.validate().is_ok());
+/// ```
 #[macro_export]
 macro_rules! table {
     (
         $(#[$meta:meta])*
         $vis:vis struct $table:ident {
-            partition_key: $pk:literal,
-            sort_key: $sk:literal
+            partition_key: $pk:literal
+            $(, sort_key: $sk:literal)?
             $(, type_attribute: $type_attr:literal)?
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
@@ -309,6 +501,16 @@ macro_rules! table {
                     $index_vis:vis $index:ident = $index_name:literal {
                         partition_key: $index_pk:literal
                         $(, sort_key: $index_sk:literal)?
+                        $(,)?
+                    }
+                ),* $(,)?
+            })?
+            $(, multi_key_indexes: {
+                $(
+                    $(#[$multi_meta:meta])*
+                    $multi_vis:vis $multi:ident = $multi_name:literal {
+                        partition_key: [$($multi_pk:literal : $multi_pk_ty:ident),+ $(,)?]
+                        $(, sort_key: [$($multi_sk:literal : $multi_sk_ty:ident),+ $(,)?])?
                         $(,)?
                     }
                 ),* $(,)?
@@ -324,15 +526,22 @@ macro_rules! table {
             const SCHEMA: $crate::TableSchema = $crate::TableSchema {
                 primary: $crate::KeySchema {
                     partition_key: $pk,
-                    sort_key: ::core::option::Option::Some($sk),
+                    sort_key: [$(::core::option::Option::Some($sk),)? ::core::option::Option::None][0],
                 },
                 // The first element is the caller's, when given.
                 type_attribute: [$($type_attr,)? "_type"][0],
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 token_attribute: [$($token_attr,)? "_wt"][0],
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
+                multi_key_indexes: &[$($(<$multi as $crate::MultiKeyIndex>::SCHEMA),*)?],
             };
         }
+
+        $(
+            // Only a table declared with a sort key takes sort-key conditions.
+            const _: &str = $sk;
+            impl $crate::SortedTable for $table {}
+        )?
 
         $($(
             $(#[$index_meta])*
@@ -356,33 +565,26 @@ macro_rules! table {
                 impl $crate::SortedIndex for $index {}
             )?
         )*)?
-    };
-    // No `sort_key`: one error saying so, and the table declared as if it
-    // had one, so that its entities and indexes report nothing more.
-    (
-        $(#[$meta:meta])*
-        $vis:vis struct $table:ident {
-            partition_key: $pk:literal
-            $(, type_attribute: $type_attr:literal)?
-            $(, ttl_attribute: $ttl_attr:literal)?
-            $(, indexes: { $($indexes:tt)* })?
-            $(,)?
-        }
-    ) => {
-        ::core::compile_error!(::core::concat!(
-            "table `", ::core::stringify!($table), "` has no `sort_key`: a single table has one, ",
-            "since entities share partitions and are told apart by it; add `sort_key: \"SK\",` ",
-            "after `partition_key`",
-        ));
-        $crate::table! {
-            $(#[$meta])*
-            $vis struct $table {
-                partition_key: $pk,
-                sort_key: "SK"
-                $(, type_attribute: $type_attr)?
-                $(, ttl_attribute: $ttl_attr)?
-                $(, indexes: { $($indexes)* })?
+
+        $($(
+            $(#[$multi_meta])*
+            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+            $multi_vis struct $multi;
+
+            impl $crate::MultiKeyIndex for $multi {
+                type Table = $table;
+                const SCHEMA: $crate::MultiKeyIndexSchema = $crate::MultiKeyIndexSchema {
+                    name: $multi_name,
+                    partition_key: &[$($crate::KeyAttribute {
+                        name: $multi_pk,
+                        ty: $crate::KeyAttributeType::$multi_pk_ty,
+                    }),+],
+                    sort_key: &[$($($crate::KeyAttribute {
+                        name: $multi_sk,
+                        ty: $crate::KeyAttributeType::$multi_sk_ty,
+                    }),+)?],
+                };
             }
-        }
+        )*)?
     };
 }

@@ -7,7 +7,7 @@ use syn::{Data, DeriveInput, Fields, Generics, Ident, LitStr, Path, Type, Visibi
 use crate::attr;
 use crate::ctxt::Ctxt;
 use crate::name;
-use crate::template::{self, Segment, Template};
+use crate::template::{self, Piece, Template};
 
 /// A `#[derive(Entity)]` input.
 pub(crate) struct Entity<'a> {
@@ -23,6 +23,8 @@ pub(crate) struct Entity<'a> {
     pub(crate) pk: Option<KeyTemplate<'a>>,
     pub(crate) sk: Option<KeyTemplate<'a>>,
     pub(crate) indexes: Vec<Index<'a>>,
+    /// `computed = name: Type = function(field, …)`.
+    pub(crate) computed: &'a [attr::entity::Computed],
 }
 
 /// One named field.
@@ -53,16 +55,51 @@ pub(crate) struct Index<'a> {
     pub(crate) name: Ident,
     pub(crate) pk: Option<KeyTemplate<'a>>,
     pub(crate) sk: Option<KeyTemplate<'a>>,
+    /// `when = predicate(field, …)`: the item is in the index only while
+    /// it holds.
+    pub(crate) when: Option<attr::entity::Call>,
     /// The whole attribute.
     pub(crate) span: Span,
 }
 
-/// A template whose holes are resolved to fields where they can be.
+/// A template whose holes are resolved to fields where they can be: its
+/// `#`-joined segments, each a list of parts written side by side (see
+/// `template` for the shapes; the first segment is empty for a leading
+/// `#`).
 pub(crate) struct KeyTemplate<'a> {
     /// As written, for generated docs.
     pub(crate) source: String,
     pub(crate) lit: LitStr,
-    pub(crate) parts: Vec<Part<'a>>,
+    pub(crate) segments: Vec<Vec<Part<'a>>>,
+    /// `pk = field`: the one hole is the key attribute itself, written by
+    /// serde as it is, not encoded.
+    pub(crate) raw: bool,
+}
+
+/// One part of a template in key order, with where it stands in its
+/// segment.
+pub(crate) struct Placed<'t, 'a> {
+    pub(crate) part: PlacedPart<'t, 'a>,
+    /// It continues the segment of the part before it (no `#` before it).
+    pub(crate) joined: bool,
+}
+
+/// A part as [`KeyTemplate::placed`] lists it.
+#[derive(Clone, Copy)]
+pub(crate) enum PlacedPart<'t, 'a> {
+    Literal(&'t str),
+    Hole(&'t Hole<'a>),
+}
+
+/// What follows a hole in its segment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Followed {
+    /// The segment ends with the hole.
+    Nothing,
+    /// Literal text only: the hole's encoding must be prefix-free.
+    ByText,
+    /// Another hole: the hole's encoding must have a fixed length.
+    ByHole,
 }
 
 pub(crate) enum Part<'a> {
@@ -79,6 +116,8 @@ pub(crate) struct Hole<'a> {
     pub(crate) span: Span,
     /// The field it names; `None` when it names none (reported).
     pub(crate) field: Option<HoleField<'a>>,
+    /// The hole is a raw key attribute (`pk = field`).
+    pub(crate) raw: bool,
 }
 
 /// The field a hole names, as written in the struct.
@@ -87,16 +126,47 @@ pub(crate) struct HoleField<'a> {
     pub(crate) ident: &'a Ident,
     pub(crate) ty: &'a Type,
     pub(crate) option_inner: Option<&'a Type>,
+    /// A computed value (`computed = …`), not a field: how to compute it.
+    pub(crate) computed: Option<&'a attr::entity::Call>,
 }
 
 impl<'a> Entity<'a> {
     pub(crate) fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Self {
         let mut fields = fields(cx, input);
-        let attrs = attr::entity::entity(cx, &input.attrs);
+        let mut attrs = attr::entity::entity(cx, &input.attrs);
+        // Holes borrow their types for the input's lifetime; the computed
+        // values' are parsed from its attributes, and live as long as this
+        // (short-lived) macro invocation.
+        let computed: &'a [attr::entity::Computed] =
+            Box::leak(std::mem::take(&mut attrs.computed).into_boxed_slice());
         let known = fields.as_deref();
-        let resolve =
-            |lit: &LitStr| KeyTemplate::resolve(cx, &template::parse(cx, lit), known, &input.ident);
-        let pk = attrs.pk.as_ref().map(resolve);
+        let resolve = |lit: &LitStr| {
+            KeyTemplate::resolve(cx, &template::parse(cx, lit), known, computed, &input.ident)
+        };
+        let resolve_key = |value: &attr::entity::KeyValue| match value {
+            attr::entity::KeyValue::Template(lit) => resolve(lit),
+            attr::entity::KeyValue::Raw(ident) => {
+                let name = name::unraw(ident);
+                let raw = Template {
+                    segments: vec![vec![Piece::Hole(template::Hole {
+                        name: name.clone(),
+                        width: None,
+                        span: ident.span(),
+                        reported: false,
+                    })]],
+                    lit: LitStr::new(&name, ident.span()),
+                };
+                let mut template = KeyTemplate::resolve(cx, &raw, known, &[], &input.ident);
+                template.raw = true;
+                for part in template.segments.iter_mut().flatten() {
+                    if let Part::Hole(hole) = part {
+                        hole.raw = true;
+                    }
+                }
+                template
+            }
+        };
+        let pk = attrs.pk.as_ref().map(resolve_key);
         let sk = attrs.sk.as_ref().map(resolve);
         let indexes: Vec<Index<'a>> = attrs
             .indexes
@@ -105,8 +175,9 @@ impl<'a> Entity<'a> {
                 Some(Index {
                     path: index.path.clone(),
                     name: index.path.segments.last()?.ident.clone(),
-                    pk: index.pk.as_ref().map(resolve),
+                    pk: index.pk.as_ref().map(resolve_key),
                     sk: index.sk.as_ref().map(resolve),
+                    when: index.when.clone(),
                     span: index.span,
                 })
             })
@@ -117,7 +188,13 @@ impl<'a> Entity<'a> {
                 .collect()
         };
         let primary = names(&mut pk.iter().chain(sk.iter()));
-        let indexed = names(&mut indexes.iter().flat_map(|i| i.pk.iter().chain(i.sk.iter())));
+        let mut indexed = names(&mut indexes.iter().flat_map(|i| i.pk.iter().chain(i.sk.iter())));
+        // What computed values and predicates read is part of index keys.
+        let inputs = computed
+            .iter()
+            .map(|c| &c.call)
+            .chain(indexes.iter().filter_map(|i| i.when.as_ref()));
+        indexed.extend(inputs.flat_map(|call| call.args.iter().map(name::unraw)));
         for field in fields.iter_mut().flatten() {
             let name = name::unraw(field.ident);
             field.role = if primary.contains(&name) {
@@ -138,7 +215,16 @@ impl<'a> Entity<'a> {
             pk,
             sk,
             indexes,
+            computed,
         }
+    }
+
+    /// The field named `name`.
+    pub(crate) fn field_named(&self, name: &str) -> Option<&Field<'a>> {
+        self.fields
+            .iter()
+            .flatten()
+            .find(|field| name::unraw(field.ident) == name)
     }
 
     /// The validated table (the checks require it).
@@ -156,23 +242,19 @@ impl<'a> Entity<'a> {
             .expect("checked: the entity has a partition key")
     }
 
-    /// The validated sort key template.
-    pub(crate) fn sk(&self) -> &KeyTemplate<'a> {
-        self.sk
-            .as_ref()
-            .expect("checked: the entity has a sort key")
+    /// The primary key's templates: the partition key's, then the sort
+    /// key's when the entity has one (its table has a sort key).
+    pub(crate) fn primary(&self) -> impl Iterator<Item = &KeyTemplate<'a>> {
+        self.pk.iter().chain(self.sk.iter())
     }
 
     /// The entity type: `type = "…"`, or the sort key's first literal
-    /// segment.
+    /// segment (the partition key's, for an entity without a sort key).
     pub(crate) fn type_tag(&self) -> Option<String> {
         if let Some(lit) = &self.attrs.type_tag {
             return Some(lit.value());
         }
-        match self.sk.as_ref()?.parts.first()? {
-            Part::Literal(text) => Some(text.clone()),
-            Part::Hole(_) => None,
-        }
+        self.sk.as_ref().or(self.pk.as_ref())?.leading_literal()
     }
 
     /// The fields serde stores under their own attribute (not skipped, not
@@ -288,46 +370,134 @@ impl<'a> KeyTemplate<'a> {
         cx: &Ctxt,
         template: &Template,
         fields: Option<&[Field<'a>]>,
+        computed: &'a [attr::entity::Computed],
         entity: &Ident,
     ) -> Self {
-        let parts = template
+        let resolve_hole = |hole: &template::Hole| {
+            let field = fields.and_then(|fields| {
+                let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
+                if let Some(f) = found {
+                    return Some(HoleField {
+                        ident: f.ident,
+                        ty: f.ty,
+                        option_inner: f.option_inner,
+                        computed: None,
+                    });
+                }
+                if let Some(c) = computed.iter().find(|c| name::unraw(&c.name) == hole.name) {
+                    return Some(HoleField {
+                        ident: &c.name,
+                        ty: &c.ty,
+                        option_inner: super::option_inner(&c.ty),
+                        computed: Some(&c.call),
+                    });
+                }
+                if !hole.reported {
+                    cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
+                }
+                None
+            });
+            Part::Hole(Hole {
+                name: hole.name.clone(),
+                width: hole.width,
+                span: hole.span,
+                field,
+                raw: false,
+            })
+        };
+        let segments = template
             .segments
             .iter()
-            .map(|segment| match segment {
-                Segment::Literal(text) => Part::Literal(text.clone()),
-                Segment::Hole(hole) => {
-                    let field = fields.and_then(|fields| {
-                        let found = fields.iter().find(|f| name::unraw(f.ident) == hole.name);
-                        if found.is_none() && !hole.reported {
-                            cx.error_at(hole.span, unknown_field(&hole.name, fields, entity));
-                        }
-                        found.map(|f| HoleField {
-                            ident: f.ident,
-                            ty: f.ty,
-                            option_inner: f.option_inner,
-                        })
-                    });
-                    Part::Hole(Hole {
-                        name: hole.name.clone(),
-                        width: hole.width,
-                        span: hole.span,
-                        field,
+            .map(|segment| {
+                segment
+                    .iter()
+                    .map(|piece| match piece {
+                        Piece::Literal(text) => Part::Literal(text.clone()),
+                        Piece::Hole(hole) => resolve_hole(hole),
                     })
-                }
+                    .collect()
             })
             .collect();
         KeyTemplate {
             source: template.lit.value(),
             lit: template.lit.clone(),
-            parts,
+            segments,
+            raw: false,
         }
     }
 
+    /// The field of a raw key (`pk = field`), `None` for a template.
+    pub(crate) fn raw_hole(&self) -> Option<&Hole<'a>> {
+        self.raw.then(|| self.holes().next()).flatten()
+    }
+
+    /// Every part in key order, with where it stands in its segment. An
+    /// empty first segment (a leading `#`) is one empty literal.
+    pub(crate) fn placed(&self) -> Vec<Placed<'_, 'a>> {
+        let mut out = Vec::new();
+        for segment in &self.segments {
+            if segment.is_empty() {
+                out.push(Placed {
+                    part: PlacedPart::Literal(""),
+                    joined: false,
+                });
+            }
+            for (i, part) in segment.iter().enumerate() {
+                out.push(Placed {
+                    part: match part {
+                        Part::Literal(text) => PlacedPart::Literal(text),
+                        Part::Hole(hole) => PlacedPart::Hole(hole),
+                    },
+                    joined: i > 0,
+                });
+            }
+        }
+        out
+    }
+
+    /// The first literal segment, past a leading `#`, when it is all
+    /// literal: what names the entity type by default.
+    pub(crate) fn leading_literal(&self) -> Option<String> {
+        if self.raw {
+            return None;
+        }
+        let first = self.segments.iter().find(|segment| !segment.is_empty())?;
+        match first.as_slice() {
+            [Part::Literal(text)] => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether the hole `name` has more text after it in its segment, and
+    /// whether that text holds another hole.
+    pub(crate) fn followed(&self, name: &str) -> Followed {
+        for segment in &self.segments {
+            let Some(at) = segment
+                .iter()
+                .position(|part| matches!(part, Part::Hole(hole) if hole.name == name))
+            else {
+                continue;
+            };
+            let rest = &segment[at + 1..];
+            return if rest.iter().any(|part| matches!(part, Part::Hole(_))) {
+                Followed::ByHole
+            } else if rest.is_empty() {
+                Followed::Nothing
+            } else {
+                Followed::ByText
+            };
+        }
+        Followed::Nothing
+    }
+
     pub(crate) fn holes(&self) -> impl Iterator<Item = &Hole<'a>> {
-        self.parts.iter().filter_map(|part| match part {
-            Part::Hole(hole) => Some(hole),
-            Part::Literal(_) => None,
-        })
+        self.segments
+            .iter()
+            .flatten()
+            .filter_map(|part| match part {
+                Part::Hole(hole) => Some(hole),
+                Part::Literal(_) => None,
+            })
     }
 }
 
@@ -350,6 +520,11 @@ impl<'a> Hole<'a> {
     /// Whether the field is an `Option` (the hole makes its index sparse).
     pub(crate) fn optional(&self) -> bool {
         self.resolved().option_inner.is_some()
+    }
+
+    /// How the value is computed, when the hole names a computed value.
+    pub(crate) fn computed(&self) -> Option<&'a attr::entity::Call> {
+        self.field.and_then(|field| field.computed)
     }
 }
 

@@ -13,7 +13,9 @@ mod entity;
 mod key_part;
 
 pub(crate) use collection::{Collection, Holds, Member, Shape};
-pub(crate) use entity::{Entity, Field, Hole, Index, KeyTemplate, Part, Role, distinct_holes};
+pub(crate) use entity::{
+    Entity, Field, Followed, Hole, Index, KeyTemplate, Part, PlacedPart, Role, distinct_holes,
+};
 pub(crate) use key_part::{KeyPart, MAX_VARIANTS};
 
 use syn::{GenericArgument, PathArguments, Type};

@@ -14,7 +14,7 @@ use crate::ctxt::Ctxt;
 #[derive(Default)]
 pub(crate) struct Entity {
     pub(crate) table: Option<Path>,
-    pub(crate) pk: Option<LitStr>,
+    pub(crate) pk: Option<KeyValue>,
     pub(crate) sk: Option<LitStr>,
     /// `type = "…"`: the entity type, when the sort key has no literal
     /// first segment to name it.
@@ -31,6 +31,42 @@ pub(crate) struct Entity {
     /// first, each converted to the next with `From`.
     pub(crate) upcast: Option<Upcast>,
     pub(crate) indexes: Vec<Index>,
+    /// `computed = name: Type = function(field, …)`: values that index
+    /// templates use like fields.
+    pub(crate) computed: Vec<Computed>,
+}
+
+/// `function(field, …)`: a function (or `Self::method`) called with
+/// references to the named fields.
+#[derive(Clone)]
+pub(crate) struct Call {
+    pub(crate) function: syn::Path,
+    pub(crate) args: Vec<syn::Ident>,
+    pub(crate) span: Span,
+}
+
+/// `computed = day: NaiveDate = day_of(created_at)`.
+pub(crate) struct Computed {
+    pub(crate) name: syn::Ident,
+    pub(crate) ty: syn::Type,
+    pub(crate) call: Call,
+}
+
+/// A partition key: a template, or a field that is the key attribute.
+pub(crate) enum KeyValue {
+    /// `pk = "CUST#{id}"`
+    Template(LitStr),
+    /// `pk = session_token`: the field is the key attribute, stored once.
+    Raw(syn::Ident),
+}
+
+impl quote::ToTokens for KeyValue {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            KeyValue::Template(lit) => lit.to_tokens(tokens),
+            KeyValue::Raw(ident) => ident.to_tokens(tokens),
+        }
+    }
 }
 
 /// `upcast = [OrderV1, OrderV2]`, as written.
@@ -43,13 +79,16 @@ pub(crate) struct Upcast {
 /// One `#[entity(index = …, pk = "…", sk = "…")]`.
 pub(crate) struct Index {
     pub(crate) path: Path,
-    pub(crate) pk: Option<LitStr>,
+    pub(crate) pk: Option<KeyValue>,
     pub(crate) sk: Option<LitStr>,
+    /// `when = predicate(field, …)`: the item is in the index only while
+    /// the predicate holds.
+    pub(crate) when: Option<Call>,
     /// The whole attribute, for errors about it.
     pub(crate) span: Span,
 }
 
-const INDEX: &[&str] = &["index", "pk", "sk"];
+const INDEX: &[&str] = &["index", "pk", "sk", "when"];
 const ALL: &[&str] = &[
     "table",
     "index",
@@ -59,6 +98,8 @@ const ALL: &[&str] = &[
     "version",
     "created_at",
     "updated_at",
+    "computed",
+    "when",
     "schema_version",
     "upcast",
 ];
@@ -101,7 +142,25 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                     }
                     continue;
                 }
-                "pk" => &mut merged.pk,
+                "pk" => {
+                    if let Some(value) = key_value(cx, &entry) {
+                        set(cx, &mut merged.pk, value, "pk");
+                    }
+                    continue;
+                }
+                "computed" => {
+                    if let Some(computed) = computed(cx, &entry) {
+                        merged.computed.push(computed);
+                    }
+                    continue;
+                }
+                "when" => {
+                    cx.error(
+                        &entry.name,
+                        "`when` belongs in an index's #[entity(index = …, when = …)]: it decides which items that index holds",
+                    );
+                    continue;
+                }
                 "sk" => &mut merged.sk,
                 "type" => &mut merged.type_tag,
                 "version" => &mut merged.version,
@@ -118,7 +177,7 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
 }
 
 fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
-    let (mut path, mut pk, mut sk) = (None, None, None);
+    let (mut path, mut pk, mut sk, mut when) = (None, None, None, None);
     for entry in entries {
         match entry.option {
             "index" => {
@@ -126,12 +185,24 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
                     set(cx, &mut path, value, "index");
                 }
             }
-            "pk" | "sk" => {
-                let slot = if entry.option == "pk" { &mut pk } else { &mut sk };
-                if let Some(lit) = string(cx, &entry) {
-                    set(cx, slot, lit, entry.option);
+            "pk" => {
+                if let Some(value) = key_value(cx, &entry) {
+                    set(cx, &mut pk, value, "pk");
                 }
             }
+            "sk" => {
+                if let Some(lit) = string(cx, &entry) {
+                    set(cx, &mut sk, lit, "sk");
+                }
+            }
+            "when" => match call(&entry.value) {
+                Ok(value) if when.is_none() => when = Some(value),
+                Ok(value) => cx.error_at(value.span, "`when` is given twice; keep one"),
+                Err(err) => cx.error_at(
+                    err.span(),
+                    "`when` takes a predicate called with fields, e.g. when = is_open(status): a function (or `Self::method`) taking a reference to each field and returning `bool`",
+                ),
+            },
             other => cx.error(
                 &entry.name,
                 format!(
@@ -145,6 +216,7 @@ fn index(cx: &Ctxt, span: Span, entries: Vec<Entry>) -> Option<Index> {
         path: path?,
         pk,
         sk,
+        when,
         span,
     })
 }
@@ -207,6 +279,71 @@ fn upcast(cx: &Ctxt, entry: &Entry) -> Option<Upcast> {
     }
 }
 
+/// `function(field, …)`.
+fn call(value: &TokenStream) -> syn::Result<Call> {
+    let span = value_span(value);
+    let call: syn::ExprCall = syn::parse2(value.clone())?;
+    let syn::Expr::Path(function) = *call.func else {
+        return Err(syn::Error::new(span, "not a path"));
+    };
+    let args = call
+        .args
+        .iter()
+        .map(|arg| match arg {
+            syn::Expr::Path(path) => path
+                .path
+                .get_ident()
+                .cloned()
+                .ok_or_else(|| syn::Error::new_spanned(arg, "not a field")),
+            other => Err(syn::Error::new_spanned(other, "not a field")),
+        })
+        .collect::<syn::Result<Vec<_>>>()?;
+    Ok(Call {
+        function: function.path,
+        args,
+        span,
+    })
+}
+
+/// `computed = name: Type = function(field, …)`.
+fn computed(cx: &Ctxt, entry: &Entry) -> Option<Computed> {
+    let parsed = |input: syn::parse::ParseStream<'_>| {
+        let name: syn::Ident = input.parse()?;
+        input.parse::<syn::Token![:]>()?;
+        let ty: syn::Type = input.parse()?;
+        input.parse::<syn::Token![=]>()?;
+        let rest: TokenStream = input.parse()?;
+        Ok((name, ty, rest))
+    };
+    match syn::parse::Parser::parse2(parsed, entry.value.clone()) {
+        Ok((name, ty, rest)) => match call(&rest) {
+            Ok(call) => Some(Computed { name, ty, call }),
+            Err(_) => {
+                cx.error_at(
+                    value_span(&rest),
+                    "a computed value is a function (or `Self::method`) called with fields, e.g. computed = day: NaiveDate = day_of(created_at)",
+                );
+                None
+            }
+        },
+        Err(_) => {
+            cx.error_at(
+                value_span(&entry.value),
+                "`computed` takes a name, its key type and the function of fields that computes it: computed = day: NaiveDate = day_of(created_at)",
+            );
+            None
+        }
+    }
+}
+
+/// The value of `pk`: a template in quotes, or a field's name.
+fn key_value(cx: &Ctxt, entry: &Entry) -> Option<KeyValue> {
+    if let Ok(ident) = syn::parse2::<syn::Ident>(entry.value.clone()) {
+        return Some(KeyValue::Raw(ident));
+    }
+    string(cx, entry).map(KeyValue::Template)
+}
+
 /// The value of a string option.
 fn string(cx: &Ctxt, entry: &Entry) -> Option<LitStr> {
     if let Ok(lit) = syn::parse2::<LitStr>(entry.value.clone()) {
@@ -214,8 +351,16 @@ fn string(cx: &Ctxt, entry: &Entry) -> Option<LitStr> {
     }
     let option = entry.option;
     let example = match option {
-        "pk" => "a key template in quotes, e.g. pk = \"CUST#{customer_id}\"",
-        "sk" => "a key template in quotes, e.g. sk = \"ORDER#{order_id}\"",
+        "pk" => {
+            "a key template in quotes, e.g. pk = \"CUST#{customer_id}\", or a field that is the key attribute itself, e.g. pk = session_token"
+        }
+        "sk" => {
+            if syn::parse2::<syn::Ident>(entry.value.clone()).is_ok() {
+                "a key template in quotes: only a partition key can be a field itself (pk = field); a sort key is a template, which keeps the order, e.g. sk = \"{field}\""
+            } else {
+                "a key template in quotes, e.g. sk = \"ORDER#{order_id}\""
+            }
+        }
         "type" => "the entity type in quotes, e.g. type = \"ORDER\"",
         "version" => "the name of a `u64` field in quotes, e.g. version = \"version\"",
         _ => "the name of a timestamp field in quotes, e.g. updated_at = \"updated_at\"",

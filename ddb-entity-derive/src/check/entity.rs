@@ -3,7 +3,7 @@
 
 use syn::{LitStr, Type};
 
-use crate::ast::{self, Entity, Field, Hole, Part, Role};
+use crate::ast::{self, Entity, Field, Followed, Hole, Part, Role};
 use crate::ctxt::Ctxt;
 use crate::name;
 
@@ -28,8 +28,9 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
             "missing `pk` and `sk`: an entity's key is a partition key template and a sort key template, e.g. #[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]",
         ),
         (None, Some(_)) => cx.error_at(span, format!("missing `pk`: {PK_HELP}")),
-        (Some(_), None) => cx.error_at(span, format!("missing `sk`: {SK_HELP}")),
-        (Some(_), Some(_)) => {}
+        // With or without a sort key, as the table has one: checked
+        // against the table's declaration by the generated code.
+        (Some(_), _) => {}
     }
     for (position, index) in entity.indexes.iter().enumerate() {
         if entity.indexes[..position]
@@ -49,6 +50,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         }
     }
     holes(cx, entity);
+    computed(cx, entity);
     type_tag(cx, entity);
     schema_version(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
@@ -115,7 +117,6 @@ fn schema_version(cx: &Ctxt, entity: &Entity<'_>) {
 }
 
 const PK_HELP: &str = "every key needs a partition key template, e.g. pk = \"CUST#{customer_id}\"";
-const SK_HELP: &str = "a single table has a sort key, so every entity needs a sort key template, e.g. sk = \"ORDER#{placed}#{order_id}\" or sk = \"PROFILE\"";
 
 /// What each hole's field allows, reported once per field and rule.
 fn holes(cx: &Ctxt, entity: &Entity<'_>) {
@@ -137,6 +138,31 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
         .chain(indexed.map(|t| (t, false)));
     for (template, in_primary) in templates {
         for hole in template.holes() {
+            if hole.computed().is_some() {
+                let name = &hole.name;
+                if in_primary {
+                    report(
+                        "computed",
+                        hole,
+                        format!(
+                            "`{name}` is a computed value, but the primary key must read back into fields (updates address items by it): use computed values in index templates, and fields here"
+                        ),
+                    );
+                }
+                let ty = hole.field.and_then(|f| f.option_inner).unwrap_or(hole.ty());
+                if let Some(what) = not_a_key_part(ty) {
+                    report(
+                        "type",
+                        hole,
+                        format!(
+                            "`{name}` is {what}, which has no order-preserving key encoding: compute a single ordered value (an integer, a string, a date, an id, a `KeyPart` enum)"
+                        ),
+                    );
+                } else if let Some(width) = hole.width {
+                    width_fits(hole, ty, width, &mut report);
+                }
+                continue;
+            }
             let Some(field) = fields.iter().find(|f| name::unraw(f.ident) == hole.name) else {
                 continue;
             };
@@ -171,6 +197,15 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
                 }
             }
             let ty = field.option_inner.unwrap_or(field.ty);
+            if template.followed(name) != Followed::Nothing && entity.is_generic(ty) {
+                report(
+                    "type",
+                    hole,
+                    format!(
+                        "`{name}` shares its segment with more text, which only some key types allow (checked at compile time), and a type parameter cannot be checked: separate `{{{name}}}` with `#`, or give the field a concrete type"
+                    ),
+                );
+            }
             if let Some(what) = not_a_key_part(ty) {
                 report(
                     "type",
@@ -182,6 +217,56 @@ fn holes(cx: &Ctxt, entity: &Entity<'_>) {
             } else if let Some(width) = hole.width {
                 width_fits(hole, ty, width, &mut report);
             }
+        }
+    }
+}
+
+/// Computed values and index predicates: named apart from the fields,
+/// read from stored fields, each computed value used by an index.
+fn computed(cx: &Ctxt, entity: &Entity<'_>) {
+    let Some(fields) = &entity.fields else { return };
+    let inputs = |call: &crate::attr::entity::Call, what: &str| {
+        for arg in &call.args {
+            let name = name::unraw(arg);
+            match entity.stored_named(&name) {
+                Some(_) => {}
+                None if fields.iter().any(|f| name::unraw(f.ident) == name) => cx.error(
+                    arg,
+                    format!("`{name}` is not stored by serde, so {what} could not be kept in step with it: read stored fields only"),
+                ),
+                None => cx.error(
+                    arg,
+                    format!("{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference", entity.ident),
+                ),
+            }
+        }
+    };
+    for computed in entity.computed {
+        let name = name::unraw(&computed.name);
+        if fields.iter().any(|f| name::unraw(f.ident) == name) {
+            cx.error(
+                &computed.name,
+                format!("`{name}` is already a field: give the computed value a name of its own"),
+            );
+            continue;
+        }
+        inputs(&computed.call, &format!("the computed value `{name}`"));
+        let used = entity
+            .indexes
+            .iter()
+            .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+            .flat_map(|t| t.holes())
+            .any(|hole| hole.name == name);
+        if !used {
+            cx.error(
+                &computed.name,
+                format!("the computed value `{name}` is in no index template: use it as a hole, `{{{name}}}`, or remove it"),
+            );
+        }
+    }
+    for index in &entity.indexes {
+        if let Some(when) = &index.when {
+            inputs(when, &format!("the membership of index `{}`", index.name));
         }
     }
 }
@@ -257,11 +342,32 @@ fn type_tag(cx: &Ctxt, entity: &Entity<'_>) {
         }
         return;
     }
-    let Some(sk) = &entity.sk else { return };
-    if let Some(Part::Hole(_)) | None = sk.parts.first() {
+    let Some(sk) = &entity.sk else {
+        if let Some(pk) = &entity.pk
+            && pk.leading_literal().is_none()
+        {
+            let why = if pk.raw {
+                "the partition key is a field itself"
+            } else {
+                "the partition key does not start with a literal segment"
+            };
+            cx.error(
+                &pk.lit,
+                format!("{why} and there is no sort key, so nothing names the entity type: add `type = \"…\"` to #[entity(…)], e.g. type = \"SESSION\""),
+            );
+        }
+        return;
+    };
+    if sk.leading_literal().is_none() {
+        let starts = match sk.segments.iter().find(|segment| !segment.is_empty()) {
+            Some(segment) if matches!(segment.first(), Some(Part::Literal(_))) => {
+                "the sort key's first segment holds a hole"
+            }
+            _ => "the sort key starts with a hole",
+        };
         cx.error(
             &sk.lit,
-            "the sort key starts with a hole, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal such as \"ORDER#{…}\"",
+            format!("{starts}, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal segment such as \"ORDER#{{…}}\""),
         );
     }
 }

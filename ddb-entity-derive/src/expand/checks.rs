@@ -21,7 +21,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Hole};
+use crate::ast::{Entity, Followed, Hole, KeyTemplate};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -80,9 +80,20 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             continue;
         }
         seen.push(alias.clone());
+        // A field that is a raw key attribute anywhere must be a string.
+        let raw = model
+            .templates()
+            .filter_map(KeyTemplate::raw_hole)
+            .any(|raw| raw.name == hole.name)
+            .then(|| {
+                quote_spanned! {hole.span=>
+                    ::ddb_entity::__private::assert_raw_key::<#ty>();
+                }
+            });
         let check = match hole.width {
             None => quote_spanned! {hole.span=>
                 ::ddb_entity::__private::assert_key_part::<#ty>();
+                #raw
             },
             Some(width) => {
                 let field = name::unraw(hole.field());
@@ -105,6 +116,8 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
     }
     let generic_check = generic_bounds(model, &generic_holes);
     let index_checks = index_checks(model);
+    let segment_checks = segment_checks(model);
+    let table_checks = table_checks(model);
     quote! {
         /// The identity on types, reached through an array whose length
         /// holds a check (see the derive's `expand/checks.rs`).
@@ -121,7 +134,123 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         #(#aliases)*
         #generic_check
         #index_checks
+        #segment_checks
+        #table_checks
     }
+}
+
+/// The entity has a sort key exactly when its table does, and each raw key
+/// field (`pk = field`) is stored under the key attribute's name.
+fn table_checks(model: &Entity<'_>) -> TokenStream {
+    let table = model.table();
+    let table_name = quote!(#table).to_string().replace(' ', "");
+    let (holds, message, span) = match &model.sk {
+        Some(sk) => (
+            quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
+            format!(
+                "table `{table_name}` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+            ),
+            sk.lit.span(),
+        ),
+        None => (
+            quote!(!::ddb_entity::__private::table_has_sort_key::<#table>()),
+            format!(
+                "table `{table_name}` has a sort key, so its entities have a sort key template: add one, e.g. sk = \"PROFILE\" or sk = \"ORDER#{{order_id}}\""
+            ),
+            model.ident.span(),
+        ),
+    };
+    let message = message.replace('{', "{{").replace('}', "}}");
+    let sort_key = quote_spanned! {span=>
+        const _: () = ::core::assert!(#holds, #message);
+    };
+    let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
+    let raw_keys = model
+        .pk
+        .iter()
+        .map(|pk| (pk, primary.clone(), format!("table `{table_name}`")))
+        .chain(model.indexes.iter().filter_map(|index| {
+            let path = &index.path;
+            let pk = index.pk.as_ref()?;
+            let name = &index.name;
+            Some((
+                pk,
+                quote!(<#path as ::ddb_entity::Index>::SCHEMA.keys.partition_key),
+                format!("index `{name}`"),
+            ))
+        }))
+        .filter(|(pk, _, _)| pk.raw)
+        .filter_map(|(pk, attribute_of, what)| {
+            let hole = pk.holes().next()?;
+            let field = model.stored_named(&hole.name)?;
+            let attribute = &field.attribute;
+            let name = &hole.name;
+            let message = format!(
+                "`{name}` is the partition key of {what} itself, so it must be stored under the key attribute's name, but serde stores it as `{attribute}`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            Some(quote_spanned! {hole.span=>
+                const _: () = ::core::assert!(
+                    ::ddb_entity::__private::same_name(#attribute_of, #attribute),
+                    #message
+                );
+            })
+        });
+    quote! {
+        #sort_key
+        #(#raw_keys)*
+    }
+}
+
+/// A hole sharing its segment keeps the key contract only for some types:
+/// followed by literal text, one whose encodings are prefix-free (order);
+/// followed by another hole, one of a fixed length (order, and the key
+/// cut back apart). One const item per hole and rule, at the hole: the
+/// bodies do not depend on it, so nothing else is reported.
+fn segment_checks(model: &Entity<'_>) -> TokenStream {
+    let mut seen: Vec<(String, bool)> = Vec::new();
+    let mut checks = Vec::new();
+    for template in model.templates() {
+        for hole in template.holes() {
+            let followed = template.followed(&hole.name);
+            if followed == Followed::Nothing || model.is_generic(hole.ty()) {
+                continue;
+            }
+            let by_hole = followed == Followed::ByHole;
+            if seen.contains(&(hole.name.clone(), by_hole)) {
+                continue;
+            }
+            seen.push((hole.name.clone(), by_hole));
+            let ty = hole.ty();
+            let part = match hole.width {
+                Some(width) => quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                None => quote!(#ty),
+            };
+            let name = &hole.name;
+            let type_name = crate::ast::type_string(ty);
+            let (holds, message) = if by_hole {
+                (
+                    quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some()),
+                    format!(
+                        "`{{{name}}}` is followed by another hole in its segment, so its encoding must have one fixed length to tell where it ends, and a `{type_name}`'s has not: separate the holes with `#`, or use a fixed-length type (an unsigned integer, a float, a chrono date or time, a `Uuid`, a `Ulid`)"
+                    ),
+                )
+            } else {
+                (
+                    quote!(<#part as ::ddb_entity::__private::KeyPart>::PREFIX_FREE),
+                    format!(
+                        "`{{{name}}}` is followed by literal text in its segment, but one `{type_name}`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `{name}`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
+                    ),
+                )
+            };
+            let message = message.replace('{', "{{").replace('}', "}}");
+            checks.push(quote_spanned! {hole.span=>
+                const _: () = ::core::assert!(#holds, #message);
+            });
+        }
+    }
+    quote!(#(#checks)*)
 }
 
 /// What the generated impls require of hole types that mention a type

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::checks;
 use super::keys::{self, SortKeyBuilder};
-use crate::ast::{Entity, Hole, Index};
+use crate::ast::{Entity, Hole, Index, KeyTemplate};
 use crate::name;
 
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
@@ -18,7 +18,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let result = quote!(::ddb_entity::Result);
 
     // Whole primary key and primary partition.
-    let key_params = keys::params([model.pk(), model.sk()]);
+    let key_params = keys::params(model.primary());
     let key_param_list = keys::param_list(&key_params);
     let pk_params = keys::params([model.pk()]);
     let pk_param_list = keys::param_list(&pk_params);
@@ -26,25 +26,53 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let sk_buf = format_ident!("__sk");
     let name = ident.to_string();
     let fill_pk = keys::fill(model, &pk_buf, model.pk());
-    let fill_sk = keys::fill(model, &sk_buf, model.sk());
-    let (pk_source, sk_source) = (&model.pk().source, &model.sk().source);
+    let pk_source = &model.pk().source;
+    // A table without a sort key: the key is the partition key alone.
+    let (sort, sk_source) = match &model.sk {
+        Some(sk) => {
+            let fill_sk = keys::fill(model, &sk_buf, sk);
+            (
+                quote! {{
+                    let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+                    #fill_sk
+                    #sk_buf.finish_sort()?
+                }},
+                format!(" / `{}`", sk.source),
+            )
+        }
+        None => (quote!(::std::string::String::new()), String::new()),
+    };
     let key_doc = format!(
-        "The primary key of the `{ident}` with these key fields: `{pk_source}` / `{sk_source}`."
+        "The primary key of the `{ident}` with these key fields: `{pk_source}`{sk_source}."
     );
     let partition_doc = format!(
         "The partition `{pk_source}`: where a Query for `{ident}` items (and every other entity \
          type sharing this partition template) starts."
     );
 
-    let (sk_constructor, sk_items) = SortKeyBuilder {
-        model,
-        constructor: format_ident!("sk"),
-        stage: format_ident!("{}Sk", ident),
-        index: primary.clone(),
-        template: model.sk(),
-        what: "in the table".to_owned(),
-    }
-    .expand();
+    let (sk_constructor, sk_items) = match &model.sk {
+        Some(sk) => SortKeyBuilder {
+            model,
+            constructor: format_ident!("sk"),
+            stage: format_ident!("{}Sk", ident),
+            index: primary.clone(),
+            template: sk,
+            what: "in the table".to_owned(),
+        }
+        .expand(),
+        None => (TokenStream::new(), TokenStream::new()),
+    };
+    let raw_attributes: Vec<String> = model
+        .templates()
+        .filter_map(KeyTemplate::raw_hole)
+        .filter_map(|hole| model.stored_named(&hole.name))
+        .map(|field| field.attribute.clone())
+        .collect();
+    let raw_attributes = (!raw_attributes.is_empty()).then(|| {
+        quote! {
+            const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#raw_attributes),*];
+        }
+    });
 
     let index_fns = model
         .indexes
@@ -112,9 +140,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #vis fn key(#key_param_list) -> #result<::ddb_entity::Key<Self>> {
                 let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
                 #fill_pk
-                let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
-                #fill_sk
-                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sk_buf.finish_sort()?)
+                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sort)
             }
 
             #[doc = #partition_doc]
@@ -154,6 +180,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
+            #raw_attributes
+
             #version
 
             #schema
@@ -186,8 +214,29 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 /// `field` from `&self`: by reference, or by value for fixed-width
 /// integers (which are `Copy`).
 fn self_arg(model: &Entity<'_>, hole: &Hole<'_>) -> TokenStream {
-    let field = hole.field();
-    checks::checked(model, hole, quote!(&self.#field))
+    checks::checked(model, hole, self_value(hole))
+}
+
+/// A reference to the hole's value on `&self`: the field, or the computed
+/// value (a temporary, alive to the end of the statement).
+fn self_value(hole: &Hole<'_>) -> TokenStream {
+    match hole.computed() {
+        Some(call) => {
+            let value = call_on_self(call);
+            quote!(&#value)
+        }
+        None => {
+            let field = hole.field();
+            quote!(&self.#field)
+        }
+    }
+}
+
+/// `function(&self.a, &self.b)`.
+fn call_on_self(call: &crate::attr::entity::Call) -> TokenStream {
+    let function = &call.function;
+    let args = &call.args;
+    quote!(#function(#(&self.#args),*))
 }
 
 /// `gsi1_partition(…)` and `gsi1_sk()` in the inherent impl, plus the
@@ -254,12 +303,23 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         build
     } else {
         let fields: Vec<_> = sparse.iter().map(|hole| hole.field()).collect();
+        let values = sparse.iter().map(|hole| self_value(hole));
         quote! {
-            match (#(&self.#fields,)*) {
+            match (#(#values,)*) {
                 (#(::core::option::Option::Some(#fields),)*) => #build,
                 _ => ::core::option::Option::None,
             }
         }
+    };
+    // `when = predicate(…)`: in the index only while it holds.
+    let key = match &index.when {
+        Some(when) => {
+            let member = call_on_self(when);
+            quote! {
+                if #member { #key } else { ::core::option::Option::None }
+            }
+        }
+        None => key,
     };
     quote! {
         entries.push(::ddb_entity::IndexEntry {

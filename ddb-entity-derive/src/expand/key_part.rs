@@ -25,6 +25,9 @@ pub(crate) fn key_part(model: &KeyPart<'_>) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::key::KeyPart for #ident #ty_generics #where_clause {
+            // Each variant starts with its own two-digit position.
+            const PREFIX_FREE: bool = true;
+
             fn encode_key(
                 &self,
                 out: &mut ::std::string::String,

@@ -4,13 +4,16 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, PlacedPart};
 use crate::name;
 
 /// What a generated function takes for a hole: the hole's own type for a
 /// fixed-width integer (it is `Copy`), anything encoding as it otherwise.
 pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
     let ty = &hole.ty();
+    if hole.raw {
+        return quote!(impl ::ddb_entity::RawKey);
+    }
     match hole.width {
         Some(_) => quote!(#ty),
         None => quote!(impl ::ddb_entity::KeyArg<#ty>),
@@ -30,16 +33,34 @@ pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream)
 /// Statements appending `template` to the `KeyWriter` named `buf`, each
 /// hole taken from the function parameter of the same name.
 pub(super) fn fill(model: &Entity<'_>, buf: &Ident, template: &KeyTemplate<'_>) -> TokenStream {
-    let statements = template.parts.iter().map(|part| match part {
-        Part::Literal(text) => quote!(#buf.literal(#text);),
-        Part::Hole(hole) => {
-            let field = hole.field();
-            let name = name::unraw(field);
-            let value = part_value(model, hole, &quote!(#field));
-            quote!(#buf.part(#name, #value)?;)
-        }
-    });
+    if let Some(hole) = template.raw_hole() {
+        let field = hole.field();
+        return quote!(#buf.raw(&#field););
+    }
+    let statements = template
+        .placed()
+        .into_iter()
+        .map(|placed| match placed.part {
+            PlacedPart::Literal(text) if placed.joined => quote!(#buf.join_literal(#text);),
+            PlacedPart::Literal(text) => quote!(#buf.literal(#text);),
+            PlacedPart::Hole(hole) => {
+                let field = hole.field();
+                let name = name::unraw(field);
+                let value = part_value(model, hole, &quote!(#field));
+                let method = write_part(placed.joined);
+                quote!(#buf.#method(#name, #value)?;)
+            }
+        });
     quote!(#(#statements)*)
+}
+
+/// `part`, or `join_part` for a hole that continues its segment.
+fn write_part(joined: bool) -> Ident {
+    if joined {
+        format_ident!("join_part")
+    } else {
+        format_ident!("part")
+    }
 }
 
 /// The holes of `templates` as function parameters: each field once, in
@@ -118,22 +139,39 @@ impl SortKeyBuilder<'_> {
         } = self;
         let vis = model.vis;
         let sort_key = quote!(::ddb_entity::SortKey<#index>);
-        let holes: Vec<&Hole<'_>> = template.holes().collect();
+        let placed = template.placed();
+        let holes: Vec<(&Hole<'_>, bool)> = placed
+            .iter()
+            .filter_map(|p| match p.part {
+                PlacedPart::Hole(hole) => Some((hole, p.joined)),
+                PlacedPart::Literal(_) => None,
+            })
+            .collect();
         // Literals before the first hole go in at construction; those after
-        // hole i go in with hole i.
-        let mut leading = Vec::new();
-        let mut after: Vec<Vec<&str>> = vec![Vec::new(); holes.len()];
+        // hole i go in with hole i. Where the next hole continues their
+        // segment, `continues()` keeps a prefix cut there free of a `#`.
+        let mut leading: Vec<TokenStream> = Vec::new();
+        let mut after: Vec<Vec<TokenStream>> = vec![Vec::new(); holes.len()];
         let mut seen = 0;
-        for part in &template.parts {
-            match part {
-                Part::Literal(text) if seen == 0 => leading.push(text.as_str()),
-                Part::Literal(text) => after[seen - 1].push(text),
-                Part::Hole(_) => seen += 1,
+        for p in &placed {
+            let ops = match seen {
+                0 => &mut leading,
+                n => &mut after[n - 1],
+            };
+            match p.part {
+                PlacedPart::Literal(text) if p.joined => ops.push(quote!(.join_literal(#text))),
+                PlacedPart::Literal(text) => ops.push(quote!(.literal(#text))),
+                PlacedPart::Hole(_) => {
+                    if p.joined {
+                        ops.push(quote!(.continues()));
+                    }
+                    seen += 1;
+                }
             }
         }
         let entity_name = model.ident.to_string();
         let start = quote! {
-            ::ddb_entity::__private::SortKeyBuilder::<#index>::new(#entity_name) #(.literal(#leading))*
+            ::ddb_entity::__private::SortKeyBuilder::<#index>::new(#entity_name) #(#leading)*
         };
         let source = &template.source;
         let entity = model.ident;
@@ -196,7 +234,7 @@ impl SortKeyBuilder<'_> {
             }
         };
 
-        let stages = holes.iter().enumerate().map(|(i, hole)| {
+        let stages = holes.iter().enumerate().map(|(i, &(hole, joined))| {
             let field = hole.field();
             let ty = &hole.ty();
             let arg = arg_type(hole);
@@ -218,12 +256,18 @@ impl SortKeyBuilder<'_> {
                 }
             };
             let name = name::unraw(field);
-            let body = wrap(quote!(self.0.part(#name, #value) #(.literal(#literals))* #finish));
+            let write = write_part(joined);
+            let body = wrap(quote!(self.0.#write(#name, #value) #(#literals)* #finish));
             let fill_doc = format!("Fills `{{{field}}}`.");
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
                 None => {
                     let cut_fn = format_ident!("{}_prefix", name::unraw(field));
+                    let cut_method = if joined {
+                        format_ident!("join_cut")
+                    } else {
+                        format_ident!("cut")
+                    };
                     let cut_doc = format!(
                         "Cuts inside `{{{field}}}`: every key whose `{field}` starts with `cut` \
                          (e.g. a year or a month of a date)."
@@ -231,7 +275,7 @@ impl SortKeyBuilder<'_> {
                     quote! {
                         #[doc = #cut_doc]
                         #vis fn #cut_fn<C: ::ddb_entity::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
-                            self.0.cut::<#ty, C>(#name, &cut)
+                            self.0.#cut_method::<#ty, C>(#name, &cut)
                         }
                     }
                 }
@@ -250,13 +294,13 @@ impl SortKeyBuilder<'_> {
 
         let steps = holes
             .iter()
-            .map(|hole| format!("`.{}(…)`", name::unraw(hole.field())))
+            .map(|(hole, _)| format!("`.{}(…)`", name::unraw(hole.field())))
             .collect::<Vec<_>>()
             .join(", then ");
         let cuts = holes
             .iter()
-            .filter(|hole| hole.width.is_none())
-            .map(|hole| format!("`.{}_prefix(…)`", name::unraw(hole.field())))
+            .filter(|(hole, _)| hole.width.is_none())
+            .map(|(hole, _)| format!("`.{}_prefix(…)`", name::unraw(hole.field())))
             .collect::<Vec<_>>();
         let cuts = match cuts.as_slice() {
             [] => String::new(),

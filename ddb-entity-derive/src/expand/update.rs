@@ -5,6 +5,7 @@ use quote::{format_ident, quote};
 
 use super::keys;
 use crate::ast::{Entity, Hole, Index, KeyTemplate, Part};
+use crate::expand::checks::key_type;
 use crate::name;
 
 /// The body of `index_changes(key, changes)`.
@@ -33,7 +34,7 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
 }
 
 fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
-    keys::params([model.pk(), model.sk()])
+    keys::params(model.primary())
         .iter()
         .map(|hole| hole.field().to_string())
         .collect()
@@ -41,10 +42,32 @@ fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
 
 fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
     let primary = primary_field_names(model);
-    index
-        .holes()
+    reads(index).iter().any(|name| primary.contains(name))
+}
+
+/// The fields an index's key and membership read, each once: the fields
+/// of its holes, the inputs of its computed values and of its `when`.
+fn reads(index: &Index<'_>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let holes = index.holes();
+    let inputs = holes
         .iter()
-        .any(|hole| primary.contains(&hole.field().to_string()))
+        .flat_map(|hole| match hole.computed() {
+            Some(call) => call.args.iter().map(name::unraw).collect(),
+            None => vec![name::unraw(hole.field())],
+        })
+        .chain(
+            index
+                .when
+                .iter()
+                .flat_map(|call| call.args.iter().map(name::unraw)),
+        );
+    for name in inputs {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// `let customer_id = &…;` for every primary-key field, parsed back from
@@ -52,20 +75,18 @@ fn uses_primary_fields(model: &Entity<'_>, index: &Index<'_>) -> bool {
 /// template can reuse them although an update never changes them.
 fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
-        let steps = template.parts.iter().map(|part| match part {
-            Part::Literal(text) => quote!(reader.literal(#text)?;),
-            Part::Hole(hole) => {
-                let field = hole.field();
-                let ty = super::checks::key_type(model, hole);
-                let decoded = format_ident!("__decoded_{}", name::unraw(field));
-                match hole.width {
-                    Some(width) => quote! {
-                        let #decoded: #ty = reader.part::<::ddb_entity::__private::Padded<#width, #ty>>()?.0;
-                    },
-                    None => quote!(let #decoded: #ty = reader.part::<#ty>()?;),
-                }
-            }
-        });
+        if let Some(hole) = template.raw_hole() {
+            // The key attribute is the field's own string.
+            let decoded = format_ident!("__decoded_{}", name::unraw(hole.field()));
+            let ty = key_type(model, hole);
+            return quote! {
+                let #decoded: #ty = ::core::convert::From::from(::std::string::String::from(#value));
+            };
+        }
+        let steps = template
+            .segments
+            .iter()
+            .map(|segment| read_segment(model, segment));
         quote! {
             let mut reader = ::ddb_entity::key::KeyReader::new(#value);
             #(#steps)*
@@ -73,14 +94,12 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
         }
     };
     let pk = reader(model.pk(), quote!(key.partition()));
-    let sk = reader(model.sk(), quote!(key.sort()));
-    let bindings = keys::params([model.pk(), model.sk()])
-        .into_iter()
-        .map(|hole| {
-            let field = hole.field();
-            let decoded = format_ident!("__decoded_{}", name::unraw(field));
-            quote!(let #field = &#decoded;)
-        });
+    let sk = model.sk.as_ref().map(|sk| reader(sk, quote!(key.sort())));
+    let bindings = keys::params(model.primary()).into_iter().map(|hole| {
+        let field = hole.field();
+        let decoded = format_ident!("__decoded_{}", name::unraw(field));
+        quote!(let #field = &#decoded;)
+    });
     quote! {
         #pk
         #sk
@@ -88,17 +107,178 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
     }
 }
 
-/// Pushes this index's change when the update touches its template.
+/// The statements reading one segment of a key into `__decoded_…`
+/// bindings: a whole literal or hole with `reader.literal`/`reader.part`,
+/// a segment of several parts piece by piece (fixed-length holes, then the
+/// last one up to the segment's literal end).
+fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
+    let decoded = |hole: &Hole<'_>| format_ident!("__decoded_{}", name::unraw(hole.field()));
+    let typed = |hole: &Hole<'_>| {
+        let ty = key_type(model, hole);
+        match hole.width {
+            Some(width) => (
+                quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                quote!(.0),
+            ),
+            None => (quote!(#ty), quote!()),
+        }
+    };
+    match segment {
+        [] => quote!(reader.literal("")?;),
+        [Part::Literal(text)] => quote!(reader.literal(#text)?;),
+        [Part::Hole(hole)] => {
+            let (name, (read, unwrap)) = (decoded(hole), typed(hole));
+            let ty = key_type(model, hole);
+            quote!(let #name: #ty = reader.part::<#read>()? #unwrap;)
+        }
+        parts => {
+            let last_hole = parts.iter().rposition(|part| matches!(part, Part::Hole(_)));
+            let suffix: String = last_hole
+                .map(|at| {
+                    parts[at + 1..]
+                        .iter()
+                        .filter_map(|part| match part {
+                            Part::Literal(text) => Some(text.as_str()),
+                            Part::Hole(_) => None,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let steps = parts.iter().enumerate().map(|(at, part)| match part {
+                Part::Literal(_) if last_hole.is_some_and(|last| at > last) => quote!(),
+                Part::Literal(text) => quote!(segment.literal(#text)?;),
+                Part::Hole(hole) => {
+                    let (name, (read, unwrap)) = (decoded(hole), typed(hole));
+                    let ty = key_type(model, hole);
+                    if Some(at) == last_hole {
+                        quote!(let #name: #ty = segment.last::<#read>(#suffix)? #unwrap;)
+                    } else {
+                        quote!(let #name: #ty = segment.fixed::<#read>()? #unwrap;)
+                    }
+                }
+            });
+            let finish = if last_hole.is_some() {
+                quote!()
+            } else {
+                quote!(segment.finish()?;)
+            };
+            quote! {
+                #[allow(unused_mut)]
+                let mut segment = reader.segment()?;
+                #(#steps)*
+                #finish
+            }
+        }
+    }
+}
+
+/// Pushes this index's change when the update touches what it reads: the
+/// fields of its holes, the inputs of its computed values and of its
+/// `when`. Every such field outside the primary key must be in the update
+/// (else `MissingKeyField`, before sending), except that a `when` found
+/// false removes the item from the index whatever the other fields are.
 fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     let path = &index.path;
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
-    let holes = index.holes();
-    let changed: Vec<&Hole<'_>> = holes
-        .iter()
-        .copied()
-        .filter(|hole| !primary.contains(&hole.field().to_string()))
+    let changed: Vec<String> = reads(index)
+        .into_iter()
+        .filter(|name| !primary.contains(name))
         .collect();
+    let schema = quote!(<#path as ::ddb_entity::Index>::SCHEMA);
+    // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
+    let input = |name: &str| -> TokenStream {
+        if primary.contains(&name.to_owned()) {
+            let ident = model
+                .field_named(name)
+                .expect("checked: an index reads fields")
+                .ident;
+            quote!(#ident)
+        } else {
+            let ident = format_ident!("__field_{}", name);
+            quote!(#ident)
+        }
+    };
+    let lookup = |name: &str| -> TokenStream {
+        let field = model
+            .field_named(name)
+            .expect("checked: an index reads fields");
+        let ty = field.ty;
+        let binding = format_ident!("__field_{}", name);
+        let missing = quote! {
+            return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                #entity,
+                #schema.name,
+                #name,
+            ))
+        };
+        if field.option_inner.is_some() {
+            let none = format_ident!("__none_{}", name);
+            quote! {
+                let #none: #ty = ::core::option::Option::None;
+                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    ::ddb_entity::__private::Lookup::Removed => &#none,
+                    _ => #missing,
+                };
+            }
+        } else {
+            quote! {
+                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => #missing,
+                };
+            }
+        }
+    };
+    let call = |call: &crate::attr::entity::Call| {
+        let function = &call.function;
+        let args = call.args.iter().map(|arg| input(&name::unraw(arg)));
+        quote!(#function(#(#args),*))
+    };
+    let member_inputs: Vec<String> = index
+        .when
+        .iter()
+        .flat_map(|when| when.args.iter().map(name::unraw))
+        .filter(|name| changed.contains(name))
+        .collect();
+    let member_lookups = member_inputs.iter().map(|name| lookup(name));
+    let key_lookups = changed
+        .iter()
+        .filter(|name| !member_inputs.contains(name))
+        .map(|name| lookup(name));
+    // Each hole as the `&T` (or `Option<&T>`) its key function takes.
+    let holes = index.holes();
+    let bindings = holes.iter().map(|hole| {
+        let field = hole.field();
+        let inner = key_type(model, hole);
+        let computed = format_ident!("__computed_{}", name::unraw(field));
+        match (hole.computed(), hole.optional()) {
+            (Some(how), true) => {
+                let value = call(how);
+                quote! {
+                    let #computed = #value;
+                    let #field: ::core::option::Option<&#inner> = #computed.as_ref();
+                }
+            }
+            (Some(how), false) => {
+                let value = call(how);
+                quote! {
+                    let #computed = #value;
+                    let #field: &#inner = &#computed;
+                }
+            }
+            (None, _) if primary.contains(&field.to_string()) => quote!(),
+            (None, true) => {
+                let source = input(&name::unraw(field));
+                quote!(let #field: ::core::option::Option<&#inner> = #source.as_ref();)
+            }
+            (None, false) => {
+                let source = input(&name::unraw(field));
+                quote!(let #field: &#inner = #source;)
+            }
+        }
+    });
     // Every binding is a `&T`: fixed-width holes take the value itself.
     let arg = |hole: &Hole<'_>| {
         let field = hole.field();
@@ -107,56 +287,10 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             None => quote!(#field),
         }
     };
-    if changed.is_empty() {
-        // Built from primary-key fields only: no update can move it, and
-        // an upsert, which may create the item, writes it.
-        let key = keys::index_key(index, arg);
-        return quote! {
-            if changes.creates() {
-                out.push(::ddb_entity::__private::IndexChange::Set(
-                    <#path as ::ddb_entity::Index>::SCHEMA,
-                    #key,
-                ));
-            }
-        };
-    }
-    let names: Vec<String> = changed
-        .iter()
-        .map(|hole| name::unraw(hole.field()))
-        .collect();
-    let lookups = changed.iter().zip(&names).map(|(hole, name)| {
-        let field = hole.field();
-        let inner = super::checks::key_type(model, hole);
-        let missing = quote! {
-            return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
-                #entity,
-                <#path as ::ddb_entity::Index>::SCHEMA.name,
-                #name,
-            ))
-        };
-        if hole.optional() {
-            quote! {
-                let #field: ::core::option::Option<&#inner> =
-                    match changes.lookup::<::core::option::Option<#inner>>(#name) {
-                        ::ddb_entity::__private::Lookup::Set(value) => value.as_ref(),
-                        ::ddb_entity::__private::Lookup::Removed => ::core::option::Option::None,
-                        _ => #missing,
-                    };
-            }
-        } else {
-            quote! {
-                let #field: &#inner = match changes.lookup::<#inner>(#name) {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    _ => #missing,
-                };
-            }
-        }
-    });
     let key = keys::index_key(index, arg);
-    let set = quote! {
-        ::ddb_entity::__private::IndexChange::Set(<#path as ::ddb_entity::Index>::SCHEMA, #key)
-    };
-    let sparse: Vec<_> = changed
+    let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
+    let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));
+    let sparse: Vec<_> = holes
         .iter()
         .filter(|hole| hole.optional())
         .map(|hole| hole.field())
@@ -167,32 +301,62 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         quote! {
             match (#(#sparse,)*) {
                 (#(::core::option::Option::Some(#sparse),)*) => #set,
-                _ => ::ddb_entity::__private::IndexChange::Remove(<#path as ::ddb_entity::Index>::SCHEMA),
+                _ => #remove,
             }
         }
     };
-    // An upsert that leaves the template alone may create the item: a
-    // required field of it must be given. (Only `Option` fields may be
+    let keyed = quote! {
+        #(#key_lookups)*
+        #(#bindings)*
+        out.push(#change);
+    };
+    let body = match &index.when {
+        None => keyed,
+        Some(when) => {
+            let member = call(when);
+            quote! {
+                #(#member_lookups)*
+                if #member {
+                    #keyed
+                } else {
+                    out.push(#remove);
+                }
+            }
+        }
+    };
+    if changed.is_empty() {
+        // Built from primary-key fields only: no update can move it, and
+        // an upsert, which may create the item, writes it.
+        return quote! {
+            if changes.creates() {
+                #body
+            }
+        };
+    }
+    // An upsert that leaves the index's fields alone may create the item:
+    // a required field it reads must be given. (Only `Option` fields may be
     // left out: the item then stays out of the sparse index, as it is.)
     let required = changed
         .iter()
-        .zip(&names)
-        .find(|(hole, _)| !hole.optional())
-        .map(|(_, name)| {
+        .find(|name| {
+            model
+                .field_named(name)
+                .is_some_and(|field| field.option_inner.is_none())
+        })
+        .map(|name| {
             quote! {
                 else if changes.creates() {
                     return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
                         #entity,
-                        <#path as ::ddb_entity::Index>::SCHEMA.name,
+                        #schema.name,
                         #name,
                     ));
                 }
             }
         });
     quote! {
-        if changes.touches(&[#(#names),*]) {
-            #(#lookups)*
-            out.push(#change);
+        if changes.touches(&[#(#changed),*]) {
+            #body
         } #required
     }
 }
@@ -201,12 +365,22 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
 /// the key, as the attributes the entity's body stores them under (what an
 /// upsert writes, since it may create the item).
 pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
-    let holes = keys::params([model.pk(), model.sk()]);
+    let holes = keys::params(model.primary());
     let entity = model.ident.to_string();
+    // A raw key's field is the key attribute itself, which the request's
+    // `Key` writes and an update may not SET.
+    let raw: Vec<String> = model
+        .primary()
+        .filter_map(|template| template.raw_hole())
+        .map(|hole| hole.field().to_string())
+        .collect();
     // A generic hole's type is a key part, not known to serialise (the
     // impl's bounds are on `Self`): left out, so an upsert of such an
     // entity is refused before sending rather than failing to compile.
-    let inserts = holes.iter().filter(|hole| !model.is_generic(hole.ty())).map(|hole| {
+    let inserts = holes
+        .iter()
+        .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
+        .map(|hole| {
         let field = hole.field();
         let attribute = model
             .stored_named(&name::unraw(field))
@@ -223,6 +397,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     };
     quote! {
         #decode
+        #[allow(unused_mut)]
         let mut fields = ::std::vec::Vec::with_capacity(#count);
         #(#inserts)*
         ::core::result::Result::Ok(fields)

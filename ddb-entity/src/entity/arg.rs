@@ -49,3 +49,68 @@ str_args!(Box<str>, Arc<str>, Rc<str>, Cow<'static, str>);
 impl KeyArg<String> for &str {}
 impl KeyArg<String> for Box<str> {}
 impl KeyArg<String> for Cow<'_, str> {}
+
+/// A field that can be a *raw* key attribute (`#[entity(pk = field)]`): the
+/// field is the key attribute itself, stored once, as the DynamoDB string
+/// (`S`) serde writes for it. Only string types are: a key attribute is a
+/// string in every table this library declares, and a number or a binary
+/// value has no string form the stored key could be compared with. For any
+/// other type, use a template (`pk = "{field}"`), which keeps the order.
+///
+/// ```
+/// use ddb_entity::RawKey;
+///
+/// assert_eq!(String::from("tok-1").raw_key(), "tok-1");
+/// assert_eq!("tok-1".raw_key(), "tok-1");
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a raw key attribute",
+    label = "a raw key attribute is this field itself, stored as a DynamoDB string",
+    note = "use a `String` field, or a template such as pk = \"USER#{{field}}\" (numbers are zero-padded there, so they sort)"
+)]
+pub trait RawKey {
+    /// The string stored as the key attribute: what serde writes.
+    fn raw_key(&self) -> &str;
+}
+
+impl RawKey for str {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl RawKey for String {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl RawKey for Box<str> {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl RawKey for Arc<str> {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl RawKey for Rc<str> {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl RawKey for Cow<'_, str> {
+    fn raw_key(&self) -> &str {
+        self
+    }
+}
+
+impl<T: RawKey + ?Sized> RawKey for &T {
+    fn raw_key(&self) -> &str {
+        (**self).raw_key()
+    }
+}

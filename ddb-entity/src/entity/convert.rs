@@ -37,6 +37,11 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     if let Some(now) = now {
         entity.stamp(&mut item, now)?;
     }
+    if !schema.multi_key_indexes.is_empty() {
+        for (name, value) in &item {
+            crate::item::check_index_attribute(&schema, E::RUST_NAME, name, value)?;
+        }
+    }
     if let Some(version) = E::SCHEMA_VERSION {
         if item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
             return Err(Repr::AttributeClash {
@@ -53,15 +58,17 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
+    // A raw key attribute is the field itself: written by serde, once.
     // The names are compared as they are, not hashed: a few short
     // comparisons per attribute cost less than a lookup per owned name.
-    if item.keys().any(|name| owned_attribute(&schema, name)) {
+    let owned = |name: &str| owned_attribute(&schema, name) && !E::RAW_ATTRIBUTES.contains(&name);
+    if item.keys().any(|name| owned(name)) {
         // Named in declaration order, whatever the map's order.
         let attribute = schema
             .key_attributes()
             .into_iter()
             .chain([schema.type_attribute, schema.token_attribute])
-            .find(|attribute| item.contains_key(*attribute))
+            .find(|attribute| owned(attribute) && item.contains_key(*attribute))
             .unwrap_or(schema.type_attribute);
         return Err(Repr::AttributeClash {
             entity: E::RUST_NAME,
@@ -113,7 +120,7 @@ pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
     item.remove(schema.token_attribute);
-    let stored = StoredKeys::take(&mut item, &schema);
+    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
     let version = take_schema_version::<E>(&mut item);
     let entity = E::decode_body(version, item).map_err(|err| {
         let path = err.path();

@@ -20,6 +20,11 @@ use crate::table::IndexSchema;
 /// returning no change.
 #[doc(hidden)]
 pub trait EntityHooks: Sized {
+    /// The key attributes that are fields of the entity (`pk = field`):
+    /// serde writes them with the body, they stay in the body when an item
+    /// is decoded, and no separate key value is written for them.
+    const RAW_ATTRIBUTES: &'static [&'static str] = &[];
+
     /// The attribute of the optimistic-locking version, if any.
     const VERSION_ATTRIBUTE: Option<&'static str> = None;
 

@@ -457,6 +457,28 @@ impl KeyWriter {
         Ok(self)
     }
 
+    pub fn join_literal(&mut self, literal: &str) -> &mut Self {
+        self.buf.join_literal(literal);
+        self
+    }
+
+    /// A raw key attribute: the field's string, as it is.
+    pub fn raw<R: super::RawKey + ?Sized>(&mut self, value: &R) -> &mut Self {
+        self.buf.raw(value.raw_key());
+        self
+    }
+
+    pub fn join_part<P: KeyPart + ?Sized>(
+        &mut self,
+        field: &'static str,
+        part: &P,
+    ) -> Result<&mut Self> {
+        self.buf
+            .join_part(part)
+            .map_err(|source| Error::key_of(self.entity, field, source))?;
+        Ok(self)
+    }
+
     /// The whole value, which must be a valid partition key.
     pub fn finish_partition(self) -> Result<String> {
         let value = self.buf.finish();
@@ -528,6 +550,32 @@ impl<I> SortKeyBuilder<I> {
         self
     }
 
+    pub fn join_literal(mut self, literal: &str) -> Self {
+        if let Ok(buf) = &mut self.buf {
+            buf.join_literal(literal);
+        }
+        self
+    }
+
+    pub fn join_part<P: KeyPart + ?Sized>(mut self, field: &'static str, part: &P) -> Self {
+        self.enter_holes();
+        if let Ok(buf) = &mut self.buf
+            && let Err(source) = buf.join_part(part)
+        {
+            self.buf = Err(self.fault(field, source));
+        }
+        self
+    }
+
+    /// The template continues the last segment: a prefix here ends without
+    /// a delimiter (see [`KeyBuf::continues`]).
+    pub fn continues(mut self) -> Self {
+        if let Ok(buf) = &mut self.buf {
+            buf.continues();
+        }
+        self
+    }
+
     /// Generated code writes the leading literals first, then the holes
     /// (and the literals between them): what is written when the first hole
     /// comes is the key space's prefix. Recorded here rather than passed in,
@@ -566,9 +614,27 @@ impl<I> SortKeyBuilder<I> {
 
     /// A terminal cut inside the next component (a year of a date, …).
     pub fn cut<T: ?Sized, C: PrefixOf<T> + ?Sized>(
-        mut self,
+        self,
         field: &'static str,
         cut: &C,
+    ) -> SortKey<I> {
+        self.cut_with(field, |buf| buf.cut::<T, C>(cut).map(drop))
+    }
+
+    /// A terminal cut inside the next hole, joined to the last segment
+    /// (`{number}-{comment}` cut inside `comment`).
+    pub fn join_cut<T: ?Sized, C: PrefixOf<T> + ?Sized>(
+        self,
+        field: &'static str,
+        cut: &C,
+    ) -> SortKey<I> {
+        self.cut_with(field, |buf| buf.join_cut::<T, C>(cut).map(drop))
+    }
+
+    fn cut_with(
+        mut self,
+        field: &'static str,
+        cut: impl FnOnce(&mut KeyBuf) -> std::result::Result<(), KeyError>,
     ) -> SortKey<I> {
         self.enter_holes();
         let space = self.key_space(None);
@@ -579,7 +645,7 @@ impl<I> SortKeyBuilder<I> {
             source,
         };
         let value = self.buf.and_then(|mut buf| {
-            buf.cut::<T, C>(cut).map_err(fault)?;
+            cut(&mut buf).map_err(fault)?;
             Ok(buf.finish())
         });
         SortKey {

@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::item::Item;
 use crate::table::{IndexSchema, Table};
 
-pub use arg::KeyArg;
+pub use arg::{KeyArg, RawKey};
 pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};

@@ -33,7 +33,9 @@ use crate::key::prefix_upper_bound;
 /// never the `PROFILE` that sorts after them, so a query's `limit` counts
 /// orders only. A template that starts with a hole (`sk = "{name}"`) has
 /// no leading literal: its key space, and so an open range, is every sort
-/// key of the partition.
+/// key of the partition. A leading `#` is part of the literal (`#ORDER#`
+/// for `#ORDER#{id}`), and a first segment holding a hole bounds the space
+/// by its text up to the hole (`REACT` for `REACT{kind}#{user}`).
 ///
 /// **Collections.** The range is the same whatever the query decodes into.
 /// On a partition holding several entity types, a range built from one
@@ -113,6 +115,13 @@ impl<I> SortRange<I> {
             bounds,
             index: PhantomData,
         }
+    }
+
+    /// The range from `low` through `high`, for tests below the typed
+    /// builders.
+    #[cfg(all(test, feature = "sealed-cursors"))]
+    pub(crate) fn from_bounds(low: Option<&str>, high: Option<&str>) -> Self {
+        Self::new(low.map(str::to_owned), high.map(str::to_owned))
     }
 
     fn nothing() -> Self {

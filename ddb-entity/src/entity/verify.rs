@@ -34,15 +34,32 @@ pub(crate) struct StoredKeys {
 
 impl StoredKeys {
     /// Takes the key attributes and the type attribute out of `item`: what
-    /// remains is the body. (No entity field has one of their names: the
-    /// library refuses to write such an entity.)
-    pub(crate) fn take(item: &mut Item, schema: &TableSchema) -> Self {
-        let partition = item.remove(schema.primary.partition_key);
-        let sort = schema.primary.sort_key.and_then(|name| item.remove(name));
+    /// remains is the body. A *raw* key attribute (`raw`: a field that is
+    /// the key attribute itself, see `EntityHooks::RAW_ATTRIBUTES`) is
+    /// copied and stays in the body, which needs it; no other entity field
+    /// has a key attribute's name (the library refuses to write such an
+    /// entity).
+    pub(crate) fn take(item: &mut Item, schema: &TableSchema, raw: &[&str]) -> Self {
+        let mut take = |name: &str| {
+            let aside = item.remove(&set_aside(name));
+            if raw.contains(&name) {
+                if let Some(value) = aside {
+                    // Not how the item was found (so not verified), but
+                    // part of its body.
+                    item.insert(name.to_owned(), value);
+                    return None;
+                }
+                item.get(name).cloned()
+            } else {
+                item.remove(name)
+            }
+        };
+        let partition = take(schema.primary.partition_key);
+        let sort = schema.primary.sort_key.and_then(&mut take);
         let mut index = Vec::new();
         for keys in schema.indexes.iter().map(|index| index.keys) {
             for name in std::iter::once(keys.partition_key).chain(keys.sort_key) {
-                if let Some(value) = item.remove(name) {
+                if let Some(value) = take(name) {
                     index.push((name, value));
                 }
             }
@@ -148,6 +165,11 @@ impl StoredKeys {
 /// the queried index's after a query. Only the keys an item was found by
 /// are then verified against its body: a stale key of some other index
 /// does not make a correct read fail.
+///
+/// They are set aside under another name rather than dropped: for an
+/// entity whose field *is* such an attribute (a raw key, `pk = field`),
+/// [`StoredKeys::take`] puts it back into the body (unverified, as the
+/// others are).
 pub(crate) fn keep_keys_found_by(item: &mut Item, schema: &TableSchema, index: Option<&str>) {
     let kept = index.and_then(|name| schema.index(name)).map(|i| i.keys);
     let keep = |name: &str| {
@@ -157,11 +179,19 @@ pub(crate) fn keep_keys_found_by(item: &mut Item, schema: &TableSchema, index: O
     };
     for keys in schema.indexes.iter().map(|index| index.keys) {
         for name in std::iter::once(keys.partition_key).chain(keys.sort_key) {
-            if !keep(name) {
-                item.remove(name);
+            if !keep(name)
+                && let Some(value) = item.remove(name)
+            {
+                item.insert(set_aside(name), value);
             }
         }
     }
+}
+
+/// The in-memory name of an index key attribute set aside by
+/// [`keep_keys_found_by`]: no attribute DynamoDB stores starts with NUL.
+fn set_aside(name: &str) -> String {
+    format!("\0{name}")
 }
 
 /// Where `item` is stored, for messages about it.

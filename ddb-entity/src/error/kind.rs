@@ -77,8 +77,14 @@ pub enum ErrorKind {
     /// `IN` of no or more than 100 values, a filter on a key attribute, a
     /// document path in an upsert, …); nothing was sent.
     InvalidExpression,
-    /// A query cursor that does not parse, or is not for this query.
+    /// A query cursor that does not parse, is not for this query, or — on
+    /// a handle that seals its cursors — is not sealed, does not
+    /// authenticate, or has expired; nothing was sent.
+    /// [`Error::cursor_fault`](crate::Error::cursor_fault) says which.
     InvalidCursor,
+    /// A page's cursor could not be sealed: the operating system's random
+    /// number generator failed. Reading the page again may succeed.
+    SealFailed,
     /// A batch addresses one key twice; nothing was sent.
     DuplicateKey,
     /// A versioned entity in a batch write, which cannot check its version.

@@ -7,6 +7,7 @@
 //! [`Error::is_condition_failed`]; code that reports prints it.
 
 mod cancel;
+mod cursor;
 mod kind;
 mod pending;
 mod repr;
@@ -29,6 +30,7 @@ pub use pending::{PendingKey, PendingWrite, WriteKind};
 /// here too because errors sit below the entity layer that names it).
 type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;
 pub use cancel::{ActionKind, CancellationCode, CancellationReason, StaleVersion};
+pub use cursor::CursorFault;
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -167,6 +169,23 @@ impl Error {
     pub fn field(&self) -> Option<&str> {
         match self.repr() {
             Repr::Decode { field, .. } => field.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Why a query refused its cursor, for an
+    /// [`ErrorKind::InvalidCursor`]: a service answers every fault alike
+    /// (HTTP 400), and may log them apart (see [`CursorFault`]).
+    ///
+    /// ```
+    /// use ddb_entity::{Cursor, op::CursorFault};
+    ///
+    /// let err = "c2.A".parse::<Cursor>().unwrap_err();
+    /// assert_eq!(err.cursor_fault(), Some(CursorFault::Malformed));
+    /// ```
+    pub fn cursor_fault(&self) -> Option<CursorFault> {
+        match self.repr() {
+            Repr::InvalidCursor { fault, .. } => Some(*fault),
             _ => None,
         }
     }

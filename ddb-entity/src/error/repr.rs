@@ -4,7 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::text::a;
-use super::{ActionKind, CancellationReason, ErrorKind, PendingKey, PendingWrite};
+use super::{ActionKind, CancellationReason, CursorFault, ErrorKind, PendingKey, PendingWrite};
 use crate::key::KeyError;
 
 /// A boxed error that is not ours: a serializer's, the SDK's builder's.
@@ -31,6 +31,17 @@ pub(crate) enum Repr {
         index: &'static str,
         attribute: &'static str,
         source: KeyError,
+    },
+
+    #[error(
+        "invalid key: `{entity}` holds {found} in `{attribute}`, a key attribute of type {expected} of index `{index}`, which DynamoDB refuses; nothing was sent: store a non-empty {expected} there (or rename the field)"
+    )]
+    IndexAttribute {
+        entity: &'static str,
+        index: &'static str,
+        attribute: String,
+        expected: &'static str,
+        found: &'static str,
     },
 
     #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
@@ -255,8 +266,15 @@ pub(crate) enum Repr {
         reason: String,
     },
 
-    #[error("invalid cursor: {reason}; resume only with a cursor from the same query")]
-    InvalidCursor { reason: String },
+    #[error("invalid cursor ({fault}): {reason}; resume only with a cursor from the same query")]
+    InvalidCursor { fault: CursorFault, reason: String },
+
+    #[cfg(feature = "sealed-cursors")]
+    #[error("could not seal the query's cursor: {source}")]
+    SealFailed {
+        #[source]
+        source: Cause,
+    },
 
     #[error(
         "{operation} addresses the key {partition} / {sort} twice (a `{first}` and a `{second}`); DynamoDB rejects the whole request: keep one of them"
@@ -415,7 +433,9 @@ pub(crate) enum Repr {
 impl Repr {
     pub(crate) fn kind(&self) -> ErrorKind {
         match self {
-            Repr::Key { .. } | Repr::IndexKey { .. } => ErrorKind::Key,
+            Repr::Key { .. } | Repr::IndexKey { .. } | Repr::IndexAttribute { .. } => {
+                ErrorKind::Key
+            }
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
@@ -438,6 +458,8 @@ impl Repr {
             Repr::EmptySet { .. } => ErrorKind::EmptySet,
             Repr::InvalidExpression { .. } => ErrorKind::InvalidExpression,
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
+            #[cfg(feature = "sealed-cursors")]
+            Repr::SealFailed { .. } => ErrorKind::SealFailed,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
             Repr::NotInCollection { .. } | Repr::NotRead { .. } => ErrorKind::NotInCollection,

@@ -292,6 +292,7 @@ impl<'db, E: Entity> Backfill<'db, E> {
         let checkpoint = match (&self.checkpoint, self.segments) {
             (Some(checkpoint), Some(segments)) if checkpoint.segments() != segments => {
                 return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Mismatch,
                     reason: format!(
                         "the checkpoint is of a backfill in {} segments, this one asks for {segments}; resume with the checkpoint's segmentation",
                         checkpoint.segments()

@@ -130,6 +130,7 @@ impl FromStr for Checkpoint {
     fn from_str(text: &str) -> Result<Self> {
         let invalid = |reason: String| -> crate::Error {
             Repr::InvalidCursor {
+                fault: crate::error::CursorFault::Malformed,
                 reason: format!("checkpoint `{text}`: {reason}"),
             }
             .into()

@@ -235,7 +235,7 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
 /// stored index keys are not checked (they are what may be stale).
 fn decode<E: Entity>(mut item: Item, schema: &TableSchema) -> Result<E> {
     item.remove(schema.token_attribute);
-    let stored = StoredKeys::take(&mut item, schema);
+    let stored = StoredKeys::take(&mut item, schema, E::RAW_ATTRIBUTES);
     let version = take_schema_version::<E>(&mut item);
     <E as EntityHooks>::decode_body(version, item).map_err(|err| {
         let path = err.path();

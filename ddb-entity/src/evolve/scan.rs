@@ -184,6 +184,7 @@ fn tag_key(table: &str, key: Item) -> Result<Item> {
                 AttributeValue::N(n) => format!("N{n}"),
                 _ => {
                     return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Malformed,
                         reason: format!(
                             "table `{table}` has a binary key attribute `{name}`; a migration checkpoint holds string and number keys only"
                         ),
@@ -206,6 +207,7 @@ fn untag_key(key: Item) -> Result<Item> {
                 Some(("N", n)) => AttributeValue::N(n.to_owned()),
                 _ => {
                     return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Malformed,
                         reason: format!(
                             "key attribute `{name}` of the checkpoint is not a tagged key value"
                         ),

@@ -35,6 +35,8 @@ pub struct KeyBuf {
     started: bool,
     /// Whether the key ends inside a component (after [`KeyBuf::cut`]).
     cut: bool,
+    /// Whether the template continues the last segment ([`KeyBuf::continues`]).
+    open: bool,
 }
 
 impl KeyBuf {
@@ -70,6 +72,17 @@ impl KeyBuf {
             self.key.push(DELIMITER);
         }
         self.started = true;
+        self.open = false;
+    }
+
+    /// Continues the last segment: no delimiter.
+    fn join(&mut self) {
+        debug_assert!(
+            !self.cut,
+            "a key cut inside a component can only be finished"
+        );
+        self.started = true;
+        self.open = false;
     }
 
     /// Appends a literal segment of a template, such as `ORDER`.
@@ -130,6 +143,73 @@ impl KeyBuf {
         Ok(self)
     }
 
+    /// Appends literal text to the last segment, without a delimiter: the
+    /// `REACTION` of a template segment `{kind}REACTION`.
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyBuf;
+    ///
+    /// let mut key = KeyBuf::new();
+    /// key.literal("ISSUE").part(&7u16)?.join_literal("-").join_part(&3u8)?;
+    /// assert_eq!(key.finish(), "ISSUE#00007-003");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    pub fn join_literal(&mut self, literal: &str) -> &mut Self {
+        debug_assert!(
+            !literal.contains(DELIMITER),
+            "key literal {literal:?} contains the delimiter"
+        );
+        self.join();
+        self.key.push_str(literal);
+        self
+    }
+
+    /// Appends a value's component encoding to the last segment, without a
+    /// delimiter: the `{comment}` of `ISSUE#{number}-{comment}`. The
+    /// template decides where this keeps the [`KeyPart`] contract (see
+    /// [`KeyPart::PREFIX_FREE`] and [`KeyPart::FIXED_LEN`]).
+    pub fn join_part<P: KeyPart + ?Sized>(&mut self, part: &P) -> Result<&mut Self, KeyError> {
+        self.join();
+        part.encode_key(&mut self.key)?;
+        Ok(self)
+    }
+
+    /// [`cut`](Self::cut) inside a value joined to the last segment.
+    pub fn join_cut<T: ?Sized, P: PrefixOf<T> + ?Sized>(
+        &mut self,
+        cut: &P,
+    ) -> Result<&mut Self, KeyError> {
+        self.join();
+        cut.encode_prefix(&mut self.key)?;
+        self.cut = true;
+        Ok(self)
+    }
+
+    /// Appends `value` as it is, for a raw key attribute (a field that is
+    /// the whole key): no escaping, no delimiter.
+    pub(crate) fn raw(&mut self, value: &str) -> &mut Self {
+        self.join();
+        self.key.push_str(value);
+        self
+    }
+
+    /// Records that the template continues the last segment (a hole
+    /// follows in it): a [`finish_prefix`](Self::finish_prefix) here ends
+    /// without a delimiter, since none comes next in any key.
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyBuf;
+    ///
+    /// // Every key of `REACT{kind}#…` starts with `REACT`, not `REACT#`.
+    /// let mut prefix = KeyBuf::new();
+    /// prefix.literal("REACT").continues();
+    /// assert_eq!(prefix.finish_prefix(), "REACT");
+    /// ```
+    pub fn continues(&mut self) -> &mut Self {
+        self.open = true;
+        self
+    }
+
     /// The key as written so far.
     ///
     /// ```
@@ -160,7 +240,9 @@ impl KeyBuf {
     /// at a component boundary: `NAME#Smith#` matches every key whose
     /// component is exactly `Smith`, and never `NAME#Smithson#…`. After a
     /// [`cut`](Self::cut) the prefix ends inside the cut component, as the
-    /// cut means. An empty `KeyBuf` gives the empty prefix.
+    /// cut means, and after [`continues`](Self::continues) inside the
+    /// segment the template continues. An empty `KeyBuf` gives the empty
+    /// prefix.
     ///
     /// [`prefix_upper_bound`]: crate::key::prefix_upper_bound
     ///
@@ -173,7 +255,7 @@ impl KeyBuf {
     /// # Ok::<(), ddb_entity::key::KeyError>(())
     /// ```
     pub fn finish_prefix(mut self) -> String {
-        if self.started && !self.cut {
+        if self.started && !self.cut && !self.open {
             self.key.push(DELIMITER);
         }
         self.key

@@ -49,6 +49,8 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 macro_rules! float {
     ($($t:ty, $bits:ty, $expected:literal);* $(;)?) => {$(
         impl KeyPart for $t {
+            const FIXED_LEN: Option<usize> = Some((<$bits>::BITS / 4) as usize);
+
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 if self.is_nan() {
                     return Err(KeyError::NaN);

@@ -44,6 +44,8 @@ mod uuid_impl {
     const HYPHEN_AFTER: [usize; 4] = [3, 5, 7, 9];
 
     impl KeyPart for Uuid {
+        const FIXED_LEN: Option<usize> = Some(36);
+
         fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
             out.reserve(36);
             for (i, b) in self.as_bytes().iter().enumerate() {
@@ -92,6 +94,8 @@ mod ulid_impl {
     const EXPECTED: &str = "Ulid (26 uppercase Crockford base32 characters)";
 
     impl KeyPart for Ulid {
+        const FIXED_LEN: Option<usize> = Some(LEN as usize);
+
         fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
             out.reserve(LEN as usize);
             for i in (0..LEN).rev() {

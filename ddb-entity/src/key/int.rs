@@ -97,6 +97,13 @@ pub struct Padded<const WIDTH: usize, T>(pub T);
 
 impl<const WIDTH: usize, T: PaddedInt> KeyPart for Padded<WIDTH, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    // As `T`'s: `WIDTH` digits for an unsigned type, one more for a
+    // negative value of a signed one.
+    const FIXED_LEN: Option<usize> = match T::FIXED_LEN {
+        Some(_) => Some(WIDTH),
+        None => None,
+    };
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.0.encode_padded(WIDTH, out)
@@ -289,6 +296,7 @@ macro_rules! unsigned {
 
         impl KeyPart for $t {
             $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
+            const FIXED_LEN: Option<usize> = Some(Self::MAX_DIGITS);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
@@ -337,6 +345,9 @@ macro_rules! signed {
 
         impl KeyPart for $t {
             $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
+            // Negatives are one byte longer (`-`), but start with a byte no
+            // non-negative starts with: no encoding extends another.
+            const PREFIX_FREE: bool = true;
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)

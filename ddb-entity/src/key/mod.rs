@@ -83,10 +83,10 @@ pub use bound::{
 pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
-pub use reader::KeyReader;
+pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
-pub use time::{Year, YearMonth};
+pub use time::{DateOf, Year, YearMonth, date_of};
 
 /// The byte that joins the segments of a key: `#` (0x23).
 ///
@@ -134,6 +134,20 @@ pub const DELIMITER: char = '#';
 /// component contains `#`, splitting a key on `#` recovers exactly the
 /// components it was built from: no value can forge a delimiter, alias two
 /// holes, or reach into another entity's key space.
+///
+/// **Segments of several pieces.** A template may also put literal text
+/// and holes side by side in one segment (`{kind}REACTION`,
+/// `{number}-{comment}`), written with [`KeyBuf::join_literal`] and
+/// [`KeyBuf::join_part`]. The argument above then needs one more property
+/// of a hole followed by more text in its segment: that no encoding of its
+/// type is a proper prefix of another's ([`PREFIX_FREE`](Self::PREFIX_FREE)),
+/// so two keys of one template first differ inside that hole's encodings,
+/// and decide as the values do; followed by another hole it must also have
+/// one length ([`FIXED_LEN`](Self::FIXED_LEN)), which is how
+/// [`KeyReader::segment`] cuts the segment back into its parts. Literal
+/// text is the same in every key of a template, so it never decides.
+/// `#[derive(Entity)]` checks both at compile time. A leading `#` (an empty
+/// first literal segment) is a literal like any other.
 ///
 /// The same rule makes prefixes honest: `NAME#Smith#` (a prefix cut at a
 /// component boundary, see [`KeyBuf::finish_prefix`]) matches every key whose
@@ -199,6 +213,29 @@ pub trait KeyPart {
     /// message. `None` for every other type.
     #[doc(hidden)]
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = None;
+
+    /// The byte length of *every* encoding of this type, when it is the
+    /// same for all values (`u32`: 10 digits, `Uuid`: 36 characters);
+    /// `None` otherwise (the default: strings, signed integers, `bool`).
+    ///
+    /// A template may put a hole and more text in one segment
+    /// (`"ISSUE#{number}-{comment}"`): a hole followed there by another
+    /// hole must have a fixed length, which is how a key is cut back into
+    /// its parts. `#[derive(Entity)]` checks it at compile time. Declaring
+    /// it is a promise: every encoding has exactly this many bytes.
+    const FIXED_LEN: Option<usize> = None;
+
+    /// Whether no encoding of this type is a proper prefix of another's
+    /// (`bool`: `false`/`true`; unit enums: a distinct position in the
+    /// first two bytes). True for every type with a
+    /// [`FIXED_LEN`](Self::FIXED_LEN), false by default (a string's
+    /// encoding continues with more characters: `a` of `ab`).
+    ///
+    /// A hole followed by literal text in its segment (`"{kind}REACTION"`)
+    /// keeps the order of rule 1 only for such a type: for a string,
+    /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
+    /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
+    const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -280,6 +317,8 @@ pub fn decode<P: DecodeKeyPart>(component: &str) -> Result<P, KeyError> {
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -288,6 +327,8 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
 
 impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -296,6 +337,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
 
 impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -304,6 +347,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
 
 impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -312,6 +357,8 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
 
 impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

@@ -1,7 +1,7 @@
 //! Parsing keys back into typed parts.
 
 use super::error::excerpt;
-use super::{DELIMITER, DecodeKeyPart, KeyError};
+use super::{DELIMITER, DecodeKeyPart, KeyError, KeyPart};
 
 /// Reads a key segment by segment, in template order.
 ///
@@ -150,6 +150,33 @@ impl<'a> KeyReader<'a> {
         })
     }
 
+    /// Takes the next segment whole, to read a template segment that holds
+    /// literal text beside a hole, or several holes (`{kind}REACTION`,
+    /// `{number}-{comment}`), piece by piece.
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyReader;
+    ///
+    /// let mut key = KeyReader::new("ISSUE#00007-alice");
+    /// key.literal("ISSUE")?;
+    /// let mut segment = key.segment()?;
+    /// let number: u16 = segment.fixed()?;
+    /// segment.literal("-")?;
+    /// let author: String = segment.last("")?;
+    /// key.finish()?;
+    /// assert_eq!((number, author.as_str()), (7, "alice"));
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    pub fn segment(&mut self) -> Result<SegmentReader<'a>, KeyError> {
+        let index = self.index;
+        let text = self.next_segment(|| "a segment".to_owned())?;
+        Ok(SegmentReader {
+            index,
+            whole: text,
+            rest: text,
+        })
+    }
+
     /// Checks that every segment has been read.
     ///
     /// ```
@@ -171,6 +198,93 @@ impl<'a> KeyReader<'a> {
                 index: self.index,
                 rest: excerpt(rest),
             }),
+        }
+    }
+}
+
+/// One segment of a key read piece by piece: literal text, holes of a fixed
+/// length, and a last hole that runs to the segment's literal end. Made by
+/// [`KeyReader::segment`]; errors name the segment as `KeyReader`'s do.
+#[derive(Debug, Clone)]
+pub struct SegmentReader<'a> {
+    index: usize,
+    whole: &'a str,
+    rest: &'a str,
+}
+
+impl<'a> SegmentReader<'a> {
+    fn unexpected(&self, expected: &str) -> KeyError {
+        KeyError::UnexpectedLiteral {
+            index: self.index,
+            expected: expected.to_owned(),
+            found: excerpt(self.whole),
+        }
+    }
+
+    fn decode<P: DecodeKeyPart>(&self, text: &str) -> Result<P, KeyError> {
+        P::decode_key(text).map_err(|source| KeyError::Segment {
+            index: self.index,
+            expected: std::any::type_name::<P>(),
+            found: excerpt(self.whole),
+            source: Box::new(source),
+        })
+    }
+
+    /// Reads literal text the template has here.
+    ///
+    /// ```
+    /// let mut key = ddb_entity::key::KeyReader::new("REACT02-HEART");
+    /// let mut segment = key.segment()?;
+    /// assert!(segment.literal("REACTION").is_err());
+    /// segment.literal("REACT")?;
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    pub fn literal(&mut self, expected: &str) -> Result<(), KeyError> {
+        match self.rest.strip_prefix(expected) {
+            Some(rest) => {
+                self.rest = rest;
+                Ok(())
+            }
+            None => Err(self.unexpected(expected)),
+        }
+    }
+
+    /// Decodes a hole of a type with a [`FIXED_LEN`](KeyPart::FIXED_LEN):
+    /// exactly that many bytes.
+    pub fn fixed<P: KeyPart + DecodeKeyPart>(&mut self) -> Result<P, KeyError> {
+        let len = P::FIXED_LEN.unwrap_or(usize::MAX);
+        let (Some(text), Some(rest)) = (self.rest.get(..len), self.rest.get(len..)) else {
+            return Err(KeyError::Segment {
+                index: self.index,
+                expected: std::any::type_name::<P>(),
+                found: excerpt(self.whole),
+                source: Box::new(KeyError::malformed(
+                    "a component of the type's fixed length",
+                    self.rest,
+                )),
+            });
+        };
+        let value = self.decode(text)?;
+        self.rest = rest;
+        Ok(value)
+    }
+
+    /// Decodes the segment's last hole: everything left but the literal
+    /// `suffix` that ends the segment, which must be there.
+    pub fn last<P: DecodeKeyPart>(mut self, suffix: &str) -> Result<P, KeyError> {
+        let Some(text) = self.rest.strip_suffix(suffix) else {
+            return Err(self.unexpected(suffix));
+        };
+        self.rest = "";
+        self.decode(text)
+    }
+
+    /// Checks that the whole segment has been read.
+    pub fn finish(self) -> Result<(), KeyError> {
+        if self.rest.is_empty() {
+            Ok(())
+        } else {
+            Err(self.unexpected(""))
         }
     }
 }

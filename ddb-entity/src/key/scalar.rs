@@ -23,6 +23,9 @@ use super::string::unescape;
 use super::{DecodeKeyPart, KeyError, KeyPart};
 
 impl KeyPart for bool {
+    // `false` and `true` differ in their first byte.
+    const PREFIX_FREE: bool = true;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         out.push_str(if *self { "true" } else { "false" });
         Ok(())
@@ -40,6 +43,10 @@ impl DecodeKeyPart for bool {
 }
 
 impl KeyPart for char {
+    // One character: UTF-8 is prefix-free, and an escape (`$` and one
+    // byte) starts with a byte no unescaped character is.
+    const PREFIX_FREE: bool = true;
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.encode_utf8(&mut [0; 4]).encode_key(out)
     }

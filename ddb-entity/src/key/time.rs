@@ -175,6 +175,8 @@ fn parse_naive_datetime(text: &str) -> Option<NaiveDateTime> {
 }
 
 impl KeyPart for NaiveDate {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, *self)
     }
@@ -187,6 +189,8 @@ impl DecodeKeyPart for NaiveDate {
 }
 
 impl KeyPart for NaiveTime {
+    const FIXED_LEN: Option<usize> = Some(TIME_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_time(out, *self)
     }
@@ -199,6 +203,8 @@ impl DecodeKeyPart for NaiveTime {
 }
 
 impl KeyPart for NaiveDateTime {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN + 1 + TIME_LEN);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         push_date(out, self.date())?;
         out.push('T');
@@ -214,6 +220,8 @@ impl DecodeKeyPart for NaiveDateTime {
 }
 
 impl KeyPart for DateTime<Utc> {
+    const FIXED_LEN: Option<usize> = Some(DATE_LEN + 1 + TIME_LEN + 1);
+
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.naive_utc().encode_key(out)?;
         out.push('Z');
@@ -351,4 +359,81 @@ impl PrefixOf<DateTime<Utc>> for NaiveDate {
         out.push('T');
         Ok(())
     }
+}
+
+/// A value with a UTC calendar date: what [`date_of`] reads.
+pub trait DateOf {
+    /// The date: a `NaiveDate`, or an `Option` of one for an `Option`.
+    type Date;
+
+    /// The calendar date of the value.
+    fn date_of(&self) -> Self::Date;
+}
+
+impl DateOf for DateTime<Utc> {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        self.date_naive()
+    }
+}
+
+impl DateOf for NaiveDateTime {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        self.date()
+    }
+}
+
+impl DateOf for NaiveDate {
+    type Date = NaiveDate;
+
+    fn date_of(&self) -> NaiveDate {
+        *self
+    }
+}
+
+impl<T: DateOf> DateOf for Option<T> {
+    type Date = Option<T::Date>;
+
+    fn date_of(&self) -> Option<T::Date> {
+        self.as_ref().map(DateOf::date_of)
+    }
+}
+
+/// The UTC calendar date of an instant: a typed conversion for a computed
+/// index key, so that an index is keyed by the *day* of a timestamp field
+/// and kept in step with it by every write.
+///
+/// ```
+/// use chrono::{NaiveDate, TimeZone, Utc};
+/// use ddb_entity::key::date_of;
+///
+/// let at = Utc.with_ymd_and_hms(2026, 3, 14, 23, 59, 59).unwrap();
+/// assert_eq!(date_of(&at), NaiveDate::from_ymd_opt(2026, 3, 14).unwrap());
+/// assert_eq!(date_of(&None::<chrono::DateTime<Utc>>), None);
+/// ```
+///
+/// In an entity, with `#[entity(computed = …)]`:
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// use chrono::{DateTime, NaiveDate, Utc};
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "DEAL#{id}", sk = "DEAL")]
+/// #[entity(computed = day: NaiveDate = ddb_entity::key::date_of(created_at))]
+/// #[entity(index = Gsi1, pk = "DEALS#{day}", sk = "{created_at}")]
+/// struct Deal { id: String, created_at: DateTime<Utc> }
+///
+/// let day = NaiveDate::from_ymd_opt(2026, 3, 14).unwrap();
+/// assert_eq!(Deal::gsi1_partition(day)?.as_str(), "DEALS#2026-03-14");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+pub fn date_of<T: DateOf>(value: &T) -> T::Date {
+    value.date_of()
 }

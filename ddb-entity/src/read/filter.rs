@@ -28,6 +28,13 @@ impl Filters {
         self.conditions.is_empty()
     }
 
+    /// Every attribute the filters name.
+    pub(crate) fn attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.conditions
+            .iter()
+            .flat_map(|condition| condition.attributes())
+    }
+
     /// Refuses a filter on a key attribute before anything is sent: on the
     /// queried index's keys (`keys`; DynamoDB refuses those — the key
     /// condition selects by key) and on every attribute the library owns

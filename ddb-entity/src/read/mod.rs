@@ -3,9 +3,11 @@
 
 mod filter;
 mod get;
+mod multi;
 mod query;
 mod scan;
 
 pub use get::Get;
+pub use multi::MultiQuery;
 pub use query::{Page, Query};
 pub use scan::{Scan, ScanPage};

@@ -8,7 +8,7 @@ use tracing::Instrument;
 use super::filter::{Filters, unexpired};
 use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Partition, RangeCondition, SortKey, SortRange};
@@ -56,7 +56,8 @@ pub struct Page<C> {
     /// The items, demultiplexed.
     pub items: C,
     /// `Some` while the partition has more items (DynamoDB stopped at its
-    /// 1 MB page, or at the limit).
+    /// 1 MB page, or at the limit); sealed when the handle seals its
+    /// cursors.
     pub cursor: Option<Cursor>,
     /// How many items DynamoDB read for this page (`ScannedCount`): with a
     /// filter, the items it then dropped too — they cost read capacity
@@ -264,7 +265,13 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// Resume after a [`Page::cursor`] of the same query.
+    /// Resume after a [`Page::cursor`] of the same query. The cursor is
+    /// checked before anything is sent (see [`Cursor`]): an unsealed one
+    /// must be of this index and partition; on a handle that seals its
+    /// cursors, only one sealed for exactly this query (table, index,
+    /// partition, sort-key condition, direction, filter), unexpired, is
+    /// taken. Page size, limit, consistency and projection may differ from
+    /// the query that made it.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -323,7 +330,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut collection = C::default();
             while let Some(items) = progress.next_request(&self, Some(C::TYPES)).await? {
                 for item in items {
@@ -341,7 +348,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut items = C::default();
             let scanned_before = progress.scanned;
             let raw = progress.next_request(&self, Some(C::TYPES)).await?;
@@ -349,7 +356,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 demultiplex(&mut items, item, self.unknown)?;
             }
             progress.record();
-            let cursor = progress.cursor::<I>()?;
+            let cursor = progress.cursor(&self)?;
             Ok(Page {
                 items,
                 cursor,
@@ -371,7 +378,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             async move {
                 let (query, mut progress) = match state {
                     Pages::Start(mut query) => {
-                        let progress = Box::new(query.start()?);
+                        let progress = Box::new(query.start(Some(C::TYPES))?);
                         (query, progress)
                     }
                     Pages::Running(query, progress) => (query, progress),
@@ -386,7 +393,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                     demultiplex(&mut items, item, query.unknown)?;
                 }
                 progress.record();
-                let cursor = progress.cursor::<I>()?;
+                let cursor = progress.cursor(&query)?;
                 let scanned_count = progress.scanned - scanned_before;
                 let next = if progress.done {
                     Pages::Done
@@ -438,7 +445,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn count(mut self) -> Result<usize> {
         let span = self.span("(count)");
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(None)?;
             progress.select_count = true;
             while progress.next_request(&self, None).await?.is_some() {}
             progress.record();
@@ -488,7 +495,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     {
         let span = self.span(T::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(T::TYPES))?;
             if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
                 progress.cap = Some(1);
             }
@@ -550,7 +557,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     {
         let span = self.span(T::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(T::TYPES))?;
             if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
                 progress.cap = Some(2);
             }
@@ -580,15 +587,6 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         .await
     }
 
-    /// The filter as text, every placeholder replaced by its name or value
-    /// (the same text for the same filter), for a collection of `types`;
-    /// `None` without one. What a cursor can be bound to.
-    #[allow(dead_code)]
-    pub(crate) fn filter_text(&self, types: &[&str]) -> Result<Option<String>> {
-        self.filters
-            .text(&I::Table::SCHEMA, self.unknown, Some(types))
-    }
-
     fn span(&self, collection: &'static str) -> tracing::Span {
         tracing::info_span!(
             "ddb.query",
@@ -604,9 +602,37 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         )
     }
 
-    /// Checks everything that can be checked before sending.
-    fn start(&mut self) -> Result<Progress> {
+    /// What this query's cursors belong to, with the sort-key range
+    /// `condition` and the filter's canonical text `filter`.
+    fn scope<'a>(
+        &'a self,
+        condition: Option<&'a SortRange<()>>,
+        filter: Option<&'a [u8]>,
+    ) -> Scope<'a> {
+        Scope {
+            table: self.db.table_name(),
+            index: I::INDEX_NAME,
+            keys: [I::KEYS, I::Table::SCHEMA.primary],
+            partition: self.partition.as_str(),
+            range: condition,
+            reverse: self.reverse,
+            filter,
+        }
+    }
+
+    /// Checks everything that can be checked before sending, for a
+    /// collection of `types` (`None` when only counting).
+    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
         self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
+        // A sealed cursor is bound to the filter: a page boundary of one
+        // filtered listing means nothing in another. Only sealing reads it.
+        let filter = match self.db.cursor_seal() {
+            Some(_) => self
+                .filters
+                .text(&I::Table::SCHEMA, self.unknown, types)?
+                .map(String::into_bytes),
+            None => None,
+        };
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
@@ -618,24 +644,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         let start_key = match &self.cursor {
             None => None,
-            Some(cursor) => {
-                // What DynamoDB's LastEvaluatedKey holds: the index's keys,
-                // and on a global secondary index the table's too.
-                let key_schema: Vec<&str> = [I::KEYS, I::Table::SCHEMA.primary]
-                    .iter()
-                    .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
-                    .flatten()
-                    .collect();
-                Some(cursor.start_key(
-                    I::INDEX_NAME,
-                    &key_schema,
-                    I::KEYS.partition_key,
-                    self.partition.as_str(),
-                )?)
-            }
+            Some(cursor) => Some(cursor.resume(
+                &self.scope(condition.as_ref(), filter.as_deref()),
+                self.db.cursor_seal(),
+                self.db.now(),
+            )?),
         };
         Ok(Progress {
             condition,
+            filter,
             start_key,
             last_key: None,
             remaining: self.limit,
@@ -688,6 +705,8 @@ enum Pages<'db, I: QueryIndex> {
 #[derive(Debug)]
 struct Progress {
     condition: Option<SortRange<()>>,
+    /// The filter's canonical text, when cursors are sealed.
+    filter: Option<Vec<u8>>,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
     /// `LastEvaluatedKey` of the last response.
@@ -837,11 +856,15 @@ impl Progress {
         Ok(Some(items))
     }
 
-    /// Where the last response stopped, if the partition has more.
-    fn cursor<I: QueryIndex>(&self) -> Result<Option<Cursor>> {
+    /// Where the last response stopped, if the partition has more: sealed
+    /// when the handle seals its cursors.
+    fn cursor<I: QueryIndex>(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.last_key
             .as_ref()
-            .map(|key| Cursor::new(I::INDEX_NAME, key))
+            .map(|key| {
+                let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
+                Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
+            })
             .transpose()
     }
 

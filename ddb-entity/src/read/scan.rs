@@ -409,6 +409,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         }
         if let Some(segment) = self.resume.keys().find(|s| **s >= self.segments) {
             return Err(Repr::InvalidCursor {
+                fault: crate::op::CursorFault::Mismatch,
                 reason: format!(
                     "segment {segment} is not one of the scan's {}",
                     self.segments

@@ -1011,6 +1011,14 @@ fn parts<E: Entity>(
     for change in &changes.entries {
         if let Some(value) = change.action.value() {
             size::check_value(E::RUST_NAME, &change.path.to_string(), value)?;
+            if change.path.is_top() {
+                crate::item::check_index_attribute(
+                    &E::Table::SCHEMA,
+                    E::RUST_NAME,
+                    change.path.attribute,
+                    value,
+                )?;
+            }
         }
     }
     if creates && let Some(change) = changes.entries.iter().find(|c| !c.path.is_top()) {
@@ -1248,15 +1256,27 @@ fn update_expression(
             }
         }
     }
+    // An index key attribute the update sets as a field (a raw key:
+    // `pk = field`) moves with that field's own SET or REMOVE.
+    let changed = |attribute: &str| {
+        changes
+            .entries
+            .iter()
+            .any(|c| c.path.is_top() && c.path.attribute == attribute)
+    };
     for change in index_changes {
         match change {
             IndexChange::Set(index, key) => {
-                let pk = p.name(index.keys.partition_key);
-                set.push(format!(
-                    "{pk} = {}",
-                    p.value(AttributeValue::S(key.partition.clone()))
-                ));
-                if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort) {
+                if !changed(index.keys.partition_key) {
+                    let pk = p.name(index.keys.partition_key);
+                    set.push(format!(
+                        "{pk} = {}",
+                        p.value(AttributeValue::S(key.partition.clone()))
+                    ));
+                }
+                if let (Some(attribute), Some(sort)) = (index.keys.sort_key, &key.sort)
+                    && !changed(attribute)
+                {
                     let sk = p.name(attribute);
                     set.push(format!(
                         "{sk} = {}",
@@ -1265,8 +1285,10 @@ fn update_expression(
                 }
             }
             IndexChange::Remove(index) => {
-                remove.push(p.name(index.keys.partition_key));
-                if let Some(attribute) = index.keys.sort_key {
+                for attribute in std::iter::once(index.keys.partition_key)
+                    .chain(index.keys.sort_key)
+                    .filter(|attribute| !changed(attribute))
+                {
                     remove.push(p.name(attribute));
                 }
             }

@@ -13,6 +13,7 @@ mod ranges;
 mod robustness;
 mod scalars;
 mod strings;
+mod templates;
 mod time;
 mod tuples;
 

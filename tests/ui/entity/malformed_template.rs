@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
 
 #[derive(Entity, Serialize, Deserialize)]
-#[entity(table = App, pk = "CUST{id}", sk = "ORDER#{id")]
+#[entity(table = App, pk = "CUST#{id}", sk = "ORDER#{id")]
 pub struct MixedAndUnclosed {
     pub id: u64,
 }
@@ -12,6 +12,13 @@ pub struct MixedAndUnclosed {
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = App, pk = "", sk = "A##B")]
 pub struct EmptyTemplateAndSegment {
+    pub id: u64,
+}
+
+// Only the start may be empty: a leading `#`, before other segments.
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "#", sk = "A#")]
+pub struct EmptyAtTheEnd {
     pub id: u64,
 }
 
@@ -37,15 +44,18 @@ fn main() {
     let b = EmptyTemplateAndSegment { id: 1 };
     let c = RepeatedHoleTwoHolesBadWidth { id: 1, a: 2, b: 3, n: 4 };
     let d = RawIdentifier { r#type: 1 };
+    let e = EmptyAtTheEnd { id: 1 };
     let _ = async move {
         db.put(&a).await?;
         db.put(&b).await?;
         db.put(&c).await?;
         db.put(&d).await?;
+        db.put(&e).await?;
         let _: Option<MixedAndUnclosed> = db.get(MixedAndUnclosed::key(1)?).await?;
         let _: Option<EmptyTemplateAndSegment> = db.get(EmptyTemplateAndSegment::key()?).await?;
         let _: Option<RepeatedHoleTwoHolesBadWidth> = db.get(RepeatedHoleTwoHolesBadWidth::key(1, 2, 3, 4)?).await?;
         let _: Option<RawIdentifier> = db.get(RawIdentifier::key(1)?).await?;
+        let _: Option<EmptyAtTheEnd> = db.get(EmptyAtTheEnd::key()?).await?;
         Ok::<(), ddb_entity::Error>(())
     };
 }

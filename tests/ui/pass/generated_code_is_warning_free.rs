@@ -92,7 +92,7 @@ pub enum Mixed {
     Boxed(Boxed<u8>),
 }
 
-fn main() -> std::result::Result<(), ddb_entity::Error> {
+pub(crate) fn main() -> std::result::Result<(), ddb_entity::Error> {
     let thing = Thing {
         r#type: "widget".into(),
         status: Status::Open,
@@ -107,11 +107,16 @@ fn main() -> std::result::Result<(), ddb_entity::Error> {
     assert!(!item.contains_key("GSI1PK"));
     assert_eq!(item["REF"].as_s().ok().map(|s| s.as_str()), Some("R-1"));
     assert_eq!(item["kind"].as_s().ok().map(|s| s.as_str()), Some("THING"));
-    let prefix: ddb_entity::SortKey<ddb_entity::Primary<App>> = Thing::sk().status(Status::Closed).into();
+    let prefix: ddb_entity::SortKey<ddb_entity::Primary<App>> =
+        Thing::sk().status(Status::Closed).into();
     assert_eq!(prefix.value().ok(), Some("ITEM#01-Closed#"));
     let _ = Thing::by_ref_partition("R-1")?;
 
-    let boxed = Boxed { id: 1, label: "a".into(), payload: 5u8 };
+    let boxed = Boxed {
+        id: 1,
+        label: "a".into(),
+        payload: 5u8,
+    };
     assert_eq!(boxed.primary_key()?.sort(), "BOX#a");
     let _ = Boxed::<u8>::sk().label("a");
 

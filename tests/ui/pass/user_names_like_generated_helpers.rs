@@ -62,13 +62,20 @@ async fn service(db: Db<App>, order: Order) -> Result<(), ddb_entity::Error> {
         .sk_eq(Order::gsi1_sk().customer_id(1))
         .all()
         .await?;
-    db.update(Order::key(1, 3, 2)?).set(Order::fields().total, 5).await?;
+    db.update(Order::key(1, 3, 2)?)
+        .set(Order::fields().total, 5)
+        .await?;
     Ok(())
 }
 
-fn main() -> Result<(), ddb_entity::Error> {
+pub(crate) fn main() -> Result<(), ddb_entity::Error> {
     let _ = (OrderFields { mine: 1 }, OrderSk, OrderGsi1Sk::Mine);
-    let order = Order { customer_id: 1, order_id: 2, placed: 3, total: 4 };
+    let order = Order {
+        customer_id: 1,
+        order_id: 2,
+        placed: 3,
+        total: 4,
+    };
     assert_eq!(order.primary_key()?, Order::key(1, 3, 2)?);
     let _ = service;
     Ok(())

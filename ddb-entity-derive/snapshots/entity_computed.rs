@@ -1,0 +1,408 @@
+const _: () = {
+    /// The identity on types, reached through an array whose length
+    /// holds a check (see the derive's `expand/checks.rs`).
+    pub trait __KeyType<T: ?::core::marker::Sized> {
+        type Checked: ?::core::marker::Sized;
+    }
+    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
+        type Checked = T;
+    }
+    #[allow(dead_code)]
+    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
+        value
+    }
+    #[allow(non_camel_case_types)]
+    type __Key_id = <[(); {
+        ::ddb_entity::__private::assert_key_part::<u64>();
+        0
+    }] as __KeyType<u64>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_day = <[(); {
+        ::ddb_entity::__private::assert_key_part::<NaiveDate>();
+        0
+    }] as __KeyType<NaiveDate>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_priority = <[(); {
+        ::ddb_entity::__private::assert_key_part::<u8>();
+        0
+    }] as __KeyType<u8>>::Checked;
+    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
+    );
+    const _: () = ::ddb_entity::__private::index_of_table::<Gsi2, App>();
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::index_has_sort_key:: < Gsi2 > (),
+        "index `Gsi2` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi2` in `table!`"
+    );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
+    #[automatically_derived]
+    impl Ticket {
+        ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.
+        pub fn key(
+            id: impl ::ddb_entity::KeyArg<u64>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
+            __pk.literal("TICKET");
+            __pk.part("id", &id)?;
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Ticket");
+                    __sk.literal("TICKET");
+                    __sk.finish_sort()?
+                },
+            )
+        }
+        ///The partition `TICKET#{id}`: where a Query for `Ticket` items (and every other entity type sharing this partition template) starts.
+        pub fn partition(
+            id: impl ::ddb_entity::KeyArg<u64>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
+            __pk.literal("TICKET");
+            __pk.part("id", &id)?;
+            ::ddb_entity::Partition::new(__pk.finish_partition()?)
+        }
+        ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
+        pub fn sk() -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            ::ddb_entity::__private::SortKeyBuilder::<
+                ::ddb_entity::Primary<App>,
+            >::new("Ticket")
+                .literal("TICKET")
+                .whole()
+        }
+        ///The partition `DAY#{day}` of index `Gsi1`: where a Query for `Ticket` items on that index starts.
+        pub fn gsi1_partition(
+            day: impl ::ddb_entity::KeyArg<NaiveDate>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
+            __pk.literal("DAY");
+            __pk.part("day", &day)?;
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+        }
+        ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn gsi1_sk() -> TicketGsi1Sk<0usize> {
+            TicketGsi1Sk(
+                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Ticket"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The partition `OPEN` of index `Gsi2`: where a Query for `Ticket` items on that index starts.
+        pub fn gsi2_partition() -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi2>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
+            __pk.literal("OPEN");
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi2>()?)
+        }
+        ///Starts the sort key of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left with `.priority(…)`, and stop anywhere for a prefix. `.priority_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn gsi2_sk() -> TicketGsi2Sk<0usize> {
+            TicketGsi2Sk(
+                ::ddb_entity::__private::SortKeyBuilder::<Gsi2>::new("Ticket"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The stored fields of `Ticket`, to name in an update.
+        pub const fn fields() -> TicketFields {
+            TicketFields {
+                id: ::ddb_entity::Field::new("id", "id"),
+                status: ::ddb_entity::Field::new("status", "status"),
+                priority: ::ddb_entity::Field::new("priority", "priority"),
+                opened: ::ddb_entity::Field::new("opened", "opened"),
+            }
+        }
+    }
+    ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
+    #[derive(Debug, Clone, Copy)]
+    pub struct TicketFields {
+        ///`Ticket::id`, stored as `id`.
+        pub id: ::ddb_entity::Field<Ticket, u64, ::ddb_entity::field::PrimaryKeyPart>,
+        ///`Ticket::status`, stored as `status`.
+        pub status: ::ddb_entity::Field<
+            Ticket,
+            Status,
+            ::ddb_entity::field::IndexKeyPart,
+        >,
+        ///`Ticket::priority`, stored as `priority`.
+        pub priority: ::ddb_entity::Field<Ticket, u8, ::ddb_entity::field::IndexKeyPart>,
+        ///`Ticket::opened`, stored as `opened`.
+        pub opened: ::ddb_entity::Field<
+            Ticket,
+            Option<DateTime<Utc>>,
+            ::ddb_entity::field::IndexKeyPart,
+        >,
+    }
+    ///Sort-key builder of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct TicketGsi1Sk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::core::marker::PhantomData<fn() -> Ticket>,
+    );
+    #[automatically_derived]
+    impl<
+        const FILLED: ::core::primitive::usize,
+    > ::core::convert::From<TicketGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+        fn from(stage: TicketGsi1Sk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl TicketGsi1Sk<0usize> {
+        ///Fills `{id}`.
+        pub fn id(
+            self,
+            id: impl ::ddb_entity::KeyArg<u64>,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.part("id", &id).whole()
+        }
+        ///Cuts inside `{id}`: every key whose `id` starts with `cut` (e.g. a year or a month of a date).
+        pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.cut::<u64, C>("id", &cut)
+        }
+    }
+    ///Sort-key builder of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct TicketGsi2Sk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<Gsi2>,
+        ::core::marker::PhantomData<fn() -> Ticket>,
+    );
+    #[automatically_derived]
+    impl<
+        const FILLED: ::core::primitive::usize,
+    > ::core::convert::From<TicketGsi2Sk<FILLED>> for ::ddb_entity::SortKey<Gsi2> {
+        fn from(stage: TicketGsi2Sk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl TicketGsi2Sk<0usize> {
+        ///Fills `{priority}`.
+        pub fn priority(
+            self,
+            priority: impl ::ddb_entity::KeyArg<u8>,
+        ) -> ::ddb_entity::SortKey<Gsi2> {
+            self.0.part("priority", &priority).whole()
+        }
+        ///Cuts inside `{priority}`: every key whose `priority` starts with `cut` (e.g. a year or a month of a date).
+        pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<u8>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<Gsi2> {
+            self.0.cut::<u8, C>("priority", &cut)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::Entity for Ticket {
+        type Table = App;
+        const RUST_NAME: &'static ::core::primitive::str = "Ticket";
+        const TYPE_TAG: &'static ::core::primitive::str = "TICKET";
+        const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
+            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+        ];
+        fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            Self::key(__checked::<__Key_id>(&self.id))
+        }
+        fn index_entries(
+            &self,
+        ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+            #[allow(unused_mut)]
+            let mut entries = ::std::vec::Vec::with_capacity(2usize);
+            entries
+                .push(::ddb_entity::IndexEntry {
+                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    key: match (&ddb_entity::key::date_of(&self.opened),) {
+                        (::core::option::Option::Some(day),) => {
+                            ::core::option::Option::Some(::ddb_entity::IndexKey {
+                                partition: Self::gsi1_partition(
+                                        __checked::<__Key_day>(day),
+                                    )?
+                                    .into_string(),
+                                sort: ::core::option::Option::Some(
+                                    ::ddb_entity::SortKey::from(
+                                            Self::gsi1_sk().id(__checked::<__Key_id>(&self.id)),
+                                        )
+                                        .into_value()?,
+                                ),
+                            })
+                        }
+                        _ => ::core::option::Option::None,
+                    },
+                });
+            entries
+                .push(::ddb_entity::IndexEntry {
+                    index: <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                    key: if Self::is_open(&self.status) {
+                        ::core::option::Option::Some(::ddb_entity::IndexKey {
+                            partition: Self::gsi2_partition()?.into_string(),
+                            sort: ::core::option::Option::Some(
+                                ::ddb_entity::SortKey::from(
+                                        Self::gsi2_sk()
+                                            .priority(__checked::<__Key_priority>(&self.priority)),
+                                    )
+                                    .into_value()?,
+                            ),
+                        })
+                    } else {
+                        ::core::option::Option::None
+                    },
+                });
+            ::core::result::Result::Ok(entries)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::__private::EntityHooks for Ticket {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "id",
+            "status",
+            "priority",
+            "opened",
+        ];
+        #[allow(unused_variables)]
+        fn index_changes(
+            key: &::ddb_entity::Key<Self>,
+            changes: &::ddb_entity::__private::Changes,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("TICKET")?;
+            let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("TICKET")?;
+            reader.finish()?;
+            let id = &__decoded_id;
+            #[allow(unused_mut)]
+            let mut out = ::std::vec::Vec::new();
+            if changes.touches(&["opened"]) {
+                let __none_opened: Option<DateTime<Utc>> = ::core::option::Option::None;
+                let __field_opened: &Option<DateTime<Utc>> = match changes
+                    .lookup::<Option<DateTime<Utc>>>("opened")
+                {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    ::ddb_entity::__private::Lookup::Removed => &__none_opened,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Ticket",
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                "opened",
+                            ),
+                        );
+                    }
+                };
+                let __computed_day = ddb_entity::key::date_of(__field_opened);
+                let day: ::core::option::Option<&__Key_day> = __computed_day.as_ref();
+                out.push(
+                    match (day,) {
+                        (::core::option::Option::Some(day),) => {
+                            ::ddb_entity::__private::IndexChange::Set(
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                ::ddb_entity::IndexKey {
+                                    partition: Self::gsi1_partition(day)?.into_string(),
+                                    sort: ::core::option::Option::Some(
+                                        ::ddb_entity::SortKey::from(Self::gsi1_sk().id(id))
+                                            .into_value()?,
+                                    ),
+                                },
+                            )
+                        }
+                        _ => {
+                            ::ddb_entity::__private::IndexChange::Remove(
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                            )
+                        }
+                    },
+                );
+            }
+            if changes.touches(&["priority", "status"]) {
+                let __field_status: &Status = match changes.lookup::<Status>("status") {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Ticket",
+                                <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                "status",
+                            ),
+                        );
+                    }
+                };
+                if Self::is_open(__field_status) {
+                    let __field_priority: &u8 = match changes.lookup::<u8>("priority") {
+                        ::ddb_entity::__private::Lookup::Set(value) => value,
+                        _ => {
+                            return ::core::result::Result::Err(
+                                ::ddb_entity::__private::missing_key_field(
+                                    "Ticket",
+                                    <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                    "priority",
+                                ),
+                            );
+                        }
+                    };
+                    let priority: &__Key_priority = __field_priority;
+                    out.push(
+                        ::ddb_entity::__private::IndexChange::Set(
+                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                            ::ddb_entity::IndexKey {
+                                partition: Self::gsi2_partition()?.into_string(),
+                                sort: ::core::option::Option::Some(
+                                    ::ddb_entity::SortKey::from(
+                                            Self::gsi2_sk().priority(priority),
+                                        )
+                                        .into_value()?,
+                                ),
+                            },
+                        ),
+                    );
+                } else {
+                    out.push(
+                        ::ddb_entity::__private::IndexChange::Remove(
+                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                        ),
+                    );
+                }
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Ticket",
+                        <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                        "priority",
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("TICKET")?;
+            let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("TICKET")?;
+            reader.finish()?;
+            let id = &__decoded_id;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(1usize);
+            fields.push(("id", ::ddb_entity::__private::key_field_value("Ticket", id)?));
+            ::core::result::Result::Ok(fields)
+        }
+    }
+};

@@ -1,0 +1,432 @@
+const _: () = {
+    /// The identity on types, reached through an array whose length
+    /// holds a check (see the derive's `expand/checks.rs`).
+    pub trait __KeyType<T: ?::core::marker::Sized> {
+        type Checked: ?::core::marker::Sized;
+    }
+    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
+        type Checked = T;
+    }
+    #[allow(dead_code)]
+    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
+        value
+    }
+    #[allow(non_camel_case_types)]
+    type __Key_repo = <[(); {
+        ::ddb_entity::__private::assert_key_part::<String>();
+        0
+    }] as __KeyType<String>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_number = <[(); {
+        ::ddb_entity::__private::assert_key_part::<u32>();
+        0
+    }] as __KeyType<u32>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_comment = <[(); {
+        ::ddb_entity::__private::assert_key_part::<String>();
+        0
+    }] as __KeyType<String>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_author = <[(); {
+        ::ddb_entity::__private::assert_key_part::<String>();
+        0
+    }] as __KeyType<String>>::Checked;
+    #[allow(non_camel_case_types)]
+    type __Key_kind = <[(); {
+        ::ddb_entity::__private::assert_key_part::<Kind>();
+        0
+    }] as __KeyType<Kind>>::Checked;
+    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
+    );
+    const _: () = ::core::assert!(
+        < u32 as ::ddb_entity::__private::KeyPart > ::FIXED_LEN.is_some(),
+        "`{{number}}` is followed by another hole in its segment, so its encoding must have one fixed length to tell where it ends, and a `u32`'s has not: separate the holes with `#`, or use a fixed-length type (an unsigned integer, a float, a chrono date or time, a `Uuid`, a `Ulid`)"
+    );
+    const _: () = ::core::assert!(
+        < Kind as ::ddb_entity::__private::KeyPart > ::PREFIX_FREE,
+        "`{{kind}}` is followed by literal text in its segment, but one `Kind`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `kind`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
+    );
+    const _: () = ::core::assert!(
+        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
+    );
+    #[automatically_derived]
+    impl Comment {
+        ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
+        pub fn key(
+            repo: impl ::ddb_entity::KeyArg<String>,
+            number: impl ::ddb_entity::KeyArg<u32>,
+            comment: impl ::ddb_entity::KeyArg<String>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
+            __pk.literal("REPO");
+            __pk.part("repo", &repo)?;
+            ::ddb_entity::Key::new(
+                __pk.finish_partition()?,
+                {
+                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Comment");
+                    __sk.literal("");
+                    __sk.literal("ISSUE");
+                    __sk.part("number", &number)?;
+                    __sk.join_literal("-");
+                    __sk.join_part("comment", &comment)?;
+                    __sk.finish_sort()?
+                },
+            )
+        }
+        ///The partition `REPO#{repo}`: where a Query for `Comment` items (and every other entity type sharing this partition template) starts.
+        pub fn partition(
+            repo: impl ::ddb_entity::KeyArg<String>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
+            __pk.literal("REPO");
+            __pk.part("repo", &repo)?;
+            ::ddb_entity::Partition::new(__pk.finish_partition()?)
+        }
+        ///Starts the sort key of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left with `.number(…)`, then `.comment(…)`, and stop anywhere for a prefix. `.number_prefix(…)`, `.comment_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn sk() -> CommentSk<0usize> {
+            CommentSk(
+                ::ddb_entity::__private::SortKeyBuilder::<
+                    ::ddb_entity::Primary<App>,
+                >::new("Comment")
+                    .literal("")
+                    .literal("ISSUE"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The partition `AUTHOR#{author}` of index `Gsi1`: where a Query for `Comment` items on that index starts.
+        pub fn gsi1_partition(
+            author: impl ::ddb_entity::KeyArg<String>,
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
+            __pk.literal("AUTHOR");
+            __pk.part("author", &author)?;
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+        }
+        ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
+        pub fn gsi1_sk() -> CommentGsi1Sk<0usize> {
+            CommentGsi1Sk(
+                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Comment"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///The stored fields of `Comment`, to name in an update.
+        pub const fn fields() -> CommentFields {
+            CommentFields {
+                repo: ::ddb_entity::Field::new("repo", "repo"),
+                number: ::ddb_entity::Field::new("number", "number"),
+                comment: ::ddb_entity::Field::new("comment", "comment"),
+                author: ::ddb_entity::Field::new("author", "author"),
+                kind: ::ddb_entity::Field::new("kind", "kind"),
+            }
+        }
+    }
+    ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
+    #[derive(Debug, Clone, Copy)]
+    pub struct CommentFields {
+        ///`Comment::repo`, stored as `repo`.
+        pub repo: ::ddb_entity::Field<
+            Comment,
+            String,
+            ::ddb_entity::field::PrimaryKeyPart,
+        >,
+        ///`Comment::number`, stored as `number`.
+        pub number: ::ddb_entity::Field<
+            Comment,
+            u32,
+            ::ddb_entity::field::PrimaryKeyPart,
+        >,
+        ///`Comment::comment`, stored as `comment`.
+        pub comment: ::ddb_entity::Field<
+            Comment,
+            String,
+            ::ddb_entity::field::PrimaryKeyPart,
+        >,
+        ///`Comment::author`, stored as `author`.
+        pub author: ::ddb_entity::Field<
+            Comment,
+            String,
+            ::ddb_entity::field::IndexKeyPart,
+        >,
+        ///`Comment::kind`, stored as `kind`.
+        pub kind: ::ddb_entity::Field<Comment, Kind, ::ddb_entity::field::IndexKeyPart>,
+    }
+    ///Sort-key builder of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct CommentSk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::core::marker::PhantomData<fn() -> Comment>,
+    );
+    #[automatically_derived]
+    impl<const FILLED: ::core::primitive::usize> ::core::convert::From<CommentSk<FILLED>>
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        fn from(stage: CommentSk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl CommentSk<0usize> {
+        ///Fills `{number}`.
+        pub fn number(
+            self,
+            number: impl ::ddb_entity::KeyArg<u32>,
+        ) -> CommentSk<1usize> {
+            CommentSk(
+                self.0.part("number", &number).join_literal("-").continues(),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            self.0.cut::<u32, C>("number", &cut)
+        }
+    }
+    #[automatically_derived]
+    impl CommentSk<1usize> {
+        ///Fills `{comment}`.
+        pub fn comment(
+            self,
+            comment: impl ::ddb_entity::KeyArg<String>,
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            self.0.join_part("comment", &comment).whole()
+        }
+        ///Cuts inside `{comment}`: every key whose `comment` starts with `cut` (e.g. a year or a month of a date).
+        pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+            self.0.join_cut::<String, C>("comment", &cut)
+        }
+    }
+    ///Sort-key builder of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
+    #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
+    pub struct CommentGsi1Sk<const FILLED: ::core::primitive::usize>(
+        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::core::marker::PhantomData<fn() -> Comment>,
+    );
+    #[automatically_derived]
+    impl<
+        const FILLED: ::core::primitive::usize,
+    > ::core::convert::From<CommentGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+        fn from(stage: CommentGsi1Sk<FILLED>) -> Self {
+            stage.0.prefix()
+        }
+    }
+    #[automatically_derived]
+    impl CommentGsi1Sk<0usize> {
+        ///Fills `{kind}`.
+        pub fn kind(
+            self,
+            kind: impl ::ddb_entity::KeyArg<Kind>,
+        ) -> CommentGsi1Sk<1usize> {
+            CommentGsi1Sk(
+                self.0.part("kind", &kind).join_literal("REACT"),
+                ::core::marker::PhantomData,
+            )
+        }
+        ///Cuts inside `{kind}`: every key whose `kind` starts with `cut` (e.g. a year or a month of a date).
+        pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<Kind>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.cut::<Kind, C>("kind", &cut)
+        }
+    }
+    #[automatically_derived]
+    impl CommentGsi1Sk<1usize> {
+        ///Fills `{number}`.
+        pub fn number(
+            self,
+            number: impl ::ddb_entity::KeyArg<u32>,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.part("number", &number).whole()
+        }
+        ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+            self,
+            cut: C,
+        ) -> ::ddb_entity::SortKey<Gsi1> {
+            self.0.cut::<u32, C>("number", &cut)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::Entity for Comment {
+        type Table = App;
+        const RUST_NAME: &'static ::core::primitive::str = "Comment";
+        const TYPE_TAG: &'static ::core::primitive::str = "ISSUE";
+        const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
+            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+        ];
+        fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+            Self::key(
+                __checked::<__Key_repo>(&self.repo),
+                __checked::<__Key_number>(&self.number),
+                __checked::<__Key_comment>(&self.comment),
+            )
+        }
+        fn index_entries(
+            &self,
+        ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+            #[allow(unused_mut)]
+            let mut entries = ::std::vec::Vec::with_capacity(1usize);
+            entries
+                .push(::ddb_entity::IndexEntry {
+                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    key: ::core::option::Option::Some(::ddb_entity::IndexKey {
+                        partition: Self::gsi1_partition(
+                                __checked::<__Key_author>(&self.author),
+                            )?
+                            .into_string(),
+                        sort: ::core::option::Option::Some(
+                            ::ddb_entity::SortKey::from(
+                                    Self::gsi1_sk()
+                                        .kind(__checked::<__Key_kind>(&self.kind))
+                                        .number(__checked::<__Key_number>(&self.number)),
+                                )
+                                .into_value()?,
+                        ),
+                    }),
+                });
+            ::core::result::Result::Ok(entries)
+        }
+    }
+    #[automatically_derived]
+    impl ::ddb_entity::__private::EntityHooks for Comment {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "repo",
+            "number",
+            "comment",
+            "author",
+            "kind",
+        ];
+        #[allow(unused_variables)]
+        fn index_changes(
+            key: &::ddb_entity::Key<Self>,
+            changes: &::ddb_entity::__private::Changes,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("REPO")?;
+            let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("")?;
+            reader.literal("ISSUE")?;
+            #[allow(unused_mut)]
+            let mut segment = reader.segment()?;
+            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
+            segment.literal("-")?;
+            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
+            reader.finish()?;
+            let repo = &__decoded_repo;
+            let number = &__decoded_number;
+            let comment = &__decoded_comment;
+            #[allow(unused_mut)]
+            let mut out = ::std::vec::Vec::new();
+            if changes.touches(&["author", "kind"]) {
+                let __field_author: &String = match changes.lookup::<String>("author") {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Comment",
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                "author",
+                            ),
+                        );
+                    }
+                };
+                let __field_kind: &Kind = match changes.lookup::<Kind>("kind") {
+                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    _ => {
+                        return ::core::result::Result::Err(
+                            ::ddb_entity::__private::missing_key_field(
+                                "Comment",
+                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                "kind",
+                            ),
+                        );
+                    }
+                };
+                let author: &__Key_author = __field_author;
+                let kind: &__Key_kind = __field_kind;
+                out.push(
+                    ::ddb_entity::__private::IndexChange::Set(
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        ::ddb_entity::IndexKey {
+                            partition: Self::gsi1_partition(author)?.into_string(),
+                            sort: ::core::option::Option::Some(
+                                ::ddb_entity::SortKey::from(
+                                        Self::gsi1_sk().kind(kind).number(number),
+                                    )
+                                    .into_value()?,
+                            ),
+                        },
+                    ),
+                );
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Comment",
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        "author",
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("REPO")?;
+            let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("")?;
+            reader.literal("ISSUE")?;
+            #[allow(unused_mut)]
+            let mut segment = reader.segment()?;
+            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
+            segment.literal("-")?;
+            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
+            reader.finish()?;
+            let repo = &__decoded_repo;
+            let number = &__decoded_number;
+            let comment = &__decoded_comment;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(3usize);
+            fields
+                .push((
+                    "repo",
+                    ::ddb_entity::__private::key_field_value("Comment", repo)?,
+                ));
+            fields
+                .push((
+                    "number",
+                    ::ddb_entity::__private::key_field_value("Comment", number)?,
+                ));
+            fields
+                .push((
+                    "comment",
+                    ::ddb_entity::__private::key_field_value("Comment", comment)?,
+                ));
+            ::core::result::Result::Ok(fields)
+        }
+    }
+};
