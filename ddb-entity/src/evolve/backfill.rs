@@ -59,7 +59,9 @@ const DEFAULT_WRITES: usize = 8;
 /// are retried with the batch engine's backoff and full jitter
 /// ([`BatchRetry`]); past its budget the stream ends with the error.
 /// Timestamps are not re-stamped and the write token is kept: a backfill
-/// is not an update of the entity.
+/// is not an update of the entity. An item of the entity's type that does
+/// not decode stops the backfill with an error naming it — nothing is
+/// skipped silently: repair or delete it, and resume.
 ///
 /// **Progress and resuming.** Each page done is one [`BackfillEvent`]:
 /// its segment, its counts, the run's totals, and a [`Checkpoint`]. The

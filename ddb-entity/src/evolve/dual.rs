@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::{Entity, Key};
-use crate::error::{Error, Repr, Result};
+use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::table::Table;
 
@@ -254,16 +254,9 @@ pub async fn legacy_get<L: DeserializeOwned>(
     output
         .item
         .map(|item| {
-            crate::codec::from_item(item).map_err(|err| {
-                Repr::InvalidExpression {
-                    what: format!("a read of legacy table `{table}`"),
-                    reason: format!(
-                        "the item does not decode as `{}`: {err}; make the legacy type accept it",
-                        std::any::type_name::<L>()
-                    ),
-                }
-                .into()
-            })
+            let described = super::migrate::describe_key(&item);
+            crate::codec::from_item(item)
+                .map_err(|err| super::migrate::legacy_decode_error::<L>(table, described, err))
         })
         .transpose()
 }

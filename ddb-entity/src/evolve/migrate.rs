@@ -506,25 +506,39 @@ fn map_page<T: Table, L: DeserializeOwned>(
     };
     for item in items {
         let described = describe_key(&item);
-        let value: L = crate::codec::from_item(item).map_err(|err| {
-            let path = err.path();
-            Error::from(Repr::InvalidExpression {
-                what: format!("the migration of legacy table `{legacy}`"),
-                reason: format!(
-                    "its item {described} does not decode as `{}`{}: {}; make the legacy type accept it (an `Option`, `#[serde(default)]`, an enum), or fix the item",
-                    std::any::type_name::<L>(),
-                    if path.is_empty() { String::new() } else { format!(" at `{path}`") },
-                    err.message()
-                ),
-            })
-        })?;
+        let value: L = crate::codec::from_item(item)
+            .map_err(|err| legacy_decode_error::<L>(legacy, described, err))?;
         map(value, &mut writes)?;
     }
     Ok(writes.items)
 }
 
+/// A legacy item that does not decode as `L`: a decode error naming the
+/// legacy table, the item and the field, and what to do.
+pub(crate) fn legacy_decode_error<L>(
+    table: &str,
+    item: String,
+    err: crate::codec::DecodeError,
+) -> Error {
+    let path = err.path();
+    Repr::Decode {
+        entity: std::any::type_name::<L>(),
+        at: crate::error::ItemAt {
+            partition: ("legacy item", Some(format!("{item} of table `{table}`"))),
+            sort: None,
+        },
+        field: (!path.is_empty()).then_some(path),
+        source: format!(
+            "{}; make the legacy type accept every stored shape (an `Option`, `#[serde(default)]`, an untagged enum), or repair the item",
+            err.message()
+        )
+        .into(),
+    }
+    .into()
+}
+
 /// A legacy item's key-looking attributes, for messages (never the body).
-fn describe_key(item: &Item) -> String {
+pub(crate) fn describe_key(item: &Item) -> String {
     let mut keys: Vec<String> = item
         .iter()
         .filter(|(name, _)| {

@@ -473,3 +473,33 @@ async fn dual_reads_fall_back_exactly_for_items_not_yet_migrated() {
         stats.misses
     );
 }
+
+#[tokio::test]
+async fn a_legacy_item_of_another_shape_stops_the_migration_and_is_named() {
+    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
+    let legacy = legacy_dataset(&dynamo, 3).await;
+    // A row someone wrote by hand: no `last` name.
+    dynamo
+        .client()
+        .put_item()
+        .table_name(&legacy.users)
+        .item("user_id", n(99))
+        .item("email", s("odd@example.com"))
+        .item("first", s("Odd"))
+        .send()
+        .await
+        .unwrap();
+    let db = single_table(&dynamo).await;
+    let err = db
+        .migrate_from(&legacy.users, map_user)
+        .segments(1)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::Decode);
+    let message = err.to_string();
+    assert!(
+        message.contains("user_id=99") && message.contains("last"),
+        "{message}"
+    );
+    assert!(message.contains("make the legacy type accept"), "{message}");
+}
