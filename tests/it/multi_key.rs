@@ -427,6 +427,48 @@ mod typed {
     }
 
     #[tokio::test]
+    async fn first_one_and_count_read_no_more_than_they_need() {
+        let (_dynamo, db, log) = games().await;
+        let f = Match::fields();
+        let partition = || {
+            db.query_multi::<ByRound>()
+                .eq(f.tournament, "T1".to_owned())
+                .eq(f.region, "eu".to_owned())
+        };
+        // The best score of round 1: one item, one request.
+        let best: Option<Match> = partition()
+            .eq(f.round, Some(1))
+            .reverse(true)
+            .first()
+            .await
+            .unwrap();
+        assert_eq!(best.map(|m| m.id), Some(2));
+        assert_eq!(log.operations(), ["Query"]);
+        // A unique lookup, and one that is not: two items a request.
+        log.clear();
+        let one: Option<Match> = partition()
+            .eq(f.round, Some(2))
+            .eq(f.score, 5)
+            .one()
+            .await
+            .unwrap();
+        assert_eq!(one.map(|m| m.id), Some(3));
+        let err = partition().one::<Match>().await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::MoreThanOne);
+        assert!(err.to_string().contains("region = \"eu\""), "{err}");
+        assert_eq!(log.operations(), ["Query", "Query"]);
+        let none: Option<Match> = partition().eq(f.round, Some(9)).one().await.unwrap();
+        assert!(none.is_none());
+        // Counted by the server across pages, none of them read back.
+        log.clear();
+        assert_eq!(partition().count().await.unwrap(), 3);
+        assert_eq!(partition().page_size(2).count().await.unwrap(), 3);
+        assert_eq!(log.count("Query"), 3, "{:?}", log.operations());
+        let filtered = partition().filter(f.player.equals("p0".to_owned()));
+        assert_eq!(filtered.count().await.unwrap(), 1);
+    }
+
+    #[tokio::test]
     async fn other_types_in_the_index_follow_the_unknown_item_policy() {
         let (_dynamo, db, _log) = games().await;
         db.put(&Bye {

@@ -61,7 +61,9 @@ impl<'a> Scope<'a> {
     /// Deliberately left out, so a client can change them between pages:
     /// the page size and the limit, consistency, the projection (a summary
     /// and a full listing of the same items page alike), whether expired
-    /// items are shown, and what the items are decoded into.
+    /// items are shown, and what the items are decoded into (except under
+    /// `UnknownItems::Filter`, where the collection's types are part of
+    /// the filter, and so bound with it).
     #[cfg(feature = "sealed-cursors")]
     pub(crate) fn binding(&self, version: &str, key_id: u8) -> Vec<u8> {
         use super::wire::{put_field, put_varint};

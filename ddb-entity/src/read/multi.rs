@@ -2,13 +2,13 @@
 //! attribute, then conditions on the sort attributes left to right, each
 //! value of its field's own type.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use serde::Serialize;
 use tracing::Instrument;
 
 use super::filter::Filters;
 use crate::capacity::Spent;
-use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Field};
@@ -98,12 +98,14 @@ impl<T: Table> Db<T> {
             page_size: None,
             unknown: UnknownItems::default(),
             include_expired: false,
+            select_count: false,
         }
     }
 }
 
 /// A Query of a multi-attribute index; see [`Db::query_multi`]. Finish
-/// with [`collect`](Self::collect) or [`all`](Self::all).
+/// with [`collect`](Self::collect), [`all`](Self::all),
+/// [`first`](Self::first), [`one`](Self::one) or [`count`](Self::count).
 #[must_use = "nothing is read until you call `.collect().await` or `.all().await`"]
 pub struct MultiQuery<'db, I: MultiKeyIndex> {
     db: &'db Db<I::Table>,
@@ -114,6 +116,8 @@ pub struct MultiQuery<'db, I: MultiKeyIndex> {
     page_size: Option<usize>,
     unknown: UnknownItems,
     include_expired: bool,
+    /// Only count (`Select=COUNT`).
+    select_count: bool,
 }
 
 impl<I: MultiKeyIndex> std::fmt::Debug for MultiQuery<'_, I> {
@@ -277,12 +281,152 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
 
     /// Every page into a [`Collection`].
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+        let mut collection = C::default();
+        let unknown = self.unknown;
+        self.run(C::NAME, C::TYPES, None, |item| {
+            demultiplex(&mut collection, item, unknown)?;
+            Ok(false)
+        })
+        .await?;
+        Ok(collection)
+    }
+
+    /// The first item in key order (the last with
+    /// [`reverse`](Self::reverse)), or `None`: without a filter, one item
+    /// per request; with one, pages until an item matches.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! {
+    ///     /// Scores.
+    ///     pub struct Games {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         multi_key_indexes: {
+    ///             /// Per tournament, by score.
+    ///             pub ByScore = "ByScore" {
+    ///                 partition_key: ["tournament": S],
+    ///                 sort_key: ["score": N],
+    ///             },
+    ///         },
+    ///     }
+    /// }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, score: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for (id, score) in [(1, 10), (2, 30), (3, 20)] {
+    ///     db.put(&Match { id, tournament: "T1".into(), score }).await?;
+    /// }
+    /// let f = Match::fields();
+    /// let by_score = || db.query_multi::<ByScore>().eq(f.tournament, "T1".to_owned());
+    /// let best: Option<Match> = by_score().reverse(true).first().await?;
+    /// assert_eq!(best.map(|m| m.id), Some(2));
+    /// assert_eq!(by_score().ge(f.score, 20).count().await?, 2);
+    /// let err = by_score().one::<Match>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::MoreThanOne);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn first<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let cap = self.cap(1);
+        let mut found = Vec::<T>::new();
+        let unknown = self.unknown;
+        self.run(T::NAME, T::TYPES, cap, |item| {
+            demultiplex(&mut found, item, unknown)?;
+            Ok(!found.is_empty())
+        })
+        .await?;
+        Ok(found.into_iter().next())
+    }
+
+    /// The one item the conditions select, `None` if none, and
+    /// [`ErrorKind::MoreThanOne`](crate::ErrorKind::MoreThanOne) if more:
+    /// reads until a second item, no further (see [`first`](Self::first)
+    /// for an example).
+    pub async fn one<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let cap = self.cap(2);
+        let described = self.describe();
+        let mut found = Vec::<T>::new();
+        let unknown = self.unknown;
+        self.run(T::NAME, T::TYPES, cap, |item| {
+            demultiplex(&mut found, item, unknown)?;
+            Ok(found.len() > 1)
+        })
+        .await?;
+        if found.len() > 1 {
+            return Err(Repr::NotUnique {
+                entity: T::NAME,
+                index: Some(I::SCHEMA.name),
+                partition: described,
+            }
+            .into());
+        }
+        Ok(found.pop())
+    }
+
+    /// How many items of every type the conditions (and filters) select
+    /// (`Select=COUNT`, across pages; see [`first`](Self::first) for an
+    /// example). Items past their time to live that DynamoDB has not
+    /// deleted yet count too: the count is the server's.
+    pub async fn count(mut self) -> Result<usize> {
+        self.select_count = true;
+        self.run("(count)", &[], None, |_| Ok(false)).await
+    }
+
+    /// Items per request for `first` (1) and `one` (2): only without a
+    /// filter, which may drop the few read.
+    fn cap(&self, n: usize) -> Option<usize> {
+        (self.filters.is_empty() && self.unknown != UnknownItems::Filter).then_some(n)
+    }
+
+    /// The equality conditions, for messages: `tournament = "T1", …`.
+    fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .conditions
+            .iter()
+            .filter(|c| c.op == Op::Eq)
+            .map(|c| {
+                let value = match c.values.as_deref() {
+                    Ok([AttributeValue::S(s)]) => format!("{s:?}"),
+                    Ok([AttributeValue::N(n)]) => n.clone(),
+                    _ => "…".to_owned(),
+                };
+                format!("{} = {value}", c.attribute)
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    /// Sends the Query page after page, each item to `each` until it
+    /// returns true or the limit or the index's items run out; returns how
+    /// many items DynamoDB counted (`Count`: all of them with
+    /// `Select=COUNT`, which returns none).
+    async fn run(
+        self,
+        collection: &'static str,
+        types: &'static [&'static str],
+        cap: Option<usize>,
+        mut each: impl FnMut(Item) -> Result<bool>,
+    ) -> Result<usize> {
         let schema = I::SCHEMA;
         let span = tracing::info_span!(
             "ddb.query",
             table = self.db.table_name(),
             index = schema.name,
-            collection = C::NAME,
+            collection,
             filtered = !self.filters.is_empty(),
             requests = tracing::field::Empty,
             items = tracing::field::Empty,
@@ -308,19 +452,19 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
             }
             let filter = self
                 .filters
-                .render(&table_schema, self.unknown, Some(C::TYPES), &mut p)?;
+                .render(&table_schema, self.unknown, (!self.select_count).then_some(types), &mut p)?;
             let (names, values) = (p.names_or_none(), p.values_or_none());
-            let mut collection = C::default();
             let mut start_key: Option<Item> = None;
             let mut remaining = self.limit;
             let (mut requests, mut items, mut scanned) = (0u32, 0usize, 0usize);
+            let mut counted = 0usize;
             let mut spent = Spent::default();
             let table = self.db.table_name();
             loop {
                 if remaining == Some(0) {
                     break;
                 }
-                let per_request = [self.page_size, remaining].into_iter().flatten().min();
+                let per_request = [self.page_size, remaining, cap].into_iter().flatten().min();
                 let output = self
                     .db
                     .client()
@@ -335,6 +479,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
                     .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
                     .set_exclusive_start_key(start_key.take())
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .set_select(self.select_count.then_some(Select::Count))
                     .send()
                     .await;
                 requests += 1;
@@ -362,6 +507,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
                 if let Some(left) = &mut remaining {
                     *left = left.saturating_sub(read);
                 }
+                counted += usize::try_from(output.count).unwrap_or_default();
+                let mut stop = false;
                 if !self.include_expired {
                     let now = self.db.now();
                     page.retain(|item| !ttl::is_expired(item, &table_schema, now));
@@ -371,10 +518,13 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
                     // Decoding verifies the table's keys; the index's are
                     // the entity's own fields.
                     keep_keys_found_by(&mut item, &table_schema, None);
-                    demultiplex(&mut collection, item, self.unknown)?;
+                    if each(item)? {
+                        stop = true;
+                        break;
+                    }
                 }
                 start_key = output.last_evaluated_key.filter(|key| !key.is_empty());
-                if start_key.is_none() {
+                if stop || start_key.is_none() {
                     break;
                 }
             }
@@ -383,7 +533,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
             span.record("items", items);
             span.record("scanned", scanned);
             spent.record();
-            Ok(collection)
+            Ok(counted)
         }
         .instrument(span)
         .await
