@@ -399,6 +399,14 @@ const _: () = {
         fn version(&self) -> ::core::primitive::u64 {
             <u64 as ::ddb_entity::__private::VersionNumber>::to_u64(self.version)
         }
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "customer_id",
+            "order_id",
+            "placed",
+            "open_since",
+            "version",
+            "updated",
+        ];
         fn stamp(
             &self,
             item: &mut ::ddb_entity::Item,

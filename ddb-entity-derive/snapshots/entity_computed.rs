@@ -371,6 +371,12 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Ticket {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "id",
+            "status",
+            "priority",
+            "opened",
+        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

@@ -420,6 +420,13 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Comment {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "repo",
+            "number",
+            "comment",
+            "author",
+            "kind",
+        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

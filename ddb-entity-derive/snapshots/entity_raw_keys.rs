@@ -197,6 +197,11 @@ const _: () = {
             "session_token",
             "username",
         ];
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "session_token",
+            "username",
+            "expires_at",
+        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

@@ -376,6 +376,12 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Event {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "day",
+            "event_id",
+            "status",
+            "region",
+        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

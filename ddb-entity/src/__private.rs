@@ -157,3 +157,24 @@ impl VersionNumber for u32 {
         u64::from(self)
     }
 }
+
+/// The body of an item stored at a schema version the entity cannot read:
+/// newer than its own (written by newer code), or older than its upcast
+/// chain reaches.
+pub fn unknown_schema_version(
+    entity: &'static str,
+    found: u64,
+    oldest: u64,
+    current: u64,
+) -> crate::codec::DecodeError {
+    let what = if found > current {
+        format!(
+            "it is stored at schema version {found}, newer than this build of `{entity}` (version {current}): it was written by newer code; deploy that code here too"
+        )
+    } else {
+        format!(
+            "it is stored at schema version {found}, but `{entity}` reads versions {oldest} to {current}: add the shape of version {found} to the start of `upcast = [...]` (with a `From` conversion to the next), or rewrite old items with a backfill while an older build can still read them"
+        )
+    };
+    crate::codec::DecodeError::text(what)
+}

@@ -13,6 +13,7 @@ mod cursor;
 mod db;
 mod entity;
 mod error;
+pub mod evolve;
 mod expr;
 mod future;
 pub mod item;

@@ -9,6 +9,7 @@ mod collection;
 mod computed;
 mod conditions;
 mod entity;
+mod evolve;
 mod exactly_once;
 mod expressions;
 mod faults;

@@ -2,8 +2,9 @@
 //! and one `#[entity(index = …, pk = "…", sk = "…")]` per index it fills.
 
 use proc_macro2::{Span, TokenStream};
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, LitStr, Path};
+use syn::{Attribute, LitInt, LitStr, Path, Token, Type};
 
 use super::{Entry, list_options, set};
 use crate::ctxt::Ctxt;
@@ -23,6 +24,12 @@ pub(crate) struct Entity {
     /// `created_at = "field"` / `updated_at = "field"`: maintained timestamps.
     pub(crate) created_at: Option<LitStr>,
     pub(crate) updated_at: Option<LitStr>,
+    /// `schema_version = N`: the version of the struct's shape, stored in
+    /// every item.
+    pub(crate) schema_version: Option<LitInt>,
+    /// `upcast = [V1, V2]`: the shapes of the versions before it, oldest
+    /// first, each converted to the next with `From`.
+    pub(crate) upcast: Option<Upcast>,
     pub(crate) indexes: Vec<Index>,
     /// `computed = name: Type = function(field, …)`: values that index
     /// templates use like fields.
@@ -64,6 +71,13 @@ impl quote::ToTokens for KeyValue {
     }
 }
 
+/// `upcast = [OrderV1, OrderV2]`, as written.
+pub(crate) struct Upcast {
+    pub(crate) types: Vec<Type>,
+    /// The list, for errors about it.
+    pub(crate) span: Span,
+}
+
 /// One `#[entity(index = …, pk = "…", sk = "…")]`.
 pub(crate) struct Index {
     pub(crate) path: Path,
@@ -91,6 +105,8 @@ const ALL: &[&str] = &[
     "computed",
     "when",
     "allow_hot",
+    "schema_version",
+    "upcast",
 ];
 const EXAMPLE: &str =
     "#[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]";
@@ -112,6 +128,22 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                 "table" => {
                     if let Some(path) = path(cx, &entry) {
                         set(cx, &mut merged.table, path, "table");
+                    }
+                    continue;
+                }
+                "schema_version" => {
+                    if let Some(lit) = int(cx, &entry) {
+                        set(cx, &mut merged.schema_version, lit, "schema_version");
+                    }
+                    continue;
+                }
+                "upcast" => {
+                    if let Some(list) = upcast(cx, &entry) {
+                        if merged.upcast.is_some() {
+                            cx.error_at(list.span, "`upcast` is given twice; keep one");
+                        } else {
+                            merged.upcast = Some(list);
+                        }
                     }
                     continue;
                 }
@@ -223,6 +255,40 @@ fn path(cx: &Ctxt, entry: &Entry) -> Option<Path> {
     }
     cx.error_at(value_span(&entry.value), format!("`{option}` takes {what}"));
     None
+}
+
+/// The value of `schema_version = N`.
+fn int(cx: &Ctxt, entry: &Entry) -> Option<LitInt> {
+    if let Ok(lit) = syn::parse2::<LitInt>(entry.value.clone()) {
+        return Some(lit);
+    }
+    cx.error_at(
+        value_span(&entry.value),
+        "`schema_version` takes a whole number, e.g. schema_version = 3",
+    );
+    None
+}
+
+/// The value of `upcast = [V1, V2]`.
+fn upcast(cx: &Ctxt, entry: &Entry) -> Option<Upcast> {
+    let parser = |input: syn::parse::ParseStream<'_>| {
+        let content;
+        syn::bracketed!(content in input);
+        Punctuated::<Type, Token![,]>::parse_terminated(&content)
+    };
+    match syn::parse::Parser::parse2(parser, entry.value.clone()) {
+        Ok(types) => Some(Upcast {
+            types: types.into_iter().collect(),
+            span: value_span(&entry.value),
+        }),
+        Err(_) => {
+            cx.error_at(
+                value_span(&entry.value),
+                "`upcast` takes the types of the earlier versions in brackets, oldest first, e.g. upcast = [OrderV1, OrderV2]",
+            );
+            None
+        }
+    }
 }
 
 /// `function(field, …)`.

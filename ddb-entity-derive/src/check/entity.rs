@@ -53,6 +53,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
     shards(cx, entity);
     computed(cx, entity);
     type_tag(cx, entity);
+    schema_version(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
     let timestamp = "timestamp (`u64` epoch milliseconds)";
     maintained(
@@ -69,6 +70,51 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         "update time",
         timestamp,
     );
+}
+
+/// `schema_version = N` is a version from 1, and `upcast = [...]` lists
+/// at most the versions before it.
+fn schema_version(cx: &Ctxt, entity: &Entity<'_>) {
+    let attrs = &entity.attrs;
+    let version = attrs.schema_version.as_ref();
+    if let (None, Some(upcast)) = (version, &attrs.upcast) {
+        cx.error_at(
+            upcast.span,
+            "`upcast` lists the shapes of earlier schema versions, but the entity declares no version: add schema_version = N (N - 1 earlier versions at most)",
+        );
+    }
+    let Some(lit) = version else { return };
+    let Ok(number) = lit.base10_parse::<u32>() else {
+        cx.error(lit, "`schema_version` must fit in a u32");
+        return;
+    };
+    if number == 0 {
+        cx.error(
+            lit,
+            "schema versions start at 1 (an item without a version is read as version 1)",
+        );
+        return;
+    }
+    if let Some(upcast) = &attrs.upcast {
+        let earlier = upcast.types.len();
+        if earlier as u64 >= u64::from(number) {
+            cx.error_at(
+                upcast.span,
+                format!(
+                    "`upcast` lists {earlier} earlier shape{}, but schema_version = {number} has only {} before it: list versions 1 to {} at most, oldest first",
+                    if earlier == 1 { "" } else { "s" },
+                    number - 1,
+                    number - 1,
+                ),
+            );
+        }
+        if earlier == 0 {
+            cx.error_at(
+                upcast.span,
+                "`upcast = []` lists no earlier shape; remove it, or name the earlier versions' types, oldest first",
+            );
+        }
+    }
 }
 
 const PK_HELP: &str = "every key needs a partition key template, e.g. pk = \"CUST#{customer_id}\"";

@@ -124,6 +124,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             }
         }
     });
+    let schema = super::schema::hooks(model);
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
     let layout = super::layout::layout(model);
@@ -207,6 +208,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #raw_attributes
 
             #version
+
+            #schema
 
             #timestamps
 

@@ -11,6 +11,7 @@ mod write;
 
 pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
+pub(crate) use retry::Jitter;
 pub use write::BatchWrite;
 
 use std::fmt;

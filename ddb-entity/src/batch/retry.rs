@@ -107,7 +107,7 @@ impl BatchRetry {
 
     /// Whether a retry that would start after `elapsed` (pause included)
     /// is still within the time budget.
-    pub(super) fn in_time(&self, elapsed: Duration) -> bool {
+    pub(crate) fn in_time(&self, elapsed: Duration) -> bool {
         self.max_elapsed.is_none_or(|limit| elapsed <= limit)
     }
 }
@@ -120,12 +120,12 @@ impl Default for BatchRetry {
 
 /// Full jitter: a uniform pause in `[0, ceiling]`, from xorshift64*.
 #[derive(Debug)]
-pub(super) struct Jitter(u64);
+pub(crate) struct Jitter(u64);
 
 impl Jitter {
     /// A generator for one chunk, seeded from the clock, an address and the
     /// chunk's number, so chunks and batches draw different pauses.
-    pub(super) fn new(stream: u64) -> Self {
+    pub(crate) fn new(stream: u64) -> Self {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
@@ -153,7 +153,7 @@ impl Jitter {
     }
 
     /// The pause before retry `retry` (0-based).
-    pub(super) fn delay(&mut self, policy: &BatchRetry, retry: u32) -> Duration {
+    pub(crate) fn delay(&mut self, policy: &BatchRetry, retry: u32) -> Duration {
         let ceiling = u64::try_from(policy.delay_ceiling(retry).as_nanos()).unwrap_or(u64::MAX);
         // Multiply-shift maps 64 random bits onto [0, ceiling] uniformly.
         let nanos = (u128::from(self.next()) * (u128::from(ceiling) + 1)) >> 64;

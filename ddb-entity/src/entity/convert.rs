@@ -9,12 +9,20 @@ use super::verify::{StoredKeys, keep_keys_found_by};
 use super::{Entity, keys};
 use crate::codec;
 use crate::error::{Repr, Result};
+use crate::evolve::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, type_tag};
 use crate::table::{KeySchema, Table, TableSchema};
 
 /// The whole item of `entity`, its maintained timestamps written as of
 /// `now`.
 pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
+    to_item_stamped(entity, Some(now))
+}
+
+/// The whole item of `entity`; its maintained timestamps written as of
+/// `now`, or — `None` — left as the value holds them (a backfill rewrites
+/// an item without it counting as an update).
+pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) -> Result<Item> {
     let schema = E::Table::SCHEMA;
     // Room for the attributes added below: primary key, type, index keys.
     let reserve = 3 + 2 * E::INDEXES.len();
@@ -26,11 +34,26 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
         entity: E::RUST_NAME,
         source: Box::new(err),
     })?;
-    entity.stamp(&mut item, now)?;
+    if let Some(now) = now {
+        entity.stamp(&mut item, now)?;
+    }
     if !schema.multi_key_indexes.is_empty() {
         for (name, value) in &item {
             crate::item::check_index_attribute(&schema, E::RUST_NAME, name, value)?;
         }
+    }
+    if let Some(version) = E::SCHEMA_VERSION {
+        if item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
+            return Err(Repr::AttributeClash {
+                entity: E::RUST_NAME,
+                attribute: SCHEMA_VERSION_ATTRIBUTE,
+            }
+            .into());
+        }
+        item.insert(
+            SCHEMA_VERSION_ATTRIBUTE.to_owned(),
+            AttributeValue::N(version.to_string()),
+        );
     }
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
@@ -98,7 +121,8 @@ pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     let schema = E::Table::SCHEMA;
     item.remove(schema.token_attribute);
     let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
-    let entity = codec::from_item::<E>(item).map_err(|err| {
+    let version = take_schema_version::<E>(&mut item);
+    let entity = E::decode_body(version, item).map_err(|err| {
         let path = err.path();
         Repr::Decode {
             entity: E::RUST_NAME,
@@ -109,6 +133,22 @@ pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     })?;
     stored.verify(&entity)?;
     Ok(entity)
+}
+
+/// The schema version `item` was written at, taken out of it: for an
+/// entity that declares versions, the stored number (1 when the item has
+/// none: it predates versioning); for one that does not, its only shape.
+pub(crate) fn take_schema_version<E: Entity>(item: &mut Item) -> u64 {
+    let Some(current) = E::SCHEMA_VERSION else {
+        return 0;
+    };
+    match item.remove(SCHEMA_VERSION_ATTRIBUTE) {
+        None => 1,
+        // A value that is no number is reported by decoding as the oldest
+        // shape, whose error names the item.
+        Some(AttributeValue::N(n)) => n.parse().unwrap_or(current.max(1) + 1),
+        Some(_) => current + 1,
+    }
 }
 
 /// Decodes an item read by its primary key (a get, a write's returned

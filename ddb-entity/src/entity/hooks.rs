@@ -8,6 +8,7 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{AttrPath, IndexKey, Key};
+use crate::codec::DecodeError;
 use crate::error::Result;
 use crate::item::Item;
 use crate::table::IndexSchema;
@@ -26,6 +27,28 @@ pub trait EntityHooks: Sized {
 
     /// The attribute of the optimistic-locking version, if any.
     const VERSION_ATTRIBUTE: Option<&'static str> = None;
+
+    /// The entity's schema version (`#[entity(schema_version = N)]`),
+    /// stored in every item it writes under
+    /// [`SCHEMA_VERSION_ATTRIBUTE`](crate::evolve::SCHEMA_VERSION_ATTRIBUTE);
+    /// `None` for an entity that declares none.
+    const SCHEMA_VERSION: Option<u64> = None;
+
+    /// The top-level attributes the entity's stored fields are written
+    /// under (a backfill's "unchanged since read" condition also checks
+    /// that the ones an item lacks are still absent).
+    const STORED_ATTRIBUTES: &'static [&'static str] = &[];
+
+    /// Decodes a body stored at schema `version` (1 for an item without
+    /// the attribute): the current shape directly, an older one through
+    /// the entity's upcast chain (`#[entity(upcast = [V1, V2])]`).
+    fn decode_body(version: u64, body: Item) -> std::result::Result<Self, DecodeError>
+    where
+        Self: serde::de::DeserializeOwned,
+    {
+        let _ = version;
+        crate::codec::from_item(body)
+    }
 
     /// The value's version (0 for an entity without one, or never stored).
     fn version(&self) -> u64 {

@@ -125,4 +125,7 @@ pub enum ErrorKind {
     MalformedRecord,
     /// A table has no enabled stream to read.
     NoStream,
+    /// An update of an entity with schema versions met an item stored at
+    /// an older version: read and put it, or backfill the entity first.
+    StaleSchema,
 }

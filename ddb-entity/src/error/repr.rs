@@ -422,6 +422,17 @@ pub(crate) enum Repr {
         source: super::Error,
     },
 
+    #[error(
+        "the {entity} at {partition} / {sort} is stored at schema version {found}, and this build writes version {current}: an update would mix its fields into the older shape, so nothing was written; read it (reads upcast) and put it, or backfill `{entity}` first (`db.backfill::<{entity}>()` rewrites old versions)"
+    )]
+    StaleSchema {
+        entity: &'static str,
+        found: u64,
+        current: u64,
+        partition: String,
+        sort: String,
+    },
+
     #[error("the SDK refused to build the {what} request: {source}")]
     RequestBuild {
         what: &'static str,
@@ -525,6 +536,7 @@ impl Repr {
             Repr::StreamService { .. } | Repr::MalformedStream { .. } => ErrorKind::Service,
             #[cfg(feature = "streams")]
             Repr::NoStream { .. } => ErrorKind::NoStream,
+            Repr::StaleSchema { .. } => ErrorKind::StaleSchema,
         }
     }
 

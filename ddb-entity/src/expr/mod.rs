@@ -140,6 +140,26 @@ impl<E> Condition<E> {
         Node::TypeIs { or_absent: true }.into()
     }
 
+    /// The stored item is at schema version `version` (an item without the
+    /// attribute is at version 1), or — `or_absent` — there is none: what
+    /// an update of an entity with schema versions carries, so it never
+    /// mixes its fields into an older shape.
+    pub(crate) fn schema_version_is(version: u64, or_absent: bool) -> Self {
+        let path = AttrPath::top(crate::evolve::SCHEMA_VERSION_ATTRIBUTE);
+        let mut node = Node::Compare(
+            path.clone(),
+            "=",
+            Ok(AttributeValue::N(version.to_string())),
+        );
+        if version == 1 {
+            node = Node::Or(Box::new(Node::Exists(path, false)), Box::new(node));
+        }
+        if or_absent {
+            node = Node::Or(Box::new(Node::ItemExists(false)), Box::new(node));
+        }
+        node.into()
+    }
+
     /// The stored write token is not `token`: a replay of a write that was
     /// applied fails it, and is then recognised as applied.
     pub(crate) fn token_is_not(token: &str) -> Self {

@@ -48,7 +48,7 @@
 
 mod create;
 mod definition;
-mod drift;
+pub(crate) mod drift;
 
 #[cfg(feature = "model")]
 mod analysis;

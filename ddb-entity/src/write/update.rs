@@ -881,6 +881,9 @@ impl<'db, E: Entity> Update<'db, E> {
             ) {
                 return Err(foreign);
             }
+            if let Some(stale) = crate::evolve::stale_schema::<E>(at, &stored) {
+                return Err(stale);
+            }
             match parts
                 .version
                 .and_then(|v| v.conflict(E::RUST_NAME, at, Some(&stored)))
@@ -1041,6 +1044,17 @@ fn parts<E: Entity>(
         false => Condition::<E>::is_of_type(),
     };
     let mut condition = guard.and(Condition::token_is_not(token.as_str()));
+    if let Some(version) = E::SCHEMA_VERSION {
+        // Only an item of the newest shape takes fields of the newest
+        // shape; an upsert creating the item stores the version.
+        condition = condition.and(Condition::schema_version_is(version, creates));
+        if creates {
+            changes.entries.push(Change::maintained(
+                crate::evolve::SCHEMA_VERSION_ATTRIBUTE,
+                Action::Set(AttributeValue::N(version.to_string())),
+            ));
+        }
+    }
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
         // Every update of a versioned entity increments its version (from

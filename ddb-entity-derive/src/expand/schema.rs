@@ -1,0 +1,73 @@
+//! Schema versions: the version an entity stores, the attributes its
+//! fields are stored under, and the upcast chain from its earlier shapes.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::Entity;
+
+/// The `EntityHooks` items: `STORED_ATTRIBUTES` always; with
+/// `schema_version = N`, `SCHEMA_VERSION` and a `decode_body` that reads
+/// version N directly and each earlier version listed in `upcast` through
+/// `From` conversions up the chain.
+pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
+    let attributes = model.stored().map(|field| &field.attribute);
+    let stored = quote! {
+        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#attributes),*];
+    };
+    let Some(lit) = &model.attrs.schema_version else {
+        return stored;
+    };
+    // Checked: a u32 from 1, with fewer earlier shapes than versions.
+    let current: u64 = lit.base10_parse().unwrap_or(1);
+    let name = model.ident.to_string();
+    let shapes: Vec<&syn::Type> = model
+        .attrs
+        .upcast
+        .iter()
+        .flat_map(|upcast| upcast.types.iter())
+        .collect();
+    let oldest = current - shapes.len() as u64;
+    let arms = shapes.iter().enumerate().map(|(position, shape)| {
+        let version = oldest + position as u64;
+        // Each step is `From<previous> for next`, reported at the type
+        // that lacks it.
+        let steps = shapes[position + 1..].iter().map(|next| {
+            quote_spanned! {next.span()=>
+                let value: #next = ::core::convert::From::from(value);
+            }
+        });
+        // The conversion into the entity is from the newest earlier shape.
+        let newest = shapes.last().unwrap_or(shape);
+        let last = quote_spanned! {newest.span()=>
+            ::core::result::Result::Ok(::core::convert::From::from(value))
+        };
+        quote! {
+            #version => {
+                let value: #shape = ::ddb_entity::codec::from_item(body)?;
+                #(#steps)*
+                #last
+            }
+        }
+    });
+    quote! {
+        #stored
+
+        const SCHEMA_VERSION: ::core::option::Option<::core::primitive::u64> =
+            ::core::option::Option::Some(#current);
+
+        fn decode_body(
+            version: ::core::primitive::u64,
+            body: ::ddb_entity::Item,
+        ) -> ::core::result::Result<Self, ::ddb_entity::codec::DecodeError> {
+            match version {
+                #current => ::ddb_entity::codec::from_item(body),
+                #(#arms)*
+                other => ::core::result::Result::Err(
+                    ::ddb_entity::__private::unknown_schema_version(#name, other, #oldest, #current),
+                ),
+            }
+        }
+    }
+}

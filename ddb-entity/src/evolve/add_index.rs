@@ -1,0 +1,294 @@
+//! UpdateTable: add a declared index to a live table, then wait for it.
+
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
+    IndexStatus, KeySchemaElement, KeyType, Projection, ProjectionType, ProvisionedThroughput,
+    ScalarAttributeType, TableDescription,
+};
+use tracing::Instrument;
+
+use crate::db::{Db, pause};
+use crate::error::{Error, Repr, Result};
+use crate::future::into_future;
+use crate::model::drift::describe;
+use crate::table::{Index, IndexSchema, KeySchema, Table};
+
+/// How long [`AddIndex`] waits for the index by default. DynamoDB builds an
+/// index on a large table for minutes to hours; raise it, or call again:
+/// a second call finds the index and only waits.
+const DEFAULT_WAIT: Duration = Duration::from_secs(600);
+
+/// What [`AddIndex`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IndexAdded {
+    /// The index was created, and is ACTIVE.
+    Created,
+    /// The table already had it (same keys), and it is ACTIVE.
+    AlreadyExisted,
+}
+
+/// Adds index `I`, declared in the table's [`table!`](crate::table!), to
+/// the live table: an UpdateTable creating the global secondary index
+/// (every attribute projected, like CreateTable's; on a provisioned table
+/// with the table's own read and write capacity — an index with less write
+/// capacity than its table throttles the table's writes, seed lesson 000),
+/// then DescribeTable until the table and every index are ACTIVE. Made by
+/// [`Db::add_index`]; send with `.await`.
+///
+/// DynamoDB fills the new index with the items that **already** carry its
+/// key attributes. Items written before the entity filled the index carry
+/// none: [`Db::backfill`] writes them.
+#[must_use = "nothing happens until the request is sent"]
+pub struct AddIndex<'db, T: Table> {
+    db: &'db Db<T>,
+    index: IndexSchema,
+    wait: Duration,
+}
+
+impl<T: Table> Db<T> {
+    /// Adds the declared index `I` to the live table and waits until it is
+    /// ACTIVE (see [`AddIndex`]). Idempotent: a table that has it already
+    /// (with the same keys) is only waited for.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, evolve::IndexAdded, local::LocalDynamo};
+    ///
+    /// // Version 1 of the table, already in production.
+    /// ddb_entity::table! { pub struct V1 { partition_key: "PK", sort_key: "SK" } }
+    /// // Version 2 declares an index for a new access pattern.
+    /// ddb_entity::table! {
+    ///     pub struct V2 {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: { pub ByEmail = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+    ///     }
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let name = dynamo.unique_table_name("doc");
+    /// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+    ///
+    /// let db = Db::<V2>::new(dynamo.client(), name);
+    /// assert_eq!(db.add_index::<ByEmail>().await?, IndexAdded::Created);
+    /// assert_eq!(db.add_index::<ByEmail>().await?, IndexAdded::AlreadyExisted);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_index<I: Index<Table = T>>(&self) -> AddIndex<'_, T> {
+        AddIndex {
+            db: self,
+            index: I::SCHEMA,
+            wait: DEFAULT_WAIT,
+        }
+    }
+}
+
+impl<'db, T: Table> AddIndex<'db, T> {
+    /// How long to wait for the index to become ACTIVE (default 10 minutes);
+    /// past it, [`ErrorKind::NotActive`](crate::ErrorKind::NotActive) — the
+    /// index keeps building: call again to go on waiting.
+    pub fn wait(mut self, wait: Duration) -> Self {
+        self.wait = wait;
+        self
+    }
+
+    /// Sends the UpdateTable (unless the index exists) and waits.
+    pub async fn send(self) -> Result<IndexAdded> {
+        let table = self.db.table_name();
+        let span = tracing::info_span!(
+            "ddb.add_index",
+            table,
+            index = self.index.name,
+            outcome = tracing::field::Empty,
+        );
+        async move {
+            let description = describe(self.db).await?.ok_or_else(|| {
+                Error::from(Repr::SchemaMismatch {
+                    table: table.to_owned(),
+                    detail: "the table does not exist; create it first (`create_table_if_missing`, which creates every declared index)".to_owned(),
+                })
+            })?;
+            let outcome = if has_index(table, &description, &self.index)? {
+                IndexAdded::AlreadyExisted
+            } else {
+                create(self.db, &self.index, &description).await?;
+                IndexAdded::Created
+            };
+            tracing::Span::current().record("outcome", tracing::field::debug(outcome));
+            wait_for_index(self.db, self.index.name, self.wait).await?;
+            Ok(outcome)
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+into_future!(['db, T: Table] AddIndex<'db, T> => IndexAdded);
+
+/// Whether the table has the index; an index of that name with other keys
+/// is a mismatch, never silently accepted.
+fn has_index(table: &str, description: &TableDescription, index: &IndexSchema) -> Result<bool> {
+    let Some(existing) = description
+        .global_secondary_indexes()
+        .iter()
+        .find(|gsi| gsi.index_name() == Some(index.name))
+    else {
+        return Ok(false);
+    };
+    let key = |kind: KeyType| {
+        existing
+            .key_schema()
+            .iter()
+            .find(|e| e.key_type == kind)
+            .map(|e| e.attribute_name.as_str())
+    };
+    let found = (key(KeyType::Hash), key(KeyType::Range));
+    let declared = (Some(index.keys.partition_key), index.keys.sort_key);
+    if found != declared {
+        return Err(Repr::SchemaMismatch {
+            table: table.to_owned(),
+            detail: format!(
+                "index `{}` exists with keys {found:?} (partition, sort), declared {declared:?}; an index's keys cannot change: add a new index under another name, backfill it, then delete the old one",
+                index.name
+            ),
+        }
+        .into());
+    }
+    Ok(true)
+}
+
+async fn create<T: Table>(
+    db: &Db<T>,
+    index: &IndexSchema,
+    description: &TableDescription,
+) -> Result<()> {
+    let invalid = |err: aws_sdk_dynamodb::error::BuildError| -> Error {
+        Repr::RequestBuild {
+            what: "UpdateTable",
+            source: Box::new(err),
+        }
+        .into()
+    };
+    let names = std::iter::once(index.keys.partition_key).chain(index.keys.sort_key);
+    let definitions = names
+        .map(|name| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(invalid)?;
+    let provisioned = description
+        .billing_mode_summary()
+        .and_then(|summary| summary.billing_mode())
+        .is_none_or(|mode| *mode == BillingMode::Provisioned)
+        && description
+            .provisioned_throughput()
+            .is_some_and(|t| t.read_capacity_units().unwrap_or(0) > 0);
+    let throughput = if provisioned {
+        // The table's own capacity: never less write capacity than it.
+        let table = description.provisioned_throughput();
+        Some(
+            ProvisionedThroughput::builder()
+                .read_capacity_units(table.and_then(|t| t.read_capacity_units()).unwrap_or(1))
+                .write_capacity_units(table.and_then(|t| t.write_capacity_units()).unwrap_or(1))
+                .build()
+                .map_err(invalid)?,
+        )
+    } else {
+        None
+    };
+    let action = CreateGlobalSecondaryIndexAction::builder()
+        .index_name(index.name)
+        .set_key_schema(Some(key_schema(index.keys).map_err(invalid)?))
+        .projection(
+            Projection::builder()
+                .projection_type(ProjectionType::All)
+                .build(),
+        )
+        .set_provisioned_throughput(throughput)
+        .build()
+        .map_err(invalid)?;
+    db.client()
+        .update_table()
+        .table_name(db.table_name())
+        .set_attribute_definitions(Some(definitions))
+        .global_secondary_index_updates(
+            GlobalSecondaryIndexUpdate::builder().create(action).build(),
+        )
+        .send()
+        .await
+        .map_err(|err| Error::service("UpdateTable", db.table_name(), err))?;
+    Ok(())
+}
+
+fn key_schema(
+    keys: KeySchema,
+) -> Result<Vec<KeySchemaElement>, aws_sdk_dynamodb::error::BuildError> {
+    let hash = KeySchemaElement::builder()
+        .attribute_name(keys.partition_key)
+        .key_type(KeyType::Hash)
+        .build()?;
+    let range = keys
+        .sort_key
+        .map(|name| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(KeyType::Range)
+                .build()
+        })
+        .transpose()?;
+    Ok(std::iter::once(hash).chain(range).collect())
+}
+
+/// DescribeTable until the table is ACTIVE and the index is ACTIVE and no
+/// longer backfilling (DynamoDB's own fill of items that carry its keys).
+async fn wait_for_index<T: Table>(db: &Db<T>, index: &str, wait: Duration) -> Result<()> {
+    let started = Instant::now();
+    let mut delay = Duration::from_millis(20);
+    loop {
+        let status = match describe(db).await? {
+            None => "missing".to_owned(),
+            Some(description) => index_status(&description, index),
+        };
+        if status == "ACTIVE" {
+            return Ok(());
+        }
+        if started.elapsed() >= wait {
+            return Err(Error::not_active(
+                db.table_name(),
+                status,
+                started.elapsed(),
+            ));
+        }
+        tracing::debug!(%status, "waiting for the index");
+        pause(db.client(), delay).await;
+        delay = (delay * 2).min(Duration::from_secs(2));
+    }
+}
+
+fn index_status(description: &TableDescription, index: &str) -> String {
+    if let Some(status) = description.table_status()
+        && status.as_str() != "ACTIVE"
+    {
+        return format!("table {}", status.as_str());
+    }
+    let Some(gsi) = description
+        .global_secondary_indexes()
+        .iter()
+        .find(|gsi| gsi.index_name() == Some(index))
+    else {
+        return format!("index `{index}` not described yet");
+    };
+    match gsi.index_status() {
+        // An emulator may omit the status: a described index is usable.
+        None | Some(IndexStatus::Active) if gsi.backfilling() != Some(true) => "ACTIVE".to_owned(),
+        Some(status) => format!("index `{index}`: {}", status.as_str()),
+        None => format!("index `{index}`: backfilling"),
+    }
+}

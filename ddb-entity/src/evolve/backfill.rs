@@ -1,0 +1,461 @@
+//! The backfill: every item of one entity rewritten into what this build
+//! of the entity stores — its index keys, its newest schema version — in
+//! parallel segments, with progress and checkpoints.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use futures_util::stream::{self, Stream, StreamExt};
+use tracing::Instrument;
+
+use super::checkpoint::{Checkpoint, SegmentPosition};
+use super::rewrite::{Outcome, rewrite};
+use super::scan::{Pending, RawPage, ScanFilter, ScanSpec};
+use crate::batch::BatchRetry;
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::error::{Repr, Result};
+use crate::future::into_future;
+use crate::item::Item;
+use crate::table::Table;
+
+/// Segments unless told otherwise.
+const DEFAULT_SEGMENTS: u32 = 4;
+/// Segments read at once unless told otherwise.
+const DEFAULT_CONCURRENCY: usize = 4;
+/// Writes in flight per segment unless told otherwise.
+const DEFAULT_WRITES: usize = 8;
+
+/// Rewrites every stored item of entity `E` into exactly what this build
+/// of `E` writes for the value it decodes to. Made by [`Db::backfill`];
+/// run it with `.await` (the totals), or watch it as a `Stream` of
+/// [`BackfillEvent`]s with [`events`](Backfill::events).
+///
+/// What it is for:
+/// - **a new index**: the entity now fills index `GSI2` (after
+///   [`Db::add_index`]); items written before carry no `GSI2PK`/`GSI2SK`
+///   and are invisible to it until rewritten;
+/// - **re-keying**: an index key template changed, or a shard count in
+///   it; the stored index keys are the old ones;
+/// - **schema versions**: items stored at an older
+///   `#[entity(schema_version = …)]` are upcast and stored at the newest.
+///
+/// How, per item: a parallel Scan (consistent reads, only items whose
+/// type attribute is `E`'s: foreign items and items of other types are
+/// read but never touched) hands each page to the writers. An item is
+/// decoded (upcast if old), its target item computed; if the stored item
+/// already is it, the item is **skipped** (so a rerun, or a resume that
+/// redoes a page, writes nothing twice). Otherwise one UpdateItem sets the
+/// attributes that differ and removes those a put would not store, under
+/// the condition that the item is **unchanged since it was read**: its
+/// version when the entity has one (`#[entity(version = …)]`), otherwise
+/// every attribute read still equal and every attribute the entity or the
+/// table could add still absent. A concurrent write is therefore never
+/// overwritten: the condition fails, the item is read again (consistently)
+/// and planned again from what is there now; an item deleted in between is
+/// counted **gone**. Throttling and transient failures of every request
+/// are retried with the batch engine's backoff and full jitter
+/// ([`BatchRetry`]); past its budget the stream ends with the error.
+/// Timestamps are not re-stamped and the write token is kept: a backfill
+/// is not an update of the entity. An item of the entity's type that does
+/// not decode stops the backfill with an error naming it — nothing is
+/// skipped silently: repair or delete it, and resume.
+///
+/// **Progress and resuming.** Each page done is one [`BackfillEvent`]:
+/// its segment, its counts, the run's totals, and a [`Checkpoint`]. The
+/// checkpoint moves only after every write of the page succeeded, so a
+/// job killed at any point and resumed from the last checkpoint it saved
+/// ([`resume`](Backfill::resume)) misses no item; the pages it redoes are
+/// found done and skipped.
+///
+/// **Order of deployment.** Deploy the code that writes the new keys
+/// first, then backfill: an old writer that puts an item after the
+/// backfill rewrote it stores it without the new keys again.
+///
+/// Not covered: a change of the **primary** key template moves items to
+/// new keys, which an update cannot do; such an item fails the backfill
+/// with [`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// use futures_util::TryStreamExt;
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct V1 { partition_key: "PK", sort_key: "SK" } }
+/// ddb_entity::table! {
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub ByEmail = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// /// Yesterday's customer: no index.
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = V1, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct OldCustomer { id: u32, email: String }
+///
+/// /// Today's: found by email.
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = V2, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = ByEmail, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u32, email: String }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let name = dynamo.unique_table_name("doc");
+/// let old = Db::<V1>::new(dynamo.client(), name.clone());
+/// old.create_table_if_missing().await?;
+/// for id in 0..25 {
+///     old.put(&OldCustomer { id, email: format!("c{id}@example.com") }).await?;
+/// }
+///
+/// let db = Db::<V2>::new(dynamo.client(), name);
+/// db.add_index::<ByEmail>().await?;
+/// let mut events = Box::pin(db.backfill::<Customer>().segments(2).page_size(10).events());
+/// let mut last = None;
+/// while let Some(event) = events.try_next().await? {
+///     println!("segment {}: {} updated so far", event.segment, event.totals.updated);
+///     last = Some(event); // save `event.checkpoint` somewhere durable
+/// }
+/// let last = last.unwrap();
+/// assert!(last.checkpoint.is_done());
+/// assert_eq!(last.totals.updated, 25);
+///
+/// // Every customer is now in the index; a second run finds nothing to do.
+/// let found: Vec<Customer> = db.query(Customer::by_email_partition("c7@example.com")?).all().await?;
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(db.backfill::<Customer>().await?.updated, 0);
+/// # Ok(())
+/// # }
+/// ```
+#[must_use = "nothing happens until the backfill is run"]
+pub struct Backfill<'db, E: Entity> {
+    db: &'db Db<E::Table>,
+    segments: Option<u32>,
+    checkpoint: Option<Checkpoint>,
+    concurrency: usize,
+    writes: usize,
+    page_size: Option<usize>,
+    retry: BatchRetry,
+    entity: PhantomData<fn() -> E>,
+}
+
+/// Counts of a backfill: of one page, or of a whole run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BackfillTotals {
+    /// Pages done.
+    pub pages: u64,
+    /// Items DynamoDB read (every type: a scan reads the whole table).
+    pub scanned: u64,
+    /// Items of the entity the scan returned.
+    pub read: u64,
+    /// Items rewritten.
+    pub updated: u64,
+    /// Items that already were what this build writes.
+    pub skipped: u64,
+    /// Items deleted between the scan and their write.
+    pub gone: u64,
+    /// Requests sent again: writes after a concurrent change (each with a
+    /// consistent re-read), and requests throttled or failed transiently.
+    pub retries: u64,
+}
+
+impl BackfillTotals {
+    fn add(&mut self, other: &BackfillTotals) {
+        self.pages += other.pages;
+        self.scanned += other.scanned;
+        self.read += other.read;
+        self.updated += other.updated;
+        self.skipped += other.skipped;
+        self.gone += other.gone;
+        self.retries += other.retries;
+    }
+}
+
+/// One page of a backfill done: every write of it succeeded.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct BackfillEvent {
+    /// The segment the page is from.
+    pub segment: u32,
+    /// What this page did.
+    pub page: BackfillTotals,
+    /// Whether the segment is finished.
+    pub segment_done: bool,
+    /// What this run has done so far, over every segment.
+    pub totals: BackfillTotals,
+    /// Where the job stands: save it, and [`resume`](Backfill::resume)
+    /// from it after a crash.
+    pub checkpoint: Checkpoint,
+}
+
+impl<T: Table> Db<T> {
+    /// Starts a backfill of entity `E` (see [`Backfill`]).
+    pub fn backfill<E: Entity<Table = T>>(&self) -> Backfill<'_, E> {
+        Backfill {
+            db: self,
+            segments: None,
+            checkpoint: None,
+            concurrency: DEFAULT_CONCURRENCY,
+            writes: DEFAULT_WRITES,
+            page_size: None,
+            retry: BatchRetry::new(),
+            entity: PhantomData,
+        }
+    }
+}
+
+/// What every segment of one run shares.
+struct Shared {
+    spec: ScanSpec,
+    writes: usize,
+    state: Mutex<(Checkpoint, BackfillTotals)>,
+    span: tracing::Span,
+}
+
+impl<'db, E: Entity> Backfill<'db, E> {
+    /// Split the scan into `segments` (1 to 1,000,000; default 4). A
+    /// resumed job keeps its checkpoint's segmentation.
+    pub fn segments(mut self, segments: u32) -> Self {
+        self.segments = Some(segments);
+        self
+    }
+
+    /// At most `segments` read and written at once (default 4).
+    pub fn concurrency(mut self, segments: usize) -> Self {
+        self.concurrency = segments.max(1);
+        self
+    }
+
+    /// At most `writes` updates in flight per segment (default 8).
+    pub fn writes(mut self, writes: usize) -> Self {
+        self.writes = writes.max(1);
+        self
+    }
+
+    /// At most `size` items read per request (DynamoDB also stops at 1 MB):
+    /// smaller pages, more frequent checkpoints.
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// The retry budget of each request (the batch engine's policy;
+    /// default [`BatchRetry::new`]).
+    pub fn retry(mut self, retry: BatchRetry) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Go on from `checkpoint`, the last one a previous run of this
+    /// backfill reported: segments done stay done, the others go on after
+    /// their cursor.
+    pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
+        self.checkpoint = Some(checkpoint);
+        self
+    }
+
+    /// Runs the backfill to the end and returns what it did.
+    pub async fn send(self) -> Result<BackfillTotals> {
+        let mut events = std::pin::pin!(self.events());
+        let mut totals = BackfillTotals::default();
+        while let Some(event) = events.next().await {
+            totals = event?.totals;
+        }
+        Ok(totals)
+    }
+
+    /// The backfill as a `Stream`: one [`BackfillEvent`] per page done,
+    /// segments interleaved. It ends when every segment is done, or with
+    /// the first error (later pages are not started; resume from the last
+    /// event's checkpoint). Dropping it stops the job; the checkpoint of
+    /// the last event received is safe to resume from.
+    pub fn events(self) -> impl Stream<Item = Result<BackfillEvent>> + Send + 'db {
+        match self.plan() {
+            Ok((shared, pending)) => {
+                let concurrency = self.concurrency;
+                let shared = Arc::new(shared);
+                let segments = pending.into_iter().map(move |(segment, start)| {
+                    segment_events::<E>(Arc::clone(&shared), segment, start).boxed()
+                });
+                stop_after_error(stream::iter(segments).flatten_unordered(concurrency))
+                    .left_stream()
+            }
+            Err(err) => stream::once(async move { Err(err) }).right_stream(),
+        }
+    }
+
+    fn plan(&self) -> Result<(Shared, Pending)> {
+        let checkpoint = match (&self.checkpoint, self.segments) {
+            (Some(checkpoint), Some(segments)) if checkpoint.segments() != segments => {
+                return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Mismatch,
+                    reason: format!(
+                        "the checkpoint is of a backfill in {} segments, this one asks for {segments}; resume with the checkpoint's segmentation",
+                        checkpoint.segments()
+                    ),
+                }
+                .into());
+            }
+            (Some(checkpoint), _) => checkpoint.clone(),
+            (None, segments) => {
+                let segments = segments.unwrap_or(DEFAULT_SEGMENTS);
+                if !(1..=1_000_000).contains(&segments) {
+                    return Err(Repr::InvalidExpression {
+                        what: format!("a backfill of {}", E::RUST_NAME),
+                        reason: format!(
+                            "it asks for {segments} segments; DynamoDB takes 1 to 1000000"
+                        ),
+                    }
+                    .into());
+                }
+                Checkpoint::start(segments)
+            }
+        };
+        let schema = E::Table::SCHEMA;
+        let filter = ScanFilter {
+            expression: "#t = :t".to_owned(),
+            names: HashMap::from([("#t".to_owned(), schema.type_attribute.to_owned())]),
+            values: HashMap::from([(":t".to_owned(), AttributeValue::S(E::TYPE_TAG.to_owned()))]),
+        };
+        let spec = ScanSpec {
+            client: self.db.client().clone(),
+            table: self.db.table_name().to_owned(),
+            key_names: ScanSpec::names_of(schema.primary),
+            any_key_types: false,
+            segments: checkpoint.segments(),
+            page_size: self.page_size,
+            filter: Some(filter),
+            retry: self.retry,
+        };
+        let pending = checkpoint
+            .pending()
+            .map(|(segment, cursor)| Ok((segment, spec.start_key(segment, cursor)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let span = tracing::info_span!(
+            "ddb.backfill",
+            table = self.db.table_name(),
+            entity = E::RUST_NAME,
+            segments = checkpoint.segments(),
+            resumed_done = checkpoint.segments_done(),
+        );
+        let shared = Shared {
+            spec,
+            writes: self.writes,
+            state: Mutex::new((checkpoint, BackfillTotals::default())),
+            span,
+        };
+        Ok((shared, pending))
+    }
+}
+
+into_future!(['db, E: Entity] Backfill<'db, E> => BackfillTotals);
+
+/// The events of one segment, page by page, from `start`.
+fn segment_events<E: Entity>(
+    shared: Arc<Shared>,
+    segment: u32,
+    start: Option<Item>,
+) -> impl Stream<Item = Result<BackfillEvent>> + Send {
+    // `None` once the segment is done or failed.
+    stream::unfold(Some(start), move |state| {
+        let shared = Arc::clone(&shared);
+        async move {
+            let start = state?;
+            let span = tracing::info_span!(parent: &shared.span, "ddb.backfill.page", segment);
+            let result = page::<E>(&shared, segment, start).instrument(span).await;
+            match result {
+                Ok((event, next)) => Some((Ok(event), next.map(Some))),
+                Err(err) => Some((Err(err), None)),
+            }
+        }
+    })
+}
+
+/// Reads and writes one page; the event and where the segment goes on
+/// (its next start key; `None`: done).
+async fn page<E: Entity>(
+    shared: &Shared,
+    segment: u32,
+    start: Option<Item>,
+) -> Result<(BackfillEvent, Option<Item>)> {
+    let RawPage {
+        items,
+        scanned,
+        next,
+        retries,
+    } = shared.spec.page(segment, start).await?;
+    let mut counts = BackfillTotals {
+        pages: 1,
+        scanned: scanned as u64,
+        read: items.len() as u64,
+        retries: u64::from(retries),
+        ..BackfillTotals::default()
+    };
+    let spec = &shared.spec;
+    let mut writes = stream::iter(items)
+        .map(|item| rewrite::<E>(&spec.client, &spec.table, &spec.retry, item))
+        .buffer_unordered(shared.writes);
+    while let Some(done) = writes.next().await {
+        let done = done?;
+        counts.retries += u64::from(done.retries);
+        match done.outcome {
+            Outcome::Updated => counts.updated += 1,
+            Outcome::Skipped => counts.skipped += 1,
+            Outcome::Gone => counts.gone += 1,
+        }
+    }
+    let resume = match &next {
+        SegmentPosition::After(cursor) => spec.start_key(segment, Some(cursor))?,
+        _ => None,
+    };
+    let segment_done = resume.is_none();
+    // Only now, every write of the page done, does the checkpoint move.
+    let (checkpoint, totals) = {
+        let mut state = shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.0.set(segment, next);
+        state.1.add(&counts);
+        (state.0.clone(), state.1)
+    };
+    tracing::debug!(
+        segment,
+        updated = counts.updated,
+        skipped = counts.skipped,
+        gone = counts.gone,
+        retries = counts.retries,
+        "backfill page done"
+    );
+    let event = BackfillEvent {
+        segment,
+        page: counts,
+        segment_done,
+        totals,
+        checkpoint,
+    };
+    Ok((event, resume))
+}
+
+/// The stream up to and including its first error.
+pub(crate) fn stop_after_error<S, T>(events: S) -> impl Stream<Item = Result<T>> + Send
+where
+    S: Stream<Item = Result<T>> + Send,
+    T: Send,
+{
+    events.scan(false, |failed, event| {
+        let out = if *failed {
+            None
+        } else {
+            *failed = event.is_err();
+            Some(event)
+        };
+        std::future::ready(out)
+    })
+}

@@ -1,0 +1,188 @@
+//! Where a segmented job stands: one position per scan segment, small
+//! enough to save after every page and typed enough to refuse a mismatch.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cursor::Cursor;
+use crate::error::{Repr, Result};
+
+/// How far one segment of a job has gone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SegmentPosition {
+    /// Not started: read from the beginning.
+    Start,
+    /// Every item before this cursor is done; read on after it.
+    After(Cursor),
+    /// Finished.
+    Done,
+}
+
+/// Where a [`Backfill`](super::Backfill) or a [`Migration`](super::Migration)
+/// stands: the scan's segment count and one [`SegmentPosition`] per
+/// segment. A position moves only once every item of the page before it
+/// has been written, so a job resumed from any checkpoint it reported
+/// misses nothing; what it redoes (the pages after the checkpoint that
+/// were written before the crash) is found already done and skipped.
+///
+/// Save it after each event — it is `Serialize`/`Deserialize` (as its
+/// text), and a plain string ([`Display`](fmt::Display) / [`FromStr`]):
+///
+/// ```
+/// use ddb_entity::evolve::{Checkpoint, SegmentPosition};
+///
+/// let start = Checkpoint::start(4);
+/// assert_eq!(start.segments(), 4);
+/// assert!(!start.is_done());
+/// assert_eq!(start.position(2), Some(&SegmentPosition::Start));
+///
+/// let text = start.to_string();
+/// assert_eq!(text, "ckpt1;4;S,S,S,S");
+/// assert_eq!(text.parse::<Checkpoint>()?, start);
+/// assert!("ckpt1;4;S,S".parse::<Checkpoint>().is_err()); // 2 positions for 4 segments
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    positions: Vec<SegmentPosition>,
+}
+
+/// The text form's version tag.
+const TAG: &str = "ckpt1";
+
+impl Checkpoint {
+    /// A job of `segments` segments (at least 1), none started.
+    pub fn start(segments: u32) -> Self {
+        Checkpoint {
+            positions: vec![SegmentPosition::Start; segments.max(1) as usize],
+        }
+    }
+
+    /// The number of segments.
+    pub fn segments(&self) -> u32 {
+        u32::try_from(self.positions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Where segment `segment` stands, `None` past the last segment.
+    pub fn position(&self, segment: u32) -> Option<&SegmentPosition> {
+        self.positions.get(segment as usize)
+    }
+
+    /// Whether every segment is done.
+    pub fn is_done(&self) -> bool {
+        self.positions.iter().all(|p| *p == SegmentPosition::Done)
+    }
+
+    /// How many segments are done.
+    pub fn segments_done(&self) -> u32 {
+        let done = self
+            .positions
+            .iter()
+            .filter(|p| **p == SegmentPosition::Done);
+        u32::try_from(done.count()).unwrap_or(u32::MAX)
+    }
+
+    pub(crate) fn set(&mut self, segment: u32, position: SegmentPosition) {
+        if let Some(slot) = self.positions.get_mut(segment as usize) {
+            *slot = position;
+        }
+    }
+
+    /// The segments still to do, each from where it stands.
+    pub(crate) fn pending(&self) -> impl Iterator<Item = (u32, Option<&Cursor>)> {
+        self.positions
+            .iter()
+            .enumerate()
+            .filter_map(|(segment, position)| {
+                let segment = u32::try_from(segment).ok()?;
+                match position {
+                    SegmentPosition::Start => Some((segment, None)),
+                    SegmentPosition::After(cursor) => Some((segment, Some(cursor))),
+                    SegmentPosition::Done => None,
+                }
+            })
+    }
+}
+
+impl fmt::Display for Checkpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{TAG};{};", self.positions.len())?;
+        for (i, position) in self.positions.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            match position {
+                SegmentPosition::Start => f.write_str("S")?,
+                SegmentPosition::Done => f.write_str("D")?,
+                SegmentPosition::After(cursor) => write!(f, "A{cursor}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Checkpoint {
+    type Err = crate::Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        let invalid = |reason: String| -> crate::Error {
+            Repr::InvalidCursor {
+                fault: crate::error::CursorFault::Malformed,
+                reason: format!("checkpoint `{text}`: {reason}"),
+            }
+            .into()
+        };
+        let mut parts = text.splitn(3, ';');
+        if parts.next() != Some(TAG) {
+            return Err(invalid(format!(
+                "it does not start with `{TAG};`: not a checkpoint of this library"
+            )));
+        }
+        let count: usize = parts
+            .next()
+            .and_then(|n| n.parse().ok())
+            .filter(|n| (1..=1_000_000).contains(n))
+            .ok_or_else(|| invalid("the segment count is not 1 to 1000000".to_owned()))?;
+        let positions = parts
+            .next()
+            .unwrap_or_default()
+            .split(',')
+            .map(|p| match p.split_at_checked(1) {
+                Some(("S", "")) => Ok(SegmentPosition::Start),
+                Some(("D", "")) => Ok(SegmentPosition::Done),
+                Some(("A", cursor)) => cursor.parse().map(SegmentPosition::After),
+                _ => Err(invalid(format!(
+                    "`{p}` is not a segment position (S, D or A<cursor>)"
+                ))),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        if positions.len() != count {
+            return Err(invalid(format!(
+                "{} positions for {count} segments",
+                positions.len()
+            )));
+        }
+        Ok(Checkpoint { positions })
+    }
+}
+
+impl Serialize for Checkpoint {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Checkpoint {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}

@@ -1,0 +1,45 @@
+//! Evolving a live table: add an index and backfill it, rewrite items after
+//! a key template or schema change, migrate from a multi-table model.
+//!
+//! "A genuinely new access pattern may need a new index and a backfill"
+//! (seed lesson 000), and "you can't just 'alter' a DynamoDB table"
+//! (seed 003). These are the days a team loses data; this module makes
+//! them routine:
+//!
+//! - [`Db::add_index`](crate::Db::add_index) creates a declared index on a
+//!   live table (UpdateTable) and waits until it is ACTIVE;
+//! - [`Db::backfill`](crate::Db::backfill) rewrites every item of an
+//!   entity into exactly what this build of the entity writes — its index
+//!   keys after a new index, a template or shard-count change, its newest
+//!   schema version after an upcast — in parallel segments, each item by an
+//!   update conditioned on it being unchanged since it was read, with
+//!   progress events and a resumable [`Checkpoint`];
+//! - entity schema versions (`#[entity(schema_version = N, upcast = [...])]`,
+//!   stored in [`SCHEMA_VERSION_ATTRIBUTE`]) read old items through the
+//!   user's `From` chain and always write the newest;
+//! - [`Migration`] copies legacy tables (any item shape, via serde) into
+//!   the single table, and [`DualRead`] reads new first, legacy second,
+//!   while the write path flips.
+
+mod add_index;
+mod backfill;
+mod checkpoint;
+mod dual;
+mod migrate;
+mod rewrite;
+mod scan;
+mod version;
+
+pub use add_index::{AddIndex, IndexAdded};
+pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
+pub use checkpoint::{Checkpoint, SegmentPosition};
+pub use dual::{DualRead, DualReadStats, Found, legacy_get};
+pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
+pub(crate) use version::stale_schema;
+
+/// The attribute holding an item's schema version, written by entities
+/// that declare `#[entity(schema_version = N)]` (a number; an item without
+/// it is read as version 1, written before versions were declared). Like
+/// the type attribute it is the library's: an entity field stored under
+/// this name is refused.
+pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_sv";

@@ -1,0 +1,221 @@
+//! One segment of a job's scan, page by page, raw: the items exactly as
+//! stored (a job compares them with what it would write), throttling
+//! retried with the batch engine's backoff.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::checkpoint::SegmentPosition;
+use crate::batch::{BatchRetry, Jitter};
+use crate::cursor::Cursor;
+use crate::db::pause;
+use crate::error::Repr;
+use crate::error::{Error, Result};
+use crate::item::Item;
+use crate::table::KeySchema;
+
+/// What every page request of one job's scan shares.
+pub(crate) struct ScanSpec {
+    pub(crate) client: Client,
+    pub(crate) table: String,
+    /// The table's key attributes: what a cursor of its scan holds.
+    pub(crate) key_names: Vec<String>,
+    /// A table of any key types (a legacy table): its key values are
+    /// tagged with their type inside cursors, which hold only strings.
+    pub(crate) any_key_types: bool,
+    pub(crate) segments: u32,
+    pub(crate) page_size: Option<usize>,
+    /// `#t = :t` on the type attribute, or none (a legacy table: every item).
+    pub(crate) filter: Option<ScanFilter>,
+    pub(crate) retry: BatchRetry,
+}
+
+/// A scan's filter expression and its placeholders.
+pub(crate) struct ScanFilter {
+    pub(crate) expression: String,
+    pub(crate) names: HashMap<String, String>,
+    pub(crate) values: HashMap<String, AttributeValue>,
+}
+
+/// The segments a job has still to do, each from its start key.
+pub(crate) type Pending = Vec<(u32, Option<Item>)>;
+
+/// One page of one segment.
+pub(crate) struct RawPage {
+    pub(crate) items: Vec<Item>,
+    /// Items DynamoDB read for it (before the filter).
+    pub(crate) scanned: usize,
+    /// Where the segment stands once the page is done.
+    pub(crate) next: SegmentPosition,
+    /// Requests that were retries (throttling, transient failures).
+    pub(crate) retries: u32,
+}
+
+impl ScanSpec {
+    /// The start key of `segment` resumed after `cursor`.
+    pub(crate) fn start_key(&self, segment: u32, cursor: Option<&Cursor>) -> Result<Option<Item>> {
+        let names: Vec<&str> = self.key_names.iter().map(String::as_str).collect();
+        let Some(cursor) = cursor else {
+            return Ok(None);
+        };
+        let key = cursor.scan_start_key(None, segment, self.segments, &names)?;
+        if self.any_key_types {
+            return untag_key(key).map(Some);
+        }
+        Ok(Some(key))
+    }
+
+    /// The page of `segment` from `start`, retried within the budget when
+    /// the request is throttled or fails transiently.
+    pub(crate) async fn page(&self, segment: u32, start: Option<Item>) -> Result<RawPage> {
+        let started = Instant::now();
+        let mut jitter = Jitter::new(u64::from(segment));
+        let mut retries = 0u32;
+        loop {
+            let mut request = self
+                .client
+                .scan()
+                .table_name(&self.table)
+                .consistent_read(true)
+                .set_exclusive_start_key(start.clone())
+                .set_limit(
+                    self.page_size
+                        .map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)),
+                );
+            if self.segments > 1 {
+                request = request
+                    .segment(i32::try_from(segment).unwrap_or(i32::MAX))
+                    .total_segments(i32::try_from(self.segments).unwrap_or(i32::MAX));
+            }
+            if let Some(filter) = &self.filter {
+                request = request
+                    .filter_expression(&filter.expression)
+                    .set_expression_attribute_names(Some(filter.names.clone()))
+                    .set_expression_attribute_values(Some(filter.values.clone()));
+            }
+            match request.send().await {
+                Ok(output) => {
+                    let items = output.items.unwrap_or_default();
+                    let scanned = usize::try_from(output.scanned_count)
+                        .unwrap_or_default()
+                        .max(items.len());
+                    let last = output.last_evaluated_key.filter(|k| !k.is_empty());
+                    let last = match last {
+                        Some(key) if self.any_key_types => Some(tag_key(&self.table, key)?),
+                        other => other,
+                    };
+                    let next = match last {
+                        Some(key) => SegmentPosition::After(Cursor::for_scan(
+                            None,
+                            segment,
+                            self.segments,
+                            &key,
+                        )?),
+                        None => SegmentPosition::Done,
+                    };
+                    return Ok(RawPage {
+                        items,
+                        scanned,
+                        next,
+                        retries,
+                    });
+                }
+                Err(err) => {
+                    let err = Error::service("Scan", &self.table, err);
+                    backoff(
+                        &self.client,
+                        &self.retry,
+                        &mut jitter,
+                        &mut retries,
+                        started,
+                        err,
+                    )
+                    .await?;
+                }
+            }
+        }
+    }
+}
+
+/// Before retrying a request that failed with `err`: `Err(err)` when it is
+/// not worth retrying or the budget is spent, else a pause with full
+/// jitter (the batch engine's [`BatchRetry`] policy) and `Ok`.
+pub(crate) async fn backoff(
+    client: &Client,
+    retry: &BatchRetry,
+    jitter: &mut Jitter,
+    retries: &mut u32,
+    started: Instant,
+    err: Error,
+) -> Result<()> {
+    if !err.is_retryable() || *retries + 1 >= retry.attempts() {
+        return Err(err);
+    }
+    let delay = jitter.delay(retry, *retries);
+    if !retry.in_time(started.elapsed() + delay) {
+        return Err(err);
+    }
+    tracing::debug!(retry = *retries, ?delay, error = %err, "retrying after a transient failure");
+    *retries += 1;
+    pause(client, delay).await;
+    Ok(())
+}
+
+impl ScanSpec {
+    /// The key attribute names of `keys`.
+    pub(crate) fn names_of(keys: KeySchema) -> Vec<String> {
+        [Some(keys.partition_key), keys.sort_key]
+            .into_iter()
+            .flatten()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// A legacy table's key as strings a cursor can hold: `S…` or `N…`.
+fn tag_key(table: &str, key: Item) -> Result<Item> {
+    key.into_iter()
+        .map(|(name, value)| {
+            let tagged = match value {
+                AttributeValue::S(s) => format!("S{s}"),
+                AttributeValue::N(n) => format!("N{n}"),
+                _ => {
+                    return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Malformed,
+                        reason: format!(
+                            "table `{table}` has a binary key attribute `{name}`; a migration checkpoint holds string and number keys only"
+                        ),
+                    }
+                    .into());
+                }
+            };
+            Ok((name, AttributeValue::S(tagged)))
+        })
+        .collect()
+}
+
+/// The key [`tag_key`] tagged.
+fn untag_key(key: Item) -> Result<Item> {
+    key.into_iter()
+        .map(|(name, value)| {
+            let text = value.as_s().map(String::as_str).unwrap_or_default();
+            let value = match text.split_at_checked(1) {
+                Some(("S", s)) => AttributeValue::S(s.to_owned()),
+                Some(("N", n)) => AttributeValue::N(n.to_owned()),
+                _ => {
+                    return Err(Repr::InvalidCursor {
+                        fault: crate::error::CursorFault::Malformed,
+                        reason: format!(
+                            "key attribute `{name}` of the checkpoint is not a tagged key value"
+                        ),
+                    }
+                    .into());
+                }
+            };
+            Ok((name, value))
+        })
+        .collect()
+}

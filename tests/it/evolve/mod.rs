@@ -1,0 +1,8 @@
+//! Evolving a live table: a new index and its backfill, re-keying, schema
+//! versions, a multi-table migration and dual reads.
+
+mod backfill;
+mod interleave;
+mod migrate;
+mod throttle;
+mod versions;
