@@ -6,7 +6,7 @@
 
 pub use serde;
 
-pub use crate::collection::has_duplicate_type;
+pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{Changes, EntityHooks, IndexChange, KeyWriter, Lookup, SortKeyBuilder};
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
@@ -130,4 +130,10 @@ impl VersionNumber for u32 {
     fn to_u64(self) -> u64 {
         u64::from(self)
     }
+}
+
+/// Whether table `T` is typed by key alone (`typed_by: Key`): its
+/// collections' members must have templates that tell their keys apart.
+pub const fn typed_by_key<T: crate::Table>() -> bool {
+    matches!(T::SCHEMA.typing, crate::Typing::Key)
 }

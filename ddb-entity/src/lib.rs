@@ -17,6 +17,7 @@ pub mod key;
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 mod read;
+pub mod survey;
 mod table;
 mod transact;
 mod write;
@@ -24,7 +25,7 @@ mod write;
 #[doc(hidden)]
 pub mod __private;
 
-pub use collection::{Collection, CollectionItem, UnknownItems};
+pub use collection::{Collection, CollectionItem, Member, UnknownItems};
 pub use cursor::Cursor;
 #[cfg(feature = "sealed-cursors")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
@@ -32,14 +33,14 @@ pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
     Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey, SortRange,
-    Timestamp, Versioned,
+    Timestamp, UnorderedSortKey, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use expr::Condition;
 pub use item::Item;
 pub use table::{
     Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, SortedTable, Table,
-    TableSchema, validate_table_name,
+    TableSchema, Typing, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and

@@ -39,6 +39,10 @@ pub struct TableSchema {
     pub primary: KeySchema,
     /// The attribute naming each item's entity type, e.g. `"_type"`.
     pub type_attribute: &'static str,
+    /// How an item's entity type is known: by the type attribute (the
+    /// default), by which entity's key templates its keys match (a table
+    /// designed by hand, adopted as it is), or by both.
+    pub typing: Typing,
     /// The table's time-to-live attribute, if it has one: a number of
     /// seconds since the Unix epoch after which DynamoDB deletes the item
     /// (within a few days). Reads hide items past it that are still there.
@@ -52,6 +56,57 @@ pub struct TableSchema {
     pub token_attribute: &'static str,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
     pub indexes: &'static [IndexSchema],
+}
+
+/// How the items of a table say which entity they are, declared with
+/// `typed_by` in [`table!`](crate::table!).
+///
+/// A table written by this library from the start stores a type attribute
+/// on every item ([`Typing::Attribute`]). A table designed by hand and
+/// written by other code usually has none: its keys are its types
+/// (`PK=USER#…`, `SK=ORDER#…`). Declaring [`Typing::Key`] adopts such a
+/// table as it is: reads recognise an entity by a full parse of its stored
+/// keys against the entity's templates, collections route each item to the
+/// one member whose templates its keys match, and writes add no type
+/// attribute.
+///
+/// ```
+/// use ddb_entity::{Table, Typing};
+/// ddb_entity::table! {
+///     /// A table designed by hand, with no type attribute.
+///     pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key }
+/// }
+/// assert_eq!(Legacy::SCHEMA.typing, Typing::Key);
+/// assert!(!Legacy::SCHEMA.typing.writes_type_attribute());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Typing {
+    /// Every item stores its entity type in the table's type attribute;
+    /// reads and collections go by it.
+    #[default]
+    Attribute,
+    /// Items carry no type attribute: an item is the entity whose key
+    /// templates its stored keys parse against. Writes add no type
+    /// attribute, and every typed read parses the stored keys.
+    Key,
+    /// Items written by this library store the type attribute, items
+    /// written by other code may not: an item with a type attribute goes
+    /// by it, one without by its keys. For a table being adopted while
+    /// other writers still run.
+    KeyAndAttribute,
+}
+
+impl Typing {
+    /// Whether writes store the type attribute.
+    pub const fn writes_type_attribute(self) -> bool {
+        !matches!(self, Typing::Key)
+    }
+
+    /// Whether an item without a type attribute is recognised by its keys.
+    pub const fn reads_keys(self) -> bool {
+        !matches!(self, Typing::Attribute)
+    }
 }
 
 impl TableSchema {
@@ -278,7 +333,8 @@ impl<I: Index> QueryIndex for I {
 /// `type_attribute` is optional (default `"_type"`), and so are
 /// `ttl_attribute` (the table's time-to-live attribute: epoch seconds),
 /// `token_attribute` (the reserved attribute of write tokens, default
-/// `"_wt"`; see [`TableSchema::token_attribute`]), the table's `sort_key`
+/// `"_wt"`; see [`TableSchema::token_attribute`]), `typed_by` (`Attribute`,
+/// the default, `Key` or `KeyAndAttribute`: see [`Typing`]), the table's `sort_key`
 /// and each index's. A table without a sort key holds
 /// one item per partition key (a session store keyed by its token), and a
 /// query on it takes no sort-key condition:
@@ -331,6 +387,7 @@ macro_rules! table {
             $(, type_attribute: $type_attr:literal)?
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
+            $(, typed_by: $typing:ident)?
             $(, indexes: {
                 $(
                     $(#[$index_meta:meta])*
@@ -358,6 +415,7 @@ macro_rules! table {
                 type_attribute: [$($type_attr,)? "_type"][0],
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 token_attribute: [$($token_attr,)? "_wt"][0],
+                typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
             };
         }

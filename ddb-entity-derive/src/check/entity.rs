@@ -50,6 +50,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         }
     }
     holes(cx, entity);
+    super::unordered::unordered(cx, entity);
     computed(cx, entity);
     type_tag(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");

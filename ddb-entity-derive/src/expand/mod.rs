@@ -15,6 +15,7 @@ mod entity;
 mod fields;
 mod key_part;
 mod keys;
+mod matches;
 mod update;
 
 pub(crate) use collection::collection;

@@ -21,7 +21,7 @@ pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;
-pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder};
+pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder, UnorderedSortKey};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;
 pub use timestamp::Timestamp;

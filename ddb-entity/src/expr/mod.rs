@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::entity::{Entity, Field};
 use crate::error::{Error, Repr, Result};
 use crate::item::size;
-use crate::table::Table;
+use crate::table::{Table, Typing};
 
 pub(crate) use placeholders::Placeholders;
 
@@ -168,13 +168,39 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
     let schema = E::Table::SCHEMA;
     Ok(match node {
         Node::TypeIs { or_absent } => {
-            let t = p.name(schema.type_attribute);
-            let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
-            if *or_absent {
-                let pk = p.name(schema.primary.partition_key);
-                format!("attribute_not_exists({pk}) OR {t} = {tag}")
-            } else {
-                format!("{t} = {tag}")
+            let pk = p.name(schema.primary.partition_key);
+            match schema.typing {
+                Typing::Attribute => {
+                    let t = p.name(schema.type_attribute);
+                    let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
+                    if *or_absent {
+                        format!("attribute_not_exists({pk}) OR {t} = {tag}")
+                    } else {
+                        format!("{t} = {tag}")
+                    }
+                }
+                // The key was built from `E`'s templates, and on a table
+                // typed by key the key is the type: whatever is stored there
+                // is an `E` (or, where templates overlap, refused on read).
+                // Existence is all there is to check; "absent or of type"
+                // holds always, and is sent as the tautology it is.
+                Typing::Key => {
+                    if *or_absent {
+                        format!("attribute_not_exists({pk}) OR attribute_exists({pk})")
+                    } else {
+                        format!("attribute_exists({pk})")
+                    }
+                }
+                // An item without a type attribute goes by its key.
+                Typing::KeyAndAttribute => {
+                    let t = p.name(schema.type_attribute);
+                    let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
+                    if *or_absent {
+                        format!("attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}")
+                    } else {
+                        format!("attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})")
+                    }
+                }
             }
         }
         Node::TokenIsNot(token) => {

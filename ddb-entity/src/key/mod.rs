@@ -66,11 +66,14 @@ mod float;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 mod id;
 mod int;
+#[cfg(feature = "chrono")]
+mod iso;
 mod reader;
 mod scalar;
 mod string;
 #[cfg(feature = "chrono")]
 mod time;
+mod unordered;
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -84,7 +87,10 @@ pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 pub use reader::{KeyReader, SegmentReader};
+#[cfg(feature = "chrono")]
+pub use iso::{IsoMillis, IsoSeconds};
 pub use string::StrPrefix;
+pub use unordered::Unordered;
 #[cfg(feature = "chrono")]
 pub use time::{DateOf, Year, YearMonth, date_of};
 
@@ -236,6 +242,12 @@ pub trait KeyPart {
     /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
     /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
+
+    /// Whether byte order of encodings is the order of values (promise 1
+    /// above). Only [`Unordered`] says no: a key part for numbers that
+    /// hand-written keys hold unpadded. A sort-key builder refuses to make
+    /// a range bound of a hole that is not ordered.
+    const ORDERED: bool = true;
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -319,6 +331,7 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -329,6 +342,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -339,6 +353,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -349,6 +364,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -359,6 +375,7 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

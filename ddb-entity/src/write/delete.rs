@@ -130,11 +130,9 @@ impl<'db, E: Entity> Delete<'db, E> {
             };
             let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
             let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign(
+            if let Some(foreign) = failure::foreign::<E>(
                 &E::Table::SCHEMA,
                 "delete",
-                E::RUST_NAME,
-                E::TYPE_TAG,
                 at,
                 stored.as_ref(),
             ) {

@@ -203,11 +203,9 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 return Err(Error::service("PutItem", table, err));
             }
             let at = (partition.as_str(), sort.as_str());
-            if let Some(foreign) = failure::foreign(
+            if let Some(foreign) = failure::foreign::<E>(
                 &schema,
                 operation,
-                E::RUST_NAME,
-                E::TYPE_TAG,
                 at,
                 stored.as_ref(),
             ) {

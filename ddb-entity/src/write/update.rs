@@ -293,11 +293,9 @@ impl<'db, E: Entity> Update<'db, E> {
                 return decode_applied(&key, stored);
             }
             let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign(
+            if let Some(foreign) = failure::foreign::<E>(
                 &schema,
                 "update",
-                E::RUST_NAME,
-                E::TYPE_TAG,
                 at,
                 Some(&stored),
             ) {
