@@ -12,6 +12,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
+use super::checks::key_type;
 use super::update::decode_primary_key;
 use crate::ast::Entity;
 
@@ -73,7 +74,9 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
         .chain(model.indexes.iter().filter_map(|index| index.sk.as_ref()));
     let checks = sort_keys.flat_map(|template| {
         template.holes().filter(|hole| !hole.unordered()).map(move |hole| {
-            let ty = hole.ty();
+            // The checked alias: a type that is no key part at all was
+            // reported once already, and this check stays silent on it.
+            let ty = key_type(model, hole);
             let message = format!(
                 "`{{{}}}` in the sort key \"{}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it",
                 hole.name, template.source

@@ -181,7 +181,8 @@ impl Groups {
 impl fmt::Display for SurveyReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let truncated = if self.truncated { " (stopped early)" } else { "" };
-        writeln!(f, "{} items scanned{truncated}", self.scanned)?;
+        let items = if self.scanned == 1 { "item" } else { "items" };
+        writeln!(f, "{} {items} scanned{truncated}", self.scanned)?;
         for (entity, count) in &self.matched {
             writeln!(f, "  {count:>8}  {entity}")?;
         }
@@ -195,7 +196,8 @@ impl fmt::Display for SurveyReport {
                 continue;
             }
             let total: u64 = groups.iter().map(|g| g.count).sum();
-            writeln!(f, "{total} items {title}:")?;
+            let items = if total == 1 { "item" } else { "items" };
+            writeln!(f, "{total} {items} {title}:")?;
             for group in groups {
                 write!(f, "  {:>8}  {}", group.count, group.shape)?;
                 if !group.entities.is_empty() {
