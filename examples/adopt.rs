@@ -116,7 +116,10 @@ mod legacy_writer {
             ("email".to_owned(), s(email)),
             ("placed_at".to_owned(), s(placed_at)),
             ("order_id".to_owned(), s(id)),
-            ("order_total".to_owned(), AttributeValue::N(total.to_owned())),
+            (
+                "order_total".to_owned(),
+                AttributeValue::N(total.to_owned()),
+            ),
             ("status".to_owned(), s(status)),
         ])
     }
@@ -142,16 +145,36 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut items = vec![
         legacy_writer::user("alice@example.com", "Alice", "active"),
         legacy_writer::user("bob@example.com", "Bob", "inactive"),
-        legacy_writer::order("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", "129.99", "shipped"),
-        legacy_writer::order("alice@example.com", "2026-03-14T18:30:00Z", "ORD-2", "15.5", "open"),
+        legacy_writer::order(
+            "alice@example.com",
+            "2026-03-01T09:00:00Z",
+            "ORD-1",
+            "129.99",
+            "shipped",
+        ),
+        legacy_writer::order(
+            "alice@example.com",
+            "2026-03-14T18:30:00Z",
+            "ORD-2",
+            "15.5",
+            "open",
+        ),
         legacy_writer::order_item("ORD-1", "SKU-A", 2),
         legacy_writer::order_item("ORD-1", "SKU-B", 1),
     ];
     let mut stray = legacy_writer::user("carol@example.com", "Carol", "inactive");
-    stray.insert("PK".into(), AttributeValue::S("user#carol@example.com".into()));
+    stray.insert(
+        "PK".into(),
+        AttributeValue::S("user#carol@example.com".into()),
+    );
     items.push(stray);
     for item in items {
-        db.client().put_item().table_name(db.table_name()).set_item(Some(item)).send().await?;
+        db.client()
+            .put_item()
+            .table_name(db.table_name())
+            .set_item(Some(item))
+            .send()
+            .await?;
     }
 
     // 2. Before adopting: which entity is every item?
@@ -187,14 +210,23 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!("alice's orders from the 10th: {}", since_10th.len());
 
-    let by_id: Vec<Order> = db.query(Order::by_order_id_partition("ORD-2")?).collect().await?;
+    let by_id: Vec<Order> = db
+        .query(Order::by_order_id_partition("ORD-2")?)
+        .collect()
+        .await?;
     println!("order ORD-2 by id: {:?}", by_id.first().map(|o| &o.email));
 
     let items: Vec<OrderItem> = db.query(OrderItem::partition("ORD-1")?).collect().await?;
-    println!("items of ORD-1: {:?}", items.iter().map(|i| (&i.sku, i.qty)).collect::<Vec<_>>());
+    println!(
+        "items of ORD-1: {:?}",
+        items.iter().map(|i| (&i.sku, i.qty)).collect::<Vec<_>>()
+    );
 
     let active: Vec<User> = db.query(User::by_status_partition()?).collect().await?;
-    println!("active users: {:?}", active.iter().map(|u| &u.email).collect::<Vec<_>>());
+    println!(
+        "active users: {:?}",
+        active.iter().map(|u| &u.email).collect::<Vec<_>>()
+    );
 
     // 4. A write through the library keeps the table's format.
     let placed_at = IsoSeconds(Utc.with_ymd_and_hms(2026, 3, 20, 8, 0, 0).unwrap());
@@ -216,8 +248,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?
         .item
         .unwrap_or_default();
-    let hand_written = legacy_writer::order("bob@example.com", "2026-03-20T08:00:00Z", "ORD-3", "42", "open");
-    assert_eq!(stored, hand_written, "the library writes what the existing code writes");
-    println!("put through the library: {} attributes, byte for byte the existing format", stored.len());
+    let hand_written = legacy_writer::order(
+        "bob@example.com",
+        "2026-03-20T08:00:00Z",
+        "ORD-3",
+        "42",
+        "open",
+    );
+    assert_eq!(
+        stored, hand_written,
+        "the library writes what the existing code writes"
+    );
+    println!(
+        "put through the library: {} attributes, byte for byte the existing format",
+        stored.len()
+    );
     Ok(())
 }

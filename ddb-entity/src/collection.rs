@@ -219,16 +219,18 @@ pub(crate) fn demultiplex<C: Collection>(
             };
             known
         }
-        None if schema.typing.reads_keys() => match member_by_key(C::NAME, C::MEMBERS, &item, &schema)? {
-            Some(member) => member.type_tag,
-            None => {
-                let unmatched = Repr::UnmatchedKey {
-                    collection: C::NAME,
-                    at: item_at(&item, &schema),
-                };
-                return apply_policy(unmatched, "(keys match no member's templates)");
+        None if schema.typing.reads_keys() => {
+            match member_by_key(C::NAME, C::MEMBERS, &item, &schema)? {
+                Some(member) => member.type_tag,
+                None => {
+                    let unmatched = Repr::UnmatchedKey {
+                        collection: C::NAME,
+                        at: item_at(&item, &schema),
+                    };
+                    return apply_policy(unmatched, "(keys match no member's templates)");
+                }
             }
-        },
+        }
         None => return Err(unknown(&item, None).into()),
     };
     if collection.push_item(known, item)? {
@@ -268,7 +270,10 @@ pub(crate) fn member_by_key(
 }
 
 /// The stored primary key values of `item`, where they are strings.
-pub(crate) fn stored_keys<'i>(item: &'i Item, schema: &TableSchema) -> (Option<&'i str>, Option<&'i str>) {
+pub(crate) fn stored_keys<'i>(
+    item: &'i Item,
+    schema: &TableSchema,
+) -> (Option<&'i str>, Option<&'i str>) {
     let string = |name: &str| match item::attribute(item, name) {
         Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => Some(value.as_str()),
         _ => None,
@@ -302,10 +307,7 @@ pub const fn has_duplicate_type(types: &[&str]) -> bool {
 /// items could not be told apart. Checked at compile time by
 /// `#[derive(Collection)]` for members of a table typed by key.
 #[doc(hidden)]
-pub const fn same_key_shape(
-    a: (&str, Option<&str>),
-    b: (&str, Option<&str>),
-) -> bool {
+pub const fn same_key_shape(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> bool {
     if a.0.is_empty() || b.0.is_empty() {
         // A hand-written entity states no templates.
         return false;

@@ -16,7 +16,10 @@ pub(super) fn unordered(cx: &Ctxt, entity: &Entity<'_>) {
 }
 
 fn last_only(cx: &Ctxt, template: &KeyTemplate<'_>) {
-    let holes: Vec<_> = template.holes().filter(|hole| hole.field.is_some()).collect();
+    let holes: Vec<_> = template
+        .holes()
+        .filter(|hole| hole.field.is_some())
+        .collect();
     let Some((_, before_last)) = holes.split_last() else {
         return;
     };

@@ -361,7 +361,9 @@ impl<I> UnorderedSortKey<I> {
 
 impl<I> fmt::Debug for UnorderedSortKey<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("UnorderedSortKey").field(&self.0.value).finish()
+        f.debug_tuple("UnorderedSortKey")
+            .field(&self.0.value)
+            .finish()
     }
 }
 

@@ -196,9 +196,13 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
                     let t = p.name(schema.type_attribute);
                     let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
                     if *or_absent {
-                        format!("attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}")
+                        format!(
+                            "attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}"
+                        )
                     } else {
-                        format!("attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})")
+                        format!(
+                            "attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})"
+                        )
                     }
                 }
             }

@@ -86,13 +86,13 @@ pub use bound::{
 pub use builder::KeyBuf;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
-pub use reader::{KeyReader, SegmentReader};
 #[cfg(feature = "chrono")]
 pub use iso::{IsoMillis, IsoSeconds};
+pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
-pub use unordered::Unordered;
 #[cfg(feature = "chrono")]
 pub use time::{DateOf, Year, YearMonth, date_of};
+pub use unordered::Unordered;
 
 /// The byte that joins the segments of a key: `#` (0x23).
 ///

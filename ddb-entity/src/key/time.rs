@@ -202,7 +202,11 @@ pub(super) fn push_datetime_digits(
 pub(super) fn parse_naive_datetime_digits(text: &str, fraction: u32) -> Option<NaiveDateTime> {
     let (date, time) = text.split_once('T')?;
     let b = time.as_bytes();
-    let len = if fraction > 0 { 9 + fraction as usize } else { 8 };
+    let len = if fraction > 0 {
+        9 + fraction as usize
+    } else {
+        8
+    };
     if b.len() != len || b[2] != b':' || b[5] != b':' || (fraction > 0 && b[8] != b'.') {
         return None;
     }

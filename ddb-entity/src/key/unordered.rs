@@ -128,9 +128,18 @@ mod tests {
     #[test]
     fn refuses_what_would_not_be_written_back() {
         for text in ["", "-", "007", "-0", "+1", " 1", "1 ", "1e3", "0x1"] {
-            assert!(super::super::decode::<Unordered<i64>>(text).is_err(), "{text:?}");
+            assert!(
+                super::super::decode::<Unordered<i64>>(text).is_err(),
+                "{text:?}"
+            );
         }
-        assert_eq!(super::super::decode::<Unordered<i64>>("0").unwrap(), Unordered(0));
-        assert_eq!(super::super::decode::<Unordered<i64>>("-12").unwrap(), Unordered(-12));
+        assert_eq!(
+            super::super::decode::<Unordered<i64>>("0").unwrap(),
+            Unordered(0)
+        );
+        assert_eq!(
+            super::super::decode::<Unordered<i64>>("-12").unwrap(),
+            Unordered(-12)
+        );
     }
 }

@@ -28,8 +28,8 @@ use crate::future::into_future;
 use crate::item::{self, Item};
 use crate::table::{Table, Typing};
 
-pub use report::{ShapeGroup, SurveyReport, key_shape};
 use report::{Groups, item_shape};
+pub use report::{ShapeGroup, SurveyReport, key_shape};
 
 /// The most segments DynamoDB splits a scan into.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -156,7 +156,10 @@ impl<C: CollectionItem> Survey<'_, C> {
 
     /// Calls `progress` after every page read, from whichever segment read
     /// it.
-    pub fn on_progress(mut self, progress: impl Fn(SurveyProgress) + Send + Sync + 'static) -> Self {
+    pub fn on_progress(
+        mut self,
+        progress: impl Fn(SurveyProgress) + Send + Sync + 'static,
+    ) -> Self {
         self.progress = Some(Arc::new(progress));
         self
     }
@@ -248,8 +251,13 @@ impl Tally {
                     }
                     Ok(None) => self.unmatched.add(shape, &[], key, || None, samples),
                     Err(err) => {
-                        self.undecodable
-                            .add(shape, &[member.entity], key, || Some(err.to_string()), samples);
+                        self.undecodable.add(
+                            shape,
+                            &[member.entity],
+                            key,
+                            || Some(err.to_string()),
+                            samples,
+                        );
                     }
                 }
             }

@@ -180,7 +180,11 @@ impl Groups {
 
 impl fmt::Display for SurveyReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let truncated = if self.truncated { " (stopped early)" } else { "" };
+        let truncated = if self.truncated {
+            " (stopped early)"
+        } else {
+            ""
+        };
         let items = if self.scanned == 1 { "item" } else { "items" };
         writeln!(f, "{} {items} scanned{truncated}", self.scanned)?;
         for (entity, count) in &self.matched {

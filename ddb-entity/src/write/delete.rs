@@ -130,12 +130,9 @@ impl<'db, E: Entity> Delete<'db, E> {
             };
             let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
             let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign::<E>(
-                &E::Table::SCHEMA,
-                "delete",
-                at,
-                stored.as_ref(),
-            ) {
+            if let Some(foreign) =
+                failure::foreign::<E>(&E::Table::SCHEMA, "delete", at, stored.as_ref())
+            {
                 return Err(foreign);
             }
             if stored.is_none() && attempts.ambiguous() {

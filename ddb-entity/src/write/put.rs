@@ -203,12 +203,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 return Err(Error::service("PutItem", table, err));
             }
             let at = (partition.as_str(), sort.as_str());
-            if let Some(foreign) = failure::foreign::<E>(
-                &schema,
-                operation,
-                at,
-                stored.as_ref(),
-            ) {
+            if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, stored.as_ref()) {
                 return Err(foreign);
             }
             match parts

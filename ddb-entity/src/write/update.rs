@@ -293,12 +293,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 return decode_applied(&key, stored);
             }
             let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign::<E>(
-                &schema,
-                "update",
-                at,
-                Some(&stored),
-            ) {
+            if let Some(foreign) = failure::foreign::<E>(&schema, "update", at, Some(&stored)) {
                 return Err(foreign);
             }
             match parts

@@ -40,7 +40,10 @@ fn s(value: &str) -> AttributeValue {
 async fn table<T: Table>() -> (LocalDynamo, Db<T>) {
     let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
     let db = Db::<T>::new(dynamo.client(), dynamo.unique_table_name("formats"));
-    db.create_table_if_missing().send().await.expect("table is created");
+    db.create_table_if_missing()
+        .send()
+        .await
+        .expect("table is created");
     (dynamo, db)
 }
 
@@ -73,7 +76,10 @@ async fn other_delimiters_read_and_write_back_unchanged() {
     let event = |id: &str| {
         HashMap::from([
             ("pk".to_owned(), s("TENANT:acme")),
-            ("sk".to_owned(), s(&format!("EVENT|2026-03-14T09:31:00.250Z|{id}"))),
+            (
+                "sk".to_owned(),
+                s(&format!("EVENT|2026-03-14T09:31:00.250Z|{id}")),
+            ),
             ("tenant".to_owned(), s("acme")),
             ("at".to_owned(), s("2026-03-14T09:31:00.250Z")),
             ("id".to_owned(), s(id)),
@@ -90,16 +96,30 @@ async fn other_delimiters_read_and_write_back_unchanged() {
     ]);
     put_raw(&db, device.clone()).await;
 
-    let at = IsoMillis(Utc.with_ymd_and_hms(2026, 3, 14, 9, 31, 0).unwrap() + chrono::Duration::milliseconds(250));
+    let at = IsoMillis(
+        Utc.with_ymd_and_hms(2026, 3, 14, 9, 31, 0).unwrap() + chrono::Duration::milliseconds(250),
+    );
     let events: Vec<Event> = db
         .query(Event::partition("acme").unwrap())
         .sk_begins_with(Event::sk().at(at))
         .collect()
         .await
         .unwrap();
-    assert_eq!(events.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["e-1", "e|2:x_y"]);
-    let found = db.get(Device::key("acme", Unordered(12)).unwrap()).await.unwrap();
-    assert_eq!(found, Some(Device { tenant: "acme".into(), n: Unordered(12) }));
+    assert_eq!(
+        events.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+        ["e-1", "e|2:x_y"]
+    );
+    let found = db
+        .get(Device::key("acme", Unordered(12)).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        found,
+        Some(Device {
+            tenant: "acme".into(),
+            n: Unordered(12)
+        })
+    );
 
     for event_value in events {
         let key = Event::key(&event_value.tenant, event_value.at, &event_value.id).unwrap();
@@ -107,7 +127,14 @@ async fn other_delimiters_read_and_write_back_unchanged() {
         assert_eq!(raw(&db, key.to_attributes()).await, event(&event_value.id));
     }
     db.put(&found.unwrap()).await.unwrap();
-    assert_eq!(raw(&db, Device::key("acme", Unordered(12)).unwrap().to_attributes()).await, device);
+    assert_eq!(
+        raw(
+            &db,
+            Device::key("acme", Unordered(12)).unwrap().to_attributes()
+        )
+        .await,
+        device
+    );
 }
 
 ddb_entity::table! {
@@ -142,13 +169,24 @@ async fn key_and_attribute_reads_both_and_writes_the_attribute() {
     put_raw(&db, old).await;
 
     // Without a type attribute: by its keys.
-    let ann = db.get(Profile::key("ann@example.com").unwrap()).await.unwrap().unwrap();
+    let ann = db
+        .get(Profile::key("ann@example.com").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(ann.name, "Ann");
     // The library's writes store the attribute, which then decides: `Note`'s
     // `{label}` parses `PROFILE` too, but a `Note` read there is refused.
     db.put(&ann).await.unwrap();
-    let stored = raw(&db, Profile::key("ann@example.com").unwrap().to_attributes()).await;
-    assert_eq!(stored[Mixed::SCHEMA.type_attribute].as_s().unwrap(), "PROFILE");
+    let stored = raw(
+        &db,
+        Profile::key("ann@example.com").unwrap().to_attributes(),
+    )
+    .await;
+    assert_eq!(
+        stored[Mixed::SCHEMA.type_attribute].as_s().unwrap(),
+        "PROFILE"
+    );
     let err = db
         .get(Note::key("ann@example.com", "PROFILE").unwrap())
         .await
@@ -165,6 +203,9 @@ async fn key_and_attribute_reads_both_and_writes_the_attribute() {
     ]);
     wrong.insert(Mixed::SCHEMA.type_attribute.to_owned(), s("NOTE"));
     put_raw(&db, wrong).await;
-    let err = db.get(Profile::key("bob@example.com").unwrap()).await.unwrap_err();
+    let err = db
+        .get(Profile::key("bob@example.com").unwrap())
+        .await
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongType);
 }

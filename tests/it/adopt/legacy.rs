@@ -180,14 +180,44 @@ pub mod hand {
     pub fn dataset() -> Vec<Item> {
         vec![
             user("alice@example.com", "Alice", "active"),
-            order("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", "129.99", "shipped"),
-            line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 2, "gift wrap"),
-            line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 10, "fragile"),
-            order("alice@example.com", "2026-03-14T18:00:00Z", "ORD-2", "15.5", "open"),
+            order(
+                "alice@example.com",
+                "2026-03-01T09:00:00Z",
+                "ORD-1",
+                "129.99",
+                "shipped",
+            ),
+            line(
+                "alice@example.com",
+                "2026-03-01T09:00:00Z",
+                "ORD-1",
+                2,
+                "gift wrap",
+            ),
+            line(
+                "alice@example.com",
+                "2026-03-01T09:00:00Z",
+                "ORD-1",
+                10,
+                "fragile",
+            ),
+            order(
+                "alice@example.com",
+                "2026-03-14T18:00:00Z",
+                "ORD-2",
+                "15.5",
+                "open",
+            ),
             order_item("ORD-1", "SKU-A", 2, "50"),
             order_item("ORD-1", "SKU-B", 1, "29.99"),
             user("bob@example.com", "Bob", "inactive"),
-            order("bob@example.com", "2026-03-02T12:00:00Z", "ORD-3", "7", "open"),
+            order(
+                "bob@example.com",
+                "2026-03-02T12:00:00Z",
+                "ORD-3",
+                "7",
+                "open",
+            ),
         ]
     }
 }
@@ -227,7 +257,13 @@ pub fn alice() -> User {
     }
 }
 
-pub fn order(email: &str, placed_at: IsoSeconds, order_id: &str, total: f64, status: &str) -> Order {
+pub fn order(
+    email: &str,
+    placed_at: IsoSeconds,
+    order_id: &str,
+    total: f64,
+    status: &str,
+) -> Order {
     Order {
         email: email.into(),
         placed_at,

@@ -11,18 +11,32 @@ async fn a_get_reads_a_hand_written_item() {
     let (_dynamo, db) = legacy_table().await;
     put_raw(&db, hand::dataset()).await;
 
-    let user = db.get(User::key("alice@example.com").unwrap()).await.unwrap();
+    let user = db
+        .get(User::key("alice@example.com").unwrap())
+        .await
+        .unwrap();
     assert_eq!(user, Some(alice()));
     let order_key = Order::key("bob@example.com", at(2, 12), "ORD-3").unwrap();
     assert_eq!(order_key.sort(), "ORDER#2026-03-02T12:00:00Z#ORD-3");
     let bob_order = db.get(order_key).await.unwrap();
-    assert_eq!(bob_order, Some(order("bob@example.com", at(2, 12), "ORD-3", 7.0, "open")));
+    assert_eq!(
+        bob_order,
+        Some(order("bob@example.com", at(2, 12), "ORD-3", 7.0, "open"))
+    );
     let line = db
         .get(OrderLine::key("alice@example.com", at(1, 9), "ORD-1", Unordered(10)).unwrap())
         .await
         .unwrap();
-    assert_eq!(line, Some(super::legacy::line(at(1, 9), "ORD-1", 10, "fragile")));
-    assert_eq!(db.get(User::key("carol@example.com").unwrap()).await.unwrap(), None);
+    assert_eq!(
+        line,
+        Some(super::legacy::line(at(1, 9), "ORD-1", 10, "fragile"))
+    );
+    assert_eq!(
+        db.get(User::key("carol@example.com").unwrap())
+            .await
+            .unwrap(),
+        None
+    );
 }
 
 #[tokio::test]
@@ -74,7 +88,13 @@ async fn typed_queries_by_range_and_by_index() {
         .unwrap();
     assert_eq!(
         recent,
-        vec![order("alice@example.com", at(14, 18), "ORD-2", 15.5, "open")]
+        vec![order(
+            "alice@example.com",
+            at(14, 18),
+            "ORD-2",
+            15.5,
+            "open"
+        )]
     );
 
     // Every order of Alice: the lines inside the order key space are
@@ -120,7 +140,10 @@ async fn typed_queries_by_range_and_by_index() {
         .await
         .unwrap();
     assert_eq!(
-        items.iter().map(|i| (i.sku.as_str(), i.qty)).collect::<Vec<_>>(),
+        items
+            .iter()
+            .map(|i| (i.sku.as_str(), i.qty))
+            .collect::<Vec<_>>(),
         vec![("SKU-A", 2), ("SKU-B", 1)]
     );
 }
@@ -132,13 +155,28 @@ async fn foreign_items_are_never_decoded() {
     // Keys another writer got wrong: another case, a padded line number,
     // an offset instead of `Z`, another delimiter.
     let mut foreign = vec![
-        hand::order("alice@example.com", "2026-03-05T10:00:00+00:00", "ORD-9", "1", "open"),
+        hand::order(
+            "alice@example.com",
+            "2026-03-05T10:00:00+00:00",
+            "ORD-9",
+            "1",
+            "open",
+        ),
         hand::line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 3, "x"),
     ];
-    let padded = foreign[1]["SK"].as_s().unwrap().replace("LINE#3", "LINE#003");
-    foreign[1].insert("SK".into(), aws_sdk_dynamodb::types::AttributeValue::S(padded));
+    let padded = foreign[1]["SK"]
+        .as_s()
+        .unwrap()
+        .replace("LINE#3", "LINE#003");
+    foreign[1].insert(
+        "SK".into(),
+        aws_sdk_dynamodb::types::AttributeValue::S(padded),
+    );
     let mut lower = hand::user("alice@example.com", "Alice", "active");
-    lower.insert("SK".into(), aws_sdk_dynamodb::types::AttributeValue::S("profile".into()));
+    lower.insert(
+        "SK".into(),
+        aws_sdk_dynamodb::types::AttributeValue::S("profile".into()),
+    );
     foreign.push(lower);
     put_raw(&db, foreign).await;
 
@@ -160,13 +198,23 @@ async fn foreign_items_are_never_decoded() {
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnknownType);
-    assert!(err.to_string().contains("matches none of the key templates"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("matches none of the key templates"),
+        "{err}"
+    );
 
     // A foreign item handed to a typed decode names the templates.
-    let stored = raw_item(&db, "USER#alice@example.com", "profile").await.unwrap();
+    let stored = raw_item(&db, "USER#alice@example.com", "profile")
+        .await
+        .unwrap();
     let err = User::from_item(stored).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongType);
-    assert!(err.to_string().contains("pk \"USER#{email}\" / sk \"PROFILE\""), "{err}");
+    assert!(
+        err.to_string()
+            .contains("pk \"USER#{email}\" / sk \"PROFILE\""),
+        "{err}"
+    );
 }
 
 /// Two members whose templates only values tell apart: `{label}` can be
@@ -188,7 +236,11 @@ async fn an_item_two_members_match_is_an_error_naming_both() {
     }
 
     let (_dynamo, db) = legacy_table().await;
-    put_raw(&db, vec![hand::user("alice@example.com", "Alice", "active")]).await;
+    put_raw(
+        &db,
+        vec![hand::user("alice@example.com", "Alice", "active")],
+    )
+    .await;
     let err = db
         .query(User::partition("alice@example.com").unwrap())
         .collect::<Overlapping>()
@@ -196,7 +248,13 @@ async fn an_item_two_members_match_is_an_error_naming_both() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::AmbiguousKey);
     let message = err.to_string();
-    assert!(message.contains("`User` (pk \"USER#{email}\" / sk \"PROFILE\")"), "{message}");
-    assert!(message.contains("`Label` (pk \"USER#{email}\" / sk \"{label}\")"), "{message}");
+    assert!(
+        message.contains("`User` (pk \"USER#{email}\" / sk \"PROFILE\")"),
+        "{message}"
+    );
+    assert!(
+        message.contains("`Label` (pk \"USER#{email}\" / sk \"{label}\")"),
+        "{message}"
+    );
     assert!(message.contains("SK=PROFILE"), "{message}");
 }

@@ -24,10 +24,28 @@ fn foreign() -> Vec<ddb_entity::Item> {
     piped.insert("PK".into(), s("USER|dave@example.com"));
     let mut padded = hand::line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 3, "x");
     padded.insert("SK".into(), s("ORDER#2026-03-01T09:00:00Z#ORD-1#LINE#003"));
-    let offset = hand::order("bob@example.com", "2026-03-05T10:00:00+00:00", "ORD-8", "1", "open");
-    let mut no_total = hand::order("bob@example.com", "2026-03-06T10:00:00Z", "ORD-9", "1", "open");
+    let offset = hand::order(
+        "bob@example.com",
+        "2026-03-05T10:00:00+00:00",
+        "ORD-8",
+        "1",
+        "open",
+    );
+    let mut no_total = hand::order(
+        "bob@example.com",
+        "2026-03-06T10:00:00Z",
+        "ORD-9",
+        "1",
+        "open",
+    );
     no_total.remove("order_total");
-    let mut stale_index = hand::order("bob@example.com", "2026-03-07T10:00:00Z", "ORD-10", "1", "open");
+    let mut stale_index = hand::order(
+        "bob@example.com",
+        "2026-03-07T10:00:00Z",
+        "ORD-10",
+        "1",
+        "open",
+    );
     stale_index.insert("GSI1SK".into(), s("USER#someone-else@example.com"));
     vec![lower, piped, padded, offset, no_total, stale_index]
 }
@@ -57,9 +75,17 @@ async fn the_survey_counts_entities_and_reports_foreign_items_by_shape() {
     assert!(!report.truncated);
     assert_eq!(
         report.matched,
-        vec![("User", 2), ("Order", 3), ("OrderLine", 2), ("OrderItem", 2)]
+        vec![
+            ("User", 2),
+            ("Order", 3),
+            ("OrderLine", 2),
+            ("OrderItem", 2)
+        ]
     );
-    assert!(pages.load(Ordering::Relaxed) >= 8, "a progress call per page");
+    assert!(
+        pages.load(Ordering::Relaxed) >= 8,
+        "a progress call per page"
+    );
 
     let unmatched: Vec<(&str, u64)> = report
         .unmatched
@@ -82,7 +108,10 @@ async fn the_survey_counts_entities_and_reports_foreign_items_by_shape() {
         .unwrap();
     assert_eq!(
         piped.samples,
-        vec![("USER|dave@example.com".to_owned(), Some("PROFILE".to_owned()))]
+        vec![(
+            "USER|dave@example.com".to_owned(),
+            Some("PROFILE".to_owned())
+        )]
     );
 
     // Two orders match `Order`'s keys but are not orders as stored.
@@ -94,7 +123,10 @@ async fn the_survey_counts_entities_and_reports_foreign_items_by_shape() {
     assert!(!report.is_clean());
     let text = report.to_string();
     assert!(text.contains("4 items match no entity"), "{text}");
-    assert!(text.contains("2 items match one entity but do not decode"), "{text}");
+    assert!(
+        text.contains("2 items match one entity but do not decode"),
+        "{text}"
+    );
 }
 
 #[tokio::test]

@@ -25,10 +25,18 @@ async fn a_put_writes_what_the_hand_written_code_writes() {
     };
     db.put(&alice()).await.unwrap();
     db.put(&bob).await.unwrap();
-    db.put(&order("alice@example.com", at(1, 9), "ORD-1", 129.99, "shipped"))
+    db.put(&order(
+        "alice@example.com",
+        at(1, 9),
+        "ORD-1",
+        129.99,
+        "shipped",
+    ))
+    .await
+    .unwrap();
+    db.put(&line(at(1, 9), "ORD-1", 10, "fragile"))
         .await
         .unwrap();
-    db.put(&line(at(1, 9), "ORD-1", 10, "fragile")).await.unwrap();
     db.put(&OrderItem {
         order_id: "ORD-1".into(),
         sku: "SKU-B".into(),
@@ -41,8 +49,20 @@ async fn a_put_writes_what_the_hand_written_code_writes() {
     let expected = [
         hand::user("alice@example.com", "Alice", "active"),
         hand::user("bob@example.com", "Bob", "inactive"),
-        hand::order("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", "129.99", "shipped"),
-        hand::line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 10, "fragile"),
+        hand::order(
+            "alice@example.com",
+            "2026-03-01T09:00:00Z",
+            "ORD-1",
+            "129.99",
+            "shipped",
+        ),
+        hand::line(
+            "alice@example.com",
+            "2026-03-01T09:00:00Z",
+            "ORD-1",
+            10,
+            "fragile",
+        ),
         hand::order_item("ORD-1", "SKU-B", 1, "29.99"),
     ];
     for hand_written in expected {
@@ -94,7 +114,9 @@ async fn an_update_keeps_the_format_but_for_the_write_token() {
         .await
         .unwrap();
     assert_eq!(updated.status, "inactive");
-    let mut stored = raw_item(&db, "USER#alice@example.com", "PROFILE").await.unwrap();
+    let mut stored = raw_item(&db, "USER#alice@example.com", "PROFILE")
+        .await
+        .unwrap();
     assert!(stored.remove(Legacy::SCHEMA.token_attribute).is_some());
     assert_eq!(stored, hand::user("alice@example.com", "Alice", "inactive"));
 
@@ -108,7 +130,13 @@ async fn an_update_keeps_the_format_but_for_the_write_token() {
     stored.remove(Legacy::SCHEMA.token_attribute);
     assert_eq!(
         stored,
-        hand::line("alice@example.com", "2026-03-01T09:00:00Z", "ORD-1", 2, "no gift wrap")
+        hand::line(
+            "alice@example.com",
+            "2026-03-01T09:00:00Z",
+            "ORD-1",
+            2,
+            "no gift wrap"
+        )
     );
 }
 
@@ -119,7 +147,9 @@ async fn deletes_and_creates_address_hand_written_items() {
     put_raw(&db, hand::dataset()).await;
     let err = db.create(&alice()).await.unwrap_err();
     assert_eq!(err.kind(), ddb_entity::ErrorKind::AlreadyExists);
-    db.delete(OrderItem::key("ORD-1", "SKU-A").unwrap()).await.unwrap();
+    db.delete(OrderItem::key("ORD-1", "SKU-A").unwrap())
+        .await
+        .unwrap();
     assert_eq!(raw_item(&db, "ORDER#ORD-1", "ITEM#SKU-A").await, None);
     assert!(raw_item(&db, "ORDER#ORD-1", "ITEM#SKU-B").await.is_some());
 }

@@ -21,10 +21,7 @@ fn iso_like() -> impl Strategy<Value = String> {
         0u32..25,
         0u32..61,
         0u32..61,
-        prop_oneof![
-            Just(String::new()),
-            "\\.[0-9]{1,4}".prop_map(|s: String| s),
-        ],
+        prop_oneof![Just(String::new()), "\\.[0-9]{1,4}".prop_map(|s: String| s),],
         prop_oneof![Just("Z"), Just("z"), Just("+00:00"), Just("")],
         prop_oneof![Just('T'), Just('t'), Just(' ')],
     )
@@ -44,7 +41,12 @@ fn value_like() -> impl Strategy<Value = String> {
 }
 
 fn number_like() -> impl Strategy<Value = String> {
-    prop_oneof!["[0-9]{1,4}", "0[0-9]{1,3}", "-?[0-9]{1,3}", "[ +a-z0-9]{0,3}"]
+    prop_oneof![
+        "[0-9]{1,4}",
+        "0[0-9]{1,3}",
+        "-?[0-9]{1,3}",
+        "[ +a-z0-9]{0,3}"
+    ]
 }
 
 /// A sort key of the order's shape or the line's, or one missing parts.
