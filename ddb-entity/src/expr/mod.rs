@@ -168,12 +168,15 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
     let schema = E::Table::SCHEMA;
     Ok(match node {
         Node::TypeIs { or_absent } => {
-            let pk = p.name(schema.primary.partition_key);
+            // Every name is allocated only where the expression uses it:
+            // DynamoDB refuses unused placeholders.
+            let or_absent = *or_absent;
             match schema.typing {
                 Typing::Attribute => {
                     let t = p.name(schema.type_attribute);
                     let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
-                    if *or_absent {
+                    if or_absent {
+                        let pk = p.name(schema.primary.partition_key);
                         format!("attribute_not_exists({pk}) OR {t} = {tag}")
                     } else {
                         format!("{t} = {tag}")
@@ -185,7 +188,8 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
                 // Existence is all there is to check; "absent or of type"
                 // holds always, and is sent as the tautology it is.
                 Typing::Key => {
-                    if *or_absent {
+                    let pk = p.name(schema.primary.partition_key);
+                    if or_absent {
                         format!("attribute_not_exists({pk}) OR attribute_exists({pk})")
                     } else {
                         format!("attribute_exists({pk})")
@@ -193,9 +197,10 @@ fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
                 }
                 // An item without a type attribute goes by its key.
                 Typing::KeyAndAttribute => {
+                    let pk = p.name(schema.primary.partition_key);
                     let t = p.name(schema.type_attribute);
                     let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
-                    if *or_absent {
+                    if or_absent {
                         format!(
                             "attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}"
                         )
