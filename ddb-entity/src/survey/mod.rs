@@ -89,7 +89,8 @@ impl<T: Table> Db<T> {
     /// # let s = |v: &str| AttributeValue::S(v.into());
     /// // Written by other code: a user, and an item no entity describes.
     /// db.client().put_item().table_name(db.table_name())
-    ///     .item("PK", s("USER#ann@example.com")).item("SK", s("PROFILE")).item("name", s("Ann"))
+    ///     .item("PK", s("USER#ann@example.com")).item("SK", s("PROFILE"))
+    ///     .item("email", s("ann@example.com")).item("name", s("Ann"))
     ///     .send().await?;
     /// db.client().put_item().table_name(db.table_name())
     ///     .item("PK", s("SESSION#42")).item("SK", s("SESSION#42"))
