@@ -54,6 +54,38 @@ type Progress = Arc<dyn Fn(SurveyProgress) + Send + Sync>;
 /// It reads every item once (a Scan costs read capacity for every item:
 /// run it off-peak, with few segments at once). Defaults: 4 segments, 2
 /// read at once, pages as DynamoDB cuts them, 3 sample keys per group.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use ddb_entity::survey::{SurveyProgress, SurveyReport};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// for email in ["a@x.io", "b@x.io", "c@x.io"] {
+///     db.put(&User { email: email.into() }).await?;
+/// }
+/// let report: SurveyReport = db
+///     .survey::<User>()   // one entity, or a #[derive(Collection)] enum of all
+///     .segments(8)        // DynamoDB reads each segment independently
+///     .concurrency(2)     // at most 2 requests in flight
+///     .page_size(100)     // smaller pages, more frequent progress
+///     .max_items(10_000)  // a sample of a large table
+///     .samples(5)         // sample keys per reported group
+///     .on_progress(|p: SurveyProgress| eprintln!("{} items read", p.scanned))
+///     .await?;
+/// assert!(report.is_clean());
+/// assert_eq!(report.count("User"), 3);
+/// assert!(!report.truncated);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Survey<'db, C: CollectionItem> {
     db: &'db Db<C::Table>,
