@@ -361,6 +361,19 @@ const _: () = {
             )
         }
         #[allow(unused_variables)]
+        fn created_at(
+            now: ::std::time::SystemTime,
+        ) -> ::ddb_entity::Result<
+            ::core::option::Option<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            ::core::result::Result::Ok(::core::option::Option::None)
+        }
+        #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,
             changes: &::ddb_entity::__private::Changes,
@@ -425,6 +438,51 @@ const _: () = {
                 );
             }
             ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("CUST")?;
+            let __decoded_customer_id: __Key_customer_id = reader
+                .part::<__Key_customer_id>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("ORDER")?;
+            let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
+            let __decoded_order_id: __Key_order_id_6 = reader
+                .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
+                .0;
+            reader.finish()?;
+            let customer_id = &__decoded_customer_id;
+            let placed = &__decoded_placed;
+            let order_id = &__decoded_order_id;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(3usize);
+            fields
+                .push((
+                    "customer_id",
+                    ::ddb_entity::__private::key_field_value("Order", customer_id)?,
+                ));
+            fields
+                .push((
+                    "placed",
+                    ::ddb_entity::__private::key_field_value("Order", placed)?,
+                ));
+            fields
+                .push((
+                    "order_id",
+                    ::ddb_entity::__private::key_field_value("Order", order_id)?,
+                ));
+            ::core::result::Result::Ok(fields)
         }
     }
     #[automatically_derived]

@@ -388,8 +388,40 @@ const _: () = {
                         ),
                     );
                 }
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Ticket",
+                        <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                        "priority",
+                    ),
+                );
             }
             ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("TICKET")?;
+            let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("TICKET")?;
+            reader.finish()?;
+            let id = &__decoded_id;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(1usize);
+            fields.push(("id", ::ddb_entity::__private::key_field_value("Ticket", id)?));
+            ::core::result::Result::Ok(fields)
         }
     }
 };

@@ -409,8 +409,62 @@ const _: () = {
                         },
                     ),
                 );
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Comment",
+                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        "author",
+                    ),
+                );
             }
             ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
+            reader.literal("REPO")?;
+            let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
+            reader.literal("")?;
+            reader.literal("ISSUE")?;
+            #[allow(unused_mut)]
+            let mut segment = reader.segment()?;
+            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
+            segment.literal("-")?;
+            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
+            reader.finish()?;
+            let repo = &__decoded_repo;
+            let number = &__decoded_number;
+            let comment = &__decoded_comment;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(3usize);
+            fields
+                .push((
+                    "repo",
+                    ::ddb_entity::__private::key_field_value("Comment", repo)?,
+                ));
+            fields
+                .push((
+                    "number",
+                    ::ddb_entity::__private::key_field_value("Comment", number)?,
+                ));
+            fields
+                .push((
+                    "comment",
+                    ::ddb_entity::__private::key_field_value("Comment", comment)?,
+                ));
+            ::core::result::Result::Ok(fields)
         }
     }
 };

@@ -194,8 +194,35 @@ const _: () = {
                         },
                     ),
                 );
+            } else if changes.creates() {
+                return ::core::result::Result::Err(
+                    ::ddb_entity::__private::missing_key_field(
+                        "Session",
+                        <UserIndex as ::ddb_entity::Index>::SCHEMA.name,
+                        "username",
+                    ),
+                );
             }
             ::core::result::Result::Ok(out)
+        }
+        #[allow(unused_variables)]
+        fn key_fields(
+            key: &::ddb_entity::Key<Self>,
+        ) -> ::ddb_entity::Result<
+            ::std::vec::Vec<
+                (
+                    &'static ::core::primitive::str,
+                    ::ddb_entity::sdk::types::AttributeValue,
+                ),
+            >,
+        > {
+            let __decoded_session_token: __Key_session_token = ::core::convert::From::from(
+                ::std::string::String::from(key.partition()),
+            );
+            let session_token = &__decoded_session_token;
+            #[allow(unused_mut)]
+            let mut fields = ::std::vec::Vec::with_capacity(1usize);
+            ::core::result::Result::Ok(fields)
         }
     }
 };

@@ -33,6 +33,20 @@ pub fn more_than_one(collection: &'static str, entity: &'static str) -> Error {
     Repr::MoreThanOne { collection, entity }.into()
 }
 
+/// A primary-key field's value as its entity's body stores it.
+pub fn key_field_value<T: serde::Serialize + ?Sized>(
+    entity: &'static str,
+    value: &T,
+) -> Result<AttributeValue, Error> {
+    crate::codec::to_attribute_value(value).map_err(|source| {
+        Repr::Encode {
+            entity,
+            source: Box::new(source),
+        }
+        .into()
+    })
+}
+
 /// A maintained timestamp of type `T` for the instant `now`, as stored.
 pub fn timestamp<T: Timestamp>(
     entity: &'static str,

@@ -174,6 +174,13 @@ pub enum UnknownItems {
     Skip,
     /// Fail the query with [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType).
     Error,
+    /// Ask DynamoDB to return only items of the collection's types (a
+    /// filter on the type attribute): items of other types, and items
+    /// without one, are still read — and count towards `limit` and the
+    /// read capacity, as every filtered item does — but never returned.
+    /// What a [`Scan`](crate::op::Scan) does unless told otherwise: in a
+    /// single table, every entity type is in it.
+    Filter,
 }
 
 /// Routes one item into `collection`: by its type attribute, or on a
@@ -201,7 +208,8 @@ pub(crate) fn demultiplex<C: Collection>(
             );
             Ok(())
         }
-        UnknownItems::Error => Err(unknown.into()),
+        // The server was asked not to return it: it did anyway.
+        UnknownItems::Error | UnknownItems::Filter => Err(unknown.into()),
     };
     let tag = match schema.typing {
         Typing::Key => None,
@@ -222,6 +230,10 @@ pub(crate) fn demultiplex<C: Collection>(
         None if schema.typing.reads_keys() => {
             match member_by_key(C::NAME, C::MEMBERS, &item, &schema)? {
                 Some(member) => member.type_tag,
+                // Asked for the collection's items only, on a table with no
+                // type attribute to filter on: what the server could not
+                // leave out is left out here.
+                None if policy == UnknownItems::Filter => return Ok(()),
                 None => {
                     let unmatched = Repr::UnmatchedKey {
                         collection: C::NAME,
@@ -282,6 +294,35 @@ pub(crate) fn stored_keys<'i>(
         string(schema.primary.partition_key),
         schema.primary.sort_key.and_then(string),
     )
+}
+
+/// Decodes one item as whichever member of `T` its type attribute names
+/// (on a table typed by key, whose templates its keys parse against),
+/// through the very routing a query uses ([`demultiplex`] into a one-item
+/// `Vec`), so a stream record and a query result are told apart alike. An
+/// item of a type `T` does not hold, or of no type, or whose keys match no
+/// member's templates, is
+/// [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType): the caller
+/// has no collection to leave it out of.
+#[cfg(any(feature = "lambda", feature = "streams"))]
+pub(crate) fn decode_one<T: CollectionItem>(item: Item) -> Result<T> {
+    let schema = T::Table::SCHEMA;
+    let at = item_at(&item, &schema);
+    let found = item::type_tag(&item, &schema).map(str::to_owned);
+    let mut one: Vec<T> = Vec::with_capacity(1);
+    demultiplex(&mut one, item, UnknownItems::Error)?;
+    // Under `UnknownItems::Error`, `demultiplex` either pushed the item or
+    // failed; an empty `Vec` here would be a `CollectionItem` that declined
+    // a type it lists, reported as the query reports it.
+    one.pop().ok_or_else(|| {
+        Repr::UnknownType {
+            collection: T::NAME,
+            found,
+            at,
+            type_attribute: schema.type_attribute,
+        }
+        .into()
+    })
 }
 
 /// Whether two members of a collection share an entity type, checked at

@@ -13,7 +13,9 @@ use tracing::Instrument;
 use crate::db::{Db, pause};
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
-use crate::table::{KeySchema, Table, TableSchema, validate_table_name};
+use crate::table::{
+    KeyAttributeType, KeySchema, MultiKeyIndexSchema, Table, TableSchema, validate_table_name,
+};
 
 /// What [`CreateTable`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +152,40 @@ async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(invalid)?;
+    // A multi-attribute index's attributes are entity fields of their own
+    // types, defined once each however many indexes name them.
+    let mut definitions = definitions;
+    let mut defined: Vec<&str> = schema.key_attributes();
+    for attribute in schema.multi_key_indexes.iter().flat_map(|i| i.attributes()) {
+        if defined.contains(&attribute.name) {
+            continue;
+        }
+        defined.push(attribute.name);
+        let ty = match attribute.ty {
+            KeyAttributeType::S => ScalarAttributeType::S,
+            KeyAttributeType::N => ScalarAttributeType::N,
+            KeyAttributeType::B => ScalarAttributeType::B,
+        };
+        definitions.push(
+            AttributeDefinition::builder()
+                .attribute_name(attribute.name)
+                .attribute_type(ty)
+                .build()
+                .map_err(invalid)?,
+        );
+    }
+    let multi = schema.multi_key_indexes.iter().map(|index| {
+        GlobalSecondaryIndex::builder()
+            .index_name(index.name)
+            .set_key_schema(Some(multi_key_schema(index).map_err(invalid)?))
+            .projection(
+                Projection::builder()
+                    .projection_type(ProjectionType::All)
+                    .build(),
+            )
+            .build()
+            .map_err(invalid)
+    });
     let indexes = schema
         .indexes
         .iter()
@@ -165,6 +201,7 @@ async fn create<T: Table>(db: &Db<T>) -> Result<Provisioned> {
                 .build()
                 .map_err(invalid)
         })
+        .chain(multi)
         .collect::<Result<Vec<_>>>()?;
     let response = db
         .client()
@@ -210,6 +247,24 @@ fn key_schema_elements(
 }
 
 /// The declared keys as DynamoDB describes them: (HASH, RANGE) names.
+/// `HASH` for each partition attribute, then `RANGE` for each sort
+/// attribute, in their declared order: the order of a key schema is the
+/// order of the key.
+fn multi_key_schema(
+    index: &MultiKeyIndexSchema,
+) -> Result<Vec<KeySchemaElement>, aws_sdk_dynamodb::error::BuildError> {
+    let hash = index.partition_key.iter().map(|a| (a, KeyType::Hash));
+    let range = index.sort_key.iter().map(|a| (a, KeyType::Range));
+    hash.chain(range)
+        .map(|(attribute, kind)| {
+            KeySchemaElement::builder()
+                .attribute_name(attribute.name)
+                .key_type(kind)
+                .build()
+        })
+        .collect()
+}
+
 fn described_keys(elements: &[KeySchemaElement]) -> (Option<&str>, Option<&str>) {
     let find = |kind: KeyType| {
         elements
@@ -248,6 +303,32 @@ fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription)
         if declared != found {
             return Err(mismatch(format!(
                 "index `{}` has keys {found:?} (partition, sort), declared {declared:?}",
+                index.name
+            )));
+        }
+    }
+    for index in schema.multi_key_indexes {
+        let Some(gsi) = existing
+            .global_secondary_indexes()
+            .iter()
+            .find(|gsi| gsi.index_name() == Some(index.name))
+        else {
+            return Err(mismatch(format!("index `{}` is missing", index.name)));
+        };
+        let found: Vec<(&str, &KeyType)> = gsi
+            .key_schema()
+            .iter()
+            .map(|e| (e.attribute_name(), e.key_type()))
+            .collect();
+        let declared: Vec<(&str, &KeyType)> = index
+            .partition_key
+            .iter()
+            .map(|a| (a.name, &KeyType::Hash))
+            .chain(index.sort_key.iter().map(|a| (a.name, &KeyType::Range)))
+            .collect();
+        if found != declared {
+            return Err(mismatch(format!(
+                "index `{}` has the keys {found:?}, declared {declared:?}",
                 index.name
             )));
         }

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::AsyncSleep;
 
+use crate::capacity::{Capacity, Charge};
 use crate::cursor::CursorSeal;
 use crate::table::Table;
 
@@ -29,6 +30,7 @@ pub struct Db<T: Table> {
     client: Client,
     table_name: Arc<str>,
     clock: Option<Clock>,
+    meter: Option<Capacity>,
     seal: Option<Arc<CursorSeal>>,
     table: PhantomData<fn() -> T>,
 }
@@ -41,6 +43,7 @@ impl<T: Table> Db<T> {
             client,
             table_name: table_name.into(),
             clock: None,
+            meter: None,
             seal: None,
             table: PhantomData,
         }
@@ -79,6 +82,40 @@ impl<T: Table> Db<T> {
                 .time_source()
                 .map_or_else(SystemTime::now, |source| source.now()),
         }
+    }
+
+    /// The same table, with every operation's consumed capacity added to
+    /// `capacity` (see [`Capacity`]): for one request of a service, one
+    /// job, one test. Every operation records its own in its `tracing`
+    /// span as well.
+    ///
+    /// ```
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// let db = ddb_entity::Db::<App>::new(client(), "app");
+    /// let capacity = ddb_entity::Capacity::new();
+    /// let per_request = db.metered(&capacity); // cheap: shares the client
+    /// assert_eq!(per_request.table_name(), "app");
+    /// assert_eq!(capacity.requests(), 0);
+    /// ```
+    pub fn metered(&self, capacity: &Capacity) -> Self {
+        Db {
+            meter: Some(capacity.clone()),
+            ..self.clone()
+        }
+    }
+
+    /// What an operation of this handle spent, charged when dropped.
+    pub(crate) fn charge(&self) -> Charge<'_> {
+        Charge::new(self.meter.as_ref())
+    }
+
+    /// The meter, if the handle is metered.
+    pub(crate) fn meter(&self) -> Option<&Capacity> {
+        self.meter.as_ref()
     }
 
     /// The same table, with every query's cursors sealed with `seal`: each
@@ -167,6 +204,7 @@ impl<T: Table> Clone for Db<T> {
             client: self.client.clone(),
             table_name: Arc::clone(&self.table_name),
             clock: self.clock.clone(),
+            meter: self.meter.clone(),
             seal: self.seal.clone(),
             table: PhantomData,
         }
@@ -179,6 +217,7 @@ impl<T: Table> fmt::Debug for Db<T> {
             .field("table", &std::any::type_name::<T>())
             .field("table_name", &self.table_name)
             .field("own_clock", &self.clock.is_some())
+            .field("metered", &self.meter.is_some())
             .field("sealed_cursors", &self.seal.is_some())
             .finish_non_exhaustive()
     }

@@ -1,7 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// Unit tests derive entities, whose generated code names `::ddb_entity`.
+#[cfg(test)]
+extern crate self as ddb_entity;
+
 mod batch;
+mod capacity;
 pub mod codec;
 mod collection;
 mod create_table;
@@ -17,6 +22,7 @@ pub mod key;
 #[cfg_attr(docsrs, doc(cfg(feature = "local")))]
 pub mod local;
 mod read;
+pub mod stream;
 pub mod survey;
 mod table;
 mod transact;
@@ -25,6 +31,7 @@ mod write;
 #[doc(hidden)]
 pub mod __private;
 
+pub use capacity::Capacity;
 pub use collection::{Collection, CollectionItem, Member, UnknownItems};
 pub use cursor::Cursor;
 #[cfg(feature = "sealed-cursors")]
@@ -32,15 +39,16 @@ pub use cursor::Cursor;
 pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
-    Entity, Field, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey, SortRange,
-    Timestamp, UnorderedSortKey, Versioned,
+    Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey,
+    SortRange, Timestamp, UnorderedSortKey, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
-pub use expr::Condition;
-pub use item::Item;
+pub use expr::{AttributeType, Condition, SizeOf};
+pub use item::{Item, Set, SetElement};
 pub use table::{
-    Index, IndexSchema, KeySchema, Primary, QueryIndex, SortedIndex, SortedTable, Table,
-    TableSchema, Typing, validate_table_name,
+    Index, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, MultiKeyIndex,
+    MultiKeyIndexSchema, Primary, QueryIndex, SortedIndex, SortedTable, Table, TableSchema, Typing,
+    validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and
@@ -57,14 +65,21 @@ pub mod op {
         StaleVersion, WriteKind,
     };
     pub use crate::future::OpFuture;
-    pub use crate::read::{Get, Page, Query};
-    pub use crate::transact::{TransactDelete, TransactPut, Transaction};
-    pub use crate::write::{Delete, DeleteReturningOld, Put, Update};
+    pub use crate::read::{Get, MultiQuery, Page, Query, Scan, ScanPage};
+    pub use crate::transact::{
+        TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,
+    };
+    pub use crate::write::{
+        Delete, DeleteReturningOld, Put, PutReturningNew, PutReturningOld, Update,
+        UpdateReturningOld,
+    };
 }
 
 /// Typed fields and their key roles: what an update may change.
 pub mod field {
-    pub use crate::entity::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+    pub use crate::entity::{
+        Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,
+    };
 }
 
 /// `#[derive(Collection)]`: a typed view of a partition holding several

@@ -47,6 +47,9 @@ pub struct LocalDynamo {
     endpoint: String,
     /// Present for the embedded server: dropping it signals shutdown.
     shutdown: Option<oneshot::Sender<()>>,
+    /// The embedded server's database (shared with the server), for what
+    /// only the embedder can ask: a time-to-live sweep.
+    database: Option<dynoxide::Database>,
 }
 
 /// Why a local DynamoDB could not be started.
@@ -64,6 +67,12 @@ pub enum LocalError {
         "{ENDPOINT_ENV}={0:?} is not a URL; set it to e.g. http://127.0.0.1:8000 or unset it to use the embedded server"
     )]
     BadEndpoint(String),
+    /// Asked of a server from `DDB_ENDPOINT`, which only answers requests.
+    #[error("only the embedded DynamoDB can be asked this; {ENDPOINT_ENV} names another server")]
+    NotEmbedded,
+    /// The embedded server's time-to-live sweep failed.
+    #[error("the embedded DynamoDB's time-to-live sweep failed: {0}")]
+    Sweep(String),
 }
 
 impl LocalDynamo {
@@ -83,12 +92,14 @@ impl LocalDynamo {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let endpoint = format!("http://{}", listener.local_addr()?);
         let (shutdown, stopped) = oneshot::channel::<()>();
+        let served = db.clone();
         tokio::spawn(async move {
             // A dropped sender resolves `stopped` too: that is the shutdown.
             let signal = async move {
                 let _ = stopped.await;
             };
-            if let Err(err) = dynoxide::server::serve_with_shutdown(listener, db, signal).await {
+            if let Err(err) = dynoxide::server::serve_with_shutdown(listener, served, signal).await
+            {
                 tracing::error!(%err, "embedded DynamoDB server stopped with an error");
             }
         });
@@ -97,6 +108,7 @@ impl LocalDynamo {
             client: client_for(&endpoint),
             endpoint,
             shutdown: Some(shutdown),
+            database: Some(db),
         })
     }
 
@@ -111,6 +123,7 @@ impl LocalDynamo {
             client: client_for(&endpoint),
             endpoint,
             shutdown: None,
+            database: None,
         })
     }
 
@@ -124,6 +137,65 @@ impl LocalDynamo {
     /// the like before building your own client.
     pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
         config_builder_for(&self.endpoint)
+    }
+
+    /// A config builder for an `aws_sdk_dynamodbstreams::Client` of this
+    /// server (the same endpoint, client, credentials and region as
+    /// [`config_builder`](LocalDynamo::config_builder)): the Streams API is
+    /// served on the same endpoint. With the `streams` feature.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let dynamo = ddb_entity::local::LocalDynamo::start().await?;
+    /// let streams = aws_sdk_dynamodbstreams::Client::from_conf(dynamo.streams_config_builder().build());
+    /// let listed = streams.list_streams().table_name("no-such-table").send().await?;
+    /// assert!(listed.streams().is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
+    pub fn streams_config_builder(&self) -> aws_sdk_dynamodbstreams::config::Builder {
+        use aws_sdk_dynamodbstreams::config as streams;
+        let http = aws_smithy_http_client::Builder::new().build_http();
+        aws_sdk_dynamodbstreams::Config::builder()
+            .behavior_version(streams::BehaviorVersion::latest())
+            .endpoint_url(&self.endpoint)
+            .region(streams::Region::new("us-east-1"))
+            .credentials_provider(streams::Credentials::new(
+                "local",
+                "local",
+                None,
+                None,
+                "ddb-entity-local",
+            ))
+            .http_client(http)
+    }
+
+    /// Runs the embedded server's time-to-live sweep now: deletes every
+    /// item whose time-to-live attribute has passed, in every table with
+    /// time to live enabled, as DynamoDB does in the background (within a
+    /// few days of expiry) — so a test can see what an expiry does (its
+    /// stream records carry DynamoDB's service identity). Returns how many
+    /// items were deleted. A server from `DDB_ENDPOINT` cannot be asked:
+    /// [`LocalError::NotEmbedded`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let dynamo = ddb_entity::local::LocalDynamo::start_embedded().await?;
+    /// assert_eq!(dynamo.sweep_expired_items().await?, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn sweep_expired_items(&self) -> Result<usize, LocalError> {
+        let database = self.database.clone().ok_or(LocalError::NotEmbedded)?;
+        // The sweep blocks on the database; keep it off the async workers.
+        tokio::task::spawn_blocking(move || database.sweep_ttl())
+            .await
+            .map_err(|err| LocalError::Sweep(err.to_string()))?
+            .map_err(|err| LocalError::Sweep(err.to_string()))
     }
 
     /// The server's URL, e.g. `http://127.0.0.1:40213`.

@@ -27,6 +27,68 @@ pub struct IndexSchema {
     pub keys: KeySchema,
 }
 
+/// The scalar type of a key attribute that holds an entity's field as it
+/// is (not a string key the library encodes): how CreateTable defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyAttributeType {
+    /// A string (`S`).
+    S,
+    /// A number (`N`): integers and floats, compared as numbers.
+    N,
+    /// Binary (`B`).
+    B,
+}
+
+impl KeyAttributeType {
+    /// The type letter DynamoDB uses: `"S"`, `"N"` or `"B"`.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::KeyAttributeType::N.as_str(), "N");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyAttributeType::S => "S",
+            KeyAttributeType::N => "N",
+            KeyAttributeType::B => "B",
+        }
+    }
+}
+
+/// One attribute of a multi-attribute index key: its name (an entity
+/// field's stored name) and scalar type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct KeyAttribute {
+    /// The attribute name, e.g. `"tournament"`.
+    pub name: &'static str,
+    /// Its scalar type.
+    pub ty: KeyAttributeType,
+}
+
+/// A global secondary index whose partition and sort keys are each made
+/// of up to four attributes (DynamoDB, November 2025), each an entity
+/// field in its native type: no key string to build, and an item is in
+/// the index exactly when it has every one of them. Declared in the
+/// `multi_key_indexes: { … }` block of [`table!`](crate::table!); queried
+/// with [`Db::query_multi`](crate::Db::query_multi). Every attribute is
+/// projected (`ALL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MultiKeyIndexSchema {
+    /// The index name.
+    pub name: &'static str,
+    /// The partition key's attributes, in order: a query gives each one.
+    pub partition_key: &'static [KeyAttribute],
+    /// The sort key's attributes, in order: a query's conditions on them
+    /// go left to right (empty: no sort key).
+    pub sort_key: &'static [KeyAttribute],
+}
+
+impl MultiKeyIndexSchema {
+    /// The attributes in key order: the partition's, then the sort key's.
+    pub fn attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
+        self.partition_key.iter().chain(self.sort_key.iter())
+    }
+}
+
 /// The shape of a single table: primary key, type attribute and indexes.
 ///
 /// Declare it with [`table!`](crate::table!) rather than by hand.
@@ -56,6 +118,9 @@ pub struct TableSchema {
     pub token_attribute: &'static str,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).
     pub indexes: &'static [IndexSchema],
+    /// The global secondary indexes keyed by several of the entities' own
+    /// attributes (see [`MultiKeyIndexSchema`]).
+    pub multi_key_indexes: &'static [MultiKeyIndexSchema],
 }
 
 /// How the items of a table say which entity they are, declared with
@@ -155,25 +220,80 @@ impl TableSchema {
             .map_err(|detail| Repr::InvalidSchema { detail }.into())
     }
 
-    fn check(&self) -> std::result::Result<(), String> {
-        let mut index_names: Vec<&str> = Vec::new();
-        for index in self.indexes {
-            if index.name.len() < 3 || index.name.len() > 255 {
+    /// A multi-attribute index: 1 to 4 partition and 0 to 4 sort
+    /// attributes, each named once, none of them an attribute the library
+    /// owns (its string keys, the type, the TTL, the write token), and
+    /// each of one type wherever another index names it.
+    fn check_multi_key(&self, index: &MultiKeyIndexSchema) -> std::result::Result<(), String> {
+        let name = index.name;
+        if !(1..=4).contains(&index.partition_key.len()) || index.sort_key.len() > 4 {
+            return Err(format!(
+                "index `{name}` has {} partition and {} sort attributes; DynamoDB takes 1 to 4 and 0 to 4",
+                index.partition_key.len(),
+                index.sort_key.len()
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for attribute in index.attributes() {
+            let attr = attribute.name;
+            if attr.is_empty() {
+                return Err(format!("index `{name}` has an empty attribute name"));
+            }
+            if seen.contains(&attr) {
+                return Err(format!("index `{name}` names `{attr}` twice"));
+            }
+            seen.push(attr);
+            let owned = self.key_attributes().contains(&attr)
+                || attr == self.type_attribute
+                || attr == self.token_attribute
+                || self.ttl_attribute == Some(attr);
+            if owned {
                 return Err(format!(
-                    "index name `{}` must be 3 to 255 characters long",
-                    index.name
+                    "index `{name}` is keyed by `{attr}`, an attribute the library writes (a string key, the type, the TTL or the write token); key it by entity fields"
                 ));
             }
-            if index_names.contains(&index.name) {
-                return Err(format!("index `{}` is declared twice", index.name));
+            let other = self
+                .multi_key_indexes
+                .iter()
+                .flat_map(|i| i.attributes())
+                .find(|a| a.name == attr && a.ty != attribute.ty);
+            if let Some(other) = other {
+                return Err(format!(
+                    "`{attr}` is declared `{}` in index `{name}` and `{}` in another; an attribute has one type",
+                    attribute.ty.as_str(),
+                    other.ty.as_str()
+                ));
             }
-            index_names.push(index.name);
         }
-        if self.indexes.len() > 20 {
+        Ok(())
+    }
+
+    fn check(&self) -> std::result::Result<(), String> {
+        let mut index_names: Vec<&str> = Vec::new();
+        let names = self
+            .indexes
+            .iter()
+            .map(|i| i.name)
+            .chain(self.multi_key_indexes.iter().map(|i| i.name));
+        for name in names {
+            if name.len() < 3 || name.len() > 255 {
+                return Err(format!(
+                    "index name `{name}` must be 3 to 255 characters long"
+                ));
+            }
+            if index_names.contains(&name) {
+                return Err(format!("index `{name}` is declared twice"));
+            }
+            index_names.push(name);
+        }
+        let count = self.indexes.len() + self.multi_key_indexes.len();
+        if count > 20 {
             return Err(format!(
-                "{} global secondary indexes declared; DynamoDB allows 20 by default",
-                self.indexes.len()
+                "{count} global secondary indexes declared; DynamoDB allows 20 by default"
             ));
+        }
+        for index in self.multi_key_indexes {
+            self.check_multi_key(index)?;
         }
         let keys = std::iter::once(self.primary).chain(self.indexes.iter().map(|i| i.keys));
         for key in keys {
@@ -265,6 +385,22 @@ pub trait Index: 'static {
     type Table: Table;
     /// The index's name and key attributes.
     const SCHEMA: IndexSchema;
+}
+
+/// A global secondary index keyed by several attributes of the entities
+/// themselves, implemented by [`table!`](crate::table!) (its
+/// `multi_key_indexes: { … }` block). Queried with
+/// [`Db::query_multi`](crate::Db::query_multi).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a multi-attribute index declared with `table!`",
+    label = "not a multi-attribute index",
+    note = "declare it in the `multi_key_indexes: {{ … }}` block of your `table!` definition"
+)]
+pub trait MultiKeyIndex: 'static {
+    /// The table the index belongs to.
+    type Table: Table;
+    /// The index's name and key attributes.
+    const SCHEMA: MultiKeyIndexSchema;
 }
 
 /// Something a Query can run on: the table's primary key ([`Primary`]) or
@@ -377,6 +513,34 @@ impl<I: Index> QueryIndex for I {
 /// assert_eq!(App::SCHEMA.indexes.len(), 2);
 /// assert_eq!(<Gsi2 as Index>::SCHEMA.keys.sort_key, Some("GSI2SK"));
 /// ```
+///
+/// `multi_key_indexes` declares global indexes whose partition key is 1 to
+/// 4 and sort key 0 to 4 of the entities' own attributes, each with its
+/// type (`S`, `N` or `B`): see [`MultiKeyIndexSchema`] and
+/// [`Db::query_multi`](crate::Db::query_multi).
+///
+/// ```
+/// ddb_entity::table! {
+///     /// Scores of a tournament.
+///     pub struct Games {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             /// Per tournament and region, by round then score.
+///             pub ByRound = "ByRound" {
+///                 partition_key: ["tournament": S, "region": S],
+///                 sort_key: ["round": N, "score": N],
+///             },
+///         },
+///     }
+/// }
+/// use ddb_entity::{KeyAttributeType, MultiKeyIndex, Table};
+/// let index = <ByRound as MultiKeyIndex>::SCHEMA;
+/// assert_eq!(index.partition_key.len(), 2);
+/// assert_eq!(index.sort_key[1].name, "score");
+/// assert_eq!(index.sort_key[1].ty, KeyAttributeType::N);
+/// assert!(Games::SCHEMA.validate().is_ok());
+/// ```
 #[macro_export]
 macro_rules! table {
     (
@@ -394,6 +558,16 @@ macro_rules! table {
                     $index_vis:vis $index:ident = $index_name:literal {
                         partition_key: $index_pk:literal
                         $(, sort_key: $index_sk:literal)?
+                        $(,)?
+                    }
+                ),* $(,)?
+            })?
+            $(, multi_key_indexes: {
+                $(
+                    $(#[$multi_meta:meta])*
+                    $multi_vis:vis $multi:ident = $multi_name:literal {
+                        partition_key: [$($multi_pk:literal : $multi_pk_ty:ident),+ $(,)?]
+                        $(, sort_key: [$($multi_sk:literal : $multi_sk_ty:ident),+ $(,)?])?
                         $(,)?
                     }
                 ),* $(,)?
@@ -417,6 +591,7 @@ macro_rules! table {
                 token_attribute: [$($token_attr,)? "_wt"][0],
                 typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
+                multi_key_indexes: &[$($(<$multi as $crate::MultiKeyIndex>::SCHEMA),*)?],
             };
         }
 
@@ -447,6 +622,27 @@ macro_rules! table {
                 const _: &str = $index_sk;
                 impl $crate::SortedIndex for $index {}
             )?
+        )*)?
+
+        $($(
+            $(#[$multi_meta])*
+            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+            $multi_vis struct $multi;
+
+            impl $crate::MultiKeyIndex for $multi {
+                type Table = $table;
+                const SCHEMA: $crate::MultiKeyIndexSchema = $crate::MultiKeyIndexSchema {
+                    name: $multi_name,
+                    partition_key: &[$($crate::KeyAttribute {
+                        name: $multi_pk,
+                        ty: $crate::KeyAttributeType::$multi_pk_ty,
+                    }),+],
+                    sort_key: &[$($($crate::KeyAttribute {
+                        name: $multi_sk,
+                        ty: $crate::KeyAttributeType::$multi_sk_ty,
+                    }),+)?],
+                };
+            }
         )*)?
     };
 }

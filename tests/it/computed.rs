@@ -235,3 +235,59 @@ async fn the_open_tickets_index_holds_exactly_the_open_tickets() -> ddb_entity::
     assert_eq!(err.kind(), ddb_entity::ErrorKind::MissingKeyField);
     Ok(())
 }
+
+#[tokio::test]
+async fn an_upsert_puts_a_ticket_in_the_open_index_exactly_while_its_predicate_holds()
+-> ddb_entity::Result<()> {
+    let (_dynamo, db) = app_table().await;
+    let f = Ticket::fields();
+    let open = |db: &ddb_entity::Db<App>| {
+        let db = db.clone();
+        async move {
+            let open: Vec<Ticket> = db.query(Ticket::gsi2_partition()?).collect().await?;
+            Ok::<Vec<u32>, ddb_entity::Error>(open.iter().map(|t| t.id).collect())
+        }
+    };
+    // Created open: in the index, keyed by `opened`.
+    db.upsert(Ticket::key(1)?)
+        .set(f.status, Status::Open)
+        .set(f.opened, 5)
+        .set(f.subject, "a".to_owned())
+        .await?;
+    // Created closed: `opened` given or not, never in the index.
+    db.upsert(Ticket::key(2)?)
+        .set(f.status, Status::Closed)
+        .set(f.opened, 1)
+        .set(f.subject, "b".to_owned())
+        .await?;
+    assert_eq!(open(&db).await?, [1]);
+    let closed = stored_item(&db, &Ticket::key(2)?).await;
+    assert!(!closed.contains_key("GSI2PK") && !closed.contains_key("GSI2SK"));
+    // Left out of the upsert, the predicate's input cannot be known for a
+    // ticket that may be new: refused before sending, nothing created.
+    let err = db
+        .upsert(Ticket::key(3)?)
+        .set(f.subject, "c".to_owned())
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::MissingKeyField);
+    assert!(db.get(Ticket::key(3)?).await?.is_none());
+    // An upsert must be able to create: a status alone is not a ticket.
+    let err = db
+        .upsert(Ticket::key(1)?)
+        .set(f.status, Status::Closed)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::IncompleteUpsert);
+    assert_eq!(open(&db).await?, [1]);
+    // Closing an open ticket by upsert takes it out.
+    db.upsert(Ticket::key(1)?)
+        .set(f.status, Status::Closed)
+        .set(f.opened, 5)
+        .set_if_not_exists(f.subject, String::new())
+        .await?;
+    assert!(open(&db).await?.is_empty());
+    let kept = db.get(Ticket::key(1)?).await?.expect("stored");
+    assert_eq!((kept.opened, kept.subject.as_str()), (5, "a"));
+    Ok(())
+}

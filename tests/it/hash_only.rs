@@ -220,3 +220,50 @@ async fn a_templated_key_on_a_hash_only_table() -> ddb_entity::Result<()> {
     assert_eq!(all, [counter]);
     Ok(())
 }
+
+#[tokio::test]
+async fn an_upsert_of_a_raw_keyed_session_writes_its_index_key_and_never_sets_its_own_key()
+-> ddb_entity::Result<()> {
+    let (_dynamo, db) = sessions().await;
+    let f = Session::fields();
+    // The token is the table's key attribute: the request's `Key` writes
+    // it (DynamoDB refuses a SET of a key attribute), the body has it once.
+    let created = db
+        .upsert(Session::key("tok-1")?)
+        .set(f.username, "ada".to_owned())
+        .set(f.created_at, 7)
+        .await?;
+    assert_eq!(created, session("tok-1", "ada", 7));
+    let by_user: Vec<Session> = db
+        .query(Session::user_index_partition("ada")?)
+        .collect()
+        .await?;
+    assert_eq!(by_user, [session("tok-1", "ada", 7)]);
+    // Creating without the index's field is refused before sending: the
+    // item would be a session missing from its user's sessions.
+    let err = db
+        .upsert(Session::key("tok-2")?)
+        .set(f.created_at, 8)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::MissingKeyField);
+    assert!(err.to_string().contains("username"), "{err}");
+    assert!(db.get(Session::key("tok-2")?).await?.is_none());
+    // Moving the session to another user moves its index key; the
+    // creation time, which a new session would need, keeps its first value.
+    db.upsert(Session::key("tok-1")?)
+        .set(f.username, "bo".to_owned())
+        .set_if_not_exists(f.created_at, 9)
+        .await?;
+    let ada: Vec<Session> = db
+        .query(Session::user_index_partition("ada")?)
+        .collect()
+        .await?;
+    assert!(ada.is_empty());
+    let bo: Vec<Session> = db
+        .query(Session::user_index_partition("bo")?)
+        .collect()
+        .await?;
+    assert_eq!(bo, [session("tok-1", "bo", 7)]);
+    Ok(())
+}

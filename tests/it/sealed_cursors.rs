@@ -527,3 +527,41 @@ fn no_mutation_of_a_random_sealed_cursor_is_ever_opened() {
         })
         .unwrap();
 }
+
+#[tokio::test]
+async fn a_sealed_cursor_of_a_filtered_listing_resumes_only_that_filter() {
+    let (_dynamo, db, log) = logged_app_table().await;
+    seed(&db).await;
+    let db = sealed(&db, CursorSeal::new(1, KEY_1));
+    let total = || Order::fields().total_cents;
+    // Orders of 2 € or more, read three at a time.
+    let filtered = |at_least: i64| listing(&db).filter(total().ge(at_least));
+    let page: Page<Vec<Order>> = filtered(200).page_size(3).page().await.unwrap();
+    assert_eq!(ids(&page.items), ["A-2"]);
+    let cursor = page.cursor.expect("more to read");
+    log.clear();
+
+    // The same filter, built again: the listing goes on.
+    let rest: Vec<Order> = filtered(200).after(cursor.clone()).all().await.unwrap();
+    assert_eq!(ids(&rest), ["A-3", "A-4", "A-5", "A-6"]);
+    log.clear();
+    // No filter, another value, another condition: refused before sending.
+    let others = [
+        ("no filter", listing(&db)),
+        ("another value", filtered(300)),
+        ("another condition", listing(&db).filter(total().gt(200))),
+        (
+            "one more condition",
+            filtered(200).filter(Order::fields().status.equals(OrderStatus::Open)),
+        ),
+    ];
+    for (what, query) in others {
+        let fault = refusal(query.after(cursor.clone()).all().await, &log);
+        assert_eq!(fault, CursorFault::Unauthentic, "{what}");
+    }
+    // And an unfiltered listing's cursor is refused by a filtered one.
+    let plain = first_cursor(&db).await;
+    log.clear();
+    let fault = refusal(filtered(200).after(plain).all().await, &log);
+    assert_eq!(fault, CursorFault::Unauthentic);
+}

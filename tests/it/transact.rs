@@ -525,7 +525,6 @@ async fn every_cancellation_reason_names_its_action_entity_and_key() {
             db.delete(Address::key(42, 1u16).unwrap())
                 .condition(Address::fields().city.equals("Lyon".into())),
         )
-        .return_old_on_condition_failure()
         .await
         .unwrap_err();
     let reasons = err.cancellation_reasons();
@@ -619,8 +618,8 @@ async fn every_cancellation_reason_names_its_action_entity_and_key() {
     );
     assert_eq!(read(&db, Customer::key(7).unwrap()).await, None);
 
-    // Without the option, only the actions the library classifies bring
-    // their old item back.
+    // Every action brings its old item back: the library classifies
+    // failures by it.
     let err = db
         .transact()
         .create(&user)
@@ -632,7 +631,7 @@ async fn every_cancellation_reason_names_its_action_entity_and_key() {
         .unwrap_err();
     let reasons = err.cancellation_reasons();
     assert!(reasons[0].is_already_exists());
-    assert!(reasons[1].is_condition_failed() && reasons[1].old_item().is_none());
+    assert!(reasons[1].is_condition_failed() && reasons[1].old_item().is_some());
 }
 
 #[tokio::test]

@@ -105,6 +105,11 @@ async fn reads_hide_expired_items_unless_asked() {
         .await
         .unwrap();
     assert_eq!(all, [expired, alive, forever]);
+
+    // A count goes by the same rule, on the server.
+    let query = || db.query(Session::partition("ada").unwrap());
+    assert_eq!(query().count().await.unwrap(), 2);
+    assert_eq!(query().include_expired(true).count().await.unwrap(), 3);
 }
 
 #[tokio::test]

@@ -106,6 +106,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     });
     let (fields_fn, fields_item) = super::fields::fields(model);
     let index_changes = super::update::index_changes(model);
+    let key_fields = super::update::key_fields(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
     // `Key<Self>`, which needs `Self: Entity`.
@@ -198,6 +199,13 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
                 changes: &::ddb_entity::__private::Changes,
             ) -> #result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
                 #index_changes
+            }
+
+            #[allow(unused_variables)]
+            fn key_fields(
+                key: &::ddb_entity::Key<Self>,
+            ) -> #result<::std::vec::Vec<(&'static ::core::primitive::str, ::ddb_entity::sdk::types::AttributeValue)>> {
+                #key_fields
             }
         }
 
@@ -349,6 +357,13 @@ fn timestamps(model: &Entity<'_>) -> TokenStream {
             }
         }
     });
+    let created_at = match model.created_at() {
+        Some(crate::ast::Field { ty, attribute, .. }) => {
+            let value = value(ty);
+            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
+        }
+        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
+    };
     let updated_at = match model.updated_at() {
         Some(crate::ast::Field { ty, attribute, .. }) => {
             let value = value(ty);
@@ -377,6 +392,18 @@ fn timestamps(model: &Entity<'_>) -> TokenStream {
             )>,
         > {
             #updated_at
+        }
+
+        #[allow(unused_variables)]
+        fn created_at(
+            now: ::std::time::SystemTime,
+        ) -> ::ddb_entity::Result<
+            ::core::option::Option<(
+                &'static ::core::primitive::str,
+                ::ddb_entity::sdk::types::AttributeValue,
+            )>,
+        > {
+            #created_at
         }
     }
 }

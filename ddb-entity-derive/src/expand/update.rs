@@ -191,10 +191,6 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .into_iter()
         .filter(|name| !primary.contains(name))
         .collect();
-    if changed.is_empty() {
-        // Built from primary-key fields only: no update can move it.
-        return TokenStream::new();
-    }
     let schema = quote!(<#path as ::ddb_entity::Index>::SCHEMA);
     // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
     let input = |name: &str| -> TokenStream {
@@ -334,9 +330,82 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             }
         }
     };
+    if changed.is_empty() {
+        // Built from primary-key fields only: no update can move it, and
+        // an upsert, which may create the item, writes it.
+        return quote! {
+            if changes.creates() {
+                #body
+            }
+        };
+    }
+    // An upsert that leaves the index's fields alone may create the item:
+    // a required field it reads must be given. (Only `Option` fields may be
+    // left out: the item then stays out of the sparse index, as it is.)
+    let required = changed
+        .iter()
+        .find(|name| {
+            model
+                .field_named(name)
+                .is_some_and(|field| field.option_inner.is_none())
+        })
+        .map(|name| {
+            quote! {
+                else if changes.creates() {
+                    return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                        #entity,
+                        #schema.name,
+                        #name,
+                    ));
+                }
+            }
+        });
     quote! {
         if changes.touches(&[#(#changed),*]) {
             #body
+        } #required
+    }
+}
+
+/// The body of `key_fields(key)`: the primary-key fields, parsed back from
+/// the key, as the attributes the entity's body stores them under (what an
+/// upsert writes, since it may create the item).
+pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
+    let holes = keys::params(model.primary());
+    let entity = model.ident.to_string();
+    // A raw key's field is the key attribute itself, which the request's
+    // `Key` writes and an update may not SET.
+    let raw: Vec<String> = model
+        .primary()
+        .filter_map(|template| template.raw_hole())
+        .map(|hole| hole.field().to_string())
+        .collect();
+    // A generic hole's type is a key part, not known to serialise (the
+    // impl's bounds are on `Self`): left out, so an upsert of such an
+    // entity is refused before sending rather than failing to compile.
+    let inserts = holes
+        .iter()
+        .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
+        .map(|hole| {
+        let field = hole.field();
+        let attribute = model
+            .stored_named(&name::unraw(field))
+            .map_or_else(|| name::unraw(field), |field| field.attribute.clone());
+        quote! {
+            fields.push((#attribute, ::ddb_entity::__private::key_field_value(#entity, #field)?));
         }
+    });
+    let count = holes.len();
+    let decode = if holes.is_empty() {
+        quote!(let _ = key;)
+    } else {
+        decode_primary_key(model, quote!(key.partition()), quote!(key.sort()))
+    };
+    quote! {
+        #decode
+        #[allow(unused_mut)]
+        let mut fields = ::std::vec::Vec::with_capacity(#count);
+        #(#inserts)*
+        ::core::result::Result::Ok(fields)
     }
 }

@@ -2,13 +2,15 @@
 //! into a collection.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
-use aws_sdk_dynamodb::types::KeysAndAttributes;
+use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use tracing::Instrument;
 
 use super::engine::{self, Attempt, Entry, Failure};
 use super::retry::BatchRetry;
-use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
+use super::{DEFAULT_CONCURRENCY, EntityNames, key_of, lock};
+use crate::capacity::Spent;
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
@@ -265,11 +267,15 @@ impl<'db, T: Table> BatchGet<'db, T> {
             requests = tracing::field::Empty,
             retries = tracing::field::Empty,
             unprocessed = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
         async move {
             if let Some(err) = self.error {
                 return Err(err);
             }
+            let mut charge = self.db.charge();
+            let spent = &Mutex::new(Spent::default());
             let keys = distinct::<C>(self.keys)?;
             if keys.is_empty() {
                 let empty = BatchGetPartial {
@@ -308,10 +314,12 @@ impl<'db, T: Table> BatchGet<'db, T> {
                 match client
                     .batch_get_item()
                     .request_items(table, request)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .send()
                     .await
                 {
                     Ok(mut output) => {
+                        lock(spent).read(output.consumed_capacity());
                         let unprocessed = output
                             .unprocessed_keys
                             .and_then(|mut tables| tables.remove(table))
@@ -332,10 +340,14 @@ impl<'db, T: Table> BatchGet<'db, T> {
                             output: items,
                         })
                     }
-                    Err(err) => Err(Failure::classify("BatchGetItem", table, err)),
+                    Err(err) => {
+                        lock(spent).failed();
+                        Err(Failure::classify("BatchGetItem", table, err))
+                    }
                 }
             };
             let report = engine::run(client, self.retry, self.concurrency, chunks, send).await;
+            charge.add(*lock(spent));
             let span = tracing::Span::current();
             span.record("requests", report.requests);
             span.record("retries", report.retries);

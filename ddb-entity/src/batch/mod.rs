@@ -56,3 +56,11 @@ impl fmt::Display for EntityNames {
         f.write_str(&self.0.join(","))
     }
 }
+
+/// A poisoned lock only means another request's task panicked; what it
+/// guards (a running total) is still consistent.
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,13 +1,15 @@
 //! BatchWriteItem: puts and deletes of entities of any type of the table.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
-use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, ReturnConsumedCapacity, WriteRequest};
 use tracing::Instrument;
 
 use super::engine::{self, Attempt, Entry, Failure};
 use super::retry::BatchRetry;
-use super::{DEFAULT_CONCURRENCY, EntityNames, key_of};
+use super::{DEFAULT_CONCURRENCY, EntityNames, key_of, lock};
+use crate::capacity::Spent;
 use crate::db::Db;
 use crate::entity::convert;
 use crate::entity::{Entity, Key};
@@ -298,11 +300,15 @@ impl<'db, T: Table> BatchWrite<'db, T> {
             requests = tracing::field::Empty,
             retries = tracing::field::Empty,
             unprocessed = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
         async move {
             if let Some(err) = self.error {
                 return Err(err);
             }
+            let mut charge = self.db.charge();
+            let spent = &Mutex::new(Spent::default());
             refuse_duplicates(&self.writes)?;
             if self.writes.is_empty() {
                 return Ok(());
@@ -316,10 +322,12 @@ impl<'db, T: Table> BatchWrite<'db, T> {
                 match client
                     .batch_write_item()
                     .request_items(table, requests)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .send()
                     .await
                 {
                     Ok(output) => {
+                        lock(spent).write(output.consumed_capacity());
                         let unprocessed = output
                             .unprocessed_items
                             .and_then(|mut tables| tables.remove(table))
@@ -339,10 +347,14 @@ impl<'db, T: Table> BatchWrite<'db, T> {
                             output: (),
                         })
                     }
-                    Err(err) => Err(Failure::classify("BatchWriteItem", table, err)),
+                    Err(err) => {
+                        lock(spent).failed();
+                        Err(Failure::classify("BatchWriteItem", table, err))
+                    }
                 }
             };
             let report = engine::run(client, self.retry, self.concurrency, chunks, send).await;
+            charge.add(*lock(spent));
             let span = tracing::Span::current();
             span.record("requests", report.requests);
             span.record("retries", report.retries);

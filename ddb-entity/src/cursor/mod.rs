@@ -138,6 +138,59 @@ impl Cursor {
         }
     }
 
+    /// Where segment `segment` of a scan in `total` segments of `index`
+    /// stopped: the segment is part of what the cursor is for (a cursor of
+    /// one segment given to another would skip or repeat items). Never
+    /// sealed: a scan is an operations job, whose cursors are its own
+    /// checkpoints, not handed to clients.
+    pub(crate) fn for_scan(
+        index: Option<&str>,
+        segment: u32,
+        total: u32,
+        last_evaluated_key: &Item,
+    ) -> Result<Self> {
+        let mut position = Position::new(index, last_evaluated_key)?;
+        position.index = scan_scope(index, segment, total);
+        Ok(Cursor(Form::Plain(position)))
+    }
+
+    /// The `ExclusiveStartKey` for segment `segment` of `total` of a scan
+    /// of `index`, keyed by exactly `key_schema`; or why this cursor is not
+    /// for it (another segmentation, another index, a query's cursor).
+    pub(crate) fn scan_start_key(
+        &self,
+        index: Option<&str>,
+        segment: u32,
+        total: u32,
+        key_schema: &[&str],
+    ) -> Result<Item> {
+        let mismatch = |reason: String| invalid(CursorFault::Mismatch, reason);
+        let Form::Plain(position) = &self.0 else {
+            return Err(mismatch(
+                "it is a sealed query cursor; a scan resumes only from its own cursors".into(),
+            ));
+        };
+        if position.index != scan_scope(index, segment, total) {
+            return Err(mismatch(format!(
+                "it is not from segment {segment} of {total} of a scan of this table or index"
+            )));
+        }
+        let mut expected: Vec<&str> = key_schema.to_vec();
+        expected.sort_unstable();
+        expected.dedup();
+        let names: Vec<&str> = position
+            .last_key
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect();
+        if names != expected {
+            return Err(mismatch(format!(
+                "its key has the attributes {names:?}, where this scan's items are keyed by exactly {expected:?}"
+            )));
+        }
+        Ok(position.to_item())
+    }
+
     /// Whether the cursor is sealed (`s1.…`): made by a handle with
     /// `Db::with_cursor_seal` (the `sealed-cursors` feature).
     ///
@@ -321,6 +374,16 @@ impl FromStr for Cursor {
             _ => Err(bad("it is not a cursor of this version of ddb-entity")),
         }
     }
+}
+
+/// What a scan cursor records where a query's records its index: the
+/// index, the segment and the segmentation, after a NUL no index name has
+/// (so no query's cursor is a scan's, nor the reverse).
+fn scan_scope(index: Option<&str>, segment: u32, total: u32) -> String {
+    format!(
+        "{}\u{0}scan\u{0}{segment}/{total}",
+        index.unwrap_or_default()
+    )
 }
 
 /// Key id, 24-byte nonce, the expiry (at least one byte), 16-byte tag.

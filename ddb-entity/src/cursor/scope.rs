@@ -24,12 +24,11 @@ pub(crate) struct Scope<'a> {
     /// Descending order.
     pub(crate) reverse: bool,
     /// The query's filter, in a canonical encoding: its expression with
-    /// every name and value substituted unambiguously (e.g. the expression
-    /// text, then each placeholder's name or typed value, length-prefixed).
-    /// `None` without one. Queries have no filter yet; when they get one,
-    /// it fills this slot, so that a sealed cursor of one filtered listing
-    /// is refused by a differently filtered one: a page boundary of one
-    /// filter is meaningless in another.
+    /// every name and value substituted (names quoted, values in one
+    /// typed text form; see `Filters::text`), so the same filter encodes
+    /// alike. `None` without one. A sealed cursor of one filtered listing
+    /// is refused by a differently filtered one (or an unfiltered one): a
+    /// page boundary of one filter is meaningless in another.
     pub(crate) filter: Option<&'a [u8]>,
 }
 
@@ -62,7 +61,9 @@ impl<'a> Scope<'a> {
     /// Deliberately left out, so a client can change them between pages:
     /// the page size and the limit, consistency, the projection (a summary
     /// and a full listing of the same items page alike), whether expired
-    /// items are shown, and what the items are decoded into.
+    /// items are shown, and what the items are decoded into (except under
+    /// `UnknownItems::Filter`, where the collection's types are part of
+    /// the filter, and so bound with it).
     #[cfg(feature = "sealed-cursors")]
     pub(crate) fn binding(&self, version: &str, key_id: u8) -> Vec<u8> {
         use super::wire::{put_field, put_varint};

@@ -28,6 +28,11 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
         source: Box::new(err),
     })?;
     entity.stamp(&mut item, now)?;
+    if !schema.multi_key_indexes.is_empty() {
+        for (name, value) in &item {
+            crate::item::check_index_attribute(&schema, E::RUST_NAME, name, value)?;
+        }
+    }
     // The library owns every key attribute of the table, including those of
     // indexes this entity does not fill: a field serialised under one would
     // be overwritten, or would slip the item into another entity's index.
@@ -77,7 +82,7 @@ pub(crate) fn to_item<E: Entity>(entity: &E, now: SystemTime) -> Result<Item> {
 /// Whether the library writes an attribute named `name` in a table of
 /// `schema`: a key attribute of the table or of any of its indexes, the
 /// type attribute (where the table has one) or the write token.
-fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
+pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
     let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
     (name == schema.type_attribute && schema.typing.writes_type_attribute())
         || name == schema.token_attribute

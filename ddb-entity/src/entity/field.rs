@@ -70,6 +70,17 @@ pub trait Addable: sealed::Sealed {}
 
 impl Addable for Stored {}
 
+/// Key roles whose field's new value may be computed on the server: kept
+/// if present (`if_not_exists`), appended to, added to as a set.
+#[diagnostic::on_unimplemented(
+    message = "this field is part of a key template, so an update must know its new value",
+    label = "a key field",
+    note = "a key built from it would be unknown before the update: set the new value instead (an index key field), or leave it (a primary-key field)"
+)]
+pub trait Unkeyed: sealed::Sealed {}
+
+impl Unkeyed for Stored {}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Stored {}

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{IndexKey, Key};
+use super::{AttrPath, IndexKey, Key};
 use crate::error::Result;
 use crate::item::Item;
 use crate::table::IndexSchema;
@@ -60,6 +60,23 @@ pub trait EntityHooks: Sized {
         Ok(None)
     }
 
+    /// The `created_at` attribute and its value for an item created at
+    /// `now` (an upsert keeps a stored one).
+    fn created_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
+        let _ = now;
+        Ok(None)
+    }
+
+    /// The primary-key fields, parsed back from `key`, as the attributes
+    /// the entity's body stores them under: what an upsert writes, since it
+    /// may create the item. (A hand-written entity without it cannot be
+    /// upserted: the item would not decode, which is refused before
+    /// sending.)
+    fn key_fields(key: &Key<Self>) -> Result<Vec<(&'static str, AttributeValue)>> {
+        let _ = key;
+        Ok(Vec::new())
+    }
+
     /// For every index whose template uses a field the update changes, the
     /// recomputed key (or its removal when an `Option` hole becomes
     /// `None`); a template field the update does not set is
@@ -72,22 +89,68 @@ pub trait EntityHooks: Sized {
 #[derive(Default)]
 pub struct Changes {
     pub(crate) entries: Vec<Change>,
+    /// The update may create the item (an upsert).
+    pub(crate) creates: bool,
 }
 
-/// One field an update changes.
+/// One field an update changes (or a place inside it).
 pub(crate) struct Change {
+    /// The Rust name of the field.
     pub(crate) field: &'static str,
-    pub(crate) attribute: &'static str,
+    /// The attribute changed: the field's, or a place inside it.
+    pub(crate) path: AttrPath,
     pub(crate) action: Action,
-    /// The typed value of a `set`, for key recomputation.
+    /// The typed value of a `set` of the whole field, for key
+    /// recomputation.
     pub(crate) value: Option<Box<dyn Any + Send + Sync>>,
 }
 
-/// What an update does to one field's attribute.
+impl Change {
+    /// A change of a library-maintained attribute (version, timestamp,
+    /// write token): no typed value.
+    pub(crate) fn maintained(attribute: &'static str, action: Action) -> Self {
+        Change {
+            field: attribute,
+            path: AttrPath::top(attribute),
+            action,
+            value: None,
+        }
+    }
+}
+
+/// What an update does to one attribute (or a place inside one).
 pub(crate) enum Action {
+    /// `SET p = v`.
     Set(AttributeValue),
+    /// `REMOVE p`.
     Remove,
+    /// `ADD p v`: a number added, or elements added to a set.
     Add(AttributeValue),
+    /// `DELETE p v`: elements taken out of a set.
+    Delete(AttributeValue),
+    /// `SET p = if_not_exists(p, v)`: the first value kept.
+    SetIfNotExists(AttributeValue),
+    /// `SET p = list_append(…)`: elements at the end (or the front) of a
+    /// list, which is created if missing.
+    Append { values: AttributeValue, front: bool },
+    /// `SET p = if_not_exists(p, 0) + v`: a number inside a document
+    /// (`ADD` takes only top-level attributes).
+    Increment(AttributeValue),
+}
+
+impl Action {
+    /// The value the action writes, where it has one.
+    pub(crate) fn value(&self) -> Option<&AttributeValue> {
+        match self {
+            Action::Set(v)
+            | Action::Add(v)
+            | Action::Delete(v)
+            | Action::SetIfNotExists(v)
+            | Action::Increment(v)
+            | Action::Append { values: v, .. } => Some(v),
+            Action::Remove => None,
+        }
+    }
 }
 
 /// What an update does to one field, seen from generated code.
@@ -98,11 +161,19 @@ pub enum Lookup<'a, T> {
     Set(&'a T),
     /// The field is removed (an `Option` becoming `None`).
     Removed,
-    /// The field is added to: its new value is unknown here.
+    /// The field is added to (or otherwise changed on the server): its
+    /// new value is unknown here.
     Added,
 }
 
 impl Changes {
+    /// Whether the update may create the item (an upsert): then every index
+    /// key the entity writes must be computable from the changes and the
+    /// key, and is written.
+    pub fn creates(&self) -> bool {
+        self.creates
+    }
+
     /// Whether the update changes any of `fields`.
     pub fn touches(&self, fields: &[&str]) -> bool {
         self.entries.iter().any(|c| fields.contains(&c.field))
@@ -113,13 +184,15 @@ impl Changes {
         match self.entries.iter().rev().find(|c| c.field == field) {
             None => Lookup::Untouched,
             Some(change) => match &change.action {
-                Action::Remove => Lookup::Removed,
-                Action::Add(_) => Lookup::Added,
-                Action::Set(_) => change
+                Action::Remove if change.path.is_top() => Lookup::Removed,
+                Action::Set(_) if change.path.is_top() => change
                     .value
                     .as_ref()
                     .and_then(|value| value.downcast_ref::<T>())
                     .map_or(Lookup::Untouched, Lookup::Set),
+                // Computed on the server, or a place inside the field:
+                // the field's new value is unknown here.
+                _ => Lookup::Added,
             },
         }
     }

@@ -2,9 +2,11 @@
 
 mod arg;
 pub(crate) mod convert;
+pub(crate) use convert::owned_attribute;
 mod field;
 mod hooks;
 mod keys;
+mod path;
 mod range;
 mod timestamp;
 pub(crate) mod verify;
@@ -17,11 +19,13 @@ use crate::item::Item;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::{KeyArg, RawKey};
-pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored};
+pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;
 pub use keys::{IndexKey, Key, KeyWriter, Partition, SortKey, SortKeyBuilder, UnorderedSortKey};
+pub use path::FieldPath;
+pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;
 pub use timestamp::Timestamp;

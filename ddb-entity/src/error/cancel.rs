@@ -17,22 +17,30 @@ pub enum ActionKind {
     Create,
     /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
     Update,
+    /// Changes fields of an item, creating it if there is none
+    /// ([`Db::upsert`](crate::Db::upsert)).
+    Upsert,
     /// Deletes the item ([`Db::delete`](crate::Db::delete)).
     Delete,
     /// Writes nothing: the transaction happens only if a condition on the
     /// item holds.
     ConditionCheck,
+    /// Reads the item ([`Db::transact_get`](crate::Db::transact_get)).
+    Get,
 }
 
 impl ActionKind {
-    /// `"put"`, `"create"`, `"update"`, `"delete"` or `"condition check"`.
+    /// `"put"`, `"create"`, `"update"`, `"upsert"`, `"delete"`,
+    /// `"condition check"` or `"get"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Put => "put",
             ActionKind::Create => "create",
             ActionKind::Update => "update",
+            ActionKind::Upsert => "upsert",
             ActionKind::Delete => "delete",
             ActionKind::ConditionCheck => "condition check",
+            ActionKind::Get => "get",
         }
     }
 }
@@ -149,6 +157,8 @@ pub struct CancellationReason {
     pub(crate) message: Option<String>,
     pub(crate) old_item: Option<Item>,
     pub(crate) stale_version: Option<StaleVersion>,
+    /// The action's item was of another entity type (or of none).
+    pub(crate) wrong_type: bool,
 }
 
 impl CancellationReason {
@@ -189,12 +199,9 @@ impl CancellationReason {
     }
 
     /// The item stored under the key when the action's condition failed
-    /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`), `None` when no
-    /// item is stored or it was not asked for. It is asked for every
-    /// action of a transaction built with
-    /// [`return_old_on_condition_failure`](crate::op::Transaction::return_old_on_condition_failure),
-    /// and always for creates, updates and versioned writes, whose failures
-    /// it tells apart.
+    /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`, asked for every
+    /// action: it tells their failures apart), `None` when no item is
+    /// stored.
     pub fn old_item(&self) -> Option<&Item> {
         self.old_item.as_ref()
     }
@@ -221,6 +228,14 @@ impl CancellationReason {
     /// rebuild the transaction and send it again.
     pub fn is_version_conflict(&self) -> bool {
         self.stale_version.is_some()
+    }
+
+    /// The action found an item of another entity type (or one written
+    /// without a type attribute) at its key, and left it untouched: its
+    /// type guard failed. (A create's key is simply taken:
+    /// [`is_already_exists`](Self::is_already_exists).)
+    pub fn is_wrong_type(&self) -> bool {
+        self.wrong_type
     }
 
     /// A create found its key taken.
@@ -258,6 +273,7 @@ impl fmt::Debug for CancellationReason {
                     .map(|item| format!("<{} attributes>", item.len())),
             )
             .field("stale_version", &self.stale_version)
+            .field("wrong_type", &self.wrong_type)
             .finish()
     }
 }
@@ -287,6 +303,8 @@ impl fmt::Display for CancellationReason {
                     stale.expected
                 )?,
             }
+        } else if self.wrong_type {
+            f.write_str(" (an item of another type is stored there, left untouched)")?;
         } else if self.is_already_exists() {
             f.write_str(" (the key is taken)")?;
         } else if self.is_not_found() {

@@ -42,7 +42,7 @@ pub enum CursorFault {
     NoSeal,
     /// A sealed cursor that no key of the handle opens for this query:
     /// tampered with, forged, sealed for another query (table, index,
-    /// partition, sort-key condition, direction), or sealed with a key the
+    /// partition, sort-key condition, direction, filter), or sealed with a key the
     /// handle no longer accepts. The cursor's contents are unknown: its
     /// key id too may be forged.
     Unauthentic,

@@ -42,7 +42,8 @@ pub enum ErrorKind {
     /// On a table typed by key, an item's keys parse as the templates of
     /// two members of a collection, so which one it is cannot be told.
     AmbiguousKey,
-    /// A collection field of `Option<E>` met a second `E`.
+    /// A collection field of `Option<E>` met a second `E`, or a query's
+    /// [`one`](crate::op::Query::one) found more than one item.
     MoreThanOne,
     /// A field of the entity serialises under the name of an attribute the
     /// library writes itself (a key attribute, the type attribute).
@@ -53,6 +54,10 @@ pub enum ErrorKind {
     NotFound,
     /// A versioned write found another version stored.
     VersionConflict,
+    /// A write's own condition (the caller's
+    /// [`Condition`](crate::Condition)) did not hold; nothing was written.
+    /// The SDK's `ConditionalCheckFailedException` is its source.
+    ConditionFailed,
     /// A versioned entity's version cannot grow any further.
     VersionOverflow,
     /// An update changes an index key template field without the
@@ -60,10 +65,21 @@ pub enum ErrorKind {
     MissingKeyField,
     /// An update with nothing to change.
     EmptyUpdate,
+    /// An upsert whose fields cannot make an item of its entity (a field a
+    /// new item needs, or an index key, left out; a place inside a field,
+    /// which DynamoDB cannot set in an item that does not exist); nothing
+    /// was sent.
+    IncompleteUpsert,
     /// An item over DynamoDB's 400 KB limit; nothing was sent.
     ItemTooLarge,
     /// A number DynamoDB cannot store; nothing was sent.
     InvalidNumber,
+    /// An empty set, which DynamoDB cannot store; nothing was sent.
+    EmptySet,
+    /// A condition, filter or update expression DynamoDB would refuse (an
+    /// `IN` of no or more than 100 values, a filter on a key attribute, a
+    /// document path in an upsert, …); nothing was sent.
+    InvalidExpression,
     /// A query cursor that does not parse, is not for this query, or — on
     /// a handle that seals its cursors — is not sealed, does not
     /// authenticate, or has expired; nothing was sent.
@@ -76,7 +92,8 @@ pub enum ErrorKind {
     DuplicateKey,
     /// A versioned entity in a batch write, which cannot check its version.
     VersionedInBatch,
-    /// A batch read names an entity type its collection does not hold.
+    /// A batch read names an entity type its collection does not hold, or
+    /// a read transaction's result is asked for a key it did not read.
     NotInCollection,
     /// Some writes of a batch were not processed.
     UnprocessedWrites,
@@ -102,4 +119,13 @@ pub enum ErrorKind {
     NotActive,
     /// The SDK refused to build a request from the parts given.
     RequestBuild,
+    /// A stream record is not of this table: its keys are not the table's
+    /// key attributes, or it came from another table's stream.
+    ForeignRecord,
+    /// A stream record that cannot be read as DynamoDB documents it: an
+    /// unknown event name, an image its view type promises but it lacks,
+    /// an image stored under another key than the record's.
+    MalformedRecord,
+    /// A table has no enabled stream to read.
+    NoStream,
 }

@@ -43,6 +43,25 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// are told apart by [`kind`](Error::kind); branch on it or on the
 /// predicates, which look inside transactions and batches too.
 ///
+/// Every predicate answers the same for a single write and for the same
+/// write as an action of a canceled transaction (where it looks at each
+/// [`CancellationReason`]); only [`kind`](Error::kind) tells them apart
+/// ([`ErrorKind::TransactionCanceled`]):
+///
+/// | what happened to the write | predicates that are true |
+/// |---|---|
+/// | a create found its key taken | `is_already_exists`, `is_condition_failed` |
+/// | an update found no item | `is_not_found`, `is_condition_failed` |
+/// | a versioned write found another version | `is_version_conflict`, `is_condition_failed` (and [`version_conflict`](Error::version_conflict)) |
+/// | an item of another entity type is at the key | `is_wrong_type`, `is_condition_failed` |
+/// | the caller's own condition did not hold | `is_condition_failed` |
+/// | another transaction held the item | `is_transaction_conflict`, `is_retryable` |
+/// | throttled | `is_throttled`, `is_retryable` |
+///
+/// [`entity`](Error::entity) and [`item_key`](Error::item_key) name the
+/// write's entity and key, or those of the transaction's first failed
+/// action.
+///
 /// ```
 /// use ddb_entity::{Error, ErrorKind, key::KeyError};
 ///
@@ -92,6 +111,40 @@ impl Error {
         .into()
     }
 
+    /// Wraps a DynamoDB Streams SDK error with the operation and stream it
+    /// came from, as [`Error::service`] does for DynamoDB's.
+    #[cfg(feature = "streams")]
+    pub(crate) fn stream_service<E>(
+        operation: &'static str,
+        stream: &str,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata,
+        SdkError<E, HttpResponse>: Into<aws_sdk_dynamodbstreams::Error>,
+    {
+        // The Streams API throttles with `LimitExceededException`.
+        let transient = is_transient(&err)
+            || matches!(&err, SdkError::ServiceError(service)
+                if service.err().code() == Some("LimitExceededException"));
+        let source: aws_sdk_dynamodbstreams::Error = err.into();
+        let code = source.code().map(str::to_owned);
+        let message = match (&code, source.message()) {
+            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+            (Some(_), _) => None,
+            (None, _) => Some(innermost_cause(&source)),
+        };
+        Repr::StreamService {
+            operation,
+            stream: stream.to_owned(),
+            code,
+            message,
+            transient,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
     pub(crate) fn repr(&self) -> &Repr {
         &self.0
     }
@@ -102,7 +155,9 @@ impl Error {
     pub fn sdk_error(&self) -> Option<&aws_sdk_dynamodb::Error> {
         match self.repr() {
             Repr::Service { source, .. } | Repr::TransactionCanceled { source, .. } => Some(source),
-            Repr::AlreadyExists { source, .. } => source.sdk_error(),
+            Repr::AlreadyExists { source, .. } | Repr::ConditionFailed { source, .. } => {
+                source.sdk_error()
+            }
             Repr::UnprocessedWrites { source, .. } | Repr::UnprocessedKeys { source, .. } => {
                 source.as_ref().and_then(Error::sdk_error)
             }
@@ -113,20 +168,71 @@ impl Error {
     /// The service's error code (`ConditionalCheckFailedException`, …),
     /// when DynamoDB answered with one.
     pub fn code(&self) -> Option<&str> {
-        self.sdk_error().and_then(ProvideErrorMetadata::code)
+        match self.repr() {
+            #[cfg(feature = "streams")]
+            Repr::StreamService { code, .. } => code.as_deref(),
+            _ => self.sdk_error().and_then(ProvideErrorMetadata::code),
+        }
+    }
+
+    /// The DynamoDB Streams SDK error behind a failed Streams API call (a
+    /// [`Poller`](crate::stream::Poller)'s `GetRecords`, …).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{ErrorKind, local::LocalDynamo, stream::{Poller, sdk}};
+    /// use futures_util::StreamExt;
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64 }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// let streams = sdk::Client::from_conf(dynamo.streams_config_builder().build());
+    /// let arn = "arn:aws:dynamodb:us-east-1:000000000000:table/gone/stream/1";
+    /// let records = Poller::<Customer>::new(streams, arn).records();
+    /// let err = std::pin::pin!(records).next().await.unwrap().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Service);
+    /// assert!(err.is_resource_not_found());
+    /// assert!(err.streams_sdk_error().is_some());
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "streams")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "streams")))]
+    pub fn streams_sdk_error(&self) -> Option<&aws_sdk_dynamodbstreams::Error> {
+        match self.repr() {
+            Repr::StreamService { source, .. } => Some(source),
+            _ => None,
+        }
     }
 
     /// The entity type (its [`RUST_NAME`](crate::Entity::RUST_NAME)) the
-    /// failure is about, when it is about one.
+    /// failure is about, when it is about one; for a canceled transaction,
+    /// the entity of its first failed action.
     pub fn entity(&self) -> Option<&'static str> {
-        self.repr().entity()
+        self.repr()
+            .entity()
+            .or_else(|| self.first_failure().map(CancellationReason::entity))
     }
 
     /// The partition and sort key values of the item the failure is about,
     /// when it names one (a taken key, a missing item, a stored key that
-    /// does not match its entity, …).
+    /// does not match its entity, …); for a canceled transaction, the key
+    /// of its first failed action.
     pub fn item_key(&self) -> Option<(&str, &str)> {
-        self.repr().item_key()
+        self.repr().item_key().or_else(|| {
+            self.first_failure()
+                .map(|reason| (reason.partition(), reason.sort()))
+        })
+    }
+
+    /// The first action of a canceled transaction that failed.
+    fn first_failure(&self) -> Option<&CancellationReason> {
+        self.cancellation_reasons()
+            .iter()
+            .find(|reason| reason.is_failure())
     }
 
     /// The entity field a decode failure is about (`total_cents`), when
@@ -191,12 +297,16 @@ impl Error {
     }
 
     /// A condition (including "the item must not exist yet", "the item must
-    /// exist" and a version check) did not hold, for a single write or for
-    /// an action of a canceled transaction.
+    /// exist", a version check and the type guard) did not hold, for a
+    /// single write or for an action of a canceled transaction.
     pub fn is_condition_failed(&self) -> bool {
         matches!(
             self.repr(),
-            Repr::VersionConflict { .. } | Repr::NotFound { .. } | Repr::AlreadyExists { .. }
+            Repr::VersionConflict { .. }
+                | Repr::NotFound { .. }
+                | Repr::AlreadyExists { .. }
+                | Repr::ForeignItem { .. }
+                | Repr::ConditionFailed { .. }
         ) || matches!(
             self.sdk_error(),
             Some(aws_sdk_dynamodb::Error::ConditionalCheckFailedException(_))
@@ -216,18 +326,62 @@ impl Error {
                 .any(CancellationReason::is_version_conflict)
     }
 
-    /// For a version conflict of a single write: the version the write
-    /// expected and the one stored (`None` when no item is stored).
+    /// For a version conflict: the version the write expected and the one
+    /// stored (`None` when no item is stored) — of a single write, or of
+    /// the first versioned action of a canceled transaction that found
+    /// another version.
     pub fn version_conflict(&self) -> Option<(u64, Option<u64>)> {
         match self.repr() {
             Repr::VersionConflict {
                 expected, found, ..
             } => Some((*expected, *found)),
-            _ => None,
+            _ => self
+                .cancellation_reasons()
+                .iter()
+                .find_map(CancellationReason::stale_version)
+                .map(|stale| (stale.expected, stale.found)),
         }
     }
 
-    /// The request was throttled; it is safe to retry after a back-off.
+    /// An item of another entity type than the one asked for (or one
+    /// written without a type attribute) is stored at the key: a read
+    /// refused to decode it, a write (or an action of a canceled
+    /// transaction) left it untouched.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "NAME#{name}", sk = "NAME", type = "USER")]
+    /// struct User { name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "NAME#{name}", sk = "NAME", type = "ORG")]
+    /// struct Org { name: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Org { name: "acme".into() }).await?;
+    /// let alone = db.put(&User { name: "acme".into() }).await.unwrap_err();
+    /// let in_a_transaction = db.transact().put(&User { name: "acme".into() }).await.unwrap_err();
+    /// assert!(alone.is_wrong_type() && in_a_transaction.is_wrong_type());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn is_wrong_type(&self) -> bool {
+        self.kind() == ErrorKind::WrongType
+            || self
+                .cancellation_reasons()
+                .iter()
+                .any(CancellationReason::is_wrong_type)
+    }
+
+    /// The request (or an action of a canceled transaction) was
+    /// throttled; it is safe to retry after a back-off.
     pub fn is_throttled(&self) -> bool {
         use aws_sdk_dynamodb::Error as E;
         matches!(
@@ -237,7 +391,16 @@ impl Error {
                     | E::RequestLimitExceeded(_)
                     | E::ThrottlingException(_)
             )
-        ) || self.code() == Some("ThrottlingException")
+        ) || matches!(
+            self.code(),
+            // The Streams API's throttling is `LimitExceededException`.
+            Some("ThrottlingException" | "LimitExceededException")
+        ) || self.cancellation_reasons().iter().any(|reason| {
+            matches!(
+                reason.code(),
+                CancellationCode::ProvisionedThroughputExceeded | CancellationCode::ThrottlingError
+            )
+        })
     }
 
     /// DynamoDB rejected the request as invalid (`ValidationException`).
@@ -250,7 +413,7 @@ impl Error {
         matches!(
             self.sdk_error(),
             Some(aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
-        )
+        ) || self.code() == Some("ResourceNotFoundException")
     }
 
     /// A batch left writes or keys unprocessed
@@ -348,6 +511,8 @@ impl Error {
     pub fn is_retryable(&self) -> bool {
         let transient = match self.repr() {
             Repr::Service { transient, .. } => *transient,
+            #[cfg(feature = "streams")]
+            Repr::StreamService { transient, .. } => *transient,
             _ => false,
         };
         transient
@@ -489,7 +654,7 @@ fn is_transient<E: ProvideErrorMetadata>(err: &SdkError<E, HttpResponse>) -> boo
 
 /// The innermost cause of an SDK error that carries no service code (a
 /// connection refused, a timeout): that is what helps.
-fn innermost_cause(err: &aws_sdk_dynamodb::Error) -> String {
+fn innermost_cause(err: &(dyn std::error::Error + 'static)) -> String {
     let mut cause: &dyn std::error::Error = err;
     while let Some(next) = cause.source() {
         cause = next;

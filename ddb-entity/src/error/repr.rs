@@ -33,6 +33,17 @@ pub(crate) enum Repr {
         source: KeyError,
     },
 
+    #[error(
+        "invalid key: `{entity}` holds {found} in `{attribute}`, a key attribute of type {expected} of index `{index}`, which DynamoDB refuses; nothing was sent: store a non-empty {expected} there (or rename the field)"
+    )]
+    IndexAttribute {
+        entity: &'static str,
+        index: &'static str,
+        attribute: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+
     #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
     Service {
         operation: &'static str,
@@ -167,6 +178,17 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "expected at most one `{entity}` in the partition {partition} of {}, but the query found more: the lookup is not unique (`first` takes the first)",
+        IndexName(*.index)
+    )]
+    NotUnique {
+        entity: &'static str,
+        /// The index queried, `None` for the table.
+        index: Option<&'static str>,
+        partition: String,
+    },
+
+    #[error(
         "`{entity}` has a field serialised as `{attribute}`, which the table uses for keys, the entity type or the write token; rename the field (e.g. #[serde(rename = \"…\")])"
     )]
     AttributeClash {
@@ -201,6 +223,21 @@ pub(crate) enum Repr {
         entity: &'static str,
         expected: u64,
         found: Option<u64>,
+        partition: String,
+        sort: String,
+    },
+
+    #[error(
+        "the {operation} of {} at {partition} / {sort} was not applied: its condition did not hold",
+        a(entity)
+    )]
+    ConditionFailed {
+        operation: &'static str,
+        entity: &'static str,
+        partition: String,
+        sort: String,
+        #[source]
+        source: super::Error,
     },
 
     #[error("the version of `{entity}` cannot grow past u64::MAX")]
@@ -213,6 +250,15 @@ pub(crate) enum Repr {
         entity: &'static str,
         index: &'static str,
         field: &'static str,
+    },
+
+    #[error(
+        "the upsert of {} cannot be sent: {reason}; nothing was sent",
+        a(entity)
+    )]
+    IncompleteUpsert {
+        entity: &'static str,
+        reason: String,
     },
 
     #[error("an update of `{entity}` with no changes: set, remove or add a field")]
@@ -236,6 +282,21 @@ pub(crate) enum Repr {
         attribute: String,
         value: String,
         reason: &'static str,
+    },
+
+    #[error(
+        "`{entity}` holds an empty set in `{attribute}`, which DynamoDB cannot store; nothing was sent: use ddb_entity::Set, which stores an empty set as no attribute"
+    )]
+    EmptySet {
+        entity: &'static str,
+        attribute: String,
+    },
+
+    #[error("{} cannot be sent: {reason}; nothing was sent", Capital(.what))]
+    InvalidExpression {
+        /// "a filter on `Order`", "an update of `Order`", …
+        what: String,
+        reason: String,
     },
 
     #[error("invalid cursor ({fault}): {reason}; resume only with a cursor from the same query")]
@@ -263,6 +324,15 @@ pub(crate) enum Repr {
         "`{entity}` is versioned (optimistic locking), and a batch write cannot check its version: write it with put"
     )]
     VersionedInBatch { entity: &'static str },
+
+    #[error(
+        "the `{entity}` at {partition} / {sort} was not read by this transaction: add its key with `get`"
+    )]
+    NotRead {
+        entity: &'static str,
+        partition: String,
+        sort: String,
+    },
 
     #[error(
         "the batch reads `{entity}` items (type {entity_type:?}), which `{collection}` does not hold: add that type to the collection"
@@ -336,10 +406,13 @@ pub(crate) enum Repr {
     InvalidToken { length: usize },
 
     #[error(
-        "TransactWriteItems on table `{table}` was canceled and wrote nothing: {}",
+        "{operation} on table `{table}` was canceled{}: {}",
+        if *.operation == "TransactWriteItems" { " and wrote nothing" } else { "" },
         Reasons(reasons)
     )]
     TransactionCanceled {
+        /// `TransactWriteItems` or `TransactGetItems`.
+        operation: &'static str,
         table: String,
         reasons: Vec<CancellationReason>,
         #[source]
@@ -377,12 +450,53 @@ pub(crate) enum Repr {
         #[source]
         source: Cause,
     },
+
+    #[cfg(any(feature = "lambda", feature = "streams"))]
+    #[error(
+        "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
+    )]
+    ForeignRecord {
+        at: ItemAt,
+        /// The record's keys as recorded, for the message: `Id=101`.
+        keys: String,
+        detail: String,
+    },
+
+    #[cfg(any(feature = "lambda", feature = "streams"))]
+    #[error(
+        "the stream record of the item at {at} cannot be read: {detail}; it was not produced by DynamoDB as documented (a hand-made or altered event?)"
+    )]
+    MalformedRecord { at: ItemAt, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error(
+        "table `{table}` has no enabled stream ({listed} listed): enable one (UpdateTable with a StreamSpecification), or pass the stream's ARN"
+    )]
+    NoStream { table: String, listed: usize },
+
+    #[cfg(feature = "streams")]
+    #[error("the DynamoDB Streams API answered unusably on stream `{stream}`: {detail}")]
+    MalformedStream { stream: String, detail: String },
+
+    #[cfg(feature = "streams")]
+    #[error("{operation} on stream `{stream}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    StreamService {
+        operation: &'static str,
+        stream: String,
+        code: Option<String>,
+        message: Option<String>,
+        transient: bool,
+        #[source]
+        source: Box<aws_sdk_dynamodbstreams::Error>,
+    },
 }
 
 impl Repr {
     pub(crate) fn kind(&self) -> ErrorKind {
         match self {
-            Repr::Key { .. } | Repr::IndexKey { .. } => ErrorKind::Key,
+            Repr::Key { .. } | Repr::IndexKey { .. } | Repr::IndexAttribute { .. } => {
+                ErrorKind::Key
+            }
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
@@ -392,22 +506,26 @@ impl Repr {
             Repr::UnknownType { .. } | Repr::UnmatchedKey { .. } => ErrorKind::UnknownType,
             Repr::AmbiguousKey { .. } => ErrorKind::AmbiguousKey,
             Repr::KeyNotOfEntity { .. } => ErrorKind::WrongType,
-            Repr::MoreThanOne { .. } => ErrorKind::MoreThanOne,
+            Repr::MoreThanOne { .. } | Repr::NotUnique { .. } => ErrorKind::MoreThanOne,
             Repr::AttributeClash { .. } => ErrorKind::AttributeClash,
             Repr::AlreadyExists { .. } => ErrorKind::AlreadyExists,
             Repr::NotFound { .. } => ErrorKind::NotFound,
             Repr::VersionConflict { .. } => ErrorKind::VersionConflict,
+            Repr::ConditionFailed { .. } => ErrorKind::ConditionFailed,
             Repr::VersionOverflow { .. } => ErrorKind::VersionOverflow,
             Repr::MissingKeyField { .. } => ErrorKind::MissingKeyField,
             Repr::EmptyUpdate { .. } => ErrorKind::EmptyUpdate,
+            Repr::IncompleteUpsert { .. } => ErrorKind::IncompleteUpsert,
             Repr::ItemTooLarge { .. } => ErrorKind::ItemTooLarge,
             Repr::InvalidNumber { .. } => ErrorKind::InvalidNumber,
+            Repr::EmptySet { .. } => ErrorKind::EmptySet,
+            Repr::InvalidExpression { .. } => ErrorKind::InvalidExpression,
             Repr::InvalidCursor { .. } => ErrorKind::InvalidCursor,
             #[cfg(feature = "sealed-cursors")]
             Repr::SealFailed { .. } => ErrorKind::SealFailed,
             Repr::DuplicateKey { .. } => ErrorKind::DuplicateKey,
             Repr::VersionedInBatch { .. } => ErrorKind::VersionedInBatch,
-            Repr::NotInCollection { .. } => ErrorKind::NotInCollection,
+            Repr::NotInCollection { .. } | Repr::NotRead { .. } => ErrorKind::NotInCollection,
             Repr::UnprocessedWrites { .. } => ErrorKind::UnprocessedWrites,
             Repr::UnprocessedKeys { .. } => ErrorKind::UnprocessedKeys,
             Repr::InvalidAction { .. } => ErrorKind::InvalidAction,
@@ -420,6 +538,14 @@ impl Repr {
             Repr::InvalidSchema { .. } => ErrorKind::InvalidSchema,
             Repr::NotActive { .. } => ErrorKind::NotActive,
             Repr::RequestBuild { .. } => ErrorKind::RequestBuild,
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::ForeignRecord { .. } => ErrorKind::ForeignRecord,
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::MalformedRecord { .. } => ErrorKind::MalformedRecord,
+            #[cfg(feature = "streams")]
+            Repr::StreamService { .. } | Repr::MalformedStream { .. } => ErrorKind::Service,
+            #[cfg(feature = "streams")]
+            Repr::NoStream { .. } => ErrorKind::NoStream,
         }
     }
 
@@ -434,17 +560,22 @@ impl Repr {
             | Repr::ForeignItem { entity, .. }
             | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
+            | Repr::NotUnique { entity, .. }
             | Repr::AttributeClash { entity, .. }
             | Repr::AlreadyExists { entity, .. }
             | Repr::NotFound { entity, .. }
             | Repr::VersionConflict { entity, .. }
+            | Repr::ConditionFailed { entity, .. }
             | Repr::VersionOverflow { entity }
             | Repr::MissingKeyField { entity, .. }
             | Repr::EmptyUpdate { entity }
+            | Repr::IncompleteUpsert { entity, .. }
             | Repr::ItemTooLarge { entity, .. }
             | Repr::InvalidNumber { entity, .. }
+            | Repr::EmptySet { entity, .. }
             | Repr::VersionedInBatch { entity }
             | Repr::NotInCollection { entity, .. }
+            | Repr::NotRead { entity, .. }
             | Repr::InvalidAction { entity, .. } => Some(entity),
             _ => None,
         }
@@ -455,10 +586,18 @@ impl Repr {
             Repr::Decode { at, .. }
             | Repr::KeyMismatch { at, .. }
             | Repr::UnknownType { at, .. } => at.key(),
+            #[cfg(any(feature = "lambda", feature = "streams"))]
+            Repr::ForeignRecord { at, .. } | Repr::MalformedRecord { at, .. } => at.key(),
             Repr::AlreadyExists {
                 partition, sort, ..
             }
             | Repr::NotFound {
+                partition, sort, ..
+            }
+            | Repr::VersionConflict {
+                partition, sort, ..
+            }
+            | Repr::ConditionFailed {
                 partition, sort, ..
             }
             | Repr::ForeignItem {
@@ -721,6 +860,18 @@ impl fmt::Display for UnknownTypeMessage<'_> {
                 f,
                 "the item at {at} has no type attribute (`{type_attribute}`), so `{collection}` cannot tell which entity it is, and refuses it whatever the UnknownItems policy: it was written by other code; write it again with this library (which sets `{type_attribute}`), or keep such items out of the partition"
             ),
+        }
+    }
+}
+
+/// "index `GSI1`" / "the table".
+struct IndexName(Option<&'static str>);
+
+impl fmt::Display for IndexName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(index) => write!(f, "index `{index}`"),
+            None => f.write_str("the table"),
         }
     }
 }

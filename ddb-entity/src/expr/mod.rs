@@ -1,6 +1,7 @@
-//! Expressions: typed conditions on an entity's fields, rendered with
-//! placeholders for every name and value.
+//! Expressions: typed conditions on an entity's fields and the document
+//! paths inside them, rendered with placeholders for every name and value.
 
+mod operand;
 mod placeholders;
 pub(crate) mod version;
 
@@ -10,35 +11,57 @@ use std::ops::Not;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::entity::{Entity, Field};
+use crate::entity::{AttrPath, Entity, Step};
 use crate::error::{Error, Repr, Result};
 use crate::item::size;
-use crate::table::{Table, Typing};
+use crate::table::{Table, TableSchema, Typing};
 
+pub use operand::{AttributeType, SizeOf};
 pub(crate) use placeholders::Placeholders;
 
-/// A condition on one stored item of entity `E`, for put, update, delete
-/// and transactions: the write happens only if it holds, else the request
-/// fails with [`Error::is_condition_failed`].
+/// The most values DynamoDB takes in one `IN`.
+const MAX_IN_VALUES: usize = 100;
+
+/// A condition on one stored item of entity `E`, for put, update, delete,
+/// transactions, and query and scan filters: a write happens only if it
+/// holds (else [`Error::is_condition_failed`]); a filter keeps the `E`
+/// items for which it holds.
 ///
 /// Built from [`Entity`] fields (`Order::fields().status.equals(…)`) and
-/// combined with [`and`](Condition::and), [`or`](Condition::or) and `!`.
+/// the [`FieldPath`]s inside them, and combined with [`and`](Condition::and),
+/// [`or`](Condition::or) and `!`. Every comparison takes a value of the
+/// field's own type:
+///
+/// | condition | DynamoDB |
+/// |---|---|
+/// | `equals`, `not_equals`, `lt`, `le`, `gt`, `ge`, `between` | `=`, `<>`, `<`, `<=`, `>`, `>=`, `BETWEEN` |
+/// | `is_in([…])` (1 to 100 values) | `IN` |
+/// | `exists`, `not_exists` | `attribute_exists`, `attribute_not_exists` |
+/// | `begins_with`, `contains` (strings) | `begins_with`, `contains` (a substring) |
+/// | `contains` (a [`Set`](crate::Set) or a `Vec`) | `contains` (an element) |
+/// | `size().gt(3)`, … (strings, sets, lists, maps) | `size(…) > …` |
+/// | `has_type(AttributeType::…)` | `attribute_type` |
+///
+/// `equals(None)` on an `Option` field means "not stored" (the library
+/// stores `None` as no attribute), `not_equals(None)` "stored".
 ///
 /// ```
-/// # use ddb_entity::{Condition, Entity};
+/// # use ddb_entity::{AttributeType, Condition, Entity, Set};
 /// # use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
 /// #[derive(Entity, Serialize, Deserialize)]
 /// #[entity(table = App, pk = "ORDER#{id}", sk = "ORDER")]
-/// struct Order { id: u64, status: String, total_cents: i64 }
+/// struct Order { id: u64, status: String, total_cents: i64, tags: Set<String>, note: Option<String> }
 ///
 /// let f = Order::fields();
 /// let open_and_small = f.status.equals("OPEN".to_owned()).and(f.total_cents.lt(10_000));
-/// let not_cancelled = !f.status.equals("CANCELLED".to_owned());
-/// let _either = open_and_small.or(not_cancelled);
+/// let not_cancelled = !f.status.is_in(["CANCELLED".to_owned(), "REFUNDED".to_owned()]);
+/// let gift = f.tags.contains("gift".to_owned()).and(f.tags.size().le(5));
+/// let unnoted = f.note.equals(None).or(f.note.has_type(AttributeType::S));
+/// let _any = open_and_small.or(not_cancelled).and(gift).and(unnoted);
 /// let _new = Condition::<Order>::item_not_exists();
 /// ```
-#[must_use = "a condition does nothing until it is given to a write"]
+#[must_use = "a condition does nothing until it is given to a write or a filter"]
 pub struct Condition<E> {
     node: Node,
     entity: PhantomData<fn() -> E>,
@@ -53,17 +76,23 @@ enum Node {
     },
     /// The stored write token is not this one (or there is none).
     TokenIsNot(String),
-    Exists(&'static str, bool),
-    Compare(&'static str, &'static str, Result<AttributeValue, String>),
-    Between(
-        &'static str,
-        Result<(AttributeValue, AttributeValue), String>,
-    ),
-    BeginsWith(&'static str, String),
+    Exists(AttrPath, bool),
+    Compare(AttrPath, &'static str, Operand),
+    Between(AttrPath, Result<(AttributeValue, AttributeValue), String>),
+    BeginsWith(AttrPath, String),
+    Contains(AttrPath, Operand),
+    In(AttrPath, Result<Vec<AttributeValue>, String>),
+    Size(AttrPath, &'static str, u64),
+    SizeBetween(AttrPath, u64, u64),
+    Type(AttrPath, AttributeType),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Not(Box<Node>),
 }
+
+/// A value of a condition, or why it could not be encoded (kept until the
+/// condition is sent, so conditions chain without `?`).
+type Operand = Result<AttributeValue, String>;
 
 impl<E> Clone for Condition<E> {
     fn clone(&self) -> Self {
@@ -120,7 +149,7 @@ impl<E> Condition<E> {
     /// `attribute = value` on a raw attribute the library maintains (the
     /// version).
     pub(crate) fn attribute_equals(attribute: &'static str, value: AttributeValue) -> Self {
-        Node::Compare(attribute, "=", Ok(value)).into()
+        Node::Compare(AttrPath::top(attribute), "=", Ok(value)).into()
     }
 
     /// `self AND other`, where either may be absent.
@@ -153,180 +182,414 @@ impl<E> Not for Condition<E> {
 impl<E: Entity> Condition<E> {
     /// The expression text, its placeholders added to `placeholders`.
     pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
-        render::<E>(&self.node, placeholders)
+        self.node.render(&Subject::of::<E>(), placeholders)
+    }
+
+    /// The condition as a filter of `E`'s items, without its entity type
+    /// (to keep beside filters of other entity types): items of other
+    /// types pass — a condition on an `Order`'s fields says nothing about
+    /// a `Customer` sharing its partition.
+    pub(crate) fn into_filter(self) -> ErasedCondition {
+        let other_type = Node::Not(Box::new(Node::TypeIs { or_absent: false }));
+        ErasedCondition {
+            node: Node::Or(Box::new(other_type), Box::new(self.node)),
+            subject: Subject::of::<E>(),
+        }
     }
 }
 
-fn render<E: Entity>(node: &Node, p: &mut Placeholders) -> Result<String> {
-    // A number DynamoDB cannot store (NaN, infinity, out of range, over 38
-    // digits) is refused here, naming the attribute, before any request.
-    let encode = |attribute: &str, result: &Result<AttributeValue, String>| {
-        let value = result.clone().map_err(encode_error::<E>)?;
-        size::check_value(E::RUST_NAME, attribute, &value)?;
-        Ok::<_, Error>(value)
-    };
-    let schema = E::Table::SCHEMA;
-    Ok(match node {
-        Node::TypeIs { or_absent } => {
-            // Every name is allocated only where the expression uses it:
-            // DynamoDB refuses unused placeholders.
-            let or_absent = *or_absent;
-            match schema.typing {
-                Typing::Attribute => {
-                    let t = p.name(schema.type_attribute);
-                    let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
-                    if or_absent {
+/// A condition of some entity type, rendered as that type's.
+#[derive(Debug, Clone)]
+pub(crate) struct ErasedCondition {
+    node: Node,
+    subject: Subject,
+}
+
+impl ErasedCondition {
+    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
+        self.node.render(&self.subject, placeholders)
+    }
+
+    /// The entity type's name.
+    pub(crate) fn entity(&self) -> &'static str {
+        self.subject.rust_name
+    }
+
+    /// The top-level attributes the condition names (not the ones the
+    /// library adds: type, token, key).
+    pub(crate) fn attributes(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        self.node.attributes(&mut names);
+        names
+    }
+}
+
+/// `#type IN (:t0, …)`: an item of one of `types` (at most 100 of them per
+/// `IN`; more are joined by `OR`).
+pub(crate) fn type_in(schema: &TableSchema, types: &[&str], p: &mut Placeholders) -> String {
+    let t = p.name(schema.type_attribute);
+    let groups: Vec<String> = types
+        .chunks(MAX_IN_VALUES)
+        .map(|group| {
+            let values: Vec<String> = group
+                .iter()
+                .map(|tag| p.value(AttributeValue::S((*tag).to_owned())))
+                .collect();
+            format!("{t} IN ({})", values.join(", "))
+        })
+        .collect();
+    match groups.len() {
+        1 => groups.into_iter().next().unwrap_or_default(),
+        _ => format!("({})", groups.join(") OR (")),
+    }
+}
+
+/// What rendering needs of the entity a condition is about.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Subject {
+    rust_name: &'static str,
+    type_tag: &'static str,
+    schema: TableSchema,
+}
+
+impl Subject {
+    fn of<E: Entity>() -> Self {
+        Subject {
+            rust_name: E::RUST_NAME,
+            type_tag: E::TYPE_TAG,
+            schema: E::Table::SCHEMA,
+        }
+    }
+
+    /// A value of a condition, checked for what DynamoDB cannot store.
+    fn operand(&self, path: &AttrPath, value: &Operand) -> Result<AttributeValue> {
+        let value = value.clone().map_err(|err| self.encode_error(err))?;
+        size::check_value(self.rust_name, &path.to_string(), &value)?;
+        Ok(value)
+    }
+
+    fn encode_error(&self, message: String) -> Error {
+        Repr::Encode {
+            entity: self.rust_name,
+            source: format!("a value in a condition: {message}").into(),
+        }
+        .into()
+    }
+
+    fn invalid(&self, reason: String) -> Error {
+        Repr::InvalidExpression {
+            what: format!("a condition on `{}`", self.rust_name),
+            reason,
+        }
+        .into()
+    }
+}
+
+impl Node {
+    fn attributes(&self, names: &mut Vec<&'static str>) {
+        let mut push = |path: &AttrPath| {
+            if !names.contains(&path.attribute) {
+                names.push(path.attribute);
+            }
+        };
+        match self {
+            Node::ItemExists(_) | Node::TypeIs { .. } | Node::TokenIsNot(_) => {}
+            Node::Exists(path, _)
+            | Node::Compare(path, ..)
+            | Node::Between(path, _)
+            | Node::BeginsWith(path, _)
+            | Node::Contains(path, _)
+            | Node::In(path, _)
+            | Node::Size(path, ..)
+            | Node::SizeBetween(path, ..)
+            | Node::Type(path, _) => push(path),
+            Node::And(a, b) | Node::Or(a, b) => {
+                a.attributes(names);
+                b.attributes(names);
+            }
+            Node::Not(a) => a.attributes(names),
+        }
+    }
+
+    fn render(&self, s: &Subject, p: &mut Placeholders) -> Result<String> {
+        let schema = s.schema;
+        Ok(match self {
+            Node::TypeIs { or_absent } => {
+                // Every name is allocated only where the expression uses it:
+                // DynamoDB refuses unused placeholders.
+                let or_absent = *or_absent;
+                match schema.typing {
+                    Typing::Attribute => {
+                        let t = p.name(schema.type_attribute);
+                        let tag = p.value(AttributeValue::S(s.type_tag.to_owned()));
+                        if or_absent {
+                            let pk = p.name(schema.primary.partition_key);
+                            format!("attribute_not_exists({pk}) OR {t} = {tag}")
+                        } else {
+                            format!("{t} = {tag}")
+                        }
+                    }
+                    // The key was built from `E`'s templates, and on a table
+                    // typed by key the key is the type: whatever is stored
+                    // there is an `E` (or, where templates overlap, refused on
+                    // read). Existence is all there is to check; "absent or of
+                    // type" holds always, and is sent as the tautology it is.
+                    Typing::Key => {
                         let pk = p.name(schema.primary.partition_key);
-                        format!("attribute_not_exists({pk}) OR {t} = {tag}")
-                    } else {
-                        format!("{t} = {tag}")
+                        if or_absent {
+                            format!("attribute_not_exists({pk}) OR attribute_exists({pk})")
+                        } else {
+                            format!("attribute_exists({pk})")
+                        }
                     }
-                }
-                // The key was built from `E`'s templates, and on a table
-                // typed by key the key is the type: whatever is stored there
-                // is an `E` (or, where templates overlap, refused on read).
-                // Existence is all there is to check; "absent or of type"
-                // holds always, and is sent as the tautology it is.
-                Typing::Key => {
-                    let pk = p.name(schema.primary.partition_key);
-                    if or_absent {
-                        format!("attribute_not_exists({pk}) OR attribute_exists({pk})")
-                    } else {
-                        format!("attribute_exists({pk})")
-                    }
-                }
-                // An item without a type attribute goes by its key.
-                Typing::KeyAndAttribute => {
-                    let pk = p.name(schema.primary.partition_key);
-                    let t = p.name(schema.type_attribute);
-                    let tag = p.value(AttributeValue::S(E::TYPE_TAG.to_owned()));
-                    if or_absent {
-                        format!(
-                            "attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}"
-                        )
-                    } else {
-                        format!(
-                            "attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})"
-                        )
+                    // An item without a type attribute goes by its key.
+                    Typing::KeyAndAttribute => {
+                        let pk = p.name(schema.primary.partition_key);
+                        let t = p.name(schema.type_attribute);
+                        let tag = p.value(AttributeValue::S(s.type_tag.to_owned()));
+                        if or_absent {
+                            format!(
+                                "attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}"
+                            )
+                        } else {
+                            format!(
+                                "attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})"
+                            )
+                        }
                     }
                 }
             }
-        }
-        Node::TokenIsNot(token) => {
-            let wt = p.name(schema.token_attribute);
-            let v = p.value(AttributeValue::S(token.clone()));
-            format!("attribute_not_exists({wt}) OR {wt} <> {v}")
-        }
-        Node::ItemExists(exists) => {
-            let pk = p.name(E::Table::SCHEMA.primary.partition_key);
-            if *exists {
-                format!("attribute_exists({pk})")
-            } else {
-                format!("attribute_not_exists({pk})")
+            Node::TokenIsNot(token) => {
+                let wt = p.name(schema.token_attribute);
+                let v = p.value(AttributeValue::S(token.clone()));
+                format!("attribute_not_exists({wt}) OR {wt} <> {v}")
             }
-        }
-        Node::Exists(attribute, exists) => {
-            let n = p.name(attribute);
-            if *exists {
-                format!("attribute_exists({n})")
-            } else {
-                format!("attribute_not_exists({n})")
+            Node::ItemExists(exists) => {
+                let pk = p.name(schema.primary.partition_key);
+                exists_function(*exists, &pk)
             }
-        }
-        Node::Compare(attribute, op, value) => {
-            let value = encode(attribute, value)?;
-            let n = p.name(attribute);
-            let v = p.value(value);
-            format!("{n} {op} {v}")
-        }
-        Node::Between(attribute, bounds) => {
-            let (low, high) = bounds.clone().map_err(encode_error::<E>)?;
-            size::check_value(E::RUST_NAME, attribute, &low)?;
-            size::check_value(E::RUST_NAME, attribute, &high)?;
-            let n = p.name(attribute);
-            let (low, high) = (p.value(low), p.value(high));
-            format!("{n} BETWEEN {low} AND {high}")
-        }
-        Node::BeginsWith(attribute, prefix) => {
-            let n = p.name(attribute);
-            let v = p.value(AttributeValue::S(prefix.clone()));
-            format!("begins_with({n}, {v})")
-        }
-        Node::And(a, b) => format!("({}) AND ({})", render::<E>(a, p)?, render::<E>(b, p)?),
-        Node::Or(a, b) => format!("({}) OR ({})", render::<E>(a, p)?, render::<E>(b, p)?),
-        Node::Not(a) => format!("NOT ({})", render::<E>(a, p)?),
-    })
-}
-
-/// A value of a condition that could not be written as an attribute.
-fn encode_error<E: Entity>(message: String) -> Error {
-    Repr::Encode {
-        entity: E::RUST_NAME,
-        source: format!("a value in a condition: {message}").into(),
+            Node::Exists(path, exists) => exists_function(*exists, &render_path(path, p)),
+            Node::Compare(path, op, value) => {
+                let value = s.operand(path, value)?;
+                if value.is_null() {
+                    // `None` is stored as no attribute (see `Entity::to_item`).
+                    return match *op {
+                        "=" => Ok(exists_function(false, &render_path(path, p))),
+                        "<>" => Ok(exists_function(true, &render_path(path, p))),
+                        _ => Err(s.invalid(format!(
+                            "`{path} {op} None` compares with None, which has no order: test `exists`/`not_exists` instead"
+                        ))),
+                    };
+                }
+                let n = render_path(path, p);
+                format!("{n} {op} {}", p.value(value))
+            }
+            Node::Between(path, bounds) => {
+                let (low, high) = bounds.clone().map_err(|err| s.encode_error(err))?;
+                size::check_value(s.rust_name, &path.to_string(), &low)?;
+                size::check_value(s.rust_name, &path.to_string(), &high)?;
+                let n = render_path(path, p);
+                let (low, high) = (p.value(low), p.value(high));
+                format!("{n} BETWEEN {low} AND {high}")
+            }
+            Node::BeginsWith(path, prefix) => {
+                let n = render_path(path, p);
+                let v = p.value(AttributeValue::S(prefix.clone()));
+                format!("begins_with({n}, {v})")
+            }
+            Node::Contains(path, value) => {
+                let value = s.operand(path, value)?;
+                let n = render_path(path, p);
+                format!("contains({n}, {})", p.value(value))
+            }
+            Node::In(path, values) => {
+                let values = values.clone().map_err(|err| s.encode_error(err))?;
+                if values.is_empty() || values.len() > MAX_IN_VALUES {
+                    return Err(s.invalid(format!(
+                        "`{path} IN (…)` has {} values; DynamoDB takes 1 to {MAX_IN_VALUES}: split the condition with `or`, or test fewer values",
+                        values.len()
+                    )));
+                }
+                for value in &values {
+                    size::check_value(s.rust_name, &path.to_string(), value)?;
+                }
+                let n = render_path(path, p);
+                let values: Vec<String> = values.into_iter().map(|v| p.value(v)).collect();
+                format!("{n} IN ({})", values.join(", "))
+            }
+            Node::Size(path, op, size) => {
+                let n = render_path(path, p);
+                format!("size({n}) {op} {}", p.value(number(*size)))
+            }
+            Node::SizeBetween(path, low, high) => {
+                let n = render_path(path, p);
+                let (low, high) = (p.value(number(*low)), p.value(number(*high)));
+                format!("size({n}) BETWEEN {low} AND {high}")
+            }
+            Node::Type(path, kind) => {
+                let n = render_path(path, p);
+                let v = p.value(AttributeValue::S(kind.code().to_owned()));
+                format!("attribute_type({n}, {v})")
+            }
+            Node::And(a, b) => format!("({}) AND ({})", a.render(s, p)?, b.render(s, p)?),
+            Node::Or(a, b) => format!("({}) OR ({})", a.render(s, p)?, b.render(s, p)?),
+            Node::Not(a) => format!("NOT ({})", a.render(s, p)?),
+        })
     }
-    .into()
 }
 
-fn attribute_value<T: Serialize>(value: &T) -> Result<AttributeValue, String> {
+/// The path in an expression: every name a placeholder, indexes as they
+/// are (`#n0.#n1[3]`), so a map key may be a reserved word or hold `.`,
+/// `[` or `#`.
+pub(crate) fn render_path(path: &AttrPath, p: &mut Placeholders) -> String {
+    let mut text = p.name(path.attribute);
+    for step in &path.steps {
+        match step {
+            Step::Key(key) => {
+                text.push('.');
+                text.push_str(&p.name(key));
+            }
+            Step::Index(index) => {
+                text.push('[');
+                text.push_str(&index.to_string());
+                text.push(']');
+            }
+        }
+    }
+    text
+}
+
+fn exists_function(exists: bool, path: &str) -> String {
+    if exists {
+        format!("attribute_exists({path})")
+    } else {
+        format!("attribute_not_exists({path})")
+    }
+}
+
+fn number(n: u64) -> AttributeValue {
+    AttributeValue::N(n.to_string())
+}
+
+fn attribute_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, String> {
     crate::codec::to_attribute_value(value).map_err(|err| err.to_string())
 }
 
-/// Conditions on a field's stored value.
-impl<E, T: Serialize, R> Field<E, T, R> {
-    fn compare(self, op: &'static str, value: T) -> Condition<E> {
-        Node::Compare(self.attribute(), op, attribute_value(&value)).into()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Set;
+    use serde::Deserialize;
+
+    crate::table! { struct App { partition_key: "PK", sort_key: "SK" } }
+
+    #[derive(ddb_entity_derive::Entity, Serialize, Deserialize)]
+    #[entity(table = App, pk = "ORDER#{id}", sk = "ORDER")]
+    struct Order {
+        id: u64,
+        status: String,
+        tags: Set<String>,
+        note: Option<String>,
+        scores: Vec<f64>,
     }
 
-    /// `field = value`.
-    pub fn equals(self, value: T) -> Condition<E> {
-        self.compare("=", value)
+    fn rendered(condition: Condition<Order>) -> Result<(String, Placeholders)> {
+        let mut p = Placeholders::default();
+        let text = condition.render(&mut p)?;
+        Ok((text, p))
     }
 
-    /// `field <> value`.
-    pub fn not_equals(self, value: T) -> Condition<E> {
-        self.compare("<>", value)
+    #[test]
+    fn every_name_of_a_path_is_a_placeholder() {
+        let mut path = AttrPath::top("addresses");
+        path.steps.push(Step::Key("a.b[0]#c".into()));
+        path.steps.push(Step::Index(3));
+        path.steps.push(Step::Key("addresses".into()));
+        let mut p = Placeholders::default();
+        assert_eq!(render_path(&path, &mut p), "#n0.#n1[3].#n0");
+        assert_eq!(p.names["#n1"], "a.b[0]#c");
+        assert_eq!(path.to_string(), "addresses.a.b[0]#c[3].addresses");
     }
 
-    /// `field < value`.
-    pub fn lt(self, value: T) -> Condition<E> {
-        self.compare("<", value)
+    #[test]
+    fn in_takes_one_to_one_hundred_values() {
+        let f = Order::fields();
+        let (text, p) = rendered(f.status.is_in(["A".to_owned(), "B".to_owned()])).unwrap();
+        assert_eq!(text, "#n0 IN (:v0, :v1)");
+        assert_eq!(p.values.len(), 2);
+        for n in [0, 101] {
+            let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            let err = rendered(f.status.is_in(values)).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidExpression, "{err}");
+        }
+        assert!(rendered(f.status.is_in((0..100).map(|i| i.to_string()))).is_ok());
     }
 
-    /// `field <= value`.
-    pub fn le(self, value: T) -> Condition<E> {
-        self.compare("<=", value)
+    #[test]
+    fn none_is_no_attribute_and_has_no_order() {
+        let f = Order::fields();
+        assert_eq!(
+            rendered(f.note.equals(None)).unwrap().0,
+            "attribute_not_exists(#n0)"
+        );
+        assert_eq!(
+            rendered(f.note.not_equals(None)).unwrap().0,
+            "attribute_exists(#n0)"
+        );
+        let err = rendered(f.note.lt(None)).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidExpression);
     }
 
-    /// `field > value`.
-    pub fn gt(self, value: T) -> Condition<E> {
-        self.compare(">", value)
+    #[test]
+    fn values_dynamodb_cannot_store_are_refused() {
+        let f = Order::fields();
+        let err = rendered(f.scores.contains(f64::NAN)).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber);
+        let err = rendered(f.scores.at(0).is_in([1.0, f64::INFINITY])).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber, "{err}");
     }
 
-    /// `field >= value`.
-    pub fn ge(self, value: T) -> Condition<E> {
-        self.compare(">=", value)
+    #[test]
+    fn a_filter_names_its_attributes_and_lets_other_types_pass() {
+        let f = Order::fields();
+        let filter = f
+            .status
+            .equals("A".into())
+            .or(!f.scores.at(2).gt(1.0))
+            .into_filter();
+        assert_eq!(filter.attributes(), ["status", "scores"]);
+        let mut p = Placeholders::default();
+        assert_eq!(
+            filter.render(&mut p).unwrap(),
+            "(NOT (#n0 = :v0)) OR ((#n1 = :v1) OR (NOT (#n2[2] > :v2)))"
+        );
+        assert_eq!(p.values[":v0"], AttributeValue::S("ORDER".into()));
     }
 
-    /// `low <= field <= high`.
-    pub fn between(self, low: T, high: T) -> Condition<E> {
-        let bounds = attribute_value(&low).and_then(|low| Ok((low, attribute_value(&high)?)));
-        Node::Between(self.attribute(), bounds).into()
+    #[test]
+    fn a_type_restriction_takes_every_type() {
+        let mut p = Placeholders::default();
+        let types: Vec<String> = (0..101).map(|i| format!("T{i}")).collect();
+        let types: Vec<&str> = types.iter().map(String::as_str).collect();
+        let text = type_in(&App::SCHEMA, &types, &mut p);
+        assert!(text.starts_with("(#n0 IN (:v0, ") && text.ends_with(") OR (#n0 IN (:v100))"));
+        assert_eq!(type_in(&App::SCHEMA, &["A"], &mut p), "#n0 IN (:v101)");
     }
 
-    /// The attribute is stored (for an `Option` field: it is `Some`).
-    pub fn exists(self) -> Condition<E> {
-        Node::Exists(self.attribute(), true).into()
-    }
-
-    /// The attribute is not stored.
-    pub fn not_exists(self) -> Condition<E> {
-        Node::Exists(self.attribute(), false).into()
-    }
-}
-
-impl<E, R> Field<E, String, R> {
-    /// The stored string starts with `prefix`.
-    pub fn begins_with(self, prefix: &str) -> Condition<E> {
-        Node::BeginsWith(self.attribute(), prefix.to_owned()).into()
+    #[test]
+    fn sizes_types_and_contains_render_as_functions() {
+        let f = Order::fields();
+        let condition = f
+            .tags
+            .contains("gift".to_owned())
+            .and(f.tags.size().between(1, 3))
+            .and(f.note.has_type(AttributeType::S))
+            .and(f.status.contains("PEN"));
+        let (text, p) = rendered(condition).unwrap();
+        assert_eq!(
+            text,
+            "(((contains(#n0, :v0)) AND (size(#n0) BETWEEN :v1 AND :v2)) AND (attribute_type(#n1, :v3))) AND (contains(#n2, :v4))"
+        );
+        assert_eq!(p.values[":v3"], AttributeValue::S("S".into()));
     }
 }

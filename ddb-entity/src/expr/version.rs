@@ -21,12 +21,19 @@ pub(crate) struct Expected {
 impl Expected {
     /// A version-conflict error when the item a failed condition returned
     /// (`None`: no item) holds another version than expected.
-    pub(crate) fn conflict(self, entity: &'static str, stored: Option<&Item>) -> Option<Error> {
+    pub(crate) fn conflict(
+        self,
+        entity: &'static str,
+        (partition, sort): (&str, &str),
+        stored: Option<&Item>,
+    ) -> Option<Error> {
         self.found_instead(stored).map(|found| {
             Repr::VersionConflict {
                 entity,
                 expected: self.version,
                 found,
+                partition: partition.to_owned(),
+                sort: sort.to_owned(),
             }
             .into()
         })

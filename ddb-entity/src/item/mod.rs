@@ -2,6 +2,7 @@
 //! (size, numbers, time to live), checked here so operations only send
 //! what it accepts.
 
+mod set;
 pub(crate) mod size;
 pub(crate) mod ttl;
 
@@ -9,9 +10,64 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::table::TableSchema;
+use crate::error::{Repr, Result};
+use crate::table::{KeyAttributeType, TableSchema};
 
+pub use set::{Set, SetElement};
 pub use size::{MAX_ITEM_SIZE, item_size};
+
+/// Refuses a value of `attribute` that a multi-attribute index of
+/// `schema` keys by, when it is not of the index's declared type (or an
+/// empty string or binary): DynamoDB refuses such a write ("Type mismatch
+/// for Index Key"), and some emulators store it, so it is refused here,
+/// before sending, alike everywhere. Every whole-item write and every
+/// update's `set` pass through it.
+pub(crate) fn check_index_attribute(
+    schema: &TableSchema,
+    entity: &'static str,
+    attribute: &str,
+    value: &AttributeValue,
+) -> Result<()> {
+    for index in schema.multi_key_indexes {
+        let Some(key) = index.attributes().find(|a| a.name == attribute) else {
+            continue;
+        };
+        let ok = match (key.ty, value) {
+            (KeyAttributeType::S, AttributeValue::S(s)) => !s.is_empty(),
+            (KeyAttributeType::N, AttributeValue::N(_)) => true,
+            (KeyAttributeType::B, AttributeValue::B(b)) => !b.as_ref().is_empty(),
+            // An explicit NULL is no key: the item is out of the index.
+            (_, AttributeValue::Null(_)) => true,
+            _ => false,
+        };
+        if !ok {
+            let found = match value {
+                AttributeValue::S(_) => "a string",
+                AttributeValue::N(_) => "a number",
+                AttributeValue::B(_) => "binary",
+                AttributeValue::Bool(_) => "a boolean",
+                AttributeValue::M(_) => "a map",
+                AttributeValue::L(_) => "a list",
+                AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_) => "a set",
+                _ => "a value",
+            };
+            let found = match value {
+                AttributeValue::S(s) if s.is_empty() => "an empty string",
+                AttributeValue::B(b) if b.as_ref().is_empty() => "empty binary",
+                _ => found,
+            };
+            return Err(Repr::IndexAttribute {
+                entity,
+                index: index.name,
+                attribute: attribute.to_owned(),
+                expected: key.ty.as_str(),
+                found,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
 
 /// A DynamoDB item as the SDK represents it.
 pub type Item = HashMap<String, AttributeValue>;

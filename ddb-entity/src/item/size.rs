@@ -93,7 +93,7 @@ fn number_size(n: &str) -> usize {
 }
 
 /// Checks what DynamoDB would refuse or silently change in `entity`'s item:
-/// numbers it cannot store exactly (([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber))), then the
+/// empty sets ([`ErrorKind::EmptySet`](crate::ErrorKind::EmptySet)), numbers it cannot store exactly (([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber))), then the
 /// 400 KB limit (([`ErrorKind::ItemTooLarge`](crate::ErrorKind::ItemTooLarge))). Returns the item's size.
 ///
 /// Every write of a whole item (put, create, batch put, transaction put)
@@ -115,7 +115,8 @@ pub(crate) fn check_item(entity: &'static str, item: &Item) -> Result<usize> {
 }
 
 /// Checks one value written outside a whole item (an update's `set` or
-/// `add`, a condition's operand) for numbers DynamoDB cannot store, naming
+/// `add`, a condition's operand) for numbers DynamoDB cannot store and
+/// empty sets, naming
 /// `attribute` (and the path inside it) in the error.
 pub(crate) fn check_value(
     entity: &'static str,
@@ -137,6 +138,19 @@ fn check_numbers(entity: &'static str, path: &str, value: &AttributeValue) -> Re
         }
         .into()
     };
+    let empty_set = match value {
+        AttributeValue::Ss(set) => set.is_empty(),
+        AttributeValue::Ns(set) => set.is_empty(),
+        AttributeValue::Bs(set) => set.is_empty(),
+        _ => false,
+    };
+    if empty_set {
+        return Err(Repr::EmptySet {
+            entity,
+            attribute: path.to_owned(),
+        }
+        .into());
+    }
     match value {
         AttributeValue::N(n) => parse_number(n)
             .map(drop)

@@ -1,5 +1,6 @@
 //! GetItem: one entity by its whole primary key.
 
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use tracing::Instrument;
 
 use crate::db::Db;
@@ -77,9 +78,12 @@ impl<E: Entity> Get<'_, E> {
             "ddb.get",
             table,
             entity = E::RUST_NAME,
-            found = tracing::field::Empty
+            found = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
         async move {
+            let mut charge = self.db.charge();
             let output = self
                 .db
                 .client()
@@ -87,9 +91,19 @@ impl<E: Entity> Get<'_, E> {
                 .table_name(table)
                 .set_key(Some(self.key.to_attributes()))
                 .consistent_read(self.consistent)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
-                .await
-                .map_err(|err| Error::service("GetItem", table, err))?;
+                .await;
+            let output = match output {
+                Ok(output) => {
+                    charge.read(output.consumed_capacity());
+                    output
+                }
+                Err(err) => {
+                    charge.failed();
+                    return Err(Error::service("GetItem", table, err));
+                }
+            };
             let now = self.db.now();
             let item = output.item.filter(|item| {
                 self.include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now)

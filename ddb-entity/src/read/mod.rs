@@ -1,8 +1,13 @@
 //! Reads: one entity by key (GetItem) and one partition of the table or an
 //! index (Query), typed and demultiplexed.
 
+mod filter;
 mod get;
+mod multi;
 mod query;
+mod scan;
 
 pub use get::Get;
+pub use multi::MultiQuery;
 pub use query::{Page, Query};
+pub use scan::{Scan, ScanPage};

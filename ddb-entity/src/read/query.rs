@@ -1,17 +1,19 @@
 //! Query: one partition of the table or of an index, typed sort-key
 //! conditions, transparent pagination, and collections of mixed types.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
-use crate::collection::{Collection, UnknownItems, demultiplex};
+use super::filter::{Filters, unexpired};
+use crate::capacity::Spent;
+use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
-use crate::entity::{Partition, RangeCondition, SortKey, SortRange};
-use crate::error::{Error, Result};
-use crate::expr::Placeholders;
+use crate::entity::{Entity, Partition, RangeCondition, SortKey, SortRange};
+use crate::error::{Error, Repr, Result};
+use crate::expr::{Condition, Placeholders};
 use crate::item::{Item, ttl};
 use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
@@ -42,13 +44,14 @@ pub struct Query<'db, I: QueryIndex> {
     consistent: bool,
     unknown: UnknownItems,
     cursor: Option<Cursor>,
-    capacity: bool,
     include_expired: bool,
     projection: Option<Vec<&'static str>>,
+    filters: Filters,
 }
 
 /// One page of a query: the items of one request, and where to resume.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Page<C> {
     /// The items, demultiplexed.
     pub items: C,
@@ -56,6 +59,10 @@ pub struct Page<C> {
     /// 1 MB page, or at the limit); sealed when the handle seals its
     /// cursors.
     pub cursor: Option<Cursor>,
+    /// How many items DynamoDB read for this page (`ScannedCount`): with a
+    /// filter, the items it then dropped too — they cost read capacity
+    /// and count towards `limit` alike.
+    pub scanned_count: usize,
 }
 
 impl<T: Table> Db<T> {
@@ -101,9 +108,9 @@ impl<T: Table> Db<T> {
             consistent: false,
             unknown: UnknownItems::default(),
             cursor: None,
-            capacity: false,
             include_expired: false,
             projection: None,
+            filters: Filters::default(),
         }
     }
 }
@@ -170,7 +177,10 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// At most `limit` items in all (counting items the collection skips).
+    /// Read at most `limit` items in all: DynamoDB's `Limit`, which counts
+    /// the items *read* — also those a [`filter`](Self::filter) then drops
+    /// and those the collection skips. With a filter, fewer items than the
+    /// limit may come back although more match further on.
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = Some(limit);
         self
@@ -189,13 +199,79 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
+    /// Keep only the items of `E` for which `condition` holds, typed with
+    /// the same [`Condition`]s as writes (a `FilterExpression`). Items of
+    /// other entity types pass untouched: a condition on an `Order`'s
+    /// fields says nothing about the `Customer` sharing its partition.
+    /// Several filters must all hold.
+    ///
+    /// DynamoDB applies a filter **after** reading: the items it drops
+    /// were read and cost read capacity, [`limit`](Self::limit) counts
+    /// them, a page can come back with fewer items than its size (even
+    /// none) while the partition has more, and
+    /// [`Page::scanned_count`] says how many were read. A filter saves
+    /// bandwidth, never capacity: an access pattern that needs one on
+    /// every call wants a key (a sort-key range or a sparse index)
+    /// instead. A filter on a key attribute is refused before sending —
+    /// the key condition (`sk_…`) selects by key.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Collection, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "PROFILE")]
+    /// struct Customer { customer_id: u64, name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// struct Order { customer_id: u64, order_id: u64, status: String }
+    ///
+    /// #[derive(Collection, Debug)]
+    /// struct OpenOrders { customer: Option<Customer>, orders: Vec<Order> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { customer_id: 1, name: "Ada".into() }).await?;
+    /// for (order_id, status) in [(1, "OPEN"), (2, "SHIPPED"), (3, "OPEN")] {
+    ///     db.put(&Order { customer_id: 1, order_id, status: status.into() }).await?;
+    /// }
+    /// // The customer and her open orders: one Query, the shipped order dropped by DynamoDB.
+    /// let view: OpenOrders = db
+    ///     .query(Customer::partition(1)?)
+    ///     .filter(Order::fields().status.equals("OPEN".into()))
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(view.customer.unwrap().name, "Ada");
+    /// assert_eq!(view.orders.iter().map(|o| o.order_id).collect::<Vec<_>>(), [1, 3]);
+    ///
+    /// // `limit` counts the items read, not the items that match.
+    /// let page = db
+    ///     .query(Order::partition(1)?)
+    ///     .sk_begins_with(Order::sk())
+    ///     .filter(Order::fields().status.equals("OPEN".into()))
+    ///     .limit(2)
+    ///     .page::<Vec<Order>>()
+    ///     .await?;
+    /// assert_eq!((page.items.len(), page.scanned_count), (1, 2));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
+        self.filters.push(condition);
+        self
+    }
+
     /// Resume after a [`Page::cursor`] of the same query. The cursor is
     /// checked before anything is sent (see [`Cursor`]): an unsealed one
     /// must be of this index and partition; on a handle that seals its
     /// cursors, only one sealed for exactly this query (table, index,
-    /// partition, sort-key condition, direction), unexpired, is taken.
-    /// Page size, limit, consistency and projection may differ from the
-    /// query that made it.
+    /// partition, sort-key condition, direction, filter), unexpired, is
+    /// taken. Page size, limit, consistency and projection may differ from
+    /// the query that made it.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -248,22 +324,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// Record the read capacity consumed on the `tracing` span
-    /// (`consumed_rcu`).
-    pub fn with_consumed_capacity(mut self) -> Self {
-        self.capacity = true;
-        self
-    }
-
     /// Every page, up to the limit, into one collection: a
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
-        let span = self.span::<C>();
+        let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut collection = C::default();
-            while let Some(items) = progress.next_request(&self).await? {
+            while let Some(items) = progress.next_request(&self, Some(C::TYPES)).await? {
                 for item in items {
                     demultiplex(&mut collection, item, self.unknown)?;
                 }
@@ -277,16 +346,22 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// One request: its items and the cursor to resume from.
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
-        let span = self.span::<C>();
+        let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start()?;
+            let mut progress = self.start(Some(C::TYPES))?;
             let mut items = C::default();
-            for item in progress.next_request(&self).await?.unwrap_or_default() {
+            let scanned_before = progress.scanned;
+            let raw = progress.next_request(&self, Some(C::TYPES)).await?;
+            for item in raw.unwrap_or_default() {
                 demultiplex(&mut items, item, self.unknown)?;
             }
             progress.record();
             let cursor = progress.cursor(&self)?;
-            Ok(Page { items, cursor })
+            Ok(Page {
+                items,
+                cursor,
+                scanned_count: progress.scanned - scanned_before,
+            })
         }
         .instrument(span)
         .await
@@ -297,19 +372,20 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
-        let span = self.span::<C>();
+        let span = self.span(C::NAME);
         stream::try_unfold(Pages::Start(self), move |state| {
             let span = span.clone();
             async move {
                 let (query, mut progress) = match state {
                     Pages::Start(mut query) => {
-                        let progress = query.start()?;
+                        let progress = Box::new(query.start(Some(C::TYPES))?);
                         (query, progress)
                     }
                     Pages::Running(query, progress) => (query, progress),
                     Pages::Done => return Ok(None),
                 };
-                let Some(raw) = progress.next_request(&query).await? else {
+                let scanned_before = progress.scanned;
+                let Some(raw) = progress.next_request(&query, Some(C::TYPES)).await? else {
                     return Ok(None);
                 };
                 let mut items = C::default();
@@ -318,32 +394,221 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 }
                 progress.record();
                 let cursor = progress.cursor(&query)?;
+                let scanned_count = progress.scanned - scanned_before;
                 let next = if progress.done {
                     Pages::Done
                 } else {
                     Pages::Running(query, progress)
                 };
-                Ok(Some((Page { items, cursor }, next)))
+                let page = Page {
+                    items,
+                    cursor,
+                    scanned_count,
+                };
+                Ok(Some((page, next)))
             }
             .instrument(span)
         })
     }
 
-    fn span<C: Collection>(&self) -> tracing::Span {
+    /// How many items the query selects — the key condition and the
+    /// filters, across every page up to the limit — without reading them
+    /// back (`Select=COUNT`: the same read capacity as reading them, a
+    /// fraction of the bytes). Items of every entity type in the range
+    /// count (narrow it with a typed sort-key range, or a filter); items
+    /// past their time to live that DynamoDB has not deleted yet do not,
+    /// unless [`include_expired`](Self::include_expired).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// struct Order { customer_id: u64, order_id: u64, open: bool }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for order_id in 1..=5 {
+    ///     db.put(&Order { customer_id: 1, order_id, open: order_id % 2 == 1 }).await?;
+    /// }
+    /// let orders = || db.query(Order::partition(1u64).unwrap()).sk_begins_with(Order::sk());
+    /// assert_eq!(orders().count().await?, 5);
+    /// assert_eq!(orders().filter(Order::fields().open.equals(true)).count().await?, 3);
+    /// assert_eq!(orders().limit(2).count().await?, 2); // counts what it reads
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn count(mut self) -> Result<usize> {
+        let span = self.span("(count)");
+        async move {
+            let mut progress = self.start(None)?;
+            progress.select_count = true;
+            while progress.next_request(&self, None).await?.is_some() {}
+            progress.record();
+            Ok(progress.counted)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The first item (in sort-key order, or the last with
+    /// [`reverse`](Self::reverse)), or `None`: an entity, or a
+    /// `#[derive(Collection)]` enum. It reads no more than it needs:
+    /// without a filter, one item per request (so one request when the
+    /// first item read is of this type — query a typed sort-key range to
+    /// make sure); with a filter, whole pages (or
+    /// [`page_size`](Self::page_size) items) until one matches.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+    /// struct Order { customer_id: u64, placed: u32, order_id: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for (placed, order_id) in [(20260301, 1), (20260402, 2)] {
+    ///     db.put(&Order { customer_id: 1, placed, order_id }).await?;
+    /// }
+    /// let latest: Option<Order> = db
+    ///     .query(Order::partition(1u64)?)
+    ///     .sk_begins_with(Order::sk())
+    ///     .reverse(true)
+    ///     .first()
+    ///     .await?;
+    /// assert_eq!(latest.map(|o| o.order_id), Some(2));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn first<T>(mut self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let span = self.span(T::NAME);
+        async move {
+            let mut progress = self.start(Some(T::TYPES))?;
+            if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
+                progress.cap = Some(1);
+            }
+            let mut found = Vec::<T>::new();
+            while found.is_empty()
+                && let Some(items) = progress.next_request(&self, Some(T::TYPES)).await?
+            {
+                for item in items {
+                    demultiplex(&mut found, item, self.unknown)?;
+                    if !found.is_empty() {
+                        break;
+                    }
+                }
+            }
+            progress.record();
+            Ok(found.into_iter().next())
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The one item the query selects, `None` if there is none, and an
+    /// error ([`ErrorKind::MoreThanOne`](crate::ErrorKind::MoreThanOne))
+    /// if there are more: for a lookup that must be unique, like an order
+    /// by its id on an index. It reads until it has seen a second item or
+    /// the range is exhausted — across pages, so a second match further
+    /// on is never missed — and no further: without a filter, two items
+    /// per request.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "CUST#{customer_id}")]
+    /// struct Order { customer_id: u64, order_id: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Order { customer_id: 42, order_id: 9931 }).await?;
+    /// let order: Option<Order> = db.query(Order::gsi1_partition(9931u64)?).one().await?;
+    /// assert_eq!(order.map(|o| o.customer_id), Some(42));
+    ///
+    /// // Another customer's order with the same id: the lookup is not unique.
+    /// db.put(&Order { customer_id: 7, order_id: 9931 }).await?;
+    /// let err = db.query(Order::gsi1_partition(9931u64)?).one::<Order>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::MoreThanOne);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn one<T>(mut self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let span = self.span(T::NAME);
+        async move {
+            let mut progress = self.start(Some(T::TYPES))?;
+            if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
+                progress.cap = Some(2);
+            }
+            let mut found = Vec::<T>::new();
+            while found.len() < 2
+                && let Some(items) = progress.next_request(&self, Some(T::TYPES)).await?
+            {
+                for item in items {
+                    demultiplex(&mut found, item, self.unknown)?;
+                    if found.len() > 1 {
+                        break;
+                    }
+                }
+            }
+            progress.record();
+            if found.len() > 1 {
+                return Err(Repr::NotUnique {
+                    entity: T::NAME,
+                    index: I::INDEX_NAME,
+                    partition: self.partition.as_str().to_owned(),
+                }
+                .into());
+            }
+            Ok(found.pop())
+        }
+        .instrument(span)
+        .await
+    }
+
+    fn span(&self, collection: &'static str) -> tracing::Span {
         tracing::info_span!(
             "ddb.query",
             table = self.db.table_name(),
             index = I::INDEX_NAME.unwrap_or("(table)"),
-            collection = C::NAME,
+            collection,
+            filtered = !self.filters.is_empty(),
             requests = tracing::field::Empty,
             items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
             consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         )
     }
 
     /// What this query's cursors belong to, with the sort-key range
-    /// `condition`.
-    fn scope<'a>(&'a self, condition: Option<&'a SortRange<()>>) -> Scope<'a> {
+    /// `condition` and the filter's canonical text `filter`.
+    fn scope<'a>(
+        &'a self,
+        condition: Option<&'a SortRange<()>>,
+        filter: Option<&'a [u8]>,
+    ) -> Scope<'a> {
         Scope {
             table: self.db.table_name(),
             index: I::INDEX_NAME,
@@ -351,12 +616,23 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             partition: self.partition.as_str(),
             range: condition,
             reverse: self.reverse,
-            filter: None,
+            filter,
         }
     }
 
-    /// Checks everything that can be checked before sending.
-    fn start(&mut self) -> Result<Progress> {
+    /// Checks everything that can be checked before sending, for a
+    /// collection of `types` (`None` when only counting).
+    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
+        self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
+        // A sealed cursor is bound to the filter: a page boundary of one
+        // filtered listing means nothing in another. Only sealing reads it.
+        let filter = match self.db.cursor_seal() {
+            Some(_) => self
+                .filters
+                .text(&I::Table::SCHEMA, self.unknown, types)?
+                .map(String::into_bytes),
+            None => None,
+        };
         let condition = match self.condition.take() {
             None => None,
             Some(Err(err)) => return Err(err),
@@ -369,20 +645,25 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         let start_key = match &self.cursor {
             None => None,
             Some(cursor) => Some(cursor.resume(
-                &self.scope(condition.as_ref()),
+                &self.scope(condition.as_ref(), filter.as_deref()),
                 self.db.cursor_seal(),
                 self.db.now(),
             )?),
         };
         Ok(Progress {
             condition,
+            filter,
             start_key,
             last_key: None,
             remaining: self.limit,
             done: self.limit == Some(0) || nothing,
             requests: 0,
             items: 0,
-            consumed_rcu: 0.0,
+            scanned: 0,
+            counted: 0,
+            select_count: false,
+            cap: None,
+            spent: Spent::default(),
         })
     }
 }
@@ -416,7 +697,7 @@ impl<T: Table> Query<'_, Primary<T>> {
 
 enum Pages<'db, I: QueryIndex> {
     Start(Query<'db, I>),
-    Running(Query<'db, I>, Progress),
+    Running(Query<'db, I>, Box<Progress>),
     Done,
 }
 
@@ -424,15 +705,28 @@ enum Pages<'db, I: QueryIndex> {
 #[derive(Debug)]
 struct Progress {
     condition: Option<SortRange<()>>,
+    /// The filter's canonical text, when cursors are sealed.
+    filter: Option<Vec<u8>>,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
     /// `LastEvaluatedKey` of the last response.
     last_key: Option<Item>,
+    /// Items left to read under the limit.
     remaining: Option<usize>,
     done: bool,
     requests: u32,
+    /// Items returned.
     items: usize,
-    consumed_rcu: f64,
+    /// Items read (`ScannedCount`): filtered out ones too.
+    scanned: usize,
+    /// Items counted (`Count`) by a `Select=COUNT` query.
+    counted: usize,
+    /// Only count (`Select=COUNT`).
+    select_count: bool,
+    /// At most this many items per request (`first`, `one`).
+    cap: Option<usize>,
+    /// The capacity of the requests so far.
+    spent: Spent,
 }
 
 impl Progress {
@@ -440,16 +734,17 @@ impl Progress {
     async fn next_request<I: QueryIndex>(
         &mut self,
         query: &Query<'_, I>,
+        types: Option<&[&str]>,
     ) -> Result<Option<Vec<Item>>> {
         if self.done {
             return Ok(None);
         }
         let keys = I::KEYS;
         let table = query.db.table_name();
-        let per_request = match (query.page_size, self.remaining) {
-            (Some(size), Some(left)) => Some(size.min(left)),
-            (size, left) => size.or(left),
-        };
+        let per_request = [query.page_size, self.remaining, self.cap]
+            .into_iter()
+            .flatten()
+            .min();
         let mut p = Placeholders::default();
         let expression = key_condition(
             keys,
@@ -468,9 +763,23 @@ impl Progress {
             .set_consistent_read(query.consistent.then_some(true))
             .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
             .set_exclusive_start_key(self.start_key.take());
-        if query.capacity {
-            request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+        request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+        let schema = I::Table::SCHEMA;
+        let mut filter = query
+            .filters
+            .render(&schema, query.unknown, types, &mut p)?;
+        if self.select_count {
+            request = request.select(Select::Count);
+            if !query.include_expired {
+                // Counted on the server, where reads hide them here.
+                let unexpired = unexpired(&schema, query.db.now(), &mut p);
+                filter = match (filter, unexpired) {
+                    (Some(f), Some(u)) => Some(format!("({f}) AND ({u})")),
+                    (f, u) => f.or(u),
+                };
+            }
         }
+        request = request.set_filter_expression(filter);
         if let Some(attributes) = &query.projection {
             let schema = I::Table::SCHEMA;
             // Keys of the table and of the index (cursors resume from them)
@@ -499,20 +808,38 @@ impl Progress {
             .set_expression_attribute_names(p.names_or_none())
             .set_expression_attribute_values(p.values_or_none())
             .send()
-            .await
-            .map_err(|err| Error::service("Query", table, err))?;
+            .await;
         self.requests += 1;
-        if let Some(capacity) = output
-            .consumed_capacity
-            .as_ref()
-            .and_then(|c| c.capacity_units)
-        {
-            self.consumed_rcu += capacity;
-        }
+        // Each request's capacity is metered as it is answered: a stream's
+        // consumer may stop at any page.
+        let mut spent = Spent::default();
+        let output = match output {
+            Ok(output) => {
+                spent.read(output.consumed_capacity());
+                output
+            }
+            Err(err) => {
+                spent.failed();
+                spent.meter(query.db.meter());
+                self.spent.add(spent);
+                return Err(Error::service("Query", table, err));
+            }
+        };
+        spent.meter(query.db.meter());
+        self.spent.add(spent);
         let mut items = output.items.unwrap_or_default();
         self.items += items.len();
+        // `Limit` counts the items read, before any filter (a server that
+        // leaves `ScannedCount` out read at least what it returned).
+        let counted = usize::try_from(output.count).unwrap_or_default();
+        let scanned = usize::try_from(output.scanned_count)
+            .unwrap_or_default()
+            .max(items.len())
+            .max(counted);
+        self.scanned += scanned;
+        self.counted += counted;
         if let Some(left) = &mut self.remaining {
-            *left = left.saturating_sub(items.len());
+            *left = left.saturating_sub(scanned);
         }
         if !query.include_expired {
             let now = query.db.now();
@@ -535,7 +862,7 @@ impl Progress {
         self.last_key
             .as_ref()
             .map(|key| {
-                let scope = query.scope(self.condition.as_ref());
+                let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
                 Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
             })
             .transpose()
@@ -545,9 +872,8 @@ impl Progress {
         let span = tracing::Span::current();
         span.record("requests", self.requests);
         span.record("items", self.items);
-        if self.consumed_rcu > 0.0 {
-            span.record("consumed_rcu", self.consumed_rcu);
-        }
+        span.record("scanned", self.scanned);
+        self.spent.record();
     }
 }
 

@@ -135,6 +135,9 @@ impl<T: Table> fmt::Debug for TransactDelete<T> {
 pub(crate) struct Planned {
     pub(crate) kind: ActionKind,
     pub(crate) entity: &'static str,
+    /// Whether a stored item is an entity of this type (the one check
+    /// typed reads make, as the table is typed).
+    pub(crate) check: fn(&Item) -> Result<()>,
     /// The partition and sort key values; `None` only when the parts failed.
     pub(crate) key: Option<(String, String)>,
     /// The table of the `Db` the single-item builder was made from, if any.
@@ -171,12 +174,14 @@ impl Planned {
         token: &WriteToken,
     ) -> Planned {
         let parts =
-            put::parts(now, entity, only_if_new, condition, token, true).map(|parts| Parts {
-                write: Write::Put(parts.item),
-                condition: parts.condition,
-                placeholders: parts.placeholders,
-                version: parts.version,
-                tokened: parts.tokened,
+            put::parts(now, entity, only_if_new, condition, token, true, false).map(|parts| {
+                Parts {
+                    write: Write::Put(parts.item),
+                    condition: parts.condition,
+                    placeholders: parts.placeholders,
+                    version: parts.version,
+                    tokened: parts.tokened,
+                }
             });
         Planned {
             kind: if only_if_new {
@@ -185,6 +190,7 @@ impl Planned {
                 ActionKind::Put
             },
             entity: E::RUST_NAME,
+            check: crate::entity::convert::check_type::<E>,
             // The parts fail too when the key does.
             key: entity.primary_key().ok().map(Key::into_parts),
             made_for: made_for.map(str::to_owned),
@@ -193,6 +199,10 @@ impl Planned {
     }
 
     pub(crate) fn update<E: Entity>(update: Update<'_, E>, token: &WriteToken) -> Planned {
+        let kind = match update.creates() {
+            true => ActionKind::Upsert,
+            false => ActionKind::Update,
+        };
         let (db, key, parts) = update.into_parts_with(Ok(token.clone()));
         let parts = parts.map(|parts| Parts {
             write: Write::Update {
@@ -204,7 +214,7 @@ impl Planned {
             version: parts.version,
             tokened: true,
         });
-        Planned::keyed::<E>(ActionKind::Update, key, Some(db.table_name()), parts)
+        Planned::keyed::<E>(kind, key, Some(db.table_name()), parts)
     }
 
     fn delete<E: Entity>(
@@ -249,6 +259,7 @@ impl Planned {
         Planned {
             kind,
             entity: E::RUST_NAME,
+            check: crate::entity::convert::check_type::<E>,
             key: Some(key.into_parts()),
             made_for: made_for.map(str::to_owned),
             parts,
@@ -271,21 +282,6 @@ impl Planned {
                 *value = to.value();
             }
         }
-    }
-
-    /// Whether the library asks for the stored item when the action's
-    /// condition fails, whatever the caller asked: that item is what tells
-    /// a taken key (create), a missing item (update) and a stale version
-    /// from another failed condition.
-    pub(crate) fn needs_old_item(&self) -> bool {
-        let versioned = matches!(&self.parts, Ok(parts) if parts.version.is_some());
-        // Every put and update carries the transaction's token: a failed
-        // condition on an item holding it is the transaction's own replay.
-        versioned
-            || matches!(
-                self.kind,
-                ActionKind::Put | ActionKind::Create | ActionKind::Update
-            )
     }
 
     fn debug(&self, name: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -314,12 +310,17 @@ impl Parts {
         }
     }
 
-    /// The SDK's action on `table`.
-    pub(crate) fn into_sdk(self, table: &str, return_old: bool) -> Result<TransactWriteItem> {
+    /// The SDK's action on `table`. Every action asks for the stored item
+    /// when its condition fails: that item tells a taken key, a missing
+    /// item, a stale version, an item of another type and the
+    /// transaction's own replay apart.
+    pub(crate) fn into_sdk(self, table: &str) -> Result<TransactWriteItem> {
         let names = self.placeholders.names_or_none();
         let values = self.placeholders.values_or_none();
         // Only a condition can fail, so only then is there an item to return.
-        let on_failure = (return_old && self.condition.is_some())
+        let on_failure = self
+            .condition
+            .is_some()
             .then_some(ReturnValuesOnConditionCheckFailure::AllOld);
         let built = match self.write {
             Write::Put(item) => SdkPut::builder()

@@ -27,13 +27,15 @@ impl CancellationReason {
 pub(crate) struct Sent {
     pub(crate) kind: ActionKind,
     pub(crate) entity: &'static str,
+    /// Whether an old item is an entity of this type, as the table is
+    /// typed (by attribute, by key, or both): one that is not is a failed
+    /// type guard.
+    pub(crate) check: fn(&Item) -> crate::error::Result<()>,
     pub(crate) partition: String,
     pub(crate) sort: String,
     pub(crate) version: Option<Expected>,
     /// The action's item carries the transaction's write token.
     pub(crate) tokened: bool,
-    /// The action asked for the stored item on a failed condition.
-    pub(crate) asked_old: bool,
 }
 
 /// The error for a failed TransactWriteItems: a typed cancellation when
@@ -51,11 +53,41 @@ pub(crate) fn error(
     else {
         return Error::service("TransactWriteItems", table, err);
     };
-    let reasons = match canceled.cancellation_reasons.as_deref() {
+    let reasons = sdk_reasons(
+        canceled.cancellation_reasons.as_deref(),
+        canceled.message.as_deref(),
+    );
+    canceled_error(
+        "TransactWriteItems",
+        table,
+        sent,
+        reasons,
+        stored,
+        err.into(),
+    )
+}
+
+/// A canceled transaction's reasons as DynamoDB listed them, or as its
+/// message repeats their codes.
+pub(crate) fn sdk_reasons(listed: Option<&[SdkReason]>, message: Option<&str>) -> Vec<SdkReason> {
+    match listed {
         Some(reasons) if !reasons.is_empty() => reasons.to_vec(),
         // DynamoDB always lists the reasons; the message repeats their codes.
-        _ => codes_in_message(canceled.message.as_deref().unwrap_or_default()),
-    };
+        _ => codes_in_message(message.unwrap_or_default()),
+    }
+}
+
+/// The error of a canceled transaction (`operation`, write or read): one
+/// reason per action, mapped back to it.
+pub(crate) fn canceled_error(
+    operation: &'static str,
+    table: &str,
+    sent: Vec<Sent>,
+    reasons: Vec<SdkReason>,
+    stored: Vec<Option<Item>>,
+    source: aws_sdk_dynamodb::Error,
+) -> Error {
+    let stored = stored.into_iter().chain(std::iter::repeat(None));
     let reasons = sent
         .into_iter()
         .zip(reasons)
@@ -64,9 +96,10 @@ pub(crate) fn error(
         .map(|(index, ((sent, reason), stored))| map(index, sent, reason, stored))
         .collect();
     Repr::TransactionCanceled {
+        operation,
         table: table.to_owned(),
         reasons,
-        source: Box::new(err.into()),
+        source: Box::new(source),
     }
     .into()
 }
@@ -77,8 +110,16 @@ fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> Can
     let failed = code == CancellationCode::ConditionalCheckFailed;
     // A missing item is "not found" for an update, before any version.
     let missing_for_update = sent.kind == ActionKind::Update && old_item.is_none();
+    // The type guard of every action but a create (whose guard is "no
+    // item"): an item of another type, or of none, was left untouched.
+    let wrong_type = failed
+        && sent.kind != ActionKind::Create
+        && old_item
+            .as_ref()
+            .is_some_and(|item| (sent.check)(item).is_err());
+    // As alone: another type's item is that, before any version.
     let stale_version = match sent.version {
-        Some(expected) if failed && !missing_for_update => expected
+        Some(expected) if failed && !missing_for_update && !wrong_type => expected
             .found_instead(old_item.as_ref())
             .map(|found| StaleVersion {
                 expected: expected.version,
@@ -96,6 +137,7 @@ fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> Can
         message: reason.message.filter(|message| !message.is_empty()),
         old_item,
         stale_version,
+        wrong_type,
     }
 }
 

@@ -8,17 +8,20 @@
 
 mod action;
 mod cancel;
+mod get;
 
 pub use action::{TransactDelete, TransactPut};
+pub use get::{TransactGet, TransactGetResult};
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, TransactWriteItem};
 use tracing::Instrument;
 
 use self::action::Planned;
 use self::cancel::Sent;
+use crate::capacity::Spent;
 use crate::db::Db;
 use crate::entity::{Entity, Key};
 #[cfg(doc)]
@@ -34,7 +37,7 @@ use crate::write::failure::{is_ambiguous, read_stored};
 use crate::write::token::WriteToken;
 
 /// The most actions DynamoDB takes in one transaction.
-const MAX_ACTIONS: usize = 100;
+pub(crate) const MAX_ACTIONS: usize = 100;
 
 /// DynamoDB's limit on the aggregate size of the items of one transaction:
 /// 4 MB.
@@ -142,7 +145,6 @@ pub struct Transaction<'db, T: Table> {
     token: Option<String>,
     /// The token every put and update of this transaction stores.
     write_token: WriteToken,
-    return_old: bool,
 }
 
 impl<T: Table> Db<T> {
@@ -199,7 +201,6 @@ impl<T: Table> Db<T> {
             actions: Vec::new(),
             token: None,
             write_token: WriteToken::generate(),
-            return_old: false,
         }
     }
 }
@@ -288,15 +289,6 @@ impl<'db, T: Table> Transaction<'db, T> {
         self
     }
 
-    /// On a canceled transaction, return the item stored under the key of
-    /// every action whose condition failed
-    /// ([`CancellationReason::old_item`]; `ReturnValuesOnConditionCheckFailure
-    /// = ALL_OLD`). Creates, updates and versioned writes always ask for it.
-    pub fn return_old_on_condition_failure(mut self) -> Self {
-        self.return_old = true;
-        self
-    }
-
     /// The number of actions so far.
     pub fn len(&self) -> usize {
         self.actions.len()
@@ -326,11 +318,14 @@ impl<'db, T: Table> Transaction<'db, T> {
             table,
             actions = self.actions.len(),
             entities = %entity_names(&self.actions),
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
         async move {
             if self.actions.is_empty() {
                 return Ok(());
             }
+            let mut charge = self.db.charge();
             let mut actions = self.actions;
             // A caller's token is the transaction's write token too: the
             // same transaction sent again as a new call is then the same
@@ -346,7 +341,7 @@ impl<'db, T: Table> Transaction<'db, T> {
                 None => self.write_token,
             };
             let request_token = write_token.as_str().to_owned();
-            let (items, sent) = prepare(actions, self.return_old, table)?;
+            let (items, sent) = prepare(actions, table)?;
             let attempts = Attempts::default();
             let response = self
                 .db
@@ -354,13 +349,20 @@ impl<'db, T: Table> Transaction<'db, T> {
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .client_request_token(request_token)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
                 .await;
             let err = match response {
-                Ok(_) => return Ok(()),
-                Err(err) => err,
+                Ok(output) => {
+                    charge.write(output.consumed_capacity());
+                    return Ok(());
+                }
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
             };
             let attribute = T::SCHEMA.token_attribute;
             // The stored item of every action whose condition failed: as
@@ -379,8 +381,9 @@ impl<'db, T: Table> Transaction<'db, T> {
                     let failed = reason.code() == Some("ConditionalCheckFailed");
                     *slot = match reason.item.as_ref().filter(|item| !item.is_empty()) {
                         Some(item) => Some(item.clone()),
-                        None if failed && action.asked_old => {
-                            read_stored(self.db.client(), table, key_of::<T>(action)).await?
+                        None if failed => {
+                            let key = key_of::<T>(action);
+                            read_stored(self.db.client(), table, key, &mut charge).await?
                         }
                         None => None,
                     };
@@ -403,7 +406,9 @@ impl<'db, T: Table> Transaction<'db, T> {
                     TransactWriteItemsError::TransactionInProgressException(_)
                 )
             }) || is_ambiguous(&err);
-            if (attempts.ambiguous() || unanswered) && applied(self.db, &sent, &write_token).await {
+            if (attempts.ambiguous() || unanswered)
+                && applied(self.db, &sent, &write_token, &mut charge).await
+            {
                 return Ok(());
             }
             Err(cancel::error(table, sent, stored, err))
@@ -417,10 +422,15 @@ impl<'db, T: Table> Transaction<'db, T> {
 /// consistent reads: the transaction applied (it is atomic, and the token
 /// is this send's own). Asked only after an attempt lost its answer. A
 /// read that fails counts as "not shown".
-async fn applied<T: Table>(db: &Db<T>, sent: &[Sent], token: &WriteToken) -> bool {
+async fn applied<T: Table>(
+    db: &Db<T>,
+    sent: &[Sent],
+    token: &WriteToken,
+    spent: &mut Spent,
+) -> bool {
     for action in sent.iter().filter(|action| action.tokened) {
         let key = key_of::<T>(action);
-        if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key).await
+        if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key, spent).await
             && token.is_in(&item, T::SCHEMA.token_attribute)
         {
             return true;
@@ -445,11 +455,7 @@ fn key_of<T: Table>(action: &Sent) -> Item {
 
 /// Checks the actions and builds the request's items, with what the error
 /// mapping needs of each.
-fn prepare(
-    actions: Vec<Planned>,
-    return_old: bool,
-    table: &str,
-) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
+fn prepare(actions: Vec<Planned>, table: &str) -> Result<(Vec<TransactWriteItem>, Vec<Sent>)> {
     if actions.len() > MAX_ACTIONS {
         return Err(Repr::TransactionTooLarge {
             what: format!(
@@ -464,7 +470,6 @@ fn prepare(
     let mut seen: HashMap<(String, String), (usize, &'static str)> = HashMap::new();
     let mut bytes = 0;
     for (index, planned) in actions.into_iter().enumerate() {
-        let return_old = return_old || planned.needs_old_item();
         let (parts, key) = match (planned.parts, planned.key) {
             (Ok(parts), Some(key)) => (parts, key),
             (Err(source), _) => {
@@ -494,16 +499,16 @@ fn prepare(
         let version = parts.version;
         let tokened = parts.tokened;
         bytes += parts.bytes();
-        items.push(parts.into_sdk(table, return_old)?);
+        items.push(parts.into_sdk(table)?);
         let (partition, sort) = key;
         sent.push(Sent {
             kind: planned.kind,
             entity: planned.entity,
+            check: planned.check,
             partition,
             sort,
             version,
             tokened,
-            asked_old: return_old,
         });
     }
     if bytes > MAX_TRANSACTION_BYTES {
@@ -537,7 +542,6 @@ impl<T: Table> std::fmt::Debug for Transaction<'_, T> {
             .field("table", &self.db.table_name())
             .field("actions", &self.actions.len())
             .field("idempotency_token", &self.token.is_some())
-            .field("return_old", &self.return_old)
             .finish_non_exhaustive()
     }
 }

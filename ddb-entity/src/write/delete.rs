@@ -1,6 +1,8 @@
 //! DeleteItem: remove an entity by key, optionally returning it.
 
-use aws_sdk_dynamodb::types::{ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::{
+    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use tracing::Instrument;
 
 use super::attempts::Attempts;
@@ -80,7 +82,30 @@ impl<'db, E: Entity> Delete<'db, E> {
         self
     }
 
-    /// Also return the entity as it was before the delete (`ALL_OLD`).
+    /// Also return the entity as it was before the delete (`ALL_OLD`);
+    /// `None` when there was none (or, after a lost answer, when the old
+    /// item left with it).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CART#{id}", sk = "CART")]
+    /// struct Cart { id: u64, items: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Cart { id: 1, items: 3 }).await?;
+    /// let old = db.delete(Cart::key(1)?).returning_old().await?;
+    /// assert_eq!(old.map(|c| c.items), Some(3));
+    /// assert!(db.delete(Cart::key(1)?).returning_old().await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn returning_old(self) -> DeleteReturningOld<'db, E> {
         DeleteReturningOld(self)
     }
@@ -92,9 +117,16 @@ impl<'db, E: Entity> Delete<'db, E> {
 
     async fn run(self, returning: ReturnValue) -> Result<Option<Item>> {
         let table = self.db.table_name();
-        let span = tracing::info_span!("ddb.delete", table, entity = E::RUST_NAME);
+        let span = tracing::info_span!(
+            "ddb.delete",
+            table,
+            entity = E::RUST_NAME,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        );
         async move {
             let (db, key, parts) = self.into_parts();
+            let mut charge = db.charge();
             let parts = parts?;
             let attempts = Attempts::default();
             let response = db
@@ -109,26 +141,36 @@ impl<'db, E: Entity> Delete<'db, E> {
                 .return_values_on_condition_check_failure(
                     ReturnValuesOnConditionCheckFailure::AllOld,
                 )
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
                 .await;
             let err = match response {
-                Ok(output) => return Ok(output.attributes.filter(|item| !item.is_empty())),
-                Err(err) => err,
+                Ok(output) => {
+                    charge.write(output.consumed_capacity());
+                    return Ok(output.attributes.filter(|item| !item.is_empty()));
+                }
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
             };
             let client = db.client();
             let Some(returned) = condition_failure(&err) else {
                 // No answer, or a server error: it may have been applied.
                 // The item gone is what the delete asked for.
                 if (attempts.ambiguous() || is_ambiguous(&err))
-                    && let Ok(None) = read_stored(client, table, key.to_attributes()).await
+                    && let Ok(None) =
+                        read_stored(client, table, key.to_attributes(), &mut charge).await
                 {
                     return Ok(None);
                 }
                 return Err(Error::service("DeleteItem", table, err));
             };
-            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let stored =
+                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
+                    .await?;
             let at = (key.partition(), key.sort());
             if let Some(foreign) =
                 failure::foreign::<E>(&E::Table::SCHEMA, "delete", at, stored.as_ref())
@@ -143,8 +185,11 @@ impl<'db, E: Entity> Delete<'db, E> {
             }
             let conflict = parts
                 .version
-                .and_then(|expected| expected.conflict(E::RUST_NAME, stored.as_ref()));
-            Err(conflict.unwrap_or_else(|| Error::service("DeleteItem", table, err)))
+                .and_then(|expected| expected.conflict(E::RUST_NAME, at, stored.as_ref()));
+            Err(conflict.unwrap_or_else(|| {
+                let source = Error::service("DeleteItem", table, err);
+                failure::condition_failed("delete", E::RUST_NAME, at, source)
+            }))
         }
         .instrument(span)
         .await

@@ -10,6 +10,9 @@ use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+
+use crate::capacity::Spent;
 use crate::entity::Entity;
 use crate::entity::convert::check_type;
 use crate::error::{Error, Repr, Result};
@@ -67,16 +70,30 @@ pub(crate) fn is_ambiguous<E>(err: &SdkError<E, HttpResponse>) -> bool {
 /// a failed write when DynamoDB did not return the old item (some
 /// implementations ignore `ReturnValuesOnConditionCheckFailure`) or when no
 /// answer came back at all. Never a guess from an absent item.
-pub(crate) async fn read_stored(client: &Client, table: &str, key: Item) -> Result<Option<Item>> {
+pub(crate) async fn read_stored(
+    client: &Client,
+    table: &str,
+    key: Item,
+    spent: &mut Spent,
+) -> Result<Option<Item>> {
     let output = client
         .get_item()
         .table_name(table)
         .set_key(Some(key))
         .consistent_read(true)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send()
-        .await
-        .map_err(|err| Error::service("GetItem", table, err))?;
-    Ok(output.item.filter(|item| !item.is_empty()))
+        .await;
+    match output {
+        Ok(output) => {
+            spent.read(output.consumed_capacity());
+            Ok(output.item.filter(|item| !item.is_empty()))
+        }
+        Err(err) => {
+            spent.failed();
+            Err(Error::service("GetItem", table, err))
+        }
+    }
 }
 
 /// The item a failed condition was evaluated against: the one returned with
@@ -86,10 +103,11 @@ pub(crate) async fn stored_after_failure(
     table: &str,
     key: Item,
     returned: Option<&Item>,
+    spent: &mut Spent,
 ) -> Result<Option<Item>> {
     match returned {
         Some(item) => Ok(Some(item.clone())),
-        None => read_stored(client, table, key).await,
+        None => read_stored(client, table, key, spent).await,
     }
 }
 
@@ -119,4 +137,22 @@ pub(crate) fn foreign<E: Entity>(
         }
         .into(),
     )
+}
+
+/// The error for a write of `entity` at `(partition, sort)` whose own
+/// condition (the caller's) failed: `source` is the service's answer.
+pub(crate) fn condition_failed(
+    operation: &'static str,
+    entity: &'static str,
+    (partition, sort): (&str, &str),
+    source: Error,
+) -> Error {
+    Repr::ConditionFailed {
+        operation,
+        entity,
+        partition: partition.to_owned(),
+        sort: sort.to_owned(),
+        source,
+    }
+    .into()
 }

@@ -10,5 +10,5 @@ pub(crate) mod update;
 
 pub(crate) use attempts::Attempts;
 pub use delete::{Delete, DeleteReturningOld};
-pub use put::Put;
-pub use update::Update;
+pub use put::{Put, PutReturningNew, PutReturningOld};
+pub use update::{Update, UpdateReturningOld};

@@ -2,7 +2,9 @@
 
 use std::time::SystemTime;
 
-use aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure;
+use aws_sdk_dynamodb::types::{
+    ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use tracing::Instrument;
 
 use super::attempts::Attempts;
@@ -127,12 +129,86 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// writes the same item (after another writer's put in between, it
     /// replaces theirs — as an upsert sent later would).
     pub async fn send(self) -> Result<()> {
+        self.run(Returning::Nothing).await.map(drop)
+    }
+
+    /// Returns the entity the put replaced (`ReturnValues = ALL_OLD`):
+    /// `None` when there was none.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into() };
+    /// assert!(db.put(&ada).returning_old().await?.is_none());
+    /// let grace = Customer { id: 1, name: "Grace".into() };
+    /// let old = db.put(&grace).returning_old().await?;
+    /// assert_eq!(old.map(|c| c.name).as_deref(), Some("Ada"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// **Retrying.** Such a put stores its write token and is conditioned
+    /// on not finding it, so a resend after a lost answer is recognised
+    /// and applies nothing more; it then returns `None`: the old entity
+    /// left with the lost answer.
+    pub fn returning_old(self) -> PutReturningOld<'db, 'e, E> {
+        PutReturningOld(self)
+    }
+
+    /// Returns the entity as written: with its version incremented and its
+    /// maintained timestamps set, which the value passed in does not have.
+    /// Decoded from the item sent (no extra read).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+    /// struct Doc { id: u64, text: String, #[serde(default)] version: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let doc = db.create(&Doc { id: 1, text: "v1".into(), version: 0 }).returning_new().await?;
+    /// assert_eq!(doc.version, 1);
+    /// let doc = db.put(&Doc { text: "v2".into(), ..doc }).returning_new().await?;
+    /// assert_eq!(doc.version, 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn returning_new(self) -> PutReturningNew<'db, 'e, E> {
+        PutReturningNew(self)
+    }
+
+    async fn run(self, returning: Returning) -> Result<Option<Item>> {
         let table = self.db.table_name();
         let operation = if self.only_if_new { "create" } else { "put" };
-        let span = tracing::info_span!("ddb.put", table, entity = E::RUST_NAME, operation);
+        let span = tracing::info_span!(
+            "ddb.put",
+            table,
+            entity = E::RUST_NAME,
+            operation,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        );
         async move {
+            let mut charge = self.db.charge();
             let user_condition = self.condition.is_some();
             let token = WriteToken::given_or_generated(self.token)?;
+            let old = returning == Returning::Old;
             let parts = parts(
                 self.db.now(),
                 self.entity,
@@ -140,10 +216,13 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 self.condition,
                 &token,
                 false,
+                old,
             )?;
             let key = self.entity.primary_key()?;
+            // What was written, for `returning_new`.
+            let written = (returning == Returning::New).then(|| parts.item.clone());
             let attempts = Attempts::default();
-            let err = match self
+            let response = self
                 .db
                 .client()
                 .put_item()
@@ -157,13 +236,31 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 .return_values_on_condition_check_failure(
                     ReturnValuesOnConditionCheckFailure::AllOld,
                 )
+                .set_return_values(old.then_some(ReturnValue::AllOld))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
-                .await
-            {
-                Ok(_) => return Ok(()),
-                Err(err) => err,
+                .await;
+            let err = match response {
+                Ok(output) => {
+                    charge.write(output.consumed_capacity());
+                    return Ok(match returning {
+                        Returning::Nothing => None,
+                        Returning::Old => output.attributes.filter(|item| !item.is_empty()),
+                        Returning::New => written,
+                    });
+                }
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
+            };
+            // An attempt of this call was applied: what it returned is lost,
+            // what it wrote is known.
+            let applied = || match returning {
+                Returning::New => written.clone(),
+                _ => None,
             };
             let client = self.db.client();
             let schema = E::Table::SCHEMA;
@@ -172,22 +269,24 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 // No answer, or a server error: the put may have been
                 // applied. A tokened put can tell by reading.
                 if tokened && (attempts.ambiguous() || is_ambiguous(&err)) {
-                    let stored = read_stored(client, table, key.to_attributes()).await;
+                    let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
                         && token.is_in(&item, schema.token_attribute)
                     {
-                        return Ok(());
+                        return Ok(applied());
                     }
                 }
                 return Err(Error::service("PutItem", table, err));
             };
-            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let stored =
+                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
+                    .await?;
             if tokened
                 && let Some(item) = &stored
                 && token.is_in(item, schema.token_attribute)
             {
                 // An earlier attempt of this call wrote it.
-                return Ok(());
+                return Ok(applied());
             }
             let (partition, sort) = key.into_parts();
             if self.only_if_new {
@@ -200,7 +299,14 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                     }
                     .into());
                 }
-                return Err(Error::service("PutItem", table, err));
+                let at = (partition.as_str(), sort.as_str());
+                let source = Error::service("PutItem", table, err);
+                return Err(failure::condition_failed(
+                    operation,
+                    E::RUST_NAME,
+                    at,
+                    source,
+                ));
             }
             let at = (partition.as_str(), sort.as_str());
             if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, stored.as_ref()) {
@@ -208,10 +314,15 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
             }
             match parts
                 .version
-                .and_then(|v| v.conflict(E::RUST_NAME, stored.as_ref()))
+                .and_then(|v| v.conflict(E::RUST_NAME, at, stored.as_ref()))
             {
                 Some(conflict) => Err(conflict),
-                None => Err(Error::service("PutItem", table, err)),
+                None => Err(failure::condition_failed(
+                    operation,
+                    E::RUST_NAME,
+                    at,
+                    Error::service("PutItem", table, err),
+                )),
             }
         }
         .instrument(span)
@@ -262,7 +373,9 @@ pub(crate) struct PutParts {
 /// or of `E`'s type, so it never replaces an item of another type. A put
 /// whose replay could fail its own condition (a create, a versioned or
 /// conditional put) stores `token`, so a replay recognises its own item;
-/// `always_token` stores it in any case (a transaction's puts: any item
+/// `refuse_replay` stores it and conditions the put on not finding it (a put
+/// returning the item it replaced). `always_token` stores it in any case
+/// (a transaction's puts: any item
 /// carrying the transaction's token proves the whole transaction applied).
 pub(crate) fn parts<E: Entity>(
     now: SystemTime,
@@ -271,6 +384,7 @@ pub(crate) fn parts<E: Entity>(
     condition: Option<Condition<E>>,
     token: &WriteToken,
     always_token: bool,
+    refuse_replay: bool,
 ) -> Result<PutParts> {
     let mut item = convert::to_item(entity, now)?;
     let conditional = condition.is_some();
@@ -296,9 +410,14 @@ pub(crate) fn parts<E: Entity>(
             });
         }
     }
-    let tokened = always_token || only_if_new || conditional || expected.is_some();
+    let tokened = always_token || refuse_replay || only_if_new || conditional || expected.is_some();
     if tokened {
         item.insert(E::Table::SCHEMA.token_attribute.to_owned(), token.value());
+    }
+    if refuse_replay && !only_if_new {
+        // A replay must not apply again: its answer (the item it replaced)
+        // would be its own first attempt's item.
+        condition = Condition::both(condition, Some(Condition::token_is_not(token.as_str())));
     }
     size::check_item(E::RUST_NAME, &item)?;
     let mut placeholders = Placeholders::default();
@@ -312,4 +431,40 @@ pub(crate) fn parts<E: Entity>(
     })
 }
 
+/// What a put sends back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Returning {
+    Nothing,
+    Old,
+    New,
+}
+
+/// A [`Put`] that returns the entity it replaced ([`Put::returning_old`]).
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct PutReturningOld<'db, 'e, E: Entity>(Put<'db, 'e, E>);
+
+impl<E: Entity> PutReturningOld<'_, '_, E> {
+    /// Sends the PutItem; `Ok(None)` when no item was replaced.
+    pub async fn send(self) -> Result<Option<E>> {
+        let old = self.0.run(Returning::Old).await?;
+        old.map(crate::entity::convert::from_item_by_key)
+            .transpose()
+    }
+}
+
+/// A [`Put`] that returns the entity as written ([`Put::returning_new`]).
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct PutReturningNew<'db, 'e, E: Entity>(Put<'db, 'e, E>);
+
+impl<E: Entity> PutReturningNew<'_, '_, E> {
+    /// Sends the PutItem and returns the entity as written.
+    pub async fn send(self) -> Result<E> {
+        let written = self.0.run(Returning::New).await?;
+        let item = written.unwrap_or_default();
+        crate::entity::convert::from_item_by_key(item)
+    }
+}
+
 into_future!(['db, 'e: 'db, E: Entity] Put<'db, 'e, E> => ());
+into_future!(['db, 'e: 'db, E: Entity] PutReturningOld<'db, 'e, E> => Option<E>);
+into_future!(['db, 'e: 'db, E: Entity] PutReturningNew<'db, 'e, E> => E);

@@ -5,7 +5,9 @@ use std::any::Any;
 use std::fmt::Write as _;
 use std::time::SystemTime;
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ReturnConsumedCapacity, ReturnValue, ReturnValuesOnConditionCheckFailure,
+};
 use serde::Serialize;
 use tracing::Instrument;
 
@@ -14,14 +16,14 @@ use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_
 use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::{
-    Action, Addable, Change, Changes, Entity, Field, IndexChange, Key, Settable, Versioned,
-    check_index_key,
+    Action, Addable, AttrPath, Change, Changes, Entity, Field, FieldPath, IndexChange, Key,
+    Settable, Unkeyed, Versioned, check_index_key,
 };
 use crate::error::{Error, Repr, Result};
 use crate::expr::version::{self, Expected};
-use crate::expr::{Condition, Placeholders};
+use crate::expr::{Condition, Placeholders, render_path};
 use crate::future::into_future;
-use crate::item::{Item, size};
+use crate::item::{Item, Set, SetElement, size};
 use crate::table::Table;
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
@@ -54,6 +56,8 @@ pub struct Update<'db, E: Entity> {
     expected_version: Option<u64>,
     error: Option<Error>,
     token: Option<String>,
+    /// An upsert: the item may not exist yet, and is then created.
+    creates: bool,
 }
 
 impl<T: Table> Db<T> {
@@ -95,48 +99,152 @@ impl<T: Table> Db<T> {
             expected_version: None,
             error: None,
             token: None,
+            creates: false,
+        }
+    }
+
+    /// Starts an **upsert** of the entity with this key: one UpdateItem
+    /// that changes the item if it exists and creates it if not — where a
+    /// put would replace the whole item, and an [`update`](Db::update)
+    /// needs it to exist. The builder is an [`Update`]: `set`, `add`,
+    /// `append`, `add_to_set`, `set_if_not_exists` (a first value kept: who
+    /// created it, when), conditions, `expect_version`, and in a
+    /// transaction ([`Transaction::update`](crate::op::Transaction::update)).
+    ///
+    /// An upsert writes every key the item needs, whether it creates or
+    /// changes it: the table key, the primary-key fields in the body, the
+    /// type attribute, and every index key — computed from the fields
+    /// given and the key. So it is refused before sending
+    /// ([`ErrorKind::IncompleteUpsert`](crate::ErrorKind::IncompleteUpsert),
+    /// [`ErrorKind::MissingKeyField`](crate::ErrorKind::MissingKeyField))
+    /// when the fields given cannot make an item of `E` — a required field,
+    /// or a field of an index key, left out — and when it changes a place
+    /// inside a map or list (DynamoDB cannot set one in an item that does
+    /// not exist). A maintained `created_at` keeps its first value, a
+    /// version starts at 1 and grows by one per write.
+    ///
+    /// Like every typed write it touches only its own type: an item of
+    /// another type at the key is left untouched
+    /// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Resending
+    /// it is safe: a resent upsert finds its token and applies nothing, so
+    /// an `add` is added once.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// /// Page views per page, found by section on GSI1.
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "PAGE#{path}", sk = "VIEWS")]
+    /// #[entity(index = Gsi1, pk = "SECTION#{section}", sk = "{path}")]
+    /// struct PageViews { path: String, section: String, views: u64, first_seen: u64, last_seen: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let f = PageViews::fields();
+    /// let view = |at: u64| -> ddb_entity::Result<_> {
+    ///     Ok(db
+    ///         .upsert(PageViews::key("/docs")?)
+    ///         .set(f.section, "docs".to_owned()) // feeds GSI1's key: required
+    ///         .add(f.views, 1)
+    ///         .set_if_not_exists(f.first_seen, at)
+    ///         .set(f.last_seen, at))
+    /// };
+    /// let first = view(100)?.await?; // creates it
+    /// let second = view(200)?.await?; // changes it
+    /// assert_eq!((second.views, second.first_seen, second.last_seen), (2, 100, 200));
+    /// let found: Vec<PageViews> = db.query(PageViews::gsi1_partition("docs")?).all().await?;
+    /// assert_eq!(found.len(), 1);
+    ///
+    /// // Without the field its index key needs, it could create a half item.
+    /// let err = db.upsert(PageViews::key("/blog")?).add(f.views, 1).await.unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::MissingKeyField);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn upsert<E: Entity<Table = T>>(&self, key: Key<E>) -> Update<'_, E> {
+        Update {
+            creates: true,
+            ..self.update(key)
         }
     }
 }
 
 impl<'db, E: Entity> Update<'db, E> {
-    fn push<T: Serialize + Send + Sync + 'static, R>(
+    /// Records the first mistake, so the builder chains without `?`.
+    fn fail(mut self, error: Error) -> Self {
+        self.error.get_or_insert(error);
+        self
+    }
+
+    /// `value` as an attribute value, or the builder failed naming `path`.
+    fn encode<T: Serialize + ?Sized>(
+        &mut self,
+        path: &AttrPath,
+        value: &T,
+    ) -> Option<AttributeValue> {
+        match crate::codec::to_attribute_value(value) {
+            Ok(attribute) => Some(attribute),
+            Err(err) => {
+                self.error.get_or_insert(
+                    Repr::Encode {
+                        entity: E::RUST_NAME,
+                        source: Box::new(err.at_key(&path.to_string())),
+                    }
+                    .into(),
+                );
+                None
+            }
+        }
+    }
+
+    fn change(
         mut self,
-        field: Field<E, T, R>,
-        action: impl FnOnce(AttributeValue) -> Action,
+        field: &'static str,
+        path: AttrPath,
+        action: Action,
+        value: Option<Box<dyn Any + Send + Sync>>,
+    ) -> Self {
+        if self.error.is_none() {
+            self.changes.entries.push(Change {
+                field,
+                path,
+                action,
+                value,
+            });
+        }
+        self
+    }
+
+    /// `set` of a whole field or of a place inside one: `None` (`NULL`) is
+    /// no attribute (see `Entity::to_item`), so it removes.
+    fn set_value<T: Serialize + Send + Sync + 'static>(
+        mut self,
+        field: &'static str,
+        path: AttrPath,
         value: Option<T>,
     ) -> Self {
-        if self.error.is_some() {
-            return self;
-        }
         let attribute = match &value {
-            Some(value) => match crate::codec::to_attribute_value(value) {
-                Ok(attribute) => Some(attribute),
-                Err(err) => {
-                    self.error = Some(
-                        Repr::Encode {
-                            entity: E::RUST_NAME,
-                            source: Box::new(err.at_key(field.attribute())),
-                        }
-                        .into(),
-                    );
-                    return self;
-                }
+            Some(value) => match self.encode(&path, value) {
+                Some(attribute) => Some(attribute),
+                None => return self,
             },
             None => None,
         };
         let action = match attribute {
-            // `None` is no attribute (see `Entity::to_item`), not NULL.
             Some(AttributeValue::Null(true)) | None => Action::Remove,
-            Some(attribute) => action(attribute),
+            Some(attribute) => Action::Set(attribute),
         };
-        self.changes.entries.push(Change {
-            field: field.name(),
-            attribute: field.attribute(),
-            action,
-            value: value.map(|v| Box::new(v) as Box<dyn Any + Send + Sync>),
-        });
-        self
+        // The typed value of a whole field feeds index keys.
+        let typed = match path.is_top() {
+            true => value.map(|v| Box::new(v) as Box<dyn Any + Send + Sync>),
+            false => None,
+        };
+        self.change(field, path, action, typed)
     }
 
     /// `field = value`. A field of an index key template moves the index
@@ -146,7 +254,7 @@ impl<'db, E: Entity> Update<'db, E> {
         field: Field<E, T, R>,
         value: T,
     ) -> Self {
-        self.push(field, Action::Set, Some(value))
+        self.set_value(field.name(), AttrPath::top(field.attribute()), Some(value))
     }
 
     /// `field = None`, by removing the attribute (and the key attributes of
@@ -155,17 +263,392 @@ impl<'db, E: Entity> Update<'db, E> {
         self,
         field: Field<E, Option<T>, R>,
     ) -> Self {
-        self.push(field, Action::Set, None)
+        self.set_value::<Option<T>>(field.name(), AttrPath::top(field.attribute()), None)
     }
 
-    /// `field = field + amount`, atomically on the server. Only fields in no
-    /// key template can be added to (a compile error otherwise): a key's new
-    /// value would be unknown before the update.
-    pub fn add<T, R: Addable>(self, field: Field<E, T, R>, amount: T) -> Self
+    /// `field = field + amount`, atomically on the server (a missing
+    /// attribute counts as 0). Only fields in no key template can be added
+    /// to (a compile error otherwise): a key's new value would be unknown
+    /// before the update.
+    pub fn add<T, R: Addable>(mut self, field: Field<E, T, R>, amount: T) -> Self
     where
         T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
     {
-        self.push(field, Action::Add, Some(amount))
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &amount) {
+            Some(amount) => self.change(field.name(), path, Action::Add(amount), None),
+            None => self,
+        }
+    }
+
+    /// `field = value` only if the item has no value there yet
+    /// (`if_not_exists`): a first value kept — when something was
+    /// created, who created it. Only for fields in no key template (a
+    /// compile error otherwise).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?)
+    ///     .set_if_not_exists(f.first_reply, Some("ada".to_owned()))
+    ///     .await?;
+    /// let again = db.update(Issue::key(7u32)?)
+    ///     .set_if_not_exists(f.first_reply, Some("bob".to_owned()))
+    ///     .await?;
+    /// assert_eq!(again.first_reply.as_deref(), Some("ada")); // the first value stays
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_if_not_exists<T: Serialize + Send + Sync + 'static, R: Unkeyed>(
+        mut self,
+        field: Field<E, T, R>,
+        value: T,
+    ) -> Self {
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &value) {
+            Some(AttributeValue::Null(true)) => self.fail(self_invalid::<E>(format!(
+                "`set_if_not_exists({path}, None)` keeps nothing: `None` is no attribute"
+            ))),
+            Some(value) => self.change(field.name(), path, Action::SetIfNotExists(value), None),
+            None => self,
+        }
+    }
+
+    fn append_values<T: Serialize, R: Unkeyed>(
+        mut self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+        front: bool,
+    ) -> Self {
+        let values: Vec<T> = values.into_iter().collect();
+        if values.is_empty() {
+            // Appending nothing changes nothing.
+            return self;
+        }
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &values) {
+            Some(values) => self.change(field.name(), path, Action::Append { values, front }, None),
+            None => self,
+        }
+    }
+
+    /// Appends `values` to the end of a list field, atomically on the
+    /// server (`list_append`); a missing list is created. Appending no
+    /// value changes nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).append(f.comments, ["second".to_owned()]).await?;
+    /// assert_eq!(issue.comments, ["first", "second"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn append<T: Serialize, R: Unkeyed>(
+        self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.append_values(field, values, false)
+    }
+
+    /// Puts `values` in front of a list field, like [`append`](Self::append).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).prepend(f.comments, ["zeroth".to_owned()]).await?;
+    /// assert_eq!(issue.comments, ["zeroth", "first"]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn prepend<T: Serialize, R: Unkeyed>(
+        self,
+        field: Field<E, Vec<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.append_values(field, values, true)
+    }
+
+    fn set_elements<T: SetElement, R>(
+        mut self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+        action: fn(AttributeValue) -> Action,
+    ) -> Self {
+        let values: Set<T> = values.into_iter().collect();
+        if values.is_empty() {
+            // DynamoDB has no empty set; adding or deleting none is nothing.
+            return self;
+        }
+        let path = AttrPath::top(field.attribute());
+        match self.encode(&path, &values) {
+            Some(values) => self.change(field.name(), path, action(values), None),
+            None => self,
+        }
+    }
+
+    /// Adds `values` to a [`Set`] field atomically on the server (`ADD`); a
+    /// missing set is created. Adding no value changes nothing (DynamoDB
+    /// has no empty set to send).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).add_to_set(f.labels, ["p1".to_owned()]).await?;
+    /// assert_eq!(issue.labels, Set::from(["bug", "p1"]));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_to_set<T: SetElement, R: Unkeyed>(
+        self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.set_elements(field, values, Action::Add)
+    }
+
+    /// Takes `values` out of a [`Set`] field atomically on the server
+    /// (`DELETE`); taking the last one out removes the attribute (it reads
+    /// back as an empty set). Deleting no value changes nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).delete_from_set(f.labels, ["bug".to_owned()]).await?;
+    /// assert!(issue.labels.is_empty()); // the attribute is gone
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn delete_from_set<T: SetElement, R: Unkeyed>(
+        self,
+        field: Field<E, Set<T>, R>,
+        values: impl IntoIterator<Item = T>,
+    ) -> Self {
+        self.set_elements(field, values, Action::Delete)
+    }
+
+    /// Sets the place `path` inside a map or list field: `SET
+    /// addresses.#home = :a`, `lines[3] = :l`. DynamoDB refuses a path
+    /// whose parent does not exist (a map entry of a missing map, an index
+    /// past the end of a list is appended instead); every name of the path
+    /// is a placeholder.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?)
+    ///     .set_at(f.comments.at(0), "edited".to_owned())
+    ///     .set_at(f.reactions.key("+1"), 1)
+    ///     .await?;
+    /// assert_eq!((issue.comments[0].as_str(), issue.reactions["+1"]), ("edited", 1));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn set_at<T: Serialize + Send + Sync + 'static>(
+        self,
+        path: FieldPath<E, T>,
+        value: T,
+    ) -> Self {
+        self.set_value(path.field_name(), path.path, Some(value))
+    }
+
+    /// Removes the place `path` inside a map or list field (a list's later
+    /// elements move up).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// let issue = db.update(Issue::key(7u32)?).remove_at(f.comments.at(0)).await?;
+    /// assert!(issue.comments.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn remove_at<T>(self, path: FieldPath<E, T>) -> Self {
+        self.change(path.field_name(), path.path, Action::Remove, None)
+    }
+
+    /// Adds `amount` to the number at `path` inside a map or list field,
+    /// atomically on the server; a missing number counts as 0 (`SET p =
+    /// if_not_exists(p, 0) + amount`: DynamoDB's `ADD` takes only top-level
+    /// attributes). The map or list holding it must exist.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use ddb_entity::{Db, Entity, Set, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "ISSUE#{id}", sk = "ISSUE")]
+    /// struct Issue {
+    ///     id: u32,
+    ///     labels: Set<String>,
+    ///     comments: Vec<String>,
+    ///     reactions: HashMap<String, u32>,
+    ///     first_reply: Option<String>,
+    /// }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Issue { id: 7, labels: Set::from(["bug"]), comments: vec!["first".into()],
+    /// #     reactions: HashMap::new(), first_reply: None }).await?;
+    /// let f = Issue::fields();
+    /// for _ in 0..2 {
+    ///     db.update(Issue::key(7u32)?).add_at(f.reactions.key("heart"), 1).await?;
+    /// }
+    /// let issue = db.get(Issue::key(7u32)?).consistent_read(true).await?.unwrap();
+    /// assert_eq!(issue.reactions["heart"], 2);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_at<T>(mut self, path: FieldPath<E, T>, amount: T) -> Self
+    where
+        T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
+    {
+        match self.encode(&path.path, &amount) {
+            Some(amount) => self.change(
+                path.field_name(),
+                path.path,
+                Action::Increment(amount),
+                None,
+            ),
+            None => self,
+        }
     }
 
     /// Update only if `condition` holds for the stored item (else
@@ -175,6 +658,15 @@ impl<'db, E: Entity> Update<'db, E> {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
     }
+}
+
+/// An update expression DynamoDB would refuse.
+fn self_invalid<E: Entity>(reason: String) -> Error {
+    Repr::InvalidExpression {
+        what: format!("an update of `{}`", E::RUST_NAME),
+        reason,
+    }
+    .into()
 }
 
 impl<E: Versioned> Update<'_, E> {
@@ -230,16 +722,70 @@ impl<'db, E: Entity> Update<'db, E> {
     /// attempt and the resend replaces the token, and the resend then
     /// applies again.
     pub async fn send(self) -> Result<E> {
+        let operation = self.operation();
+        let key = self.key.clone();
+        let item = self.run(ReturnValue::AllNew).await?;
+        decode_applied(operation, &key, item.unwrap_or_default())
+    }
+
+    /// Returns the entity as it was before the update (`ReturnValues =
+    /// ALL_OLD`) instead of after: `None` when an upsert created it.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "JOB#{id}", sk = "JOB")]
+    /// struct Job { id: u64, state: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Job { id: 1, state: "queued".into() }).await?;
+    /// let before = db
+    ///     .update(Job::key(1)?)
+    ///     .set(Job::fields().state, "running".into())
+    ///     .returning_old()
+    ///     .await?;
+    /// assert_eq!(before.map(|j| j.state).as_deref(), Some("queued"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    ///
+    /// **Retrying.** An update resent after a lost answer is recognised
+    /// by its token and applies nothing more; the entity before it left
+    /// with the lost answer, so it then returns `None`.
+    pub fn returning_old(self) -> UpdateReturningOld<'db, E> {
+        UpdateReturningOld(self)
+    }
+
+    /// Sends the UpdateItem; the item as `returning` asks (always `Some`
+    /// for `ALL_NEW`).
+    async fn run(self, returning: ReturnValue) -> Result<Option<Item>> {
         let table = self.db.table_name();
+        let operation = self.operation();
         let span = tracing::info_span!(
             "ddb.update",
             table,
             entity = E::RUST_NAME,
-            fields = self.changes.entries.len()
+            operation,
+            fields = self.changes.entries.len(),
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
         );
+        let new = returning == ReturnValue::AllNew;
         async move {
+            let schema = E::Table::SCHEMA;
             let (db, key, parts) = self.into_parts();
+            let mut charge = db.charge();
             let parts = parts?;
+            // An earlier attempt of this call was applied: the item it
+            // left is known, the one before it is not.
+            let applied = |stored: Item| Ok(new.then_some(stored));
+            let creates = parts.creates;
             let attempts = Attempts::default();
             let response = db
                 .client()
@@ -250,7 +796,8 @@ impl<'db, E: Entity> Update<'db, E> {
                 .condition_expression(parts.condition)
                 .set_expression_attribute_names(parts.placeholders.names_or_none())
                 .set_expression_attribute_values(parts.placeholders.values_or_none())
-                .return_values(ReturnValue::AllNew)
+                .return_values(returning)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 // Tells "no such item", "another type", "stale version" and
                 // "my own earlier attempt" from "your condition failed".
                 .return_values_on_condition_check_failure(
@@ -261,25 +808,57 @@ impl<'db, E: Entity> Update<'db, E> {
                 .send()
                 .await;
             let err = match response {
-                Ok(output) => return decode_applied(&key, output.attributes.unwrap_or_default()),
-                Err(err) => err,
+                Ok(output) => {
+                    charge.write(output.consumed_capacity());
+                    let item = output.attributes.unwrap_or_default();
+                    // No old item: none at all, or (dynoxide) only the key
+                    // of the item an upsert created.
+                    let no_old = item.keys().all(|name| {
+                        schema.primary.partition_key == name
+                            || schema.primary.sort_key == Some(name.as_str())
+                    });
+                    return Ok((new || !no_old).then_some(item));
+                }
+                Err(err) => {
+                    charge.failed();
+                    err
+                }
             };
             let client = db.client();
-            let schema = E::Table::SCHEMA;
             let Some(returned) = condition_failure(&err) else {
                 // No answer, or a server error: it may have been applied.
                 if attempts.ambiguous() || is_ambiguous(&err) {
-                    let stored = read_stored(client, table, key.to_attributes()).await;
+                    let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
                         && parts.token.is_in(&item, schema.token_attribute)
                     {
-                        return decode_applied(&key, item);
+                        return applied(item);
                     }
                 }
                 return Err(Error::service("UpdateItem", table, err));
             };
-            let stored = stored_after_failure(client, table, key.to_attributes(), returned).await?;
+            let stored =
+                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
+                    .await?;
+            let at = (key.partition(), key.sort());
             let Some(stored) = stored else {
+                if creates {
+                    // No item, so no type, token or version to fail on: the
+                    // caller's condition (or a version expected stored).
+                    if let Some(conflict) = parts
+                        .version
+                        .and_then(|v| v.conflict(E::RUST_NAME, at, None))
+                    {
+                        return Err(conflict);
+                    }
+                    let source = Error::service("UpdateItem", table, err);
+                    return Err(failure::condition_failed(
+                        operation,
+                        E::RUST_NAME,
+                        at,
+                        source,
+                    ));
+                }
                 let (partition, sort) = key.into_parts();
                 return Err(Repr::NotFound {
                     entity: E::RUST_NAME,
@@ -290,18 +869,22 @@ impl<'db, E: Entity> Update<'db, E> {
             };
             if parts.token.is_in(&stored, schema.token_attribute) {
                 // An earlier attempt of this call was applied.
-                return decode_applied(&key, stored);
+                return applied(stored);
             }
-            let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign::<E>(&schema, "update", at, Some(&stored)) {
+            if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, Some(&stored)) {
                 return Err(foreign);
             }
             match parts
                 .version
-                .and_then(|v| v.conflict(E::RUST_NAME, Some(&stored)))
+                .and_then(|v| v.conflict(E::RUST_NAME, at, Some(&stored)))
             {
                 Some(conflict) => Err(conflict),
-                None => Err(Error::service("UpdateItem", table, err)),
+                None => Err(failure::condition_failed(
+                    operation,
+                    E::RUST_NAME,
+                    at,
+                    Error::service("UpdateItem", table, err),
+                )),
             }
         }
         .instrument(span)
@@ -325,7 +908,10 @@ impl<'db, E: Entity> Update<'db, E> {
             parts(
                 self.db.now(),
                 &self.key,
-                self.changes,
+                Plan {
+                    changes: self.changes,
+                    creates: self.creates,
+                },
                 self.condition,
                 self.expected_version,
                 self.error,
@@ -334,14 +920,24 @@ impl<'db, E: Entity> Update<'db, E> {
         });
         (self.db, self.key, parts)
     }
+
+    /// Whether it is an upsert (it may create the item).
+    pub(crate) fn creates(&self) -> bool {
+        self.creates
+    }
+
+    /// `"update"` or `"upsert"`, for spans and messages.
+    fn operation(&self) -> &'static str {
+        if self.creates { "upsert" } else { "update" }
+    }
 }
 
 /// The entity an applied update left: an item that does not decode is
 /// reported as applied, so nobody sends the update again as a new call.
-fn decode_applied<E: Entity>(key: &Key<E>, item: Item) -> Result<E> {
+fn decode_applied<E: Entity>(operation: &'static str, key: &Key<E>, item: Item) -> Result<E> {
     crate::entity::convert::from_item_by_key(item).map_err(|source| {
         Repr::DecodeAfterWrite {
-            operation: "update",
+            operation,
             entity: E::RUST_NAME,
             partition: key.partition().to_owned(),
             sort: key.sort().to_owned(),
@@ -364,6 +960,14 @@ pub(crate) struct UpdateParts {
     pub(crate) version: Option<Expected>,
     /// The write token the update stores.
     pub(crate) token: WriteToken,
+    /// An upsert: it may create the item.
+    pub(crate) creates: bool,
+}
+
+/// What an update changes, and whether it may create the item.
+struct Plan {
+    changes: Changes,
+    creates: bool,
 }
 
 /// Builds the parts of an update of the item at `key`: the changes, the
@@ -373,7 +977,7 @@ pub(crate) struct UpdateParts {
 fn parts<E: Entity>(
     now: SystemTime,
     key: &Key<E>,
-    mut changes: Changes,
+    plan: Plan,
     extra: Option<Condition<E>>,
     expected_version: Option<u64>,
     error: Option<Error>,
@@ -382,6 +986,10 @@ fn parts<E: Entity>(
     if let Some(error) = error {
         return Err(error);
     }
+    let Plan {
+        mut changes,
+        creates,
+    } = plan;
     if changes.entries.is_empty() {
         return Err(Repr::EmptyUpdate {
             entity: E::RUST_NAME,
@@ -391,10 +999,25 @@ fn parts<E: Entity>(
     // Values DynamoDB cannot store, in a `set`, an `add` or a list element,
     // are refused before sending, naming the field.
     for change in &changes.entries {
-        if let Action::Set(value) | Action::Add(value) = &change.action {
-            size::check_value(E::RUST_NAME, change.attribute, value)?;
+        if let Some(value) = change.action.value() {
+            size::check_value(E::RUST_NAME, &change.path.to_string(), value)?;
+            if change.path.is_top() {
+                crate::item::check_index_attribute(
+                    &E::Table::SCHEMA,
+                    E::RUST_NAME,
+                    change.path.attribute,
+                    value,
+                )?;
+            }
         }
     }
+    if creates && let Some(change) = changes.entries.iter().find(|c| !c.path.is_top()) {
+        return Err(upsert_invalid::<E>(format!(
+            "it changes `{}`, a place inside a field, and DynamoDB cannot set one in an item that does not exist yet: set the whole field, or update an item known to exist",
+            change.path
+        )));
+    }
+    changes.creates = creates;
     let index_changes = E::index_changes(key, &changes)?;
     for change in &index_changes {
         if let IndexChange::Set(index, index_key) = change {
@@ -402,42 +1025,70 @@ fn parts<E: Entity>(
         }
     }
     let schema = E::Table::SCHEMA;
-    // The item must exist and be of this type (an item of another type at
-    // the key is left untouched), and not yet carry this call's token (a
-    // replay of an applied update fails here, and is recognised).
-    let mut condition = Condition::<E>::is_of_type().and(Condition::token_is_not(token.as_str()));
+    // An update's item must exist and be of this type; an upsert's must be
+    // of this type if it exists. An item of another type at the key is left
+    // untouched, and an item already carrying this call's token (a replay
+    // of an applied write) fails here, and is recognised.
+    let guard = match creates {
+        true => Condition::<E>::absent_or_of_type(),
+        false => Condition::<E>::is_of_type(),
+    };
+    let mut condition = guard.and(Condition::token_is_not(token.as_str()));
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
-        // Every update of a versioned entity increments its version.
-        changes.entries.push(Change {
-            field: attribute,
+        // Every update of a versioned entity increments its version (from
+        // 0 for an item an upsert creates).
+        changes.entries.push(Change::maintained(
             attribute,
-            action: Action::Add(version::number(1)),
-            value: None,
-        });
+            Action::Add(version::number(1)),
+        ));
     }
+    let set_by_caller = |changes: &Changes, attribute: &str| {
+        changes
+            .entries
+            .iter()
+            .any(|change| change.path.attribute == attribute)
+    };
     if let Some((attribute, now)) = E::updated_at(now)? {
         // A maintained `updated_at` follows every update the caller does
         // not set it in.
-        if !changes
-            .entries
-            .iter()
-            .any(|change| change.attribute == attribute)
-        {
-            changes.entries.push(Change {
-                field: attribute,
-                attribute,
-                action: Action::Set(now),
-                value: None,
-            });
+        if !set_by_caller(&changes, attribute) {
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::Set(now)));
         }
     }
-    changes.entries.push(Change {
-        field: schema.token_attribute,
-        attribute: schema.token_attribute,
-        action: Action::Set(token.value()),
-        value: None,
-    });
+    if creates {
+        // What a new item needs and an existing one already holds: the
+        // primary-key fields of its body, its type, its creation time.
+        for (attribute, value) in E::key_fields(key)? {
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::Set(value)));
+        }
+        // A table typed by key keeps its own convention: no type attribute.
+        if schema.typing.writes_type_attribute() {
+            changes.entries.push(Change::maintained(
+                schema.type_attribute,
+                Action::Set(AttributeValue::S(E::TYPE_TAG.to_owned())),
+            ));
+        }
+        if let Some((attribute, now)) = E::created_at(now)?
+            && !set_by_caller(&changes, attribute)
+        {
+            changes
+                .entries
+                .push(Change::maintained(attribute, Action::SetIfNotExists(now)));
+        }
+    }
+    changes.entries.push(Change::maintained(
+        schema.token_attribute,
+        Action::Set(token.value()),
+    ));
+    check_overlaps::<E>(&changes)?;
+    if creates {
+        check_creates::<E>(key, &changes, &index_changes)?;
+    }
     if let Some(expected) = expected {
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
@@ -453,28 +1104,148 @@ fn parts<E: Entity>(
         placeholders,
         version: expected,
         token,
+        creates,
     })
 }
 
-/// The `UPDATE` expression: SET, REMOVE and ADD clauses for the changes
-/// and the index keys they move.
+/// An upsert DynamoDB would refuse, or that could leave a half item.
+fn upsert_invalid<E: Entity>(reason: String) -> Error {
+    Repr::IncompleteUpsert {
+        entity: E::RUST_NAME,
+        reason,
+    }
+    .into()
+}
+
+/// Refuses an upsert whose changes cannot make an item of `E`: the item it
+/// would create where there is none — its key, the changes' values (an
+/// `add` or `append` on nothing leaves the amount), the index keys — must
+/// decode as an `E` whose keys, table and index, are the ones written.
+fn check_creates<E: Entity>(
+    key: &Key<E>,
+    changes: &Changes,
+    index_changes: &[IndexChange],
+) -> Result<()> {
+    let mut item = key.to_attributes();
+    for change in &changes.entries {
+        let attribute = change.path.attribute.to_owned();
+        match &change.action {
+            Action::Set(v)
+            | Action::Add(v)
+            | Action::SetIfNotExists(v)
+            | Action::Increment(v)
+            | Action::Append { values: v, .. } => {
+                item.insert(attribute, v.clone());
+            }
+            Action::Remove | Action::Delete(_) => {
+                item.remove(&attribute);
+            }
+        }
+    }
+    for change in index_changes {
+        match change {
+            IndexChange::Set(index, index_key) => {
+                let keys = index.keys;
+                let partition = AttributeValue::S(index_key.partition.clone());
+                item.insert(keys.partition_key.to_owned(), partition);
+                if let (Some(name), Some(sort)) = (keys.sort_key, &index_key.sort) {
+                    item.insert(name.to_owned(), AttributeValue::S(sort.clone()));
+                }
+            }
+            IndexChange::Remove(index) => {
+                item.remove(index.keys.partition_key);
+                if let Some(name) = index.keys.sort_key {
+                    item.remove(name);
+                }
+            }
+        }
+    }
+    let written = item.clone();
+    let created = crate::entity::convert::from_item::<E>(item).map_err(|err| {
+        upsert_invalid::<E>(format!(
+            "the item it would create where none is stored is not one: {err}; set every field a new `{}` needs",
+            E::RUST_NAME
+        ))
+    })?;
+    // Every index key the new item needs is written (the ones written were
+    // checked against the value by decoding).
+    for entry in created.index_entries()? {
+        if entry.key.is_some() && !written.contains_key(entry.index.keys.partition_key) {
+            return Err(upsert_invalid::<E>(format!(
+                "the item it would create needs a key in index `{}`, which the fields given do not make: set the fields of that index's key",
+                entry.index.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses two changes of one place, or of a place and a place inside it:
+/// DynamoDB refuses the whole update ("two document paths overlap"), and
+/// which one should win is the caller's to say.
+fn check_overlaps<E: Entity>(changes: &Changes) -> Result<()> {
+    for (i, first) in changes.entries.iter().enumerate() {
+        if let Some(second) = changes.entries[i + 1..]
+            .iter()
+            .find(|second| first.path.overlaps(&second.path))
+        {
+            return Err(self_invalid::<E>(format!(
+                "it changes `{}` and `{}`, which overlap (DynamoDB refuses two changes of one place): keep one",
+                first.path, second.path
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The `UPDATE` expression: SET, REMOVE, ADD and DELETE clauses for the
+/// changes and the index keys they move.
 fn update_expression(
     changes: &Changes,
     index_changes: &[IndexChange],
     p: &mut Placeholders,
 ) -> String {
-    let (mut set, mut remove, mut add) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut set, mut remove) = (Vec::new(), Vec::new());
+    let (mut add, mut delete) = (Vec::new(), Vec::new());
     for change in &changes.entries {
-        let n = p.name(change.attribute);
+        let n = render_path(&change.path, p);
         match &change.action {
             Action::Set(v) => set.push(format!("{n} = {}", p.value(v.clone()))),
             Action::Remove => remove.push(n),
             Action::Add(v) => add.push(format!("{n} {}", p.value(v.clone()))),
+            Action::Delete(v) => delete.push(format!("{n} {}", p.value(v.clone()))),
+            Action::SetIfNotExists(v) => {
+                set.push(format!("{n} = if_not_exists({n}, {})", p.value(v.clone())));
+            }
+            Action::Append { values, front } => {
+                let existing = format!(
+                    "if_not_exists({n}, {})",
+                    p.value(AttributeValue::L(Vec::new()))
+                );
+                let values = p.value(values.clone());
+                let (first, second) = match front {
+                    false => (existing, values),
+                    true => (values, existing),
+                };
+                set.push(format!("{n} = list_append({first}, {second})"));
+            }
+            Action::Increment(v) => {
+                let zero = p.value(AttributeValue::N("0".to_owned()));
+                set.push(format!(
+                    "{n} = if_not_exists({n}, {zero}) + {}",
+                    p.value(v.clone())
+                ));
+            }
         }
     }
     // An index key attribute the update sets as a field (a raw key:
     // `pk = field`) moves with that field's own SET or REMOVE.
-    let changed = |attribute: &str| changes.entries.iter().any(|c| c.attribute == attribute);
+    let changed = |attribute: &str| {
+        changes
+            .entries
+            .iter()
+            .any(|c| c.path.is_top() && c.path.attribute == attribute)
+    };
     for change in index_changes {
         match change {
             IndexChange::Set(index, key) => {
@@ -506,7 +1277,12 @@ fn update_expression(
         }
     }
     let mut update = String::new();
-    for (keyword, clauses) in [("SET", set), ("REMOVE", remove), ("ADD", add)] {
+    for (keyword, clauses) in [
+        ("SET", set),
+        ("REMOVE", remove),
+        ("ADD", add),
+        ("DELETE", delete),
+    ] {
         if !clauses.is_empty() {
             let separator = if update.is_empty() { "" } else { " " };
             let _ = write!(update, "{separator}{keyword} {}", clauses.join(", "));
@@ -515,4 +1291,21 @@ fn update_expression(
     update
 }
 
+/// An [`Update`] that returns the entity as it was before
+/// ([`Update::returning_old`]).
+#[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
+pub struct UpdateReturningOld<'db, E: Entity>(Update<'db, E>);
+
+impl<E: Entity> UpdateReturningOld<'_, E> {
+    /// Sends the UpdateItem; `Ok(None)` when an upsert created the item.
+    pub async fn send(self) -> Result<Option<E>> {
+        let operation = self.0.operation();
+        let key = self.0.key.clone();
+        let old = self.0.run(ReturnValue::AllOld).await?;
+        old.map(|item| decode_applied(operation, &key, item))
+            .transpose()
+    }
+}
+
 into_future!(['db, E: Entity] Update<'db, E> => E);
+into_future!(['db, E: Entity] UpdateReturningOld<'db, E> => Option<E>);

@@ -7,5 +7,6 @@
 mod formats;
 pub mod legacy;
 mod reads;
+mod scans;
 mod survey;
 mod writes;

@@ -44,9 +44,9 @@ type Result<T, E = EncodeError> = std::result::Result<T, E>;
 /// them by address, which only its own statics can match; we compare the
 /// text, which no Rust type name can contain (U+037E is not an identifier
 /// character).
-const STRING_SET: &str = "\u{037E}STRINGSET\u{037E}";
-const NUMBER_SET: &str = "\u{037E}NUMBERSET\u{037E}";
-const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
+pub(crate) const STRING_SET: &str = "\u{037E}STRINGSET\u{037E}";
+pub(crate) const NUMBER_SET: &str = "\u{037E}NUMBERSET\u{037E}";
+pub(crate) const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
 
 /// Serializes one value into an [`AttributeValue`].
 #[derive(Clone, Copy)]

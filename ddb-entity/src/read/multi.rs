@@ -1,0 +1,658 @@
+//! Queries of a multi-attribute index: equality on every partition
+//! attribute, then conditions on the sort attributes left to right, each
+//! value of its field's own type.
+
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use serde::Serialize;
+use tracing::Instrument;
+
+use super::filter::Filters;
+use crate::capacity::Spent;
+use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
+use crate::db::Db;
+use crate::entity::verify::keep_keys_found_by;
+use crate::entity::{Entity, Field};
+use crate::error::{Error, Repr, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::item::{Item, ttl};
+use crate::table::{KeyAttribute, KeyAttributeType, MultiKeyIndex, Table};
+
+impl<T: Table> Db<T> {
+    /// A Query of the multi-attribute index `I` (declared in the
+    /// `multi_key_indexes` block of [`table!`](crate::table!)): give every
+    /// partition attribute with [`eq`](MultiQuery::eq), then, left to
+    /// right, sort attributes — equal, until one range condition
+    /// (`lt`/`le`/`gt`/`ge`/`between`/`begins_with`) that ends the key
+    /// condition. Each condition names an entity field whose stored
+    /// attribute is the index's attribute at that place, with a value of
+    /// the field's type; conditions out of order, a partition attribute
+    /// left out, or a value of another type than the attribute's are
+    /// refused before sending ([`ErrorKind::InvalidExpression`](crate::ErrorKind::InvalidExpression)).
+    ///
+    /// An item is in such an index exactly when it has every one of its
+    /// attributes (a field that is `None` or left out keeps it out): the
+    /// entity's own fields are the key, no key string is written.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! {
+    ///     /// Scores of tournaments.
+    ///     pub struct Games {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         multi_key_indexes: {
+    ///             /// Per tournament and region, by round then score.
+    ///             pub ByRound = "ByRound" {
+    ///                 partition_key: ["tournament": S, "region": S],
+    ///                 sort_key: ["round": N, "score": N],
+    ///             },
+    ///         },
+    ///     }
+    /// }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, region: String, round: u32, score: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// db.create_table_if_missing().await?; // the index with its four attributes
+    /// for (id, round, score) in [(1, 1, 10), (2, 1, 30), (3, 2, 5)] {
+    ///     let (tournament, region) = ("T1".to_owned(), "eu".to_owned());
+    ///     db.put(&Match { id, tournament, region, round, score }).await?;
+    /// }
+    /// let f = Match::fields();
+    /// let high_in_round_1: Vec<Match> = db
+    ///     .query_multi::<ByRound>()
+    ///     .eq(f.tournament, "T1".to_owned())
+    ///     .eq(f.region, "eu".to_owned())
+    ///     .eq(f.round, 1)
+    ///     .gt(f.score, 15)
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(high_in_round_1.iter().map(|m| m.id).collect::<Vec<_>>(), [2]);
+    ///
+    /// // A sort attribute skipped: refused before sending.
+    /// let err = db
+    ///     .query_multi::<ByRound>()
+    ///     .eq(f.tournament, "T1".to_owned())
+    ///     .eq(f.region, "eu".to_owned())
+    ///     .gt(f.score, 15)
+    ///     .all::<Match>()
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidExpression);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn query_multi<I: MultiKeyIndex<Table = T>>(&self) -> MultiQuery<'_, I> {
+        MultiQuery {
+            db: self,
+            conditions: Vec::new(),
+            filters: Filters::default(),
+            reverse: false,
+            limit: None,
+            page_size: None,
+            unknown: UnknownItems::default(),
+            include_expired: false,
+            select_count: false,
+        }
+    }
+}
+
+/// A Query of a multi-attribute index; see [`Db::query_multi`]. Finish
+/// with [`collect`](Self::collect), [`all`](Self::all),
+/// [`first`](Self::first), [`one`](Self::one) or [`count`](Self::count).
+#[must_use = "nothing is read until you call `.collect().await` or `.all().await`"]
+pub struct MultiQuery<'db, I: MultiKeyIndex> {
+    db: &'db Db<I::Table>,
+    conditions: Vec<KeyCondition>,
+    filters: Filters,
+    reverse: bool,
+    limit: Option<usize>,
+    page_size: Option<usize>,
+    unknown: UnknownItems,
+    include_expired: bool,
+    /// Only count (`Select=COUNT`).
+    select_count: bool,
+}
+
+impl<I: MultiKeyIndex> std::fmt::Debug for MultiQuery<'_, I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Values can be personal data: only the attributes.
+        let attributes: Vec<&str> = self.conditions.iter().map(|c| c.attribute).collect();
+        f.debug_struct("MultiQuery")
+            .field("index", &I::SCHEMA.name)
+            .field("conditions", &attributes)
+            .field("reverse", &self.reverse)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One attribute's condition, its values encoded (or why they are not).
+struct KeyCondition {
+    entity: &'static str,
+    attribute: &'static str,
+    op: Op,
+    values: std::result::Result<Vec<AttributeValue>, String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Between,
+    BeginsWith,
+}
+
+fn encode<V: Serialize>(value: &V) -> std::result::Result<AttributeValue, String> {
+    crate::codec::to_attribute_value(value).map_err(|err| err.to_string())
+}
+
+impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
+    fn push<E: Entity, V: Serialize, R>(
+        mut self,
+        field: Field<E, V, R>,
+        op: Op,
+        values: &[&V],
+    ) -> Self {
+        self.conditions.push(KeyCondition {
+            entity: E::RUST_NAME,
+            attribute: field.attribute(),
+            op,
+            values: values.iter().map(|v| encode(*v)).collect(),
+        });
+        self
+    }
+
+    /// `field = value`: every partition attribute, and sort attributes
+    /// before the last condition.
+    pub fn eq<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        value: V,
+    ) -> Self {
+        self.push(field, Op::Eq, &[&value])
+    }
+
+    /// `field < value`, on a sort attribute: the last condition.
+    pub fn lt<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        value: V,
+    ) -> Self {
+        self.push(field, Op::Lt, &[&value])
+    }
+
+    /// `field <= value`, on a sort attribute: the last condition.
+    pub fn le<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        value: V,
+    ) -> Self {
+        self.push(field, Op::Le, &[&value])
+    }
+
+    /// `field > value`, on a sort attribute: the last condition.
+    pub fn gt<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        value: V,
+    ) -> Self {
+        self.push(field, Op::Gt, &[&value])
+    }
+
+    /// `field >= value`, on a sort attribute: the last condition.
+    pub fn ge<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        value: V,
+    ) -> Self {
+        self.push(field, Op::Ge, &[&value])
+    }
+
+    /// `low <= field <= high`, on a sort attribute: the last condition.
+    pub fn between<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        low: V,
+        high: V,
+    ) -> Self {
+        self.push(field, Op::Between, &[&low, &high])
+    }
+
+    /// `begins_with(field, prefix)`, on a string or binary sort
+    /// attribute: the last condition.
+    pub fn begins_with<E: Entity<Table = I::Table>, V: Serialize, R>(
+        self,
+        field: Field<E, V, R>,
+        prefix: V,
+    ) -> Self {
+        self.push(field, Op::BeginsWith, &[&prefix])
+    }
+
+    /// Keep only the items of `E` for which `condition` holds (a
+    /// `FilterExpression`, applied after reading, as on
+    /// [`Query::filter`](crate::op::Query::filter)); a condition on one of
+    /// the index's key attributes is refused before sending.
+    pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
+        self.filters.push(condition);
+        self
+    }
+
+    /// Highest sort key first when `reverse` is true.
+    pub fn reverse(mut self, reverse: bool) -> Self {
+        self.reverse = reverse;
+        self
+    }
+
+    /// At most `limit` items read in all (before any filter, as DynamoDB
+    /// counts).
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// At most `size` items per request.
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// What to do with an item of a type the collection does not hold.
+    pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
+        self.unknown = policy;
+        self
+    }
+
+    /// Also return items past their time to live that DynamoDB has not
+    /// deleted yet.
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Every page into a [`Collection`].
+    pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+        let mut collection = C::default();
+        let unknown = self.unknown;
+        self.run(C::NAME, C::TYPES, None, |item| {
+            demultiplex(&mut collection, item, unknown)?;
+            Ok(false)
+        })
+        .await?;
+        Ok(collection)
+    }
+
+    /// The first item in key order (the last with
+    /// [`reverse`](Self::reverse)), or `None`: without a filter, one item
+    /// per request; with one, pages until an item matches.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! {
+    ///     /// Scores.
+    ///     pub struct Games {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         multi_key_indexes: {
+    ///             /// Per tournament, by score.
+    ///             pub ByScore = "ByScore" {
+    ///                 partition_key: ["tournament": S],
+    ///                 sort_key: ["score": N],
+    ///             },
+    ///         },
+    ///     }
+    /// }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, score: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for (id, score) in [(1, 10), (2, 30), (3, 20)] {
+    ///     db.put(&Match { id, tournament: "T1".into(), score }).await?;
+    /// }
+    /// let f = Match::fields();
+    /// let by_score = || db.query_multi::<ByScore>().eq(f.tournament, "T1".to_owned());
+    /// let best: Option<Match> = by_score().reverse(true).first().await?;
+    /// assert_eq!(best.map(|m| m.id), Some(2));
+    /// assert_eq!(by_score().ge(f.score, 20).count().await?, 2);
+    /// let err = by_score().one::<Match>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::MoreThanOne);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn first<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let cap = self.cap(1);
+        let mut found = Vec::<T>::new();
+        let unknown = self.unknown;
+        self.run(T::NAME, T::TYPES, cap, |item| {
+            demultiplex(&mut found, item, unknown)?;
+            Ok(!found.is_empty())
+        })
+        .await?;
+        Ok(found.into_iter().next())
+    }
+
+    /// The one item the conditions select, `None` if none, and
+    /// [`ErrorKind::MoreThanOne`](crate::ErrorKind::MoreThanOne) if more:
+    /// reads until a second item, no further (see [`first`](Self::first)
+    /// for an example).
+    pub async fn one<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        let cap = self.cap(2);
+        let described = self.describe();
+        let mut found = Vec::<T>::new();
+        let unknown = self.unknown;
+        self.run(T::NAME, T::TYPES, cap, |item| {
+            demultiplex(&mut found, item, unknown)?;
+            Ok(found.len() > 1)
+        })
+        .await?;
+        if found.len() > 1 {
+            return Err(Repr::NotUnique {
+                entity: T::NAME,
+                index: Some(I::SCHEMA.name),
+                partition: described,
+            }
+            .into());
+        }
+        Ok(found.pop())
+    }
+
+    /// How many items of every type the conditions (and filters) select
+    /// (`Select=COUNT`, across pages; see [`first`](Self::first) for an
+    /// example). Items past their time to live that DynamoDB has not
+    /// deleted yet count too: the count is the server's.
+    pub async fn count(mut self) -> Result<usize> {
+        self.select_count = true;
+        self.run("(count)", &[], None, |_| Ok(false)).await
+    }
+
+    /// Items per request for `first` (1) and `one` (2): only without a
+    /// filter, which may drop the few read.
+    fn cap(&self, n: usize) -> Option<usize> {
+        (self.filters.is_empty() && self.unknown != UnknownItems::Filter).then_some(n)
+    }
+
+    /// The equality conditions, for messages: `tournament = "T1", …`.
+    fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .conditions
+            .iter()
+            .filter(|c| c.op == Op::Eq)
+            .map(|c| {
+                let value = match c.values.as_deref() {
+                    Ok([AttributeValue::S(s)]) => format!("{s:?}"),
+                    Ok([AttributeValue::N(n)]) => n.clone(),
+                    _ => "…".to_owned(),
+                };
+                format!("{} = {value}", c.attribute)
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    /// Sends the Query page after page, each item to `each` until it
+    /// returns true or the limit or the index's items run out; returns how
+    /// many items DynamoDB counted (`Count`: all of them with
+    /// `Select=COUNT`, which returns none).
+    async fn run(
+        self,
+        collection: &'static str,
+        types: &'static [&'static str],
+        cap: Option<usize>,
+        mut each: impl FnMut(Item) -> Result<bool>,
+    ) -> Result<usize> {
+        let schema = I::SCHEMA;
+        let span = tracing::info_span!(
+            "ddb.query",
+            table = self.db.table_name(),
+            index = schema.name,
+            collection,
+            filtered = !self.filters.is_empty(),
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        );
+        async move {
+            let mut p = Placeholders::default();
+            let key_condition = self.key_condition(&mut p)?;
+            let table_schema = I::Table::SCHEMA;
+            self.filters.check(&table_schema, None)?;
+            if let Some(attribute) = self.filters.attributes().find(|name| {
+                schema.attributes().any(|key| key.name == *name)
+            }) {
+                return Err(Repr::InvalidExpression {
+                    what: format!("a filter on index `{}`", schema.name),
+                    reason: format!(
+                        "it names `{attribute}`, one of the index's key attributes; select by key with the query's conditions instead"
+                    ),
+                }
+                .into());
+            }
+            let filter = self
+                .filters
+                .render(&table_schema, self.unknown, (!self.select_count).then_some(types), &mut p)?;
+            let (names, values) = (p.names_or_none(), p.values_or_none());
+            let mut start_key: Option<Item> = None;
+            let mut remaining = self.limit;
+            let (mut requests, mut items, mut scanned) = (0u32, 0usize, 0usize);
+            let mut counted = 0usize;
+            let mut spent = Spent::default();
+            let table = self.db.table_name();
+            loop {
+                if remaining == Some(0) {
+                    break;
+                }
+                let per_request = [self.page_size, remaining, cap].into_iter().flatten().min();
+                let output = self
+                    .db
+                    .client()
+                    .query()
+                    .table_name(table)
+                    .index_name(schema.name)
+                    .key_condition_expression(key_condition.clone())
+                    .set_filter_expression(filter.clone())
+                    .set_expression_attribute_names(names.clone())
+                    .set_expression_attribute_values(values.clone())
+                    .scan_index_forward(!self.reverse)
+                    .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
+                    .set_exclusive_start_key(start_key.take())
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .set_select(self.select_count.then_some(Select::Count))
+                    .send()
+                    .await;
+                requests += 1;
+                let mut cost = Spent::default();
+                let output = match output {
+                    Ok(output) => {
+                        cost.read(output.consumed_capacity());
+                        cost.meter(self.db.meter());
+                        spent.add(cost);
+                        output
+                    }
+                    Err(err) => {
+                        cost.failed();
+                        cost.meter(self.db.meter());
+                        spent.add(cost);
+                        spent.record();
+                        return Err(Error::service("Query", table, err));
+                    }
+                };
+                let mut page = output.items.unwrap_or_default();
+                let read = usize::try_from(output.scanned_count)
+                    .unwrap_or_default()
+                    .max(page.len());
+                scanned += read;
+                if let Some(left) = &mut remaining {
+                    *left = left.saturating_sub(read);
+                }
+                counted += usize::try_from(output.count).unwrap_or_default();
+                let mut stop = false;
+                if !self.include_expired {
+                    let now = self.db.now();
+                    page.retain(|item| !ttl::is_expired(item, &table_schema, now));
+                }
+                items += page.len();
+                for mut item in page {
+                    // Decoding verifies the table's keys; the index's are
+                    // the entity's own fields.
+                    keep_keys_found_by(&mut item, &table_schema, None);
+                    if each(item)? {
+                        stop = true;
+                        break;
+                    }
+                }
+                start_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+                if stop || start_key.is_none() {
+                    break;
+                }
+            }
+            let span = tracing::Span::current();
+            span.record("requests", requests);
+            span.record("items", items);
+            span.record("scanned", scanned);
+            spent.record();
+            Ok(counted)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// [`collect`](Self::collect) into a `Vec<E>`.
+    pub async fn all<E>(self) -> Result<Vec<E>>
+    where
+        Vec<E>: Collection<Table = I::Table>,
+    {
+        self.collect().await
+    }
+
+    /// The `KeyConditionExpression`, or why DynamoDB would refuse it:
+    /// conditions in key order, equality on every partition attribute and
+    /// on the sort attributes before the last condition, values of the
+    /// attributes' types.
+    fn key_condition(&self, p: &mut Placeholders) -> Result<String> {
+        let schema = I::SCHEMA;
+        let invalid = |reason: String| -> Error {
+            Repr::InvalidExpression {
+                what: format!("a query of index `{}`", schema.name),
+                reason,
+            }
+            .into()
+        };
+        let order: Vec<&str> = schema.attributes().map(|a| a.name).collect();
+        let order = order.join(", ");
+        let partition = schema.partition_key.len();
+        if self.conditions.len() < partition {
+            let missing = schema.partition_key[self.conditions.len()].name;
+            return Err(invalid(format!(
+                "it gives no `{missing}`: a query gives every partition attribute with `eq`, in order ({order})"
+            )));
+        }
+        let mut clauses = Vec::with_capacity(self.conditions.len());
+        for (at, condition) in self.conditions.iter().enumerate() {
+            let Some(key) = schema.attributes().nth(at) else {
+                return Err(invalid(format!(
+                    "it has {} conditions for {} key attributes ({order})",
+                    self.conditions.len(),
+                    schema.partition_key.len() + schema.sort_key.len()
+                )));
+            };
+            if condition.attribute != key.name {
+                return Err(invalid(format!(
+                    "condition {} is on `{}` of `{}`, where the key's attribute there is `{}`: give conditions left to right ({order}), skipping none",
+                    at + 1,
+                    condition.attribute,
+                    condition.entity,
+                    key.name
+                )));
+            }
+            let last = at + 1 == self.conditions.len();
+            if condition.op != Op::Eq && (at < partition || !last) {
+                return Err(invalid(format!(
+                    "`{}` has a range condition; {}",
+                    key.name,
+                    if at < partition {
+                        "a partition attribute takes only `eq`"
+                    } else {
+                        "only the last condition may be a range, the sort attributes before it take `eq`"
+                    }
+                )));
+            }
+            let values = condition.values.as_ref().map_err(|err| {
+                Error::from(Repr::Encode {
+                    entity: condition.entity,
+                    source: format!("a value for `{}`: {err}", key.name).into(),
+                })
+            })?;
+            for value in values {
+                check_type(key, value).map_err(&invalid)?;
+            }
+            if condition.op == Op::BeginsWith && key.ty == KeyAttributeType::N {
+                return Err(invalid(format!(
+                    "`{}` is a number, and `begins_with` takes a string or binary attribute",
+                    key.name
+                )));
+            }
+            let name = p.name(key.name);
+            let mut value = |v: &AttributeValue| p.value(v.clone());
+            let clause = match (condition.op, values.as_slice()) {
+                (Op::Eq, [v]) => format!("{name} = {}", value(v)),
+                (Op::Lt, [v]) => format!("{name} < {}", value(v)),
+                (Op::Le, [v]) => format!("{name} <= {}", value(v)),
+                (Op::Gt, [v]) => format!("{name} > {}", value(v)),
+                (Op::Ge, [v]) => format!("{name} >= {}", value(v)),
+                (Op::BeginsWith, [v]) => format!("begins_with({name}, {})", value(v)),
+                (Op::Between, [low, high]) => {
+                    format!("{name} BETWEEN {} AND {}", value(low), value(high))
+                }
+                _ => unreachable!("each operation is built with its number of values"),
+            };
+            clauses.push(clause);
+        }
+        Ok(clauses.join(" AND "))
+    }
+}
+
+/// A value of the attribute's declared type: an `N` attribute takes a
+/// number, an `S` a string, a `B` bytes; anything else (a `None`, a map)
+/// matches no item and DynamoDB refuses it.
+fn check_type(key: &KeyAttribute, value: &AttributeValue) -> std::result::Result<(), String> {
+    let ok = matches!(
+        (key.ty, value),
+        (KeyAttributeType::S, AttributeValue::S(s)) if !s.is_empty()
+    ) || matches!((key.ty, value), (KeyAttributeType::N, AttributeValue::N(_)))
+        || matches!(
+            (key.ty, value),
+            (KeyAttributeType::B, AttributeValue::B(b)) if !b.as_ref().is_empty()
+        );
+    if ok {
+        return Ok(());
+    }
+    Err(format!(
+        "`{}` is a key attribute of type {}, and the value given is not a non-empty {} (a `None`, a struct, an empty string?)",
+        key.name,
+        key.ty.as_str(),
+        key.ty.as_str()
+    ))
+}

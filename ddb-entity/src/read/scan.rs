@@ -1,0 +1,627 @@
+//! Scan: every item of the table or of an index, typed and demultiplexed,
+//! in parallel segments — the tool for operations and migrations, never
+//! the answer to an access pattern.
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
+
+use super::filter::{Filters, unexpired};
+use crate::capacity::{Capacity, Spent};
+use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::cursor::Cursor;
+use crate::db::Db;
+use crate::entity::Entity;
+use crate::entity::verify::keep_keys_found_by;
+use crate::error::{Error, Repr, Result};
+use crate::expr::{Condition, Placeholders};
+use crate::item::{Item, ttl};
+use crate::table::{Index, Primary, QueryIndex, Table};
+
+/// The most segments DynamoDB splits a scan into.
+const MAX_SEGMENTS: u32 = 1_000_000;
+
+/// Segments scanned at once unless told otherwise.
+const DEFAULT_CONCURRENCY: usize = 4;
+
+/// A Scan of the table (or of index `I`): every item, read page by page,
+/// typed and demultiplexed like a query's — optionally split into
+/// segments read in parallel. Made by [`Db::scan`] and [`Db::scan_index`];
+/// finish with [`collect`](Scan::collect), [`pages`](Scan::pages) (a
+/// `Stream`) or [`count`](Scan::count).
+///
+/// **A scan is not an access pattern** (seed lesson 000: "Expecting a
+/// Scan to be the answer"): it reads — and bills — the whole table, however
+/// few items it returns, and a filter changes what comes back, not what is
+/// read. An application question wants a key: a partition and a sort-key
+/// range, or a sparse index. Scans are for operations and migrations:
+/// backfilling an index, rewriting items after a schema change, exporting,
+/// auditing. They emit no `tracing` warning — a nightly migration is
+/// deliberate, and a warning per run would teach people to ignore
+/// warnings; the span records what each cost (`requests`, `scanned`,
+/// `consumed_rcu`) instead.
+///
+/// - **Types.** Items are demultiplexed by the type attribute into the
+///   [`Collection`] asked for. In a single table every entity type is in a
+///   scan, so by default DynamoDB is asked to return only the collection's
+///   types ([`UnknownItems::Filter`]): items of other types, and items
+///   written by other tools without a type attribute, are read but not
+///   returned. [`on_unknown`](Scan::on_unknown) with
+///   [`UnknownItems::Skip`] or [`UnknownItems::Error`] has them returned
+///   and dealt with as a query does (an item without a type is an error).
+/// - **Segments.** [`segments(n)`](Scan::segments) splits the scan into
+///   `n` parallel segments (DynamoDB assigns each item to one), at most
+///   [`concurrency`](Scan::concurrency) read at once. Every page says
+///   which segment it is from and where that segment stopped, so a job can
+///   checkpoint and [`resume`](Scan::resume). A segment that fails ends the
+///   whole scan with its error: never a silently partial result.
+/// - **Filters** are the query's ([`Scan::filter`]), with the same
+///   semantics: applied after the read.
+#[must_use = "nothing happens until the scan is sent"]
+pub struct Scan<'db, I: QueryIndex> {
+    db: &'db Db<I::Table>,
+    filters: Filters,
+    segments: u32,
+    concurrency: usize,
+    page_size: Option<usize>,
+    consistent: bool,
+    unknown: UnknownItems,
+    include_expired: bool,
+    resume: HashMap<u32, Option<Cursor>>,
+    index: PhantomData<fn() -> I>,
+}
+
+/// One page of a scan: the items of one request of one segment.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ScanPage<C> {
+    /// The items, demultiplexed.
+    pub items: C,
+    /// The segment the page is from (0 for an unsegmented scan).
+    pub segment: u32,
+    /// Where the segment stopped: `Some` while it has more, `None` once it
+    /// is done. Keep the last one per segment to [`resume`](Scan::resume).
+    pub cursor: Option<Cursor>,
+    /// How many items DynamoDB read for this page (before any filter).
+    pub scanned_count: usize,
+}
+
+impl<T: Table> Db<T> {
+    /// Starts a Scan of the table (see [`Scan`]: an operations tool, not an
+    /// access pattern).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, email: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// struct Order { customer_id: u64, id: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..20 {
+    ///     db.put(&Customer { id, email: format!("c{id}@example.com") }).await?;
+    ///     db.put(&Order { customer_id: id, id: 1 }).await?;
+    /// }
+    /// // A migration: every customer, in 4 segments read 2 at a time; the
+    /// // orders are read too (a scan reads everything) but not returned.
+    /// let customers: Vec<Customer> = db.scan().segments(4).concurrency(2).all().await?;
+    /// assert_eq!(customers.len(), 20);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn scan(&self) -> Scan<'_, Primary<T>> {
+        Scan::new(self)
+    }
+
+    /// Starts a Scan of index `I`: only the items in it (a sparse index
+    /// holds only the items that qualify).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{opened}", sk = "{id}")] // sparse
+    /// struct Ticket { id: u64, opened: Option<u32> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..10 {
+    ///     db.put(&Ticket { id, opened: (id % 3 == 0).then_some(20260301) }).await?;
+    /// }
+    /// assert_eq!(db.scan_index::<Gsi1>().count().await?, 4);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn scan_index<I: Index<Table = T>>(&self) -> Scan<'_, I> {
+        Scan::new(self)
+    }
+}
+
+impl<'db, I: QueryIndex> Scan<'db, I> {
+    fn new(db: &'db Db<I::Table>) -> Self {
+        Scan {
+            db,
+            filters: Filters::default(),
+            segments: 1,
+            concurrency: DEFAULT_CONCURRENCY,
+            page_size: None,
+            consistent: false,
+            unknown: UnknownItems::Filter,
+            include_expired: false,
+            resume: HashMap::new(),
+            index: PhantomData,
+        }
+    }
+
+    /// Keep only the items of `E` for which `condition` holds (applied
+    /// after the read; see [`Query::filter`](crate::op::Query::filter)).
+    pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
+        self.filters.push(condition);
+        self
+    }
+
+    /// Split the scan into `segments` (1 to 1,000,000; default 1), each a
+    /// sequence of requests of its own, read in parallel.
+    pub fn segments(mut self, segments: u32) -> Self {
+        self.segments = segments;
+        self
+    }
+
+    /// At most `segments` read at once (default 4, at least 1): bounded, so
+    /// a scan does not starve the table's other readers.
+    pub fn concurrency(mut self, segments: usize) -> Self {
+        self.concurrency = segments.max(1);
+        self
+    }
+
+    /// At most `size` items read per request (DynamoDB also stops at 1 MB).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = Some(size);
+        self
+    }
+
+    /// What to do with items of a type the collection does not hold
+    /// (default for a scan: [`UnknownItems::Filter`], not returned).
+    pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
+        self.unknown = policy;
+        self
+    }
+
+    /// Also return items past their time to live that DynamoDB has not
+    /// deleted yet, when `include` is true (hidden by default).
+    pub fn include_expired(mut self, include: bool) -> Self {
+        self.include_expired = include;
+        self
+    }
+
+    /// Resume segment `segment` where a previous scan (with the same
+    /// segmentation) stopped: after `cursor`, or — `None` — not at all,
+    /// the segment being done. Segments not named start from the beginning.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::collections::HashMap;
+    /// # use futures_util::TryStreamExt;
+    /// # use ddb_entity::{Cursor, Db, Entity, local::LocalDynamo, op::ScanPage};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..30 {
+    ///     db.put(&Device { id }).await?;
+    /// }
+    /// // A job that checkpoints after each page, and stops after three.
+    /// let mut checkpoint: HashMap<u32, Option<Cursor>> = HashMap::new();
+    /// let mut seen = 0;
+    /// let mut pages = Box::pin(db.scan().segments(2).page_size(5).pages::<Vec<Device>>());
+    /// for _ in 0..3 {
+    ///     let page = pages.try_next().await?.unwrap();
+    ///     seen += page.items.len();
+    ///     checkpoint.insert(page.segment, page.cursor);
+    /// }
+    /// drop(pages);
+    /// // The next run goes on from the checkpoint.
+    /// let mut scan = db.scan().segments(2).page_size(5);
+    /// for (segment, cursor) in checkpoint {
+    ///     scan = scan.resume(segment, cursor);
+    /// }
+    /// let rest: Vec<Device> = scan.all().await?;
+    /// assert_eq!(seen + rest.len(), 30);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn resume(mut self, segment: u32, cursor: Option<Cursor>) -> Self {
+        self.resume.insert(segment, cursor);
+        self
+    }
+
+    /// Every page of every segment into one collection; the first error of
+    /// any segment is the scan's error (never a partial result).
+    pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+        let unknown = self.unknown;
+        let mut pages = Box::pin(self.pages_of(C::NAME, Some(C::TYPES)));
+        let mut collection = C::default();
+        while let Some(page) = pages.try_next().await? {
+            for item in page.items {
+                demultiplex(&mut collection, item, unknown)?;
+            }
+        }
+        Ok(collection)
+    }
+
+    /// [`collect`](Scan::collect) into a `Vec<E>` (`E` an entity or a
+    /// `#[derive(Collection)]` enum).
+    pub async fn all<E>(self) -> Result<Vec<E>>
+    where
+        Vec<E>: Collection<Table = I::Table>,
+    {
+        self.collect().await
+    }
+
+    /// How many items the scan selects (`Select=COUNT`, every segment):
+    /// the filters', and unless [`include_expired`](Scan::include_expired)
+    /// only items not past their time to live. Items of every type count
+    /// (a count has no collection to restrict it to).
+    pub async fn count(self) -> Result<usize> {
+        let mut pages = Box::pin(self.pages_of("(count)", None));
+        let mut count = 0;
+        while let Some(page) = pages.try_next().await? {
+            count += page.counted;
+        }
+        Ok(count)
+    }
+
+    /// The pages as a `Stream`, in the order they arrive (segments
+    /// interleave); the stream ends when every segment is done, or after
+    /// the first error, which names nothing partial: resume from the
+    /// cursors received.
+    pub fn pages<C: Collection<Table = I::Table>>(
+        self,
+    ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
+        let unknown = self.unknown;
+        self.pages_of(C::NAME, Some(C::TYPES)).map(move |raw| {
+            let raw = raw?;
+            let mut items = C::default();
+            for item in raw.items {
+                demultiplex(&mut items, item, unknown)?;
+            }
+            Ok(ScanPage {
+                items,
+                segment: raw.segment,
+                cursor: raw.cursor,
+                scanned_count: raw.scanned,
+            })
+        })
+    }
+
+    /// The raw pages, for a collection `collection` of `types`; without
+    /// types, a count.
+    fn pages_of(
+        self,
+        collection: &'static str,
+        types: Option<&'static [&'static str]>,
+    ) -> impl Stream<Item = Result<RawPage>> + Send + 'db {
+        let count = types.is_none();
+        let span = tracing::info_span!(
+            "ddb.scan",
+            table = self.db.table_name(),
+            index = I::INDEX_NAME.unwrap_or("(table)"),
+            collection,
+            segments = self.segments,
+            filtered = !self.filters.is_empty(),
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        );
+        let concurrency = self.concurrency;
+        match self.plan(types, count) {
+            Ok((shared, queue)) => Segments {
+                shared: Arc::new(shared),
+                queue,
+                running: FuturesUnordered::new(),
+                concurrency,
+                failed: false,
+                span,
+                totals: Totals::default(),
+            }
+            .left_stream(),
+            Err(err) => futures_util::stream::once(async move { Err(err) }).right_stream(),
+        }
+    }
+
+    /// Everything the requests share, and the segments to read.
+    fn plan(self, types: Option<&[&str]>, count: bool) -> Result<(Shared, Queue)> {
+        let schema = I::Table::SCHEMA;
+        if !(1..=MAX_SEGMENTS).contains(&self.segments) {
+            return Err(Repr::InvalidExpression {
+                what: "a scan".to_owned(),
+                reason: format!(
+                    "it asks for {} segments; DynamoDB takes 1 to {MAX_SEGMENTS}",
+                    self.segments
+                ),
+            }
+            .into());
+        }
+        self.filters.check(&schema, None)?;
+        let mut p = Placeholders::default();
+        let mut filter = self.filters.render(&schema, self.unknown, types, &mut p)?;
+        if count && !self.include_expired {
+            // Counted on the server, where reads hide them here.
+            if let Some(unexpired) = unexpired(&schema, self.db.now(), &mut p) {
+                filter = Some(match filter {
+                    Some(f) => format!("({f}) AND ({unexpired})"),
+                    None => unexpired,
+                });
+            }
+        }
+        // What DynamoDB's LastEvaluatedKey holds: the index's keys, and on
+        // a global secondary index the table's too.
+        let key_schema: Vec<&str> = [I::KEYS, schema.primary]
+            .iter()
+            .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
+            .flatten()
+            .collect();
+        let mut queue = VecDeque::new();
+        for segment in 0..self.segments {
+            match self.resume.get(&segment) {
+                None => queue.push_back((segment, None)),
+                Some(None) => {} // done before
+                Some(Some(cursor)) => {
+                    let start = cursor.scan_start_key(
+                        I::INDEX_NAME,
+                        segment,
+                        self.segments,
+                        &key_schema,
+                    )?;
+                    queue.push_back((segment, Some(start)));
+                }
+            }
+        }
+        if let Some(segment) = self.resume.keys().find(|s| **s >= self.segments) {
+            return Err(Repr::InvalidCursor {
+                fault: crate::op::CursorFault::Mismatch,
+                reason: format!(
+                    "segment {segment} is not one of the scan's {}",
+                    self.segments
+                ),
+            }
+            .into());
+        }
+        let shared = Shared {
+            client: self.db.client().clone(),
+            table: self.db.table_name().to_owned(),
+            index: I::INDEX_NAME,
+            total: self.segments,
+            page_size: self.page_size,
+            consistent: self.consistent,
+            count,
+            filter,
+            names: p.names_or_none(),
+            values: p.values_or_none(),
+            include_expired: self.include_expired,
+            now: self.db.now(),
+            schema,
+            meter: self.db.meter().cloned(),
+        };
+        Ok((shared, queue))
+    }
+}
+
+/// Strong consistency, which only the table offers.
+impl<T: Table> Scan<'_, Primary<T>> {
+    /// Strongly consistent reads when `consistent` is true (twice the read
+    /// capacity; the table only: an index is eventually consistent).
+    pub fn consistent_read(mut self, consistent: bool) -> Self {
+        self.consistent = consistent;
+        self
+    }
+}
+
+/// What every request of one scan shares.
+struct Shared {
+    client: Client,
+    table: String,
+    index: Option<&'static str>,
+    total: u32,
+    page_size: Option<usize>,
+    consistent: bool,
+    count: bool,
+    filter: Option<String>,
+    names: Option<HashMap<String, String>>,
+    values: Option<HashMap<String, AttributeValue>>,
+    include_expired: bool,
+    now: std::time::SystemTime,
+    schema: crate::table::TableSchema,
+    meter: Option<Capacity>,
+}
+
+/// One request's items, before demultiplexing.
+struct RawPage {
+    items: Vec<Item>,
+    segment: u32,
+    cursor: Option<Cursor>,
+    scanned: usize,
+    counted: usize,
+}
+
+/// A page, where its segment goes on from, and what it cost.
+type Fetched = (RawPage, Option<Item>, Spent);
+
+type PageFuture = Pin<Box<dyn Future<Output = (u32, Result<Fetched>)> + Send>>;
+
+/// The segments to read, each from where it starts.
+type Queue = VecDeque<(u32, Option<Item>)>;
+
+/// One request of one segment, from `start`.
+fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
+    Box::pin(async move {
+        let result = async {
+            let s = &*shared;
+            let mut request = s
+                .client
+                .scan()
+                .table_name(&s.table)
+                .set_index_name(s.index.map(str::to_owned))
+                .set_consistent_read(s.consistent.then_some(true))
+                .set_limit(
+                    s.page_size
+                        .map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)),
+                )
+                .set_exclusive_start_key(start)
+                .set_filter_expression(s.filter.clone())
+                .set_expression_attribute_names(s.names.clone())
+                .set_expression_attribute_values(s.values.clone())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            if s.total > 1 {
+                let segment = i32::try_from(segment).unwrap_or(i32::MAX);
+                let total = i32::try_from(s.total).unwrap_or(i32::MAX);
+                request = request.segment(segment).total_segments(total);
+            }
+            if s.count {
+                request = request.select(Select::Count);
+            }
+            let mut spent = Spent::default();
+            let output = match request.send().await {
+                Ok(output) => {
+                    spent.read(output.consumed_capacity());
+                    spent.meter(s.meter.as_ref());
+                    output
+                }
+                Err(err) => {
+                    spent.failed();
+                    spent.meter(s.meter.as_ref());
+                    return Err(Error::service("Scan", &s.table, err));
+                }
+            };
+            let mut items = output.items.unwrap_or_default();
+            let counted = usize::try_from(output.count).unwrap_or_default();
+            let scanned = usize::try_from(output.scanned_count)
+                .unwrap_or_default()
+                .max(items.len())
+                .max(counted);
+            if !s.include_expired {
+                items.retain(|item| !ttl::is_expired(item, &s.schema, s.now));
+            }
+            for item in &mut items {
+                keep_keys_found_by(item, &s.schema, s.index);
+            }
+            let last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+            let cursor = last_key
+                .as_ref()
+                .map(|key| Cursor::for_scan(s.index, segment, s.total, key))
+                .transpose()?;
+            let page = RawPage {
+                items,
+                segment,
+                cursor,
+                scanned,
+                counted,
+            };
+            Ok((page, last_key, spent))
+        }
+        .await;
+        (segment, result)
+    })
+}
+
+/// The running scan: segments queued, pages in flight (at most
+/// `concurrency`, one per segment: a segment's pages are sequential).
+struct Segments {
+    shared: Arc<Shared>,
+    queue: Queue,
+    running: FuturesUnordered<PageFuture>,
+    concurrency: usize,
+    failed: bool,
+    span: tracing::Span,
+    totals: Totals,
+}
+
+#[derive(Default)]
+struct Totals {
+    requests: u64,
+    items: usize,
+    scanned: usize,
+    spent: Spent,
+}
+
+impl Stream for Segments {
+    type Item = Result<RawPage>;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = self.get_mut();
+        if this.failed {
+            return Poll::Ready(None);
+        }
+        let _entered = this.span.enter();
+        while this.running.len() < this.concurrency {
+            let Some((segment, start)) = this.queue.pop_front() else {
+                break;
+            };
+            let shared = Arc::clone(&this.shared);
+            this.running.push(fetch(shared, segment, start));
+        }
+        match this.running.poll_next_unpin(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Ready(Some((segment, Err(err)))) => {
+                // One failed segment fails the scan: the others are
+                // dropped, and nothing partial is passed off as complete.
+                this.failed = true;
+                this.running = FuturesUnordered::new();
+                this.queue.clear();
+                tracing::debug!(segment, "scan segment failed");
+                Poll::Ready(Some(Err(err)))
+            }
+            Poll::Ready(Some((segment, Ok((page, next, spent))))) => {
+                let totals = &mut this.totals;
+                totals.requests += 1;
+                totals.items += page.items.len();
+                totals.scanned += page.scanned;
+                totals.spent.add(spent);
+                this.span.record("requests", totals.requests);
+                this.span.record("items", totals.items);
+                this.span.record("scanned", totals.scanned);
+                totals.spent.record();
+                if let Some(next) = next {
+                    // The segment goes on; it keeps its place.
+                    let shared = Arc::clone(&this.shared);
+                    this.running.push(fetch(shared, segment, Some(next)));
+                } else if let Some((segment, start)) = this.queue.pop_front() {
+                    let shared = Arc::clone(&this.shared);
+                    this.running.push(fetch(shared, segment, start));
+                }
+                Poll::Ready(Some(Ok(page)))
+            }
+        }
+    }
+}

@@ -1,0 +1,296 @@
+//! The service over real HTTP: started on 127.0.0.1:0 with the embedded
+//! DynamoDB (or `DDB_ENDPOINT`), called with a tiny HTTP/1.1 client.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+use ddb_entity::Db;
+use ddb_entity::local::LocalDynamo;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::app;
+
+/// The service, running until the test ends.
+struct Service {
+    addr: SocketAddr,
+    _dynamo: LocalDynamo,
+}
+
+async fn start() -> Service {
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let db = Db::<app::Shop>::new(dynamo.client(), dynamo.unique_table_name("service"));
+    db.create_table_if_missing().await.unwrap();
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app::router(db)).await });
+    Service {
+        addr,
+        _dynamo: dynamo,
+    }
+}
+
+/// An HTTP answer.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: HashMap<String, String>,
+    body: Value,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> &str {
+        self.headers.get(name).map_or("", String::as_str)
+    }
+
+    /// DynamoDB requests the call cost, as the service reports them.
+    fn ddb_requests(&self) -> u32 {
+        self.header("x-ddb-requests").parse().unwrap()
+    }
+}
+
+impl Service {
+    /// One HTTP/1.1 request on its own connection.
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Answer {
+        let body = body.map(|b| b.to_string()).unwrap_or_default();
+        let mut request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+            self.addr,
+            body.len()
+        );
+        if !body.is_empty() {
+            request.push_str("Content-Type: application/json\r\n");
+        }
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        request.push_str(&body);
+        let mut stream = TcpStream::connect(self.addr).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).await.unwrap();
+        parse(&raw)
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.call("GET", path, &[], None).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Answer {
+        self.call("POST", path, &[], Some(body)).await
+    }
+}
+
+/// Status, headers (lower-case names) and JSON body of a response, its
+/// body sent whole or chunked.
+fn parse(raw: &[u8]) -> Answer {
+    let text = String::from_utf8_lossy(raw);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: HashMap<String, String> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let body = if headers
+        .get("transfer-encoding")
+        .is_some_and(|v| v == "chunked")
+    {
+        let mut out = String::new();
+        let mut rest = body;
+        while let Some((size, tail)) = rest.split_once("\r\n") {
+            let size = usize::from_str_radix(size.trim(), 16).unwrap();
+            if size == 0 {
+                break;
+            }
+            out.push_str(&tail[..size]);
+            rest = &tail[size + 2..];
+        }
+        out
+    } else {
+        body.to_owned()
+    };
+    let body = if body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&body).unwrap_or(Value::String(body))
+    };
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+async fn customer(service: &Service, id: u64) -> Answer {
+    service
+        .post(
+            "/customers",
+            json!({ "customer_id": id, "name": "Ada", "email": "ada@example.com" }),
+        )
+        .await
+}
+
+#[tokio::test]
+async fn the_customer_page_is_one_query_and_a_taken_id_is_409() {
+    let service = start().await;
+    let created = customer(&service, 42).await;
+    assert_eq!(created.status, 201, "{created:?}");
+    assert_eq!(created.header("etag"), "\"1\"");
+    assert_eq!(created.header("location"), "/customers/42");
+    assert_eq!(created.ddb_requests(), 1);
+
+    let again = customer(&service, 42).await;
+    assert_eq!(again.status, 409, "{again:?}");
+    assert!(
+        again.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("already exists")
+    );
+
+    for (order_id, placed) in [(1, 20260301), (2, 20260314), (3, 20260402)] {
+        let order = service
+            .post(
+                "/customers/42/orders",
+                json!({ "order_id": order_id, "placed": placed, "total_cents": 100 * order_id }),
+            )
+            .await;
+        assert_eq!(order.status, 201, "{order:?}");
+    }
+
+    let page = service.get("/customers/42").await;
+    assert_eq!(page.status, 200, "{page:?}");
+    assert_eq!(page.ddb_requests(), 1, "the composite view is ONE Query");
+    assert_eq!(page.body["customer"]["name"], "Ada");
+    let orders: Vec<u64> = page.body["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["order_id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(orders, [3, 2, 1], "newest first");
+    assert_eq!(page.header("etag"), "\"1\"");
+
+    let missing = service.get("/customers/7").await;
+    assert_eq!(missing.status, 404);
+    let by_id = service.get("/orders/2").await;
+    assert_eq!(
+        (by_id.status, by_id.body["customer_id"].as_u64()),
+        (200, Some(42))
+    );
+    assert_eq!(service.get("/orders/99").await.status, 404);
+}
+
+#[tokio::test]
+async fn an_update_applies_over_the_version_read_and_a_stale_one_is_412() {
+    let service = start().await;
+    customer(&service, 1).await;
+    let read = service.get("/customers/1").await;
+    let etag = read.header("etag").to_owned();
+
+    let change = |name: &str| json!({ "name": name, "email": "ada@example.com" });
+    let updated = service
+        .call(
+            "PUT",
+            "/customers/1",
+            &[("If-Match", &etag)],
+            Some(change("Ada L.")),
+        )
+        .await;
+    assert_eq!(updated.status, 200, "{updated:?}");
+    assert_eq!(updated.header("etag"), "\"2\"");
+    assert_eq!(updated.body["name"], "Ada L.");
+
+    // A second writer with the same, now stale, ETag.
+    let stale = service
+        .call(
+            "PUT",
+            "/customers/1",
+            &[("If-Match", &etag)],
+            Some(change("Grace")),
+        )
+        .await;
+    assert_eq!(stale.status, 412, "{stale:?}");
+    assert_eq!(
+        service.get("/customers/1").await.body["customer"]["name"],
+        "Ada L."
+    );
+
+    let unconditional = service
+        .call("PUT", "/customers/1", &[], Some(change("Grace")))
+        .await;
+    assert_eq!(unconditional.status, 428);
+    let nobody = service
+        .call(
+            "PUT",
+            "/customers/9",
+            &[("If-Match", "\"1\"")],
+            Some(change("X")),
+        )
+        .await;
+    assert_eq!(nobody.status, 404, "{nobody:?}");
+}
+
+#[tokio::test]
+async fn orders_are_listed_page_by_page_with_the_cursor_as_a_query_parameter() {
+    let service = start().await;
+    customer(&service, 5).await;
+    for order_id in 1..=5u64 {
+        service
+            .post(
+                "/customers/5/orders",
+                json!({ "order_id": order_id, "placed": 20260300 + order_id, "total_cents": 1 }),
+            )
+            .await;
+    }
+    let mut seen = Vec::new();
+    let mut path = "/customers/5/orders?limit=2".to_owned();
+    let mut pages = 0;
+    loop {
+        let page = service.get(&path).await;
+        assert_eq!(page.status, 200, "{page:?}");
+        assert_eq!(page.ddb_requests(), 1, "a page is one request");
+        pages += 1;
+        seen.extend(
+            page.body["orders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["order_id"].as_u64().unwrap()),
+        );
+        match page.body["next"].as_str() {
+            Some(next) => path = format!("/customers/5/orders?limit=2&cursor={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [1, 2, 3, 4, 5]);
+    assert!(pages >= 3);
+
+    // A cursor of another customer's list, or made up, is 400.
+    let first = service.get("/customers/5/orders?limit=1").await;
+    let cursor = first.body["next"].as_str().unwrap();
+    let other = service
+        .get(&format!("/customers/6/orders?cursor={cursor}"))
+        .await;
+    assert_eq!(other.status, 400, "{other:?}");
+    assert_eq!(
+        service.get("/customers/5/orders?cursor=nope").await.status,
+        400
+    );
+}
