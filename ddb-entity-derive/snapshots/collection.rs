@@ -24,6 +24,13 @@ const _: () = {
         ::TYPE_TAG]),
         "`Customer` and `Order` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]"
     );
+    const _: () = ::core::assert!(
+        ! (::ddb_entity::__private::typed_by_key:: < < __Member0 as ::ddb_entity::Entity
+        > ::Table > () && ::ddb_entity::__private::same_key_shape(< __Member0 as
+        ::ddb_entity::__private::EntityHooks > ::KEY_TEMPLATES, < __Member1 as
+        ::ddb_entity::__private::EntityHooks > ::KEY_TEMPLATES)),
+        "`Customer` and `Order` have the same key templates but for the names of their holes, and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute"
+    );
     #[automatically_derived]
     impl ::ddb_entity::Collection for CustomerView {
         type Table = <__Member0 as ::ddb_entity::Entity>::Table;
@@ -31,6 +38,10 @@ const _: () = {
         const TYPES: &'static [&'static ::core::primitive::str] = &[
             <__Member0 as ::ddb_entity::Entity>::TYPE_TAG,
             <__Member1 as ::ddb_entity::Entity>::TYPE_TAG,
+        ];
+        const MEMBERS: &'static [::ddb_entity::Member] = &[
+            ::ddb_entity::Member::of::<__Member0>(),
+            ::ddb_entity::Member::of::<__Member1>(),
         ];
         fn push_item(
             &mut self,

@@ -44,6 +44,18 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < App > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = ::core::assert!(
+        < __Key_placed as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{placed}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_order_id_6 as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{order_id}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_customer_id as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{customer_id}}` in the sort key \"CUST#{{customer_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
     #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
@@ -375,12 +387,10 @@ const _: () = {
                                     )?
                                     .into_string(),
                                 sort: ::core::option::Option::Some(
-                                    ::ddb_entity::SortKey::from(
-                                            Self::gsi1_sk()
-                                                .customer_id(
-                                                    __checked::<__Key_customer_id>(&self.customer_id),
-                                                ),
-                                        )
+                                    (Self::gsi1_sk()
+                                        .customer_id(
+                                            __checked::<__Key_customer_id>(&self.customer_id),
+                                        ))
                                         .into_value()?,
                                 ),
                             })
@@ -393,6 +403,41 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Order {
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = (
+            "CUST#{customer_id}",
+            ::core::option::Option::Some("ORDER#{placed}#{order_id:6}"),
+        );
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            let ::core::option::Option::Some(__sort) = __sort else {
+                return false;
+            };
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+                reader.literal("CUST")?;
+                let __decoded_customer_id: __Key_customer_id = reader
+                    .part::<__Key_customer_id>()?;
+                reader.finish()?;
+                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+                reader.literal("ORDER")?;
+                let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
+                let __decoded_order_id: __Key_order_id_6 = reader
+                    .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
+                    .0;
+                reader.finish()?;
+                let customer_id = &__decoded_customer_id;
+                let placed = &__decoded_placed;
+                let order_id = &__decoded_order_id;
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
         const VERSION_ATTRIBUTE: ::core::option::Option<
             &'static ::core::primitive::str,
         > = ::core::option::Option::Some("version");
@@ -500,10 +545,7 @@ const _: () = {
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(open_since)?.into_string(),
                                     sort: ::core::option::Option::Some(
-                                        ::ddb_entity::SortKey::from(
-                                                Self::gsi1_sk().customer_id(customer_id),
-                                            )
-                                            .into_value()?,
+                                        (Self::gsi1_sk().customer_id(customer_id)).into_value()?,
                                     ),
                                 },
                             )

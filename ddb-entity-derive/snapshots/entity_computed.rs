@@ -40,6 +40,14 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < App > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = ::core::assert!(
+        < __Key_id as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_priority as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{priority}}` in the sort key \"{{priority}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
     #[automatically_derived]
     impl Ticket {
         ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.
@@ -338,9 +346,7 @@ const _: () = {
                                     )?
                                     .into_string(),
                                 sort: ::core::option::Option::Some(
-                                    ::ddb_entity::SortKey::from(
-                                            Self::gsi1_sk().id(__checked::<__Key_id>(&self.id)),
-                                        )
+                                    (Self::gsi1_sk().id(__checked::<__Key_id>(&self.id)))
                                         .into_value()?,
                                 ),
                             })
@@ -355,10 +361,8 @@ const _: () = {
                         ::core::option::Option::Some(::ddb_entity::IndexKey {
                             partition: Self::gsi2_partition()?.into_string(),
                             sort: ::core::option::Option::Some(
-                                ::ddb_entity::SortKey::from(
-                                        Self::gsi2_sk()
-                                            .priority(__checked::<__Key_priority>(&self.priority)),
-                                    )
+                                (Self::gsi2_sk()
+                                    .priority(__checked::<__Key_priority>(&self.priority)))
                                     .into_value()?,
                             ),
                         })
@@ -371,6 +375,31 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Ticket {
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = ("TICKET#{id}", ::core::option::Option::Some("TICKET"));
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            let ::core::option::Option::Some(__sort) = __sort else {
+                return false;
+            };
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+                reader.literal("TICKET")?;
+                let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+                reader.finish()?;
+                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+                reader.literal("TICKET")?;
+                reader.finish()?;
+                let id = &__decoded_id;
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "id",
             "status",
@@ -421,8 +450,7 @@ const _: () = {
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(day)?.into_string(),
                                     sort: ::core::option::Option::Some(
-                                        ::ddb_entity::SortKey::from(Self::gsi1_sk().id(id))
-                                            .into_value()?,
+                                        (Self::gsi1_sk().id(id)).into_value()?,
                                     ),
                                 },
                             )
@@ -468,10 +496,7 @@ const _: () = {
                             ::ddb_entity::IndexKey {
                                 partition: Self::gsi2_partition()?.into_string(),
                                 sort: ::core::option::Option::Some(
-                                    ::ddb_entity::SortKey::from(
-                                            Self::gsi2_sk().priority(priority),
-                                        )
-                                        .into_value()?,
+                                    (Self::gsi2_sk().priority(priority)).into_value()?,
                                 ),
                             },
                         ),

@@ -53,6 +53,22 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < App > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = ::core::assert!(
+        < __Key_number as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{number}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_comment as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{comment}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_kind as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{kind}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_number as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{number}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
     #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
@@ -406,11 +422,9 @@ const _: () = {
                             )?
                             .into_string(),
                         sort: ::core::option::Option::Some(
-                            ::ddb_entity::SortKey::from(
-                                    Self::gsi1_sk()
-                                        .kind(__checked::<__Key_kind>(&self.kind))
-                                        .number(__checked::<__Key_number>(&self.number)),
-                                )
+                            (Self::gsi1_sk()
+                                .kind(__checked::<__Key_kind>(&self.kind))
+                                .number(__checked::<__Key_number>(&self.number)))
                                 .into_value()?,
                         ),
                     }),
@@ -420,6 +434,40 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Comment {
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = ("REPO#{repo}", ::core::option::Option::Some("#ISSUE#{number}-{comment}"));
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            let ::core::option::Option::Some(__sort) = __sort else {
+                return false;
+            };
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+                reader.literal("REPO")?;
+                let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+                reader.finish()?;
+                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+                reader.literal("")?;
+                reader.literal("ISSUE")?;
+                #[allow(unused_mut)]
+                let mut segment = reader.segment()?;
+                let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
+                segment.literal("-")?;
+                let __decoded_comment: __Key_comment = segment
+                    .last::<__Key_comment>("")?;
+                reader.finish()?;
+                let repo = &__decoded_repo;
+                let number = &__decoded_number;
+                let comment = &__decoded_comment;
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "repo",
             "number",
@@ -485,10 +533,7 @@ const _: () = {
                         ::ddb_entity::IndexKey {
                             partition: Self::gsi1_partition(author)?.into_string(),
                             sort: ::core::option::Option::Some(
-                                ::ddb_entity::SortKey::from(
-                                        Self::gsi1_sk().kind(kind).number(number),
-                                    )
-                                    .into_value()?,
+                                (Self::gsi1_sk().kind(kind).number(number)).into_value()?,
                             ),
                         },
                     ),

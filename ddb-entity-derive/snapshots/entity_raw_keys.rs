@@ -197,6 +197,25 @@ const _: () = {
             "session_token",
             "username",
         ];
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = ("session_token", ::core::option::Option::None);
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            let _ = __sort;
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                let __decoded_session_token: __Key_session_token = ::core::convert::From::from(
+                    ::std::string::String::from(__partition),
+                );
+                let session_token = &__decoded_session_token;
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "session_token",
             "username",

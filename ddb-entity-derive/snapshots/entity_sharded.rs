@@ -40,6 +40,14 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < App > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = ::core::assert!(
+        < __Key_event_id as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
+    const _: () = ::core::assert!(
+        < __Key_day as ::ddb_entity::key::KeyPart > ::ORDERED,
+        "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+    );
     #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
@@ -364,9 +372,7 @@ const _: () = {
                             __pk.finish_index_partition::<Gsi1>()?
                         },
                         sort: ::core::option::Option::Some(
-                            ::ddb_entity::SortKey::from(
-                                    Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)),
-                                )
+                            (Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)))
                                 .into_value()?,
                         ),
                     }),
@@ -376,6 +382,38 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Event {
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = (
+            "DAY#{day}#{shard(event_id) % 8}",
+            ::core::option::Option::Some("EVENT#{event_id}"),
+        );
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            let ::core::option::Option::Some(__sort) = __sort else {
+                return false;
+            };
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+                reader.literal("DAY")?;
+                let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+                let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
+                reader.finish()?;
+                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+                reader.literal("EVENT")?;
+                let __decoded_event_id: __Key_event_id = reader
+                    .part::<__Key_event_id>()?;
+                reader.finish()?;
+                let day = &__decoded_day;
+                let event_id = &__decoded_event_id;
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "day",
             "event_id",
@@ -460,8 +498,7 @@ const _: () = {
                                 __pk.finish_index_partition::<Gsi1>()?
                             },
                             sort: ::core::option::Option::Some(
-                                ::ddb_entity::SortKey::from(Self::gsi1_sk().day(day))
-                                    .into_value()?,
+                                (Self::gsi1_sk().day(day)).into_value()?,
                             ),
                         },
                     ),

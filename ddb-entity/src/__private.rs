@@ -6,7 +6,7 @@
 
 pub use serde;
 
-pub use crate::collection::has_duplicate_type;
+pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
     Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder,
 };
@@ -177,4 +177,10 @@ pub fn unknown_schema_version(
         )
     };
     crate::codec::DecodeError::text(what)
+}
+
+/// Whether table `T` is typed by key alone (`typed_by: Key`): its
+/// collections' members must have templates that tell their keys apart.
+pub const fn typed_by_key<T: crate::Table>() -> bool {
+    matches!(T::SCHEMA.typing, crate::Typing::Key)
 }

@@ -7,12 +7,71 @@
 //! (an index's sort key need not start with the type) and cannot confuse
 //! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE_TAG` are refused
 //! when the collection is declared.
+//!
+//! A table typed by key ([`Typing::Key`](crate::Typing::Key), a table designed
+//! by hand) has no type attribute: each item goes to the one member whose
+//! key templates its stored keys parse against ([`Member::key_matches`]): the
+//! leading literal, then every hole and nothing left over, so
+//! `ORDER#{placed}#{id}` and `ORDER#{placed}#{id}#LINE#{n}` are told apart.
+//! Members whose templates are the same text but for the holes' names are
+//! refused when the collection is declared; an item whose keys two members
+//! parse (templates that overlap in ways only values decide, such as a
+//! string hole beside a literal) fails with
+//! [`ErrorKind::AmbiguousKey`](crate::ErrorKind::AmbiguousKey), naming both.
 
-use crate::entity::Entity;
 use crate::entity::verify::item_at;
+use crate::entity::{Entity, EntityHooks};
 use crate::error::{Repr, Result};
 use crate::item::{self, Item};
-use crate::table::Table;
+use crate::table::{Table, TableSchema, Typing};
+
+/// One entity type a collection holds, as routing by key needs it.
+///
+/// ```
+/// use ddb_entity::{Entity, Member};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+/// struct User { email: String }
+///
+/// const USER: Member = Member::of::<User>();
+/// assert_eq!(USER.entity, "User");
+/// assert_eq!(USER.templates, ("USER#{email}", Some("PROFILE")));
+/// assert!(USER.key_matches("USER#ann@example.com", Some("PROFILE")));
+/// assert!(!USER.key_matches("user#ann@example.com", Some("PROFILE"))); // another case
+/// assert!(!USER.key_matches("USER#ann@example.com", Some("PROFILE#2")));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Member {
+    /// The Rust type's name ([`Entity::RUST_NAME`]).
+    pub entity: &'static str,
+    /// Its [`Entity::TYPE_TAG`], by which the collection stores it.
+    pub type_tag: &'static str,
+    /// Its primary key templates (partition, sort) as written.
+    pub templates: (&'static str, Option<&'static str>),
+    matches: fn(&str, Option<&str>) -> bool,
+}
+
+impl Member {
+    /// The member for entity `E`.
+    pub const fn of<E: Entity>() -> Self {
+        Member {
+            entity: E::RUST_NAME,
+            type_tag: E::TYPE_TAG,
+            templates: <E as EntityHooks>::KEY_TEMPLATES,
+            matches: <E as EntityHooks>::key_matches,
+        }
+    }
+
+    /// Whether stored key values (partition, sort) parse as this entity's
+    /// primary key.
+    pub fn key_matches(&self, partition: &str, sort: Option<&str>) -> bool {
+        (self.matches)(partition, sort)
+    }
+}
 
 /// A typed view of one Query's items: a struct of `Option<E>`/`Vec<E>`
 /// fields (`#[derive(Collection)]`), or a `Vec` of a [`CollectionItem`].
@@ -25,6 +84,12 @@ pub trait Collection: Default + Send {
 
     /// The entity types it holds (their [`Entity::TYPE_TAG`]s).
     const TYPES: &'static [&'static str];
+
+    /// The entity types it holds, as routing by key needs them (on a table
+    /// typed by key). `#[derive(Collection)]` lists every member; a
+    /// hand-written collection that leaves it empty holds no item of such
+    /// a table.
+    const MEMBERS: &'static [Member] = &[];
 
     /// Adds one item whose type attribute is `entity_type`, keeping the
     /// order items arrive in (the sort-key order). `Ok(false)` when no
@@ -57,6 +122,10 @@ pub trait CollectionItem: Sized + Send {
     /// The entity types it can be.
     const TYPES: &'static [&'static str];
 
+    /// The entity types it can be, for routing by key (see
+    /// [`Collection::MEMBERS`]).
+    const MEMBERS: &'static [Member] = &[];
+
     /// Decodes an item of type `entity_type`; `Ok(None)` when no variant
     /// has that type.
     fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>>;
@@ -66,6 +135,7 @@ impl<E: Entity + Send> CollectionItem for E {
     type Table = E::Table;
     const NAME: &'static str = E::RUST_NAME;
     const TYPES: &'static [&'static str] = &[E::TYPE_TAG];
+    const MEMBERS: &'static [Member] = &[Member::of::<E>()];
 
     fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>> {
         if entity_type == E::TYPE_TAG {
@@ -80,6 +150,7 @@ impl<T: CollectionItem> Collection for Vec<T> {
     type Table = T::Table;
     const NAME: &'static str = T::NAME;
     const TYPES: &'static [&'static str] = T::TYPES;
+    const MEMBERS: &'static [Member] = T::MEMBERS;
 
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool> {
         match T::from_typed_item(entity_type, item)? {
@@ -112,8 +183,10 @@ pub enum UnknownItems {
     Filter,
 }
 
-/// Routes one item into `collection` by its type attribute. An item with no
-/// (string) type attribute is always an error: it is not ours to guess.
+/// Routes one item into `collection`: by its type attribute, or on a
+/// table typed by key by the member whose templates its keys parse
+/// against. An item with no (string) type attribute on a table typed by
+/// attribute is always an error: it is not ours to guess.
 pub(crate) fn demultiplex<C: Collection>(
     collection: &mut C,
     item: Item,
@@ -125,9 +198,6 @@ pub(crate) fn demultiplex<C: Collection>(
         found,
         at: item_at(item, &schema),
         type_attribute: schema.type_attribute,
-    };
-    let Some(tag) = item::type_tag(&item, &schema) else {
-        return Err(unknown(&item, None).into());
     };
     let apply_policy = |unknown: Repr, entity_type: &str| match policy {
         UnknownItems::Skip => {
@@ -141,12 +211,39 @@ pub(crate) fn demultiplex<C: Collection>(
         // The server was asked not to return it: it did anyway.
         UnknownItems::Error | UnknownItems::Filter => Err(unknown.into()),
     };
-    // A type no member holds is decided here, while the item is at hand
-    // for the message. A member's type is named by its `&'static str`: no
-    // copy of the attribute per item (the item moves into `push_item`).
-    let Some(&known) = C::TYPES.iter().find(|known| **known == tag) else {
-        let found = tag.to_owned();
-        return apply_policy(unknown(&item, Some(found.clone())), &found);
+    let tag = match schema.typing {
+        Typing::Key => None,
+        _ => item::type_tag(&item, &schema),
+    };
+    let known = match tag {
+        Some(tag) => {
+            // A type no member holds is decided here, while the item is at
+            // hand for the message. A member's type is named by its
+            // `&'static str`: no copy of the attribute per item (the item
+            // moves into `push_item`).
+            let Some(&known) = C::TYPES.iter().find(|known| **known == tag) else {
+                let found = tag.to_owned();
+                return apply_policy(unknown(&item, Some(found.clone())), &found);
+            };
+            known
+        }
+        None if schema.typing.reads_keys() => {
+            match member_by_key(C::NAME, C::MEMBERS, &item, &schema)? {
+                Some(member) => member.type_tag,
+                // Asked for the collection's items only, on a table with no
+                // type attribute to filter on: what the server could not
+                // leave out is left out here.
+                None if policy == UnknownItems::Filter => return Ok(()),
+                None => {
+                    let unmatched = Repr::UnmatchedKey {
+                        collection: C::NAME,
+                        at: item_at(&item, &schema),
+                    };
+                    return apply_policy(unmatched, "(keys match no member's templates)");
+                }
+            }
+        }
+        None => return Err(unknown(&item, None).into()),
     };
     if collection.push_item(known, item)? {
         return Ok(());
@@ -156,10 +253,55 @@ pub(crate) fn demultiplex<C: Collection>(
     apply_policy(unknown(&Item::new(), Some(known.to_owned())), known)
 }
 
-/// Decodes one item as whichever member of `T` its type attribute names,
+/// The one member of `members` whose key templates `item`'s stored keys
+/// parse against; `None` when none does, an error naming both when two do.
+pub(crate) fn member_by_key(
+    collection: &'static str,
+    members: &'static [Member],
+    item: &Item,
+    schema: &TableSchema,
+) -> Result<Option<&'static Member>> {
+    let (partition, sort) = stored_keys(item, schema);
+    let Some(partition) = partition else {
+        return Ok(None);
+    };
+    let mut matching = members.iter().filter(|m| m.key_matches(partition, sort));
+    let Some(first) = matching.next() else {
+        return Ok(None);
+    };
+    if let Some(second) = matching.next() {
+        return Err(Repr::AmbiguousKey {
+            collection,
+            at: item_at(item, schema),
+            first: (first.entity, first.templates),
+            second: (second.entity, second.templates),
+        }
+        .into());
+    }
+    Ok(Some(first))
+}
+
+/// The stored primary key values of `item`, where they are strings.
+pub(crate) fn stored_keys<'i>(
+    item: &'i Item,
+    schema: &TableSchema,
+) -> (Option<&'i str>, Option<&'i str>) {
+    let string = |name: &str| match item::attribute(item, name) {
+        Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => Some(value.as_str()),
+        _ => None,
+    };
+    (
+        string(schema.primary.partition_key),
+        schema.primary.sort_key.and_then(string),
+    )
+}
+
+/// Decodes one item as whichever member of `T` its type attribute names
+/// (on a table typed by key, whose templates its keys parse against),
 /// through the very routing a query uses ([`demultiplex`] into a one-item
 /// `Vec`), so a stream record and a query result are told apart alike. An
-/// item of a type `T` does not hold, or of no type, is
+/// item of a type `T` does not hold, or of no type, or whose keys match no
+/// member's templates, is
 /// [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType): the caller
 /// has no collection to leave it out of.
 #[cfg(any(feature = "lambda", feature = "streams"))]
@@ -199,6 +341,46 @@ pub const fn has_duplicate_type(types: &[&str]) -> bool {
         i += 1;
     }
     false
+}
+
+/// Whether two entities' primary key templates are the same text but for
+/// the names (and widths) of their holes: on a table typed by key, their
+/// items could not be told apart. Checked at compile time by
+/// `#[derive(Collection)]` for members of a table typed by key.
+#[doc(hidden)]
+pub const fn same_key_shape(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> bool {
+    if a.0.is_empty() || b.0.is_empty() {
+        // A hand-written entity states no templates.
+        return false;
+    }
+    if !same_shape(a.0.as_bytes(), b.0.as_bytes()) {
+        return false;
+    }
+    match (a.1, b.1) {
+        (Some(x), Some(y)) => same_shape(x.as_bytes(), y.as_bytes()),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Byte equality where every `{…}` run counts as one hole.
+const fn same_shape(a: &[u8], b: &[u8]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b'{' && b[j] == b'{' {
+            while i < a.len() && a[i] != b'}' {
+                i += 1;
+            }
+            while j < b.len() && b[j] != b'}' {
+                j += 1;
+            }
+        } else if a[i] != b[j] {
+            return false;
+        }
+        i += 1;
+        j += 1;
+    }
+    i >= a.len() && j >= b.len()
 }
 
 pub(crate) const fn str_eq(a: &str, b: &str) -> bool {

@@ -27,6 +27,7 @@ pub mod model;
 mod read;
 pub mod shard;
 pub mod stream;
+pub mod survey;
 mod table;
 mod transact;
 mod write;
@@ -35,7 +36,7 @@ mod write;
 pub mod __private;
 
 pub use capacity::Capacity;
-pub use collection::{Collection, CollectionItem, UnknownItems};
+pub use collection::{Collection, CollectionItem, Member, UnknownItems};
 pub use cursor::Cursor;
 #[cfg(feature = "sealed-cursors")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
@@ -43,7 +44,7 @@ pub use cursor::CursorSeal;
 pub use db::Db;
 pub use entity::{
     Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey,
-    SortRange, Timestamp, Versioned,
+    SortRange, Timestamp, UnorderedSortKey, Versioned,
 };
 pub use error::{Error, ErrorKind, Result};
 pub use expr::{AttributeType, Condition, SizeOf};
@@ -51,7 +52,7 @@ pub use item::{Item, Set, SetElement};
 pub use table::{
     Billing, Index, IndexKind, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, LocalIndex,
     MultiKeyIndex, MultiKeyIndexSchema, Primary, Projection, QueryIndex, SortedIndex, SortedTable,
-    Table, TableSchema, Throughput, validate_table_name,
+    Table, TableSchema, Throughput, Typing, validate_table_name,
 };
 
 /// The operation builders `Db`'s methods return, what their futures and

@@ -3,6 +3,7 @@
 //! the embedded DynamoDB, or to the server named by `DDB_ENDPOINT` (moto in
 //! the CI cross-check).
 
+mod adopt;
 mod batch;
 mod codec;
 mod collection;

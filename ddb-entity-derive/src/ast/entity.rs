@@ -613,6 +613,14 @@ impl<'a> Hole<'a> {
         field.option_inner.unwrap_or(field.ty)
     }
 
+    /// Whether the key part is spelled `Unordered<…>`: numbers as
+    /// hand-written keys hold them, which bound no range. Read from the
+    /// type as written; another spelling (an alias) is caught by a
+    /// compile-time check of `KeyPart::ORDERED` instead.
+    pub(crate) fn unordered(&self) -> bool {
+        self.field.is_some() && super::type_name(self.ty()).as_deref() == Some("Unordered")
+    }
+
     /// Whether the field is an `Option` (the hole makes its index sparse).
     pub(crate) fn optional(&self) -> bool {
         self.resolved().option_inner.is_some()

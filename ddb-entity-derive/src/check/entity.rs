@@ -51,6 +51,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
     }
     holes(cx, entity);
     shards(cx, entity);
+    super::unordered::unordered(cx, entity);
     computed(cx, entity);
     type_tag(cx, entity);
     schema_version(cx, entity);

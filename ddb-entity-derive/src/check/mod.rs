@@ -5,6 +5,7 @@
 mod collection;
 mod entity;
 mod key_part;
+mod unordered;
 
 pub(crate) use collection::collection;
 pub(crate) use entity::entity;

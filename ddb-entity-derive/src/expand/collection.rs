@@ -69,11 +69,27 @@ fn associated_items(model: &Collection<'_>) -> TokenStream {
         let entity = entity(model, member);
         quote!(#entity::TYPE_TAG)
     });
+    let members = (0..model.members.len()).map(|position| {
+        let alias = format_ident!("__Member{}", position);
+        quote!(::ddb_entity::Member::of::<#alias>())
+    });
     quote! {
         #table
         const NAME: &'static ::core::primitive::str = #name;
         const TYPES: &'static [&'static ::core::primitive::str] = &[#(#types),*];
+        const MEMBERS: &'static [::ddb_entity::Member] = &[#(#members),*];
     }
+}
+
+/// `<E as ::ddb_entity::__private::EntityHooks>` of the member's checked type.
+fn hooks(model: &Collection<'_>, member: &Member<'_>) -> TokenStream {
+    let position = model
+        .members
+        .iter()
+        .position(|m| std::ptr::eq(m, member))
+        .expect("a member of this collection");
+    let alias = format_ident!("__Member{}", position);
+    quote!(<#alias as ::ddb_entity::__private::EntityHooks>)
 }
 
 fn struct_collection(model: &Collection<'_>) -> TokenStream {
@@ -195,6 +211,22 @@ fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
             distinct.push(quote_spanned! {span=>
                 const _: () = ::core::assert!(
                     !::ddb_entity::__private::has_duplicate_type(&[#a::TYPE_TAG, #b::TYPE_TAG]),
+                    #message
+                );
+            });
+            // On a table typed by key, the keys are the only type there is.
+            let (hooks_a, hooks_b) = (hooks(model, earlier), hooks(model, later));
+            let message = format!(
+                "`{}` and `{}` have the same key templates but for the names of their holes, and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute",
+                ast::type_string(earlier.entity),
+                ast::type_string(later.entity),
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            distinct.push(quote_spanned! {span=>
+                const _: () = ::core::assert!(
+                    !(::ddb_entity::__private::typed_by_key::<#first::Table>()
+                        && ::ddb_entity::__private::same_key_shape(#hooks_a::KEY_TEMPLATES, #hooks_b::KEY_TEMPLATES)),
                     #message
                 );
             });

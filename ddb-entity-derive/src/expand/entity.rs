@@ -97,6 +97,9 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         }
     });
 
+    let key_matching = super::matches::key_matching(model);
+    let ordered_sort_holes = super::matches::ordered_sort_holes(model);
+
     let index_fns = model
         .indexes
         .iter()
@@ -158,6 +161,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     quote! {
         const _: () = {
         #checks
+        #ordered_sort_holes
 
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #inherent_where {
@@ -206,6 +210,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
             #raw_attributes
+
+            #key_matching
 
             #version
 

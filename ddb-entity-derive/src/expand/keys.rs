@@ -182,7 +182,7 @@ pub(super) fn index_key(
             });
             quote! {
                 ::core::option::Option::Some(
-                    ::ddb_entity::SortKey::from(Self::#sk_fn() #(#calls)*).into_value()?
+                    (Self::#sk_fn() #(#calls)*).into_value()?
                 )
             }
         }
@@ -328,7 +328,13 @@ impl SortKeyBuilder<'_> {
             let literals = &after[i];
             let this = stage_ty(i);
             let last = i + 1 == holes.len();
-            let (returns, finish) = if last {
+            let (returns, finish) = if last && hole.unordered() {
+                // No range or prefix through unpadded numbers.
+                (
+                    quote!(::ddb_entity::UnorderedSortKey<#index>),
+                    quote!(.whole_unordered()),
+                )
+            } else if last {
                 (sort_key.clone(), quote!(.whole()))
             } else {
                 let next = stage_ty(i + 1);
@@ -347,6 +353,7 @@ impl SortKeyBuilder<'_> {
             let fill_doc = format!("Fills `{{{field}}}`.");
             let cut = match hole.width {
                 Some(_) => TokenStream::new(),
+                None if hole.unordered() => TokenStream::new(),
                 None => {
                     let cut_fn = format_ident!("{}_prefix", name::unraw(field));
                     let cut_method = if joined {
@@ -385,7 +392,7 @@ impl SortKeyBuilder<'_> {
             .join(", then ");
         let cuts = holes
             .iter()
-            .filter(|(hole, _)| hole.width.is_none())
+            .filter(|(hole, _)| hole.width.is_none() && !hole.unordered())
             .map(|(hole, _)| format!("`.{}_prefix(…)`", name::unraw(hole.field())))
             .collect::<Vec<_>>();
         let cuts = match cuts.as_slice() {

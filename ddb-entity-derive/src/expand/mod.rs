@@ -16,6 +16,7 @@ mod fields;
 mod key_part;
 mod keys;
 mod layout;
+mod matches;
 mod schema;
 mod shape;
 mod update;

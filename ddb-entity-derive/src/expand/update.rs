@@ -20,7 +20,7 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
         .iter()
         .any(|index| uses_primary_fields(model, index))
     {
-        decode_primary_key(model)
+        decode_primary_key(model, quote!(key.partition()), quote!(key.sort()))
     } else {
         quote!(let _ = key;)
     };
@@ -81,7 +81,13 @@ fn reads(index: &Index<'_>) -> Vec<String> {
 /// `let customer_id = &…;` for every primary-key field, parsed back from
 /// the key the update addresses (the encoding is reversible), so an index
 /// template can reuse them although an update never changes them.
-fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
+/// `partition` and `sort` are the key values' `&str` expressions; the
+/// statements use `?` on `KeyError`s.
+pub(super) fn decode_primary_key(
+    model: &Entity<'_>,
+    partition: TokenStream,
+    sort: TokenStream,
+) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
         if let Some(hole) = template.raw_hole() {
             // The key attribute is the field's own string.
@@ -101,8 +107,8 @@ fn decode_primary_key(model: &Entity<'_>) -> TokenStream {
             reader.finish()?;
         }
     };
-    let pk = reader(model.pk(), quote!(key.partition()));
-    let sk = model.sk.as_ref().map(|sk| reader(sk, quote!(key.sort())));
+    let pk = reader(model.pk(), partition);
+    let sk = model.sk.as_ref().map(|sk| reader(sk, sort));
     let bindings = keys::params(model.primary()).into_iter().map(|hole| {
         let field = hole.field();
         let decoded = format_ident!("__decoded_{}", name::unraw(field));
@@ -417,7 +423,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     let decode = if holes.is_empty() {
         quote!(let _ = key;)
     } else {
-        decode_primary_key(model)
+        decode_primary_key(model, quote!(key.partition()), quote!(key.sort()))
     };
     quote! {
         #decode

@@ -18,7 +18,7 @@ use crate::entity::{Entity, Key};
 use crate::error::{Error, PendingKey, Repr, Result};
 use crate::item::{self, Item, ttl};
 use crate::key::KeyError;
-use crate::table::Table;
+use crate::table::{Table, Typing};
 
 /// Keys per BatchGetItem request: DynamoDB's limit.
 const MAX_KEYS: usize = 100;
@@ -374,7 +374,11 @@ impl<'db, T: Table> BatchGet<'db, T> {
                     tracing::warn!("BatchGetItem returned an item for a key that was not asked");
                     continue;
                 };
+                // On a table typed by key the key asked for is the type:
+                // demultiplexing parses it against the members' templates.
                 match item::type_tag(&item, &T::SCHEMA) {
+                    _ if T::SCHEMA.typing == Typing::Key => {}
+                    None if T::SCHEMA.typing.reads_keys() => {}
                     Some(found) if found == entity_type => {}
                     found => {
                         return Err(Repr::WrongType {

@@ -5,13 +5,14 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::verify::{StoredKeys, keep_keys_found_by};
+use super::verify::{StoredKeys, item_at, keep_keys_found_by};
 use super::{Entity, keys};
 use crate::codec;
+use crate::collection::stored_keys;
 use crate::error::{Repr, Result};
 use crate::evolve::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, type_tag};
-use crate::table::{KeySchema, Table, TableSchema};
+use crate::table::{KeySchema, Table, TableSchema, Typing};
 
 /// The whole item of `entity`, its maintained timestamps written as of
 /// `now`.
@@ -84,7 +85,10 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     if let Some(sort_key) = schema.primary.sort_key {
         put(sort_key, sort);
     }
-    put(schema.type_attribute, E::TYPE_TAG.to_owned());
+    // A table typed by key keeps its own convention: no type attribute.
+    if schema.typing.writes_type_attribute() {
+        put(schema.type_attribute, E::TYPE_TAG.to_owned());
+    }
     for entry in entity.index_entries()? {
         let Some(key) = entry.key else { continue };
         // Whoever built the entry (generated or hand-written code), DynamoDB
@@ -100,10 +104,10 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
 
 /// Whether the library writes an attribute named `name` in a table of
 /// `schema`: a key attribute of the table or of any of its indexes, the
-/// type attribute or the write token.
+/// type attribute (where the table has one) or the write token.
 pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
     let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
-    name == schema.type_attribute
+    (name == schema.type_attribute && schema.typing.writes_type_attribute())
         || name == schema.token_attribute
         || is_key(&schema.primary)
         || schema.indexes.iter().any(|index| is_key(&index.keys))
@@ -159,10 +163,30 @@ pub(crate) fn from_item_by_key<E: Entity>(mut item: Item) -> Result<E> {
     E::from_item(item)
 }
 
-/// The one check every typed read makes before decoding: the item's type
-/// attribute is `E`'s.
+/// The one check every typed read makes before decoding: the item is an
+/// `E`. On a table typed by attribute its type attribute is `E`'s; on one
+/// typed by key its stored keys parse as `E`'s templates; on one typed by
+/// both, an item with a type attribute goes by it and one without by its
+/// keys.
 pub(crate) fn check_type<E: Entity>(item: &Item) -> Result<()> {
-    match type_tag(item, &E::Table::SCHEMA) {
+    let schema = E::Table::SCHEMA;
+    let tag = match schema.typing {
+        Typing::Key => None,
+        _ => type_tag(item, &schema),
+    };
+    if tag.is_none() && schema.typing.reads_keys() {
+        let (partition, sort) = stored_keys(item, &schema);
+        return match partition {
+            Some(partition) if E::key_matches(partition, sort) => Ok(()),
+            _ => Err(Repr::KeyNotOfEntity {
+                entity: E::RUST_NAME,
+                templates: E::KEY_TEMPLATES,
+                at: item_at(item, &schema),
+            }
+            .into()),
+        };
+    }
+    match tag {
         Some(tag) if tag == E::TYPE_TAG => Ok(()),
         found => Err(Repr::WrongType {
             entity: E::RUST_NAME,

@@ -25,6 +25,21 @@ pub trait EntityHooks: Sized {
     /// is decoded, and no separate key value is written for them.
     const RAW_ATTRIBUTES: &'static [&'static str] = &[];
 
+    /// The primary key's templates as written in `#[entity(…)]` (partition,
+    /// sort), for messages and for the compile-time check that two members
+    /// of a collection on a key-typed table cannot match the same key.
+    /// Empty for a hand-written entity.
+    const KEY_TEMPLATES: (&'static str, Option<&'static str>) = ("", None);
+
+    /// Whether stored key values parse as this entity's primary key: the
+    /// leading literals, every hole's value and nothing left over. How a
+    /// table typed by key (`typed_by: Key`) knows an item's entity. A
+    /// hand-written entity matches no key unless it says otherwise.
+    fn key_matches(partition: &str, sort: Option<&str>) -> bool {
+        let _ = (partition, sort);
+        false
+    }
+
     /// The attribute of the optimistic-locking version, if any.
     const VERSION_ATTRIBUTE: Option<&'static str> = None;
 

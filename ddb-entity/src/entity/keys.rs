@@ -430,6 +430,54 @@ impl KeySpace {
     }
 }
 
+/// A whole sort key whose last hole is an
+/// [`Unordered`](crate::key::Unordered) number (`LINE#7`): what a sort-key
+/// builder returns when it fills such a hole.
+///
+/// It converts into no [`SortKey`], so it bounds no range and no prefix:
+/// byte order over unpadded numbers is not their order (`LINE#12` sorts
+/// before `LINE#7`), and `begins_with(LINE#1)` would also find `LINE#12`.
+/// Read the item by its whole key with a get (`Entity::key(…)`), or the
+/// items around it with the stage before the hole. Index keys are built
+/// with it as usual ([`into_value`](UnorderedSortKey::into_value)).
+///
+/// ```
+/// use ddb_entity::{Entity, key::Unordered};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "ORDER#{order}", sk = "LINE#{line}")]
+/// struct Line { order: String, line: Unordered<u32> }
+///
+/// assert_eq!(Line::sk().line(Unordered(7)).value()?, "LINE#7");
+/// assert_eq!(Line::key("o-1", Unordered(12))?.sort(), "LINE#12");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+#[must_use = "an unordered sort key does nothing until its value is used"]
+pub struct UnorderedSortKey<I>(SortKey<I>);
+
+impl<I> UnorderedSortKey<I> {
+    /// The encoded value, or why it could not be encoded.
+    pub fn value(&self) -> Result<&str> {
+        self.0.value()
+    }
+
+    /// The encoded value, or why it could not be encoded.
+    pub fn into_value(self) -> Result<String> {
+        self.0.into_value()
+    }
+}
+
+impl<I> fmt::Debug for UnorderedSortKey<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("UnorderedSortKey")
+            .field(&self.0.value)
+            .finish()
+    }
+}
+
 impl<I> SortKey<I> {
     /// The encoded value: a whole sort key or a prefix of one, or why it
     /// could not be encoded.
@@ -847,6 +895,16 @@ impl<I> SortKeyBuilder<I> {
             space,
             index: PhantomData,
         }
+    }
+
+    /// Every hole is filled and the last is an
+    /// [`Unordered`](crate::key::Unordered) number: a whole sort key that
+    /// no sort-key condition takes (see [`UnorderedSortKey`]).
+    pub fn whole_unordered(self) -> UnorderedSortKey<I>
+    where
+        I: QueryIndex,
+    {
+        UnorderedSortKey(self.whole())
     }
 
     /// Cut at the component boundary reached so far (nothing written yet is

@@ -25,7 +25,9 @@ pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, 
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;
-pub use keys::{IndexKey, Key, KeyWriter, Partition, ShardInputs, SortKey, SortKeyBuilder};
+pub use keys::{
+    IndexKey, Key, KeyWriter, Partition, ShardInputs, SortKey, SortKeyBuilder, UnorderedSortKey,
+};
 pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;

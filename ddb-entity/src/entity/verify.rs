@@ -64,7 +64,9 @@ impl StoredKeys {
                 }
             }
         }
-        item.remove(schema.type_attribute);
+        if schema.typing.writes_type_attribute() {
+            item.remove(schema.type_attribute);
+        }
         StoredKeys {
             partition,
             sort,

@@ -39,6 +39,9 @@ pub enum ErrorKind {
     /// A query met an item of a type its collection does not hold (with
     /// [`UnknownItems::Error`](crate::UnknownItems::Error)).
     UnknownType,
+    /// On a table typed by key, an item's keys parse as the templates of
+    /// two members of a collection, so which one it is cannot be told.
+    AmbiguousKey,
     /// A collection field of `Option<E>` met a second `E`, or a query's
     /// [`one`](crate::op::Query::one) found more than one item.
     MoreThanOne,

@@ -137,6 +137,39 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "the item at {at} matches none of the key templates of `{collection}`'s members: it is another entity's or a foreign item; add its entity to the collection, or skip such items with UnknownItems::Skip (run a survey to list them)"
+    )]
+    UnmatchedKey {
+        collection: &'static str,
+        /// Where the item is stored.
+        at: ItemAt,
+    },
+
+    #[error(
+        "the item at {at} matches the key templates of both `{}` ({}) and `{}` ({}) in `{collection}`, so on a table typed by key it cannot be told which it is: make the templates disjoint (a different literal), or declare a type attribute (`typed_by: KeyAndAttribute`) and write the item with it",
+        first.0, Templates(first.1), second.0, Templates(second.1)
+    )]
+    AmbiguousKey {
+        collection: &'static str,
+        /// Where the item is stored.
+        at: ItemAt,
+        /// The first two members whose templates its keys parse against.
+        first: (&'static str, (&'static str, Option<&'static str>)),
+        second: (&'static str, (&'static str, Option<&'static str>)),
+    },
+
+    #[error(
+        "the item at {at} is not {}: its keys do not parse as its key templates {}; it is another entity's or a foreign item (a key in another case, another delimiter or format than the templates say)",
+        a(entity), Templates(*templates)
+    )]
+    KeyNotOfEntity {
+        entity: &'static str,
+        templates: (&'static str, Option<&'static str>),
+        /// Where the item is stored.
+        at: ItemAt,
+    },
+
+    #[error(
         "`{collection}` holds one `{entity}` but the query returned more than one: make the field a Vec<{entity}>"
     )]
     MoreThanOne {
@@ -492,7 +525,9 @@ impl Repr {
             Repr::KeyMismatch { .. } => ErrorKind::KeyMismatch,
             Repr::WrongType { .. } | Repr::ForeignItem { .. } => ErrorKind::WrongType,
             Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
-            Repr::UnknownType { .. } => ErrorKind::UnknownType,
+            Repr::UnknownType { .. } | Repr::UnmatchedKey { .. } => ErrorKind::UnknownType,
+            Repr::AmbiguousKey { .. } => ErrorKind::AmbiguousKey,
+            Repr::KeyNotOfEntity { .. } => ErrorKind::WrongType,
             Repr::MoreThanOne { .. } | Repr::NotUnique { .. } => ErrorKind::MoreThanOne,
             Repr::AttributeClash { .. } => ErrorKind::AttributeClash,
             Repr::AlreadyExists { .. } => ErrorKind::AlreadyExists,
@@ -547,6 +582,7 @@ impl Repr {
             | Repr::Decode { entity, .. }
             | Repr::KeyMismatch { entity, .. }
             | Repr::WrongType { entity, .. }
+            | Repr::KeyNotOfEntity { entity, .. }
             | Repr::ForeignItem { entity, .. }
             | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
@@ -757,6 +793,19 @@ struct Code<'a>(&'a str);
 impl fmt::Display for Code<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "`{}`", self.0)
+    }
+}
+
+/// `pk "USER#{email}" / sk "PROFILE"`.
+struct Templates((&'static str, Option<&'static str>));
+
+impl fmt::Display for Templates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pk \"{}\"", self.0.0)?;
+        if let Some(sort) = self.0.1 {
+            write!(f, " / sk \"{sort}\"")?;
+        }
+        Ok(())
     }
 }
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::entity::{AttrPath, Entity, Step};
 use crate::error::{Error, Repr, Result};
 use crate::item::size;
-use crate::table::{Table, TableSchema};
+use crate::table::{Table, TableSchema, Typing};
 
 pub use operand::{AttributeType, SizeOf};
 pub(crate) use placeholders::Placeholders;
@@ -335,13 +335,48 @@ impl Node {
         let schema = s.schema;
         Ok(match self {
             Node::TypeIs { or_absent } => {
-                let t = p.name(schema.type_attribute);
-                let tag = p.value(AttributeValue::S(s.type_tag.to_owned()));
-                if *or_absent {
-                    let pk = p.name(schema.primary.partition_key);
-                    format!("attribute_not_exists({pk}) OR {t} = {tag}")
-                } else {
-                    format!("{t} = {tag}")
+                // Every name is allocated only where the expression uses it:
+                // DynamoDB refuses unused placeholders.
+                let or_absent = *or_absent;
+                match schema.typing {
+                    Typing::Attribute => {
+                        let t = p.name(schema.type_attribute);
+                        let tag = p.value(AttributeValue::S(s.type_tag.to_owned()));
+                        if or_absent {
+                            let pk = p.name(schema.primary.partition_key);
+                            format!("attribute_not_exists({pk}) OR {t} = {tag}")
+                        } else {
+                            format!("{t} = {tag}")
+                        }
+                    }
+                    // The key was built from `E`'s templates, and on a table
+                    // typed by key the key is the type: whatever is stored
+                    // there is an `E` (or, where templates overlap, refused on
+                    // read). Existence is all there is to check; "absent or of
+                    // type" holds always, and is sent as the tautology it is.
+                    Typing::Key => {
+                        let pk = p.name(schema.primary.partition_key);
+                        if or_absent {
+                            format!("attribute_not_exists({pk}) OR attribute_exists({pk})")
+                        } else {
+                            format!("attribute_exists({pk})")
+                        }
+                    }
+                    // An item without a type attribute goes by its key.
+                    Typing::KeyAndAttribute => {
+                        let pk = p.name(schema.primary.partition_key);
+                        let t = p.name(schema.type_attribute);
+                        let tag = p.value(AttributeValue::S(s.type_tag.to_owned()));
+                        if or_absent {
+                            format!(
+                                "attribute_not_exists({pk}) OR attribute_not_exists({t}) OR {t} = {tag}"
+                            )
+                        } else {
+                            format!(
+                                "attribute_exists({pk}) AND (attribute_not_exists({t}) OR {t} = {tag})"
+                            )
+                        }
+                    }
                 }
             }
             Node::TokenIsNot(token) => {

@@ -67,11 +67,14 @@ mod float;
 #[cfg(any(feature = "uuid", feature = "ulid"))]
 mod id;
 mod int;
+#[cfg(feature = "chrono")]
+mod iso;
 mod reader;
 mod scalar;
 mod string;
 #[cfg(feature = "chrono")]
 mod time;
+mod unordered;
 
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -85,10 +88,13 @@ pub use builder::KeyBuf;
 pub use cardinality::Cardinality;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
+#[cfg(feature = "chrono")]
+pub use iso::{IsoMillis, IsoSeconds};
 pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
 pub use time::{DateOf, Year, YearMonth, date_of};
+pub use unordered::Unordered;
 
 /// The byte that joins the segments of a key: `#` (0x23).
 ///
@@ -247,6 +253,11 @@ pub trait KeyPart {
     /// partition key whose holes all have few values. Declaring it is a
     /// promise only as far as the lint goes: nothing else reads it.
     const CARDINALITY: Cardinality = Cardinality::Unbounded;
+    /// Whether byte order of encodings is the order of values (promise 1
+    /// above). Only [`Unordered`] says no: a key part for numbers that
+    /// hand-written keys hold unpadded. A sort-key builder refuses to make
+    /// a range bound of a hole that is not ordered.
+    const ORDERED: bool = true;
 }
 
 /// Parses a component written by [`KeyPart::encode_key`] back into a value.
@@ -331,6 +342,7 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
     const CARDINALITY: Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -342,6 +354,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
     const CARDINALITY: Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -353,6 +366,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
     const CARDINALITY: Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -364,6 +378,7 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
     const CARDINALITY: Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
@@ -375,6 +390,7 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
     const FIXED_LEN: Option<usize> = T::FIXED_LEN;
     const PREFIX_FREE: bool = T::PREFIX_FREE;
     const CARDINALITY: Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)

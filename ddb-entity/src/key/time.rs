@@ -169,6 +169,58 @@ fn parse_time(text: &str) -> Option<NaiveTime> {
     }
 }
 
+/// `YYYY-MM-DDTHH:MM:SS` and, for `fraction` > 0, `.` and that many
+/// digits of the second: the ISO-8601 forms of [`super::iso`]. Leap
+/// seconds are refused (no hand-written key has one worth adopting).
+pub(super) fn push_datetime_digits(
+    out: &mut String,
+    at: NaiveDateTime,
+    fraction: u32,
+) -> Result<(), KeyError> {
+    let time = at.time();
+    if time.nanosecond() >= NANOS_PER_SEC {
+        return Err(KeyError::OutOfRange {
+            what: "leap second",
+            value: at.to_string(),
+        });
+    }
+    push_date(out, at.date())?;
+    out.push('T');
+    push_digits(out, time.hour(), 2);
+    out.push(':');
+    push_digits(out, time.minute(), 2);
+    out.push(':');
+    push_digits(out, time.second(), 2);
+    if fraction > 0 {
+        out.push('.');
+        push_digits(out, time.nanosecond() / 10u32.pow(9 - fraction), fraction);
+    }
+    Ok(())
+}
+
+/// Parses exactly what [`push_datetime_digits`] writes for `fraction`.
+pub(super) fn parse_naive_datetime_digits(text: &str, fraction: u32) -> Option<NaiveDateTime> {
+    let (date, time) = text.split_once('T')?;
+    let b = time.as_bytes();
+    let len = if fraction > 0 {
+        9 + fraction as usize
+    } else {
+        8
+    };
+    if b.len() != len || b[2] != b':' || b[5] != b':' || (fraction > 0 && b[8] != b'.') {
+        return None;
+    }
+    let hour = parse_digits(time.get(0..2)?)?;
+    let minute = parse_digits(time.get(3..5)?)?;
+    let second = parse_digits(time.get(6..8)?)?;
+    let nanos = match fraction {
+        0 => 0,
+        _ => parse_digits(time.get(9..)?)? * 10u32.pow(9 - fraction),
+    };
+    let time = NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?;
+    Some(parse_date(date)?.and_time(time))
+}
+
 fn parse_naive_datetime(text: &str) -> Option<NaiveDateTime> {
     let (date, time) = text.split_once('T')?;
     Some(parse_date(date)?.and_time(parse_time(time)?))

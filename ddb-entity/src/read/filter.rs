@@ -10,7 +10,7 @@ use crate::collection::UnknownItems;
 use crate::entity::{Entity, owned_attribute};
 use crate::error::{Repr, Result};
 use crate::expr::{Condition, ErasedCondition, Placeholders, type_in};
-use crate::table::{KeySchema, TableSchema};
+use crate::table::{KeySchema, TableSchema, Typing};
 
 /// The filters of one query or scan: each entity's conditions, joined by
 /// `AND`, each letting items of other entity types pass.
@@ -72,7 +72,19 @@ impl Filters {
     ) -> Result<Option<String>> {
         let mut clauses = Vec::with_capacity(self.conditions.len() + 1);
         if let (UnknownItems::Filter, Some(types)) = (policy, types) {
-            clauses.push(type_in(schema, types, p));
+            match schema.typing {
+                Typing::Attribute => clauses.push(type_in(schema, types, p)),
+                // No type attribute to filter on: the items come back and
+                // are routed by key, those of no member's templates left
+                // out (see `collection::demultiplex`).
+                Typing::Key => {}
+                // An item without a type attribute goes by its key.
+                Typing::KeyAndAttribute => {
+                    let t = p.name(schema.type_attribute);
+                    let known = type_in(schema, types, p);
+                    clauses.push(format!("attribute_not_exists({t}) OR {known}"));
+                }
+            }
         }
         for condition in &self.conditions {
             clauses.push(condition.render(p)?);

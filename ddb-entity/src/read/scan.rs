@@ -359,6 +359,46 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         }
     }
 
+    /// Every item as DynamoDB returns it, page by page with its segment
+    /// and whether that segment is done: the same engine (segments,
+    /// concurrency, page size) without typing, time to live or key
+    /// verification, for the survey, which must see items that decode as
+    /// nothing. Filters and cursors are not used.
+    pub(crate) fn raw_pages(
+        self,
+    ) -> impl Stream<Item = Result<(u32, Vec<Item>, bool)>> + Send + 'db {
+        let span = tracing::debug_span!(
+            "ddb.scan",
+            table = self.db.table_name(),
+            index = I::INDEX_NAME.unwrap_or("(table)"),
+            collection = "(raw)",
+            segments = self.segments,
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        );
+        let concurrency = self.concurrency;
+        let segments = match self.plan(None, false) {
+            Ok((mut shared, queue)) => {
+                shared.raw = true;
+                Segments {
+                    shared: Arc::new(shared),
+                    queue,
+                    running: FuturesUnordered::new(),
+                    concurrency,
+                    failed: false,
+                    span,
+                    totals: Totals::default(),
+                }
+                .left_stream()
+            }
+            Err(err) => futures_util::stream::once(async move { Err(err) }).right_stream(),
+        };
+        segments.map_ok(|page| (page.segment, page.items, page.cursor.is_none()))
+    }
+
     /// Everything the requests share, and the segments to read.
     fn plan(self, types: Option<&[&str]>, count: bool) -> Result<(Shared, Queue)> {
         let schema = I::Table::SCHEMA;
@@ -432,6 +472,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             now: self.db.now(),
             schema,
             meter: self.db.meter().cloned(),
+            raw: false,
         };
         Ok((shared, queue))
     }
@@ -463,6 +504,9 @@ struct Shared {
     now: std::time::SystemTime,
     schema: crate::table::TableSchema,
     meter: Option<Capacity>,
+    /// Items exactly as DynamoDB returns them (the survey's): no item
+    /// hidden by its time to live, no index key set aside.
+    raw: bool,
 }
 
 /// One request's items, before demultiplexing.
@@ -529,11 +573,13 @@ fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
                 .unwrap_or_default()
                 .max(items.len())
                 .max(counted);
-            if !s.include_expired {
-                items.retain(|item| !ttl::is_expired(item, &s.schema, s.now));
-            }
-            for item in &mut items {
-                keep_keys_found_by(item, &s.schema, s.index);
+            if !s.raw {
+                if !s.include_expired {
+                    items.retain(|item| !ttl::is_expired(item, &s.schema, s.now));
+                }
+                for item in &mut items {
+                    keep_keys_found_by(item, &s.schema, s.index);
+                }
             }
             let last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
             let cursor = last_key

@@ -14,6 +14,7 @@
 /// | `type_attribute: "_type"` | `"_type"` | the attribute naming each item's entity type |
 /// | `ttl_attribute: "expires_at"` | none | the time-to-live attribute (epoch seconds) |
 /// | `token_attribute: "_wt"` | `"_wt"` | the reserved attribute of write tokens (see [`TableSchema::token_attribute`](crate::TableSchema::token_attribute)) |
+/// | `typed_by: Key` | `Attribute` | how items say their entity: `Attribute`, `Key` (a table designed by hand, no type attribute) or `KeyAndAttribute` (see [`Typing`](crate::Typing)) |
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
 /// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
@@ -128,6 +129,7 @@ macro_rules! table {
             $(, type_attribute: $type_attr:literal)?
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
+            $(, typed_by: $typing:ident)?
             $(, billing: $billing:ident $({ $($billing_body:tt)* })?)?
             $(, indexes: {
                 $(
@@ -178,6 +180,7 @@ macro_rules! table {
                 type_attribute: [$($type_attr,)? "_type"][0],
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 token_attribute: [$($token_attr,)? "_wt"][0],
+                typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
                 billing: $crate::__table_billing!($($billing $({ $($billing_body)* })?)?),
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
                 local_indexes: &[$($(<$local as $crate::Index>::SCHEMA),*)?],

@@ -15,8 +15,10 @@
 
 mod check;
 mod declare;
+mod typing;
 
 pub use check::validate_table_name;
+pub use typing::Typing;
 
 /// The key attributes of the table or of one index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -231,6 +233,10 @@ pub struct TableSchema {
     pub primary: KeySchema,
     /// The attribute naming each item's entity type, e.g. `"_type"`.
     pub type_attribute: &'static str,
+    /// How an item's entity type is known: by the type attribute (the
+    /// default), by which entity's key templates its keys match (a table
+    /// designed by hand, adopted as it is), or by both.
+    pub typing: Typing,
     /// The table's time-to-live attribute, if it has one: a number of
     /// seconds since the Unix epoch after which DynamoDB deletes the item
     /// (within a few days). Reads hide items past it that are still there.

@@ -135,8 +135,9 @@ impl<T: Table> fmt::Debug for TransactDelete<T> {
 pub(crate) struct Planned {
     pub(crate) kind: ActionKind,
     pub(crate) entity: &'static str,
-    /// The entity's type attribute value.
-    pub(crate) entity_type: &'static str,
+    /// Whether a stored item is an entity of this type (the one check
+    /// typed reads make, as the table is typed).
+    pub(crate) check: fn(&Item) -> Result<()>,
     /// The partition and sort key values; `None` only when the parts failed.
     pub(crate) key: Option<(String, String)>,
     /// The table of the `Db` the single-item builder was made from, if any.
@@ -189,7 +190,7 @@ impl Planned {
                 ActionKind::Put
             },
             entity: E::RUST_NAME,
-            entity_type: E::TYPE_TAG,
+            check: crate::entity::convert::check_type::<E>,
             // The parts fail too when the key does.
             key: entity.primary_key().ok().map(Key::into_parts),
             made_for: made_for.map(str::to_owned),
@@ -258,7 +259,7 @@ impl Planned {
         Planned {
             kind,
             entity: E::RUST_NAME,
-            entity_type: E::TYPE_TAG,
+            check: crate::entity::convert::check_type::<E>,
             key: Some(key.into_parts()),
             made_for: made_for.map(str::to_owned),
             parts,

@@ -10,8 +10,7 @@ use crate::error::{
     ActionKind, CancellationCode, CancellationReason, Error, Repr, Result, StaleVersion,
 };
 use crate::expr::version::Expected;
-use crate::item::{Item, type_tag};
-use crate::table::TableSchema;
+use crate::item::Item;
 
 impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
@@ -28,9 +27,10 @@ impl CancellationReason {
 pub(crate) struct Sent {
     pub(crate) kind: ActionKind,
     pub(crate) entity: &'static str,
-    /// The entity's type attribute value: an old item of another type is a
-    /// failed type guard.
-    pub(crate) entity_type: &'static str,
+    /// Whether an old item is an entity of this type, as the table is
+    /// typed (by attribute, by key, or both): one that is not is a failed
+    /// type guard.
+    pub(crate) check: fn(&Item) -> crate::error::Result<()>,
     pub(crate) partition: String,
     pub(crate) sort: String,
     pub(crate) version: Option<Expected>,
@@ -44,7 +44,6 @@ pub(crate) struct Sent {
 /// condition failed (returned by DynamoDB, or read).
 pub(crate) fn error(
     table: &str,
-    schema: &TableSchema,
     sent: Vec<Sent>,
     stored: Vec<Option<Item>>,
     err: SdkError<TransactWriteItemsError, HttpResponse>,
@@ -61,7 +60,6 @@ pub(crate) fn error(
     canceled_error(
         "TransactWriteItems",
         table,
-        schema,
         sent,
         reasons,
         stored,
@@ -84,7 +82,6 @@ pub(crate) fn sdk_reasons(listed: Option<&[SdkReason]>, message: Option<&str>) -
 pub(crate) fn canceled_error(
     operation: &'static str,
     table: &str,
-    schema: &TableSchema,
     sent: Vec<Sent>,
     reasons: Vec<SdkReason>,
     stored: Vec<Option<Item>>,
@@ -96,7 +93,7 @@ pub(crate) fn canceled_error(
         .zip(reasons)
         .zip(stored)
         .enumerate()
-        .map(|(index, ((sent, reason), stored))| map(schema, index, sent, reason, stored))
+        .map(|(index, ((sent, reason), stored))| map(index, sent, reason, stored))
         .collect();
     Repr::TransactionCanceled {
         operation,
@@ -107,13 +104,7 @@ pub(crate) fn canceled_error(
     .into()
 }
 
-fn map(
-    schema: &TableSchema,
-    index: usize,
-    sent: Sent,
-    reason: SdkReason,
-    stored: Option<Item>,
-) -> CancellationReason {
+fn map(index: usize, sent: Sent, reason: SdkReason, stored: Option<Item>) -> CancellationReason {
     let code = CancellationCode::parse(reason.code.as_deref());
     let old_item = reason.item.filter(|item| !item.is_empty()).or(stored);
     let failed = code == CancellationCode::ConditionalCheckFailed;
@@ -125,7 +116,7 @@ fn map(
         && sent.kind != ActionKind::Create
         && old_item
             .as_ref()
-            .is_some_and(|item| type_tag(item, schema) != Some(sent.entity_type));
+            .is_some_and(|item| (sent.check)(item).is_err());
     // As alone: another type's item is that, before any version.
     let stale_version = match sent.version {
         Some(expected) if failed && !missing_for_update && !wrong_type => expected

@@ -15,7 +15,7 @@ use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Key, convert};
 use crate::error::{ActionKind, Error, Repr, Result};
 use crate::future::into_future;
-use crate::item::{self, Item, ttl};
+use crate::item::{Item, ttl};
 use crate::table::Table;
 
 /// Reads up to 100 entities of any types of one table by key, all as of
@@ -51,6 +51,9 @@ pub struct TransactGet<'db, T: Table> {
 struct Asked {
     entity: &'static str,
     entity_type: &'static str,
+    /// The one check every typed read makes: the item is an `E` (by type
+    /// attribute, by key, or both, as the table is typed).
+    check: fn(&Item) -> Result<()>,
     partition: String,
     sort: String,
     attributes: Item,
@@ -127,6 +130,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
         self.keys.push(Asked {
             entity: E::RUST_NAME,
             entity_type: E::TYPE_TAG,
+            check: convert::check_type::<E>,
             partition,
             sort,
             attributes,
@@ -219,7 +223,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
                 }
                 Err(err) => {
                     charge.failed();
-                    return Err(canceled(table, &T::SCHEMA, &keys, err));
+                    return Err(canceled(table, &keys, err));
                 }
             };
             let now = self.db.now();
@@ -233,17 +237,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
                         self.include_expired || !ttl::is_expired(item, &T::SCHEMA, now)
                     });
                 if let Some(item) = &item {
-                    match item::type_tag(item, &T::SCHEMA) {
-                        Some(found) if found == key.entity_type => {}
-                        found => {
-                            return Err(Repr::WrongType {
-                                entity: key.entity,
-                                expected: key.entity_type,
-                                found: found.map(str::to_owned),
-                            }
-                            .into());
-                        }
-                    }
+                    (key.check)(item)?;
                 }
                 entries.push((key, item));
             }
@@ -291,7 +285,6 @@ fn distinct(keys: Vec<Asked>) -> Result<Vec<Asked>> {
 /// each key, as a write transaction's.
 fn canceled(
     table: &str,
-    schema: &crate::table::TableSchema,
     keys: &[Asked],
     err: aws_sdk_dynamodb::error::SdkError<
         TransactGetItemsError,
@@ -312,7 +305,7 @@ fn canceled(
         .map(|key| Sent {
             kind: ActionKind::Get,
             entity: key.entity,
-            entity_type: key.entity_type,
+            check: key.check,
             partition: key.partition.clone(),
             sort: key.sort.clone(),
             version: None,
@@ -322,7 +315,6 @@ fn canceled(
     canceled_error(
         "TransactGetItems",
         table,
-        schema,
         sent,
         reasons,
         Vec::new(),

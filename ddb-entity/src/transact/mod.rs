@@ -411,7 +411,7 @@ impl<'db, T: Table> Transaction<'db, T> {
             {
                 return Ok(());
             }
-            Err(cancel::error(table, &T::SCHEMA, sent, stored, err))
+            Err(cancel::error(table, sent, stored, err))
         }
         .instrument(span)
         .await
@@ -504,7 +504,7 @@ fn prepare(actions: Vec<Planned>, table: &str) -> Result<(Vec<TransactWriteItem>
         sent.push(Sent {
             kind: planned.kind,
             entity: planned.entity,
-            entity_type: planned.entity_type,
+            check: planned.check,
             partition,
             sort,
             version,

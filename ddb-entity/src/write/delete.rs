@@ -172,14 +172,9 @@ impl<'db, E: Entity> Delete<'db, E> {
                 stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
                     .await?;
             let at = (key.partition(), key.sort());
-            if let Some(foreign) = failure::foreign(
-                &E::Table::SCHEMA,
-                "delete",
-                E::RUST_NAME,
-                E::TYPE_TAG,
-                at,
-                stored.as_ref(),
-            ) {
+            if let Some(foreign) =
+                failure::foreign::<E>(&E::Table::SCHEMA, "delete", at, stored.as_ref())
+            {
                 return Err(foreign);
             }
             if stored.is_none() && attempts.ambiguous() {

@@ -13,9 +13,11 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use crate::capacity::Spent;
+use crate::entity::Entity;
+use crate::entity::convert::check_type;
 use crate::error::{Error, Repr, Result};
 use crate::item::{Item, type_tag};
-use crate::table::TableSchema;
+use crate::table::{TableSchema, Typing};
 
 /// A single-item write's error that can be a failed condition.
 pub(crate) trait ConditionFailure {
@@ -109,27 +111,26 @@ pub(crate) async fn stored_after_failure(
     }
 }
 
-/// The error for a write of `entity` that found an item of another type at
-/// its key (or one without a type attribute) and, its condition failing,
-/// left it untouched. `None` when `stored` is absent or of `expected` type.
-pub(crate) fn foreign(
+/// The error for a write of `E` that found an item of another type at
+/// its key (or one without a type attribute, on a table typed by
+/// attribute) and, its condition failing, left it untouched. `None` when
+/// `stored` is absent or an `E` (the one check typed reads make).
+pub(crate) fn foreign<E: Entity>(
     schema: &TableSchema,
     operation: &'static str,
-    entity: &'static str,
-    expected: &'static str,
     (partition, sort): (&str, &str),
     stored: Option<&Item>,
 ) -> Option<Error> {
     let stored = stored?;
-    let found = type_tag(stored, schema);
-    if found == Some(expected) {
+    if check_type::<E>(stored).is_ok() {
         return None;
     }
+    let found = type_tag(stored, schema).filter(|_| schema.typing != Typing::Key);
     Some(
         Repr::ForeignItem {
             operation,
-            entity,
-            expected,
+            entity: E::RUST_NAME,
+            expected: E::TYPE_TAG,
             found: found.map(str::to_owned),
             partition: partition.to_owned(),
             sort: sort.to_owned(),

@@ -309,14 +309,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 ));
             }
             let at = (partition.as_str(), sort.as_str());
-            if let Some(foreign) = failure::foreign(
-                &schema,
-                operation,
-                E::RUST_NAME,
-                E::TYPE_TAG,
-                at,
-                stored.as_ref(),
-            ) {
+            if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, stored.as_ref()) {
                 return Err(foreign);
             }
             match parts

@@ -871,14 +871,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 // An earlier attempt of this call was applied.
                 return applied(stored);
             }
-            if let Some(foreign) = failure::foreign(
-                &schema,
-                operation,
-                E::RUST_NAME,
-                E::TYPE_TAG,
-                at,
-                Some(&stored),
-            ) {
+            if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, Some(&stored)) {
                 return Err(foreign);
             }
             if let Some(stale) = crate::evolve::stale_schema::<E>(at, &stored) {
@@ -1087,10 +1080,13 @@ fn parts<E: Entity>(
                 .entries
                 .push(Change::maintained(attribute, Action::Set(value)));
         }
-        changes.entries.push(Change::maintained(
-            schema.type_attribute,
-            Action::Set(AttributeValue::S(E::TYPE_TAG.to_owned())),
-        ));
+        // A table typed by key keeps its own convention: no type attribute.
+        if schema.typing.writes_type_attribute() {
+            changes.entries.push(Change::maintained(
+                schema.type_attribute,
+                Action::Set(AttributeValue::S(E::TYPE_TAG.to_owned())),
+            ));
+        }
         if let Some((attribute, now)) = E::created_at(now)?
             && !set_by_caller(&changes, attribute)
         {

@@ -3,6 +3,7 @@
 //! tuples, honest prefixes and range bounds, strict decoding, and
 //! adversarial values that must neither panic nor mis-sort.
 
+mod adopted;
 mod bound;
 mod enums;
 mod floats;

@@ -1,0 +1,95 @@
+//! `EntityHooks::key_matches` and `KEY_TEMPLATES`: how a table typed by
+//! key (a table designed by hand, with no type attribute) tells this
+//! entity's items from others'.
+//!
+//! A key matches when it parses as the templates exactly as an update
+//! parses its key back into fields: every literal in place (byte for byte,
+//! so `user#…` is not `USER#…`), every hole's value decoding by its key
+//! part, nothing left over. So `ORDER#{placed}#{id}` does not match
+//! `ORDER#…#…#LINE#7`, and a value that would not be written back byte
+//! for byte (an unpadded number where the template pads) does not match.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use super::checks::key_type;
+use super::update::decode_primary_key;
+use crate::ast::Entity;
+
+/// The `EntityHooks` items for matching stored keys.
+pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
+    let pk_source = &model.pk().source;
+    let sk_source = match &model.sk {
+        Some(sk) => {
+            let source = &sk.source;
+            quote!(::core::option::Option::Some(#source))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let decode = decode_primary_key(model, quote!(__partition), quote!(__sort));
+    // A table with a sort key stores one on every item; without one the
+    // sort value is ignored (there is none).
+    let sort = if model.sk.is_some() {
+        quote! {
+            let ::core::option::Option::Some(__sort) = __sort else {
+                return false;
+            };
+        }
+    } else {
+        quote!(let _ = __sort;)
+    };
+    quote! {
+        const KEY_TEMPLATES: (
+            &'static ::core::primitive::str,
+            ::core::option::Option<&'static ::core::primitive::str>,
+        ) = (#pk_source, #sk_source);
+
+        #[allow(unused_variables)]
+        fn key_matches(
+            __partition: &::core::primitive::str,
+            __sort: ::core::option::Option<&::core::primitive::str>,
+        ) -> ::core::primitive::bool {
+            #sort
+            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
+                #decode
+                ::core::result::Result::Ok(())
+            };
+            __parse().is_ok()
+        }
+    }
+}
+
+/// A sort-key hole whose type is not spelled `Unordered<…>` must sort:
+/// an alias of `Unordered` (or a user's key part declaring
+/// `ORDERED = false`) would otherwise slip past the rule that such a hole
+/// comes last and bounds no range. Non-generic entities only: a const
+/// item cannot name the entity's type parameters.
+pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
+    if !model.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let sort_keys = model
+        .sk
+        .iter()
+        .chain(model.indexes.iter().filter_map(|index| index.sk.as_ref()));
+    let checks = sort_keys.flat_map(|template| {
+        template.holes().filter(|hole| !hole.unordered()).map(move |hole| {
+            // The checked alias: a type that is no key part at all was
+            // reported once already, and this check stays silent on it.
+            let ty = key_type(model, hole);
+            let message = format!(
+                "`{{{}}}` in the sort key \"{}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it",
+                hole.name, template.source
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            quote_spanned! {hole.span=>
+                const _: () = ::core::assert!(
+                    <#ty as ::ddb_entity::key::KeyPart>::ORDERED,
+                    #message
+                );
+            }
+        })
+    });
+    quote!(#(#checks)*)
+}
