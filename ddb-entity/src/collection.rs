@@ -22,7 +22,7 @@
 use crate::entity::verify::item_at;
 use crate::entity::{Entity, EntityHooks};
 use crate::error::{Repr, Result};
-use crate::item::{self, Item};
+use crate::item::{self, Item, stored_keys};
 use crate::table::{Table, TableSchema, Typing};
 
 /// One entity type a collection holds, as routing by key needs it.
@@ -279,21 +279,6 @@ pub(crate) fn member_by_key(
         .into());
     }
     Ok(Some(first))
-}
-
-/// The stored primary key values of `item`, where they are strings.
-pub(crate) fn stored_keys<'i>(
-    item: &'i Item,
-    schema: &TableSchema,
-) -> (Option<&'i str>, Option<&'i str>) {
-    let string = |name: &str| match item::attribute(item, name) {
-        Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => Some(value.as_str()),
-        _ => None,
-    };
-    (
-        string(schema.primary.partition_key),
-        schema.primary.sort_key.and_then(string),
-    )
 }
 
 /// Decodes one item as whichever member of `T` its type attribute names

@@ -8,10 +8,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
 use super::{Entity, keys};
 use crate::codec;
-use crate::collection::stored_keys;
 use crate::error::{Repr, Result};
 use crate::evolve::SCHEMA_VERSION_ATTRIBUTE;
-use crate::item::{Item, type_tag};
+use crate::item::{Item, stored_keys, type_tag};
 use crate::table::{KeySchema, Table, TableSchema, Typing};
 
 /// The whole item of `entity`, its maintained timestamps written as of

@@ -93,3 +93,18 @@ pub(crate) fn attribute<'a>(item: &'a Item, name: &str) -> Option<&'a AttributeV
         item.get(name)
     }
 }
+
+/// The stored primary key values of `item`, where they are strings.
+pub(crate) fn stored_keys<'i>(
+    item: &'i Item,
+    schema: &TableSchema,
+) -> (Option<&'i str>, Option<&'i str>) {
+    let string = |name: &str| match attribute(item, name) {
+        Some(AttributeValue::S(value)) => Some(value.as_str()),
+        _ => None,
+    };
+    (
+        string(schema.primary.partition_key),
+        schema.primary.sort_key.and_then(string),
+    )
+}

@@ -21,11 +21,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tracing::Instrument;
 
-use crate::collection::{CollectionItem, Member, stored_keys};
+use crate::collection::{CollectionItem, Member};
 use crate::db::Db;
 use crate::error::Result;
 use crate::future::into_future;
-use crate::item::{self, Item};
+use crate::item::{self, Item, stored_keys};
 use crate::table::{Table, Typing};
 
 use report::{Groups, item_shape};
