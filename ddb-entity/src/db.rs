@@ -7,9 +7,12 @@ use std::time::{Duration, SystemTime};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::AsyncSleep;
+use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
+use aws_sdk_dynamodb::types::TableDescription;
 
 use crate::capacity::{Capacity, Charge};
 use crate::cursor::CursorSeal;
+use crate::error::{Error, Result};
 use crate::table::Table;
 
 /// A table of shape `T`, reached through the `aws_sdk_dynamodb::Client` you
@@ -181,6 +184,30 @@ impl<T: Table> Db<T> {
     /// The table's name.
     pub fn table_name(&self) -> &str {
         &self.table_name
+    }
+
+    /// The table's description (DescribeTable), `None` when there is no
+    /// such table: what creating a table, adding an index and checking
+    /// drift all start from.
+    pub(crate) async fn description(&self) -> Result<Option<TableDescription>> {
+        let response = self
+            .client
+            .describe_table()
+            .table_name(self.table_name())
+            .send()
+            .await;
+        match response {
+            Ok(output) => Ok(output.table),
+            Err(err)
+                if matches!(
+                    err.as_service_error(),
+                    Some(DescribeTableError::ResourceNotFoundException(_))
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(err) => Err(Error::service("DescribeTable", self.table_name(), err)),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use super::verify::{StoredKeys, item_at, keep_keys_found_by};
 use super::{Entity, keys};
 use crate::codec;
 use crate::error::{Repr, Result};
-use crate::evolve::SCHEMA_VERSION_ATTRIBUTE;
+use crate::item::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, stored_keys, type_tag};
 use crate::table::{KeySchema, Table, TableSchema, Typing};
 

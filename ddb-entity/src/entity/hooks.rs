@@ -45,7 +45,7 @@ pub trait EntityHooks: Sized {
 
     /// The entity's schema version (`#[entity(schema_version = N)]`),
     /// stored in every item it writes under
-    /// [`SCHEMA_VERSION_ATTRIBUTE`](crate::evolve::SCHEMA_VERSION_ATTRIBUTE);
+    /// [`SCHEMA_VERSION_ATTRIBUTE`](crate::item::SCHEMA_VERSION_ATTRIBUTE);
     /// `None` for an entity that declares none.
     const SCHEMA_VERSION: Option<u64> = None;
 

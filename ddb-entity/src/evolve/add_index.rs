@@ -12,7 +12,6 @@ use tracing::Instrument;
 use crate::db::{Db, pause};
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
-use crate::model::drift::describe;
 use crate::table::{Index, IndexSchema, KeySchema, Table};
 
 /// How long [`AddIndex`] waits for the index by default. DynamoDB builds an
@@ -106,7 +105,7 @@ impl<'db, T: Table> AddIndex<'db, T> {
             outcome = tracing::field::Empty,
         );
         async move {
-            let description = describe(self.db).await?.ok_or_else(|| {
+            let description = self.db.description().await?.ok_or_else(|| {
                 Error::from(Repr::SchemaMismatch {
                     table: table.to_owned(),
                     detail: "the table does not exist; create it first (`create_table_if_missing`, which creates every declared index)".to_owned(),
@@ -252,7 +251,7 @@ async fn wait_for_index<T: Table>(db: &Db<T>, index: &str, wait: Duration) -> Re
     let started = Instant::now();
     let mut delay = Duration::from_millis(20);
     loop {
-        let status = match describe(db).await? {
+        let status = match db.description().await? {
             None => "missing".to_owned(),
             Some(description) => index_status(&description, index),
         };

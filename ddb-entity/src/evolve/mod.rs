@@ -37,9 +37,4 @@ pub use dual::{DualRead, DualReadStats, Found, legacy_get};
 pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
 pub(crate) use version::stale_schema;
 
-/// The attribute holding an item's schema version, written by entities
-/// that declare `#[entity(schema_version = N)]` (a number; an item without
-/// it is read as version 1, written before versions were declared). Like
-/// the type attribute it is the library's: an entity field stored under
-/// this name is refused.
-pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_sv";
+pub use crate::item::SCHEMA_VERSION_ATTRIBUTE;

@@ -145,7 +145,7 @@ impl<E> Condition<E> {
     /// an update of an entity with schema versions carries, so it never
     /// mixes its fields into an older shape.
     pub(crate) fn schema_version_is(version: u64, or_absent: bool) -> Self {
-        let path = AttrPath::top(crate::evolve::SCHEMA_VERSION_ATTRIBUTE);
+        let path = AttrPath::top(crate::item::SCHEMA_VERSION_ATTRIBUTE);
         let mut node = Node::Compare(
             path.clone(),
             "=",

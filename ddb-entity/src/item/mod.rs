@@ -2,6 +2,7 @@
 //! (size, numbers, time to live), checked here so operations only send
 //! what it accepts.
 
+mod schema_version;
 mod set;
 pub(crate) mod size;
 pub(crate) mod ttl;
@@ -13,6 +14,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{Repr, Result};
 use crate::table::{KeyAttributeType, TableSchema};
 
+pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;
 pub use set::{Set, SetElement};
 pub use size::{MAX_ITEM_SIZE, item_size};
 

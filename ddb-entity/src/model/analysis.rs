@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use super::lint::{Findings, Lint, kind_name, missing_attributes};
+use super::finding::{Findings, Lint};
+use super::lint::{kind_name, missing_attributes};
 use super::pattern::DeclaredPattern;
 use super::placement::{Placement, collide, placements};
 use crate::read::{ReadOperation, ReadPlan, SortCondition, shown_key};

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::{IndexStatus, TableDescription, TableStatus, TimeTo
 use tracing::Instrument;
 
 use super::definition::{create_table_input, time_to_live_specification};
-use super::drift::{compare, describe};
+use super::drift::compare;
 use crate::db::{Db, pause};
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
@@ -179,7 +179,7 @@ impl<T: Table> CreateTable<'_, T> {
         async move {
             T::SCHEMA.validate()?;
             validate_table_name(table)?;
-            let outcome = match describe(self.db).await? {
+            let outcome = match self.db.description().await? {
                 Some(existing) => {
                     check_matches(table, &T::SCHEMA, &existing)?;
                     Provisioned::AlreadyExisted
@@ -296,7 +296,7 @@ async fn wait_until_active<T: Table>(db: &Db<T>, wait: Duration) -> Result<()> {
     let started = Instant::now();
     let mut delay = Duration::from_millis(20);
     loop {
-        let description = describe(db).await?;
+        let description = db.description().await?;
         let status = description
             .as_ref()
             .map(table_status)

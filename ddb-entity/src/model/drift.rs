@@ -3,7 +3,6 @@
 
 use std::fmt;
 
-use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
 use aws_sdk_dynamodb::types::{
     BillingMode, KeySchemaElement, KeyType, ProvisionedThroughputDescription, ScalarAttributeType,
     TableDescription, TimeToLiveDescription, TimeToLiveStatus,
@@ -393,7 +392,7 @@ impl<T: Table> DriftCheck<'_, T> {
         let table = self.db.table_name();
         let span = tracing::info_span!("ddb.drift", table);
         async move {
-            let Some(description) = describe(self.db).await? else {
+            let Some(description) = self.db.description().await? else {
                 return Ok(Drift {
                     table: table.to_owned(),
                     differences: vec![Difference {
@@ -423,28 +422,6 @@ impl<T: Table> DriftCheck<'_, T> {
 }
 
 into_future!(['db, T: Table] DriftCheck<'db, T> => Drift);
-
-/// The table's description, `None` when there is no such table.
-pub(crate) async fn describe<T: Table>(db: &Db<T>) -> Result<Option<TableDescription>> {
-    let response = db
-        .client()
-        .describe_table()
-        .table_name(db.table_name())
-        .send()
-        .await;
-    match response {
-        Ok(output) => Ok(output.table),
-        Err(err)
-            if matches!(
-                err.as_service_error(),
-                Some(DescribeTableError::ResourceNotFoundException(_))
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(err) => Err(Error::service("DescribeTable", db.table_name(), err)),
-    }
-}
 
 /// Every difference between `found` and `schema`; time to live only when
 /// its description is given.

@@ -55,6 +55,8 @@ mod analysis;
 #[cfg(feature = "model")]
 mod artefact;
 #[cfg(feature = "model")]
+mod finding;
+#[cfg(feature = "model")]
 mod hot;
 #[cfg(feature = "model")]
 mod json;
@@ -82,9 +84,9 @@ pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
 #[cfg(feature = "model")]
 pub use analysis::PatternRow;
 #[cfg(feature = "model")]
-pub use layout::LayoutSnapshot;
+pub use finding::{Finding, Lint, Severity};
 #[cfg(feature = "model")]
-pub use lint::{Finding, Lint, Severity};
+pub use layout::LayoutSnapshot;
 #[cfg(feature = "model")]
 pub use pattern::AccessPattern;
 #[cfg(feature = "model")]

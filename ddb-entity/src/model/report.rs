@@ -4,7 +4,8 @@
 use std::fmt::{self, Write};
 
 use super::analysis::{PatternRow, check_patterns, projects_all};
-use super::lint::{Finding, Findings, Severity, lint_model};
+use super::finding::{Finding, Findings, Severity};
+use super::lint::lint_model;
 use super::table_model::Model;
 use crate::shape::{EntityShape, TemplateShape};
 use crate::table::{Billing, IndexKind, Table, TableSchema};

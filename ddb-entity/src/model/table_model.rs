@@ -6,11 +6,12 @@ use std::fmt;
 use aws_sdk_dynamodb::config::BehaviorVersion;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 
-use super::lint::{Allow, Lint};
+use super::finding::{Allow, Lint};
 use super::pattern::{AccessPattern, DeclaredPattern};
 use crate::db::Db;
 use crate::entity::{Described, Entity, EntityShape};
 use crate::error::Result;
+use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema};
 
 /// The model of a single table: its declaration ([`table!`](crate::table!):
@@ -67,6 +68,8 @@ use crate::table::{Table, TableSchema};
 pub struct Model<T: Table> {
     table_name: String,
     entities: Vec<EntityShape>,
+    /// The entities' layouts, as the crate's lints read them.
+    layouts: Vec<&'static EntityLayout>,
     patterns: Vec<DeclaredPattern>,
     allowed: Vec<Allow>,
     /// Builds the patterns' requests; never sends one.
@@ -116,6 +119,7 @@ impl<T: Table> Model<T> {
         Model {
             table_name,
             entities: Vec::new(),
+            layouts: Vec::new(),
             patterns: Vec::new(),
             allowed: Vec::new(),
             db,
@@ -195,6 +199,7 @@ impl<T: Table> Model<T> {
             .any(|e| e.rust_name == shape.rust_name && e == &shape)
         {
             self.entities.push(shape);
+            self.layouts.push(E::LAYOUT);
         }
         self
     }
@@ -411,6 +416,11 @@ impl<T: Table> Model<T> {
     /// ```
     pub fn entities(&self) -> &[EntityShape] {
         &self.entities
+    }
+
+    /// The entities' layouts ([`Entity::LAYOUT`]), in the order added.
+    pub(crate) fn layouts(&self) -> &[&'static EntityLayout] {
+        &self.layouts
     }
 
     /// The entity whose Rust name is `rust_name`.

@@ -10,6 +10,7 @@ mod scan;
 
 pub use get::Get;
 pub use multi::MultiQuery;
+#[cfg(feature = "model")]
 pub(crate) use plan::shown as shown_key;
 pub use plan::{ReadOperation, ReadPlan, SortCondition};
 pub use query::{Page, Query};

@@ -1043,7 +1043,7 @@ fn parts<E: Entity>(
         condition = condition.and(Condition::schema_version_is(version, creates));
         if creates {
             changes.entries.push(Change::maintained(
-                crate::evolve::SCHEMA_VERSION_ATTRIBUTE,
+                crate::item::SCHEMA_VERSION_ATTRIBUTE,
                 Action::Set(AttributeValue::N(version.to_string())),
             ));
         }
