@@ -1,7 +1,7 @@
 //! What generated code calls. Not public API: no semver promise.
 //!
 //! Generated code reaches the runtime through the public API and this
-//! module only; it never constructs an [`Error`](crate::Error) itself (the
+//! module only; it never constructs an [`Error`](crate::error::Error) itself (the
 //! helpers below do), so errors stay free to change.
 
 pub use serde;
@@ -65,12 +65,12 @@ pub fn timestamp<T: Timestamp>(
 
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.
-pub const fn index_of_table<I: crate::Index<Table = T>, T: crate::Table>() {}
+pub const fn index_of_table<I: crate::table::Index<Table = T>, T: crate::table::Table>() {}
 
 /// Compile-time check that an entity's `index = …` names a global index:
 /// a local index keeps the table's partition key and is filled by a field.
-pub const fn assert_global_index<I: crate::Index>() {
-    if let crate::IndexKind::Local = I::SCHEMA.kind {
+pub const fn assert_global_index<I: crate::table::Index>() {
+    if let crate::table::IndexKind::Local = I::SCHEMA.kind {
         panic!(
             "`index = …` fills a global index; this is a local index: store its sort key as a field named like the index's sort key attribute, and query it with `Entity::partition(…)?.local()`"
         );
@@ -78,12 +78,12 @@ pub const fn assert_global_index<I: crate::Index>() {
 }
 
 /// Whether the index declares a sort key, for a const assertion.
-pub const fn index_has_sort_key<I: crate::Index>() -> bool {
+pub const fn index_has_sort_key<I: crate::table::Index>() -> bool {
     I::SCHEMA.keys.sort_key.is_some()
 }
 
 /// Whether the table declares a sort key, for a const assertion.
-pub const fn table_has_sort_key<T: crate::Table>() -> bool {
+pub const fn table_has_sort_key<T: crate::table::Table>() -> bool {
     T::SCHEMA.primary.sort_key.is_some()
 }
 
@@ -99,7 +99,7 @@ pub const fn same_name(a: &str, b: &str) -> bool {
     label = "a raw key attribute is this field itself, stored as a DynamoDB string",
     note = "use a `String` field, or a template such as pk = \"USER#{{field}}\" (numbers are zero-padded there, so they sort)"
 )]
-pub trait RawKeyField: crate::RawKey + From<String> {}
+pub trait RawKeyField: crate::entity::RawKey + From<String> {}
 
 impl RawKeyField for String {}
 impl RawKeyField for Box<str> {}
@@ -181,6 +181,6 @@ pub fn unknown_schema_version(
 
 /// Whether table `T` is typed by key alone (`typed_by: Key`): its
 /// collections' members must have templates that tell their keys apart.
-pub const fn typed_by_key<T: crate::Table>() -> bool {
-    matches!(T::SCHEMA.typing, crate::Typing::Key)
+pub const fn typed_by_key<T: crate::table::Table>() -> bool {
+    matches!(T::SCHEMA.typing, crate::table::Typing::Key)
 }

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 
-/// A meter of the capacity a [`Db`](crate::Db) handle consumes: every
+/// A meter of the capacity a [`Db`](crate::db::Db) handle consumes: every
 /// request of every operation made through
-/// [`Db::metered`](crate::Db::metered) adds the read and write capacity
+/// [`Db::metered`](crate::db::Db::metered) adds the read and write capacity
 /// units DynamoDB reports for it (`ReturnConsumedCapacity = TOTAL`, which
 /// every request of this library asks for) — the follow-up reads a write
 /// makes to decide a failed condition, batch retries and every page of a

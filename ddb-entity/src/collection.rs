@@ -8,7 +8,7 @@
 //! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE_TAG` are refused
 //! when the collection is declared.
 //!
-//! A table typed by key ([`Typing::Key`](crate::Typing::Key), a table designed
+//! A table typed by key ([`Typing::Key`](crate::table::Typing::Key), a table designed
 //! by hand) has no type attribute: each item goes to the one member whose
 //! key templates its stored keys parse against ([`Member::key_matches`]): the
 //! leading literal, then every hole and nothing left over, so
@@ -17,7 +17,7 @@
 //! refused when the collection is declared; an item whose keys two members
 //! parse (templates that overlap in ways only values decide, such as a
 //! string hole beside a literal) fails with
-//! [`ErrorKind::AmbiguousKey`](crate::ErrorKind::AmbiguousKey), naming both.
+//! [`ErrorKind::AmbiguousKey`](crate::error::ErrorKind::AmbiguousKey), naming both.
 
 use crate::entity::verify::item_at;
 use crate::entity::{Entity, EntityHooks};
@@ -172,13 +172,13 @@ pub enum UnknownItems {
     /// Skip it, with a `tracing` warning naming its type (not its values).
     #[default]
     Skip,
-    /// Fail the query with [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType).
+    /// Fail the query with [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType).
     Error,
     /// Ask DynamoDB to return only items of the collection's types (a
     /// filter on the type attribute): items of other types, and items
     /// without one, are still read — and count towards `limit` and the
     /// read capacity, as every filtered item does — but never returned.
-    /// What a [`Scan`](crate::op::Scan) does unless told otherwise: in a
+    /// What a [`Scan`](crate::read::Scan) does unless told otherwise: in a
     /// single table, every entity type is in it.
     Filter,
 }
@@ -287,7 +287,7 @@ pub(crate) fn member_by_key(
 /// `Vec`), so a stream record and a query result are told apart alike. An
 /// item of a type `T` does not hold, or of no type, or whose keys match no
 /// member's templates, is
-/// [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType): the caller
+/// [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType): the caller
 /// has no collection to leave it out of.
 #[cfg(any(feature = "lambda", feature = "streams"))]
 pub(crate) fn decode_one<T: CollectionItem>(item: Item) -> Result<T> {

@@ -124,9 +124,9 @@ impl<T: Table> Db<T> {
     /// The same table, with every query's cursors sealed with `seal`: each
     /// page hands out a sealed cursor (encrypted, authenticated, bound to
     /// its query, expiring if the seal says so), and
-    /// [`Query::after`](crate::op::Query::after) takes only cursors sealed
+    /// [`Query::after`](crate::read::Query::after) takes only cursors sealed
     /// for that very query — an unsealed, tampered, foreign or expired one
-    /// is [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor)
+    /// is [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor)
     /// before anything is sent. One place for a service to set, so that no
     /// endpoint can forget it. With the `sealed-cursors` feature.
     ///

@@ -1,9 +1,9 @@
 //! Key layouts: an entity's key templates as data, for tools that reason
 //! about a table without writing to it — the hot-partition lint
-//! ([`lint`](crate::lint)), a model of the table, key-layout snapshots.
+//! (`ddb_entity::lint`), a model of the table, key-layout snapshots.
 //!
 //! `#[derive(Entity)]` writes one [`EntityLayout`] per entity, as
-//! [`Entity::LAYOUT`](crate::Entity::LAYOUT): its primary key and every
+//! [`Entity::LAYOUT`](crate::entity::Entity::LAYOUT): its primary key and every
 //! index key it fills, each template as the pieces it was parsed into —
 //! literal text, holes with their field, type, width and
 //! [`Cardinality`], and the shard declaration. A change to any template
@@ -55,9 +55,9 @@ use crate::table::IndexSchema;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct EntityLayout {
-    /// The Rust type's name ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)).
+    /// The Rust type's name ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)).
     pub entity: &'static str,
-    /// The type attribute's value ([`Entity::TYPE_TAG`](crate::Entity::TYPE_TAG)).
+    /// The type attribute's value ([`Entity::TYPE_TAG`](crate::entity::Entity::TYPE_TAG)).
     pub type_tag: &'static str,
     /// The primary key first, then each index the entity fills, in the
     /// order of its `#[entity(index = …)]` attributes. Empty for an entity

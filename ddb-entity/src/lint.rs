@@ -70,7 +70,7 @@ const SUGGESTED_SHARDS: u16 = 16;
 /// (`bool`, unit enums, narrow integers; at most [`FEW_VALUES`]) — unless
 /// it is sharded, is a raw key attribute (a string of the user's), or
 /// carries `allow_hot = "…"` (then listed as allowed). Pass each entity's
-/// [`Entity::LAYOUT`](crate::Entity::LAYOUT).
+/// [`Entity::LAYOUT`](crate::entity::Entity::LAYOUT).
 pub fn hot_partitions(entities: &[&EntityLayout]) -> HotPartitions {
     let mut found = Vec::new();
     for entity in entities {
@@ -132,7 +132,7 @@ impl fmt::Display for HotPartitions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HotPartition {
-    /// The entity ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)).
+    /// The entity ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)).
     pub entity: &'static str,
     /// The index, `None` for the table's primary key.
     pub index: Option<&'static str>,

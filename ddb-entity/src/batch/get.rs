@@ -40,7 +40,7 @@ const MAX_KEYS: usize = 100;
 ///   DynamoDB rejects a request naming a key twice); one key asked for as
 ///   two different entity types is refused ([`Error::is_duplicate_key`]).
 /// - An item found at a key with another entity type than the key's is
-///   an [`ErrorKind::WrongType`](crate::ErrorKind::WrongType) error, never
+///   an [`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType) error, never
 ///   mis-decoded.
 /// - Items past their time to live are hidden, as by [`Db::get`], unless
 ///   [`include_expired`](BatchGet::include_expired).

@@ -15,8 +15,8 @@ use std::time::Duration;
 /// return in waves. No retry starts once [`max_elapsed`](BatchRetry::max_elapsed)
 /// has passed since the batch began (first attempts always go out). What
 /// is left when the budget runs out is returned, typed, in the error
-/// ([`Error::unprocessed_writes`](crate::Error::unprocessed_writes),
-/// [`Error::unprocessed_keys`](crate::Error::unprocessed_keys)): never
+/// ([`Error::unprocessed_writes`](crate::error::Error::unprocessed_writes),
+/// [`Error::unprocessed_keys`](crate::error::Error::unprocessed_keys)): never
 /// dropped.
 ///
 /// These retries come on top of the SDK's own retry layer (which retries a

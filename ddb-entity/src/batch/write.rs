@@ -48,7 +48,7 @@ const PER_WRITE_BYTES: usize = 32;
 ///   ([`Error::is_duplicate_key`]; DynamoDB would reject the whole request, and
 ///   across requests their order would be undefined), an item over 400 KB
 ///   ([`Error::is_item_too_large`]), a number DynamoDB cannot store
-///   ([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber)), an
+///   ([`ErrorKind::InvalidNumber`](crate::error::ErrorKind::InvalidNumber)), an
 ///   empty key.
 /// - An empty batch sends nothing.
 /// - A versioned entity (`#[entity(version = …)]`) cannot be put in a batch,

@@ -21,8 +21,8 @@
 //! - where serde_dynamo panics (a map key that serialises as a sequence, an
 //!   `AttributeValue` variant newer than its SDK) it returns an error.
 //!
-//! [`Entity::to_item`](crate::Entity::to_item) and
-//! [`Entity::from_item`](crate::Entity::from_item) use it; these functions
+//! [`Entity::to_item`](crate::entity::Entity::to_item) and
+//! [`Entity::from_item`](crate::entity::Entity::from_item) use it; these functions
 //! are for items and values outside an entity (a stream record, a raw SDK
 //! call, a key condition value).
 //!
@@ -94,7 +94,7 @@ pub fn from_attribute_value_ref<'de, T: Deserialize<'de>>(
 
 /// Encodes a value as an item, exactly as `serde_dynamo::to_item` does:
 /// it must serialise as a map, and a `None` field is a `NULL` attribute.
-/// ([`Entity::to_item`](crate::Entity::to_item) leaves `None` out instead.)
+/// ([`Entity::to_item`](crate::entity::Entity::to_item) leaves `None` out instead.)
 pub fn to_item<T: ?Sized + Serialize>(value: &T) -> Result<Item, EncodeError> {
     ser::ItemSer {
         reserve: 0,

@@ -225,7 +225,7 @@ fn borrowed_decoding_borrows() {
         city: std::borrow::Cow<'a, str>,
         tags: Vec<&'a str>,
     }
-    let item: crate::Item = HashMap::from([
+    let item: crate::item::Item = HashMap::from([
         ("name".to_owned(), s("Ada")),
         ("city".to_owned(), s("London")),
         ("tags".to_owned(), AttributeValue::Ss(vec!["x".into()])),

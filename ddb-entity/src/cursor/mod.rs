@@ -21,7 +21,7 @@ pub use seal::CursorSeal;
 use shards::Positions;
 pub(crate) use shards::ShardPosition;
 
-/// Where a query stopped: pass it to [`Query::after`](crate::op::Query::after)
+/// Where a query stopped: pass it to [`Query::after`](crate::read::Query::after)
 /// to resume. Short URL-safe text (`Display` and `FromStr`), to hand to a
 /// client (`?cursor=…`) and take back.
 ///
@@ -42,8 +42,8 @@ pub(crate) use shards::ShardPosition;
 /// cursor carries only what its query does not know — the key values
 /// other than the partition — so on a global secondary index, whose
 /// cursor also holds the table's keys, it is the shorter of the two.
-/// Refusals are [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor),
-/// with the detail in [`Error::cursor_fault`](crate::Error::cursor_fault).
+/// Refusals are [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor),
+/// with the detail in [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///
 /// A query of a **sharded** partition (read over all its shards, merged)
 /// hands out one cursor for all of them: unsealed (`m1.…`) it holds the

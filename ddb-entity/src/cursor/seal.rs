@@ -33,9 +33,9 @@ const TAG_LEN: usize = 16;
 
 /// The keys a service seals its query cursors with, for clients it does
 /// not trust: give it to a handle with
-/// [`Db::with_cursor_seal`](crate::Db::with_cursor_seal), and every page
+/// [`Db::with_cursor_seal`](crate::db::Db::with_cursor_seal), and every page
 /// of every query on that handle hands out sealed cursors, and every
-/// [`after`](crate::op::Query::after) takes only cursors sealed for that
+/// [`after`](crate::read::Query::after) takes only cursors sealed for that
 /// very query.
 ///
 /// A key is 32 random bytes the service keeps secret (e.g. `openssl rand
@@ -106,7 +106,7 @@ impl CursorSeal {
     }
 
     /// Cursors sealed from now on expire `lifetime` after they are made (to
-    /// the second), by the handle's clock ([`Db::now`](crate::Db::now)).
+    /// the second), by the handle's clock ([`Db::now`](crate::db::Db::now)).
     /// The expiry is sealed inside each cursor, so it holds whatever seal
     /// later opens it.
     ///
@@ -262,7 +262,7 @@ impl CursorSeal {
 }
 
 /// An authentic cursor whose content this version cannot read.
-pub(super) fn unreadable() -> crate::Error {
+pub(super) fn unreadable() -> crate::error::Error {
     invalid(
         CursorFault::Malformed,
         "its sealed content is not in this version's format",

@@ -39,7 +39,7 @@ fn now() -> SystemTime {
 
 fn fault(result: Result<impl fmt::Debug>) -> CursorFault {
     let err = result.unwrap_err();
-    assert_eq!(err.kind(), crate::ErrorKind::InvalidCursor, "{err}");
+    assert_eq!(err.kind(), crate::error::ErrorKind::InvalidCursor, "{err}");
     err.cursor_fault().unwrap()
 }
 

@@ -4,8 +4,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 /// A field of entity `E` holding a `T`, as `E::fields().name` hands it out:
-/// what an [`Update`](crate::op::Update) sets, removes or adds to and what
-/// a [`Condition`](crate::Condition) compares, so both can only name fields
+/// what an [`Update`](crate::write::Update) sets, removes or adds to and what
+/// a [`Condition`](crate::expr::Condition) compares, so both can only name fields
 /// that exist, with values of their type.
 ///
 /// `R` is the field's key role, known to the derive: a field of the

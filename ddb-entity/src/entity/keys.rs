@@ -176,7 +176,7 @@ pub struct IndexKey {
 }
 
 /// One partition key value of index `I` (the table itself is
-/// [`Primary`](crate::Primary)): where a Query starts. Every entity type
+/// [`Primary`](crate::table::Primary)): where a Query starts. Every entity type
 /// whose template produces the same value shares the partition — that is
 /// how one Query returns a whole item collection.
 ///

@@ -138,7 +138,7 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     /// whose type attribute names another entity type is an error, never a
     /// mis-decoded value; so is one whose stored key attributes (the
     /// table's, and any index key it carries) are not the keys of the value
-    /// its body decodes to ([`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch)).
+    /// its body decodes to ([`ErrorKind::KeyMismatch`](crate::error::ErrorKind::KeyMismatch)).
     /// A decode failure names the field and the item's key.
     fn from_item(item: Item) -> Result<Self> {
         convert::from_item(item)
@@ -148,7 +148,7 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
 /// An entity with an optimistic-locking version
 /// (`#[entity(version = "field")]`): puts and deletes succeed only against
 /// the version they were read at, and every write increments it. Writes
-/// that check a version ([`expect_version`](crate::op::Update::expect_version))
+/// that check a version ([`expect_version`](crate::write::Update::expect_version))
 /// take only such entities.
 pub trait Versioned: Entity {}
 

@@ -33,9 +33,9 @@ use super::{Field, Stored};
 /// ```
 ///
 /// An update sets or removes what is there
-/// ([`Update::set_at`](crate::op::Update::set_at),
-/// [`remove_at`](crate::op::Update::remove_at),
-/// [`add_at`](crate::op::Update::add_at)) and a condition compares it, as
+/// ([`Update::set_at`](crate::write::Update::set_at),
+/// [`remove_at`](crate::write::Update::remove_at),
+/// [`add_at`](crate::write::Update::add_at)) and a condition compares it, as
 /// with a field. Every name along the path is sent as a placeholder, so a
 /// map key may be a reserved word or contain `.`, `[` or `#`. Paths start
 /// only from fields in no key template, so an update through one never

@@ -133,8 +133,8 @@ impl<I> SortRange<I> {
 
     /// The keys `sk` denotes: everything under a prefix; a whole key only
     /// itself, never a longer value of its last component (`first("Ann")`
-    /// is not "Anna"). What [`Query::sk_eq`](crate::op::Query::sk_eq) and
-    /// [`Query::sk_begins_with`](crate::op::Query::sk_begins_with) send.
+    /// is not "Anna"). What [`Query::sk_eq`](crate::read::Query::sk_eq) and
+    /// [`Query::sk_begins_with`](crate::read::Query::sk_begins_with) send.
     pub fn begins_with(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(Self::new(sk.first()?, sk.last()?))

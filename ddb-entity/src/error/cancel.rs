@@ -11,21 +11,21 @@ use super::Item;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ActionKind {
-    /// Writes the item, replacing any with its key ([`Db::put`](crate::Db::put)).
+    /// Writes the item, replacing any with its key ([`Db::put`](crate::db::Db::put)).
     Put,
-    /// Writes the item only if its key is free ([`Db::create`](crate::Db::create)).
+    /// Writes the item only if its key is free ([`Db::create`](crate::db::Db::create)).
     Create,
-    /// Changes fields of a stored item ([`Db::update`](crate::Db::update)).
+    /// Changes fields of a stored item ([`Db::update`](crate::db::Db::update)).
     Update,
     /// Changes fields of an item, creating it if there is none
-    /// ([`Db::upsert`](crate::Db::upsert)).
+    /// ([`Db::upsert`](crate::db::Db::upsert)).
     Upsert,
-    /// Deletes the item ([`Db::delete`](crate::Db::delete)).
+    /// Deletes the item ([`Db::delete`](crate::db::Db::delete)).
     Delete,
     /// Writes nothing: the transaction happens only if a condition on the
     /// item holds.
     ConditionCheck,
-    /// Reads the item ([`Db::transact_get`](crate::Db::transact_get)).
+    /// Reads the item ([`Db::transact_get`](crate::db::Db::transact_get)).
     Get,
 }
 
@@ -173,7 +173,7 @@ impl CancellationReason {
         self.action
     }
 
-    /// The entity type the action addressed ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)).
+    /// The entity type the action addressed ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)).
     pub fn entity(&self) -> &'static str {
         self.entity
     }

@@ -1,8 +1,8 @@
 //! Why a cursor was refused, for code that logs refusals apart.
 
-/// Why a query refused a [`Cursor`](crate::Cursor): the detail of an
-/// [`ErrorKind::InvalidCursor`](crate::ErrorKind::InvalidCursor), from
-/// [`Error::cursor_fault`](crate::Error::cursor_fault).
+/// Why a query refused a [`Cursor`](crate::cursor::Cursor): the detail of an
+/// [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor), from
+/// [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///
 /// Every fault is the client's cursor, not the query, and nothing was
 /// sent: a service answers all of them alike (HTTP 400), and may log them

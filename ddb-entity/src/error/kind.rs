@@ -1,11 +1,11 @@
 //! The kinds of failure, for code that branches on them.
 
-/// What kind of failure an [`Error`](crate::Error) is, for code that
+/// What kind of failure an [`Error`](crate::error::Error) is, for code that
 /// branches on it: `match err.kind() { ErrorKind::NotFound => …, _ => … }`.
 ///
 /// Kinds are fieldless; the details are in the error's message and its
-/// accessors ([`Error::item_key`](crate::Error::item_key),
-/// [`Error::cancellation_reasons`](crate::Error::cancellation_reasons), …).
+/// accessors ([`Error::item_key`](crate::error::Error::item_key),
+/// [`Error::cancellation_reasons`](crate::error::Error::cancellation_reasons), …).
 /// New kinds may be added in minor releases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -37,13 +37,13 @@ pub enum ErrorKind {
     /// Sending the write again as a new call would apply it twice.
     DecodeAfterWrite,
     /// A query met an item of a type its collection does not hold (with
-    /// [`UnknownItems::Error`](crate::UnknownItems::Error)).
+    /// [`UnknownItems::Error`](crate::collection::UnknownItems::Error)).
     UnknownType,
     /// On a table typed by key, an item's keys parse as the templates of
     /// two members of a collection, so which one it is cannot be told.
     AmbiguousKey,
     /// A collection field of `Option<E>` met a second `E`, or a query's
-    /// [`one`](crate::op::Query::one) found more than one item.
+    /// [`one`](crate::read::Query::one) found more than one item.
     MoreThanOne,
     /// A field of the entity serialises under the name of an attribute the
     /// library writes itself (a key attribute, the type attribute).
@@ -55,7 +55,7 @@ pub enum ErrorKind {
     /// A versioned write found another version stored.
     VersionConflict,
     /// A write's own condition (the caller's
-    /// [`Condition`](crate::Condition)) did not hold; nothing was written.
+    /// [`Condition`](crate::expr::Condition)) did not hold; nothing was written.
     /// The SDK's `ConditionalCheckFailedException` is its source.
     ConditionFailed,
     /// A versioned entity's version cannot grow any further.
@@ -83,7 +83,7 @@ pub enum ErrorKind {
     /// A query cursor that does not parse, is not for this query, or — on
     /// a handle that seals its cursors — is not sealed, does not
     /// authenticate, or has expired; nothing was sent.
-    /// [`Error::cursor_fault`](crate::Error::cursor_fault) says which.
+    /// [`Error::cursor_fault`](crate::error::Error::cursor_fault) says which.
     InvalidCursor,
     /// A page's cursor could not be sealed: the operating system's random
     /// number generator failed. Reading the page again may succeed.

@@ -26,7 +26,7 @@ pub(crate) use text::a;
 use crate::key::KeyError;
 pub use pending::{PendingKey, PendingWrite, WriteKind};
 
-/// An item as the SDK holds it (the crate's [`Item`](crate::Item); named
+/// An item as the SDK holds it (the crate's [`Item`](crate::item::Item); named
 /// here too because errors sit below the entity layer that names it).
 type Item = std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>;
 pub use cancel::{ActionKind, CancellationCode, CancellationReason, StaleVersion};
@@ -188,7 +188,7 @@ impl Error {
     }
 
     /// The DynamoDB Streams SDK error behind a failed Streams API call (a
-    /// [`Poller`](crate::stream::Poller)'s `GetRecords`, …).
+    /// `ddb_entity::stream::Poller`'s `GetRecords`, …).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -220,7 +220,7 @@ impl Error {
         }
     }
 
-    /// The entity type (its [`RUST_NAME`](crate::Entity::RUST_NAME)) the
+    /// The entity type (its [`RUST_NAME`](crate::entity::Entity::RUST_NAME)) the
     /// failure is about, when it is about one; for a canceled transaction,
     /// the entity of its first failed action.
     pub fn entity(&self) -> Option<&'static str> {
@@ -451,7 +451,7 @@ impl Error {
     }
 
     /// The writes of a batch that were not processed, to send them again
-    /// ([`BatchWrite::resend`](crate::op::BatchWrite::resend)); empty for
+    /// ([`BatchWrite::resend`](crate::batch::BatchWrite::resend)); empty for
     /// any other error.
     pub fn into_unprocessed_writes(self) -> Vec<PendingWrite> {
         match *self.0 {
@@ -470,7 +470,7 @@ impl Error {
     }
 
     /// The keys of a batch read that were not answered, to ask for them
-    /// again ([`BatchGet::resend`](crate::op::BatchGet::resend)); empty for
+    /// again ([`BatchGet::resend`](crate::batch::BatchGet::resend)); empty for
     /// any other error.
     pub fn into_unprocessed_keys(self) -> Vec<PendingKey> {
         match *self.0 {

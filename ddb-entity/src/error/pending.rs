@@ -17,7 +17,7 @@ pub enum WriteKind {
 
 /// A write of a batch that DynamoDB did not confirm: its entity type, what
 /// it does and its key, and the request itself, ready to be sent again
-/// ([`BatchWrite::resend`](crate::op::BatchWrite::resend)).
+/// ([`BatchWrite::resend`](crate::batch::BatchWrite::resend)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingWrite {
     pub(crate) position: usize,
@@ -31,7 +31,7 @@ pub struct PendingWrite {
 }
 
 impl PendingWrite {
-    /// The entity type's name ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)), e.g. `"Order"`.
+    /// The entity type's name ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)), e.g. `"Order"`.
     pub fn entity(&self) -> &'static str {
         self.entity
     }
@@ -63,7 +63,7 @@ impl PendingWrite {
 }
 
 /// A key of a batch get that DynamoDB did not answer for: its entity type
-/// and key values, ready to be asked for again ([`BatchGet::resend`](crate::op::BatchGet::resend)).
+/// and key values, ready to be asked for again ([`BatchGet::resend`](crate::batch::BatchGet::resend)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PendingKey {
     pub(crate) position: usize,
@@ -75,12 +75,12 @@ pub struct PendingKey {
 }
 
 impl PendingKey {
-    /// The entity type's name ([`Entity::RUST_NAME`](crate::Entity::RUST_NAME)), e.g. `"Order"`.
+    /// The entity type's name ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)), e.g. `"Order"`.
     pub fn entity(&self) -> &'static str {
         self.entity
     }
 
-    /// The entity's type attribute value ([`Entity::TYPE_TAG`](crate::Entity::TYPE_TAG)), e.g. `"ORDER"`.
+    /// The entity's type attribute value ([`Entity::TYPE_TAG`](crate::entity::Entity::TYPE_TAG)), e.g. `"ORDER"`.
     pub fn entity_type(&self) -> &'static str {
         self.entity_type
     }

@@ -88,7 +88,7 @@ impl<T: Table> Db<T> {
 
 impl<'db, T: Table> AddIndex<'db, T> {
     /// How long to wait for the index to become ACTIVE (default 10 minutes);
-    /// past it, [`ErrorKind::NotActive`](crate::ErrorKind::NotActive) — the
+    /// past it, [`ErrorKind::NotActive`](crate::error::ErrorKind::NotActive) — the
     /// index keeps building: call again to go on waiting.
     pub fn wait(mut self, wait: Duration) -> Self {
         self.wait = wait;

@@ -76,7 +76,7 @@ const DEFAULT_WRITES: usize = 8;
 ///
 /// Not covered: a change of the **primary** key template moves items to
 /// new keys, which an update cannot do; such an item fails the backfill
-/// with [`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch).
+/// with [`ErrorKind::KeyMismatch`](crate::error::ErrorKind::KeyMismatch).
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]

@@ -125,10 +125,10 @@ impl fmt::Display for Checkpoint {
 }
 
 impl FromStr for Checkpoint {
-    type Err = crate::Error;
+    type Err = crate::error::Error;
 
     fn from_str(text: &str) -> Result<Self> {
-        let invalid = |reason: String| -> crate::Error {
+        let invalid = |reason: String| -> crate::error::Error {
             Repr::InvalidCursor {
                 fault: crate::error::CursorFault::Malformed,
                 reason: format!("checkpoint `{text}`: {reason}"),

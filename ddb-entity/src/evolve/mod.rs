@@ -6,9 +6,9 @@
 //! (seed 003). These are the days a team loses data; this module makes
 //! them routine:
 //!
-//! - [`Db::add_index`](crate::Db::add_index) creates a declared index on a
+//! - [`Db::add_index`](crate::db::Db::add_index) creates a declared index on a
 //!   live table (UpdateTable) and waits until it is ACTIVE;
-//! - [`Db::backfill`](crate::Db::backfill) rewrites every item of an
+//! - [`Db::backfill`](crate::db::Db::backfill) rewrites every item of an
 //!   entity into exactly what this build of the entity writes — its index
 //!   keys after a new index, a template or shard-count change, its newest
 //!   schema version after an upcast — in parallel segments, each item by an

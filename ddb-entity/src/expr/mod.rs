@@ -28,7 +28,7 @@ const MAX_IN_VALUES: usize = 100;
 /// items for which it holds.
 ///
 /// Built from [`Entity`] fields (`Order::fields().status.equals(…)`) and
-/// the [`FieldPath`]s inside them, and combined with [`and`](Condition::and),
+/// the [`FieldPath`](crate::entity::FieldPath)s inside them, and combined with [`and`](Condition::and),
 /// [`or`](Condition::or) and `!`. Every comparison takes a value of the
 /// field's own type:
 ///
@@ -38,7 +38,7 @@ const MAX_IN_VALUES: usize = 100;
 /// | `is_in([…])` (1 to 100 values) | `IN` |
 /// | `exists`, `not_exists` | `attribute_exists`, `attribute_not_exists` |
 /// | `begins_with`, `contains` (strings) | `begins_with`, `contains` (a substring) |
-/// | `contains` (a [`Set`](crate::Set) or a `Vec`) | `contains` (an element) |
+/// | `contains` (a [`Set`](crate::item::Set) or a `Vec`) | `contains` (an element) |
 /// | `size().gt(3)`, … (strings, sets, lists, maps) | `size(…) > …` |
 /// | `has_type(AttributeType::…)` | `attribute_type` |
 ///
@@ -498,7 +498,7 @@ fn attribute_value<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Set;
+    use crate::item::Set;
     use serde::Deserialize;
 
     crate::table! { struct App { partition_key: "PK", sort_key: "SK" } }
@@ -540,7 +540,11 @@ mod tests {
         for n in [0, 101] {
             let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
             let err = rendered(f.status.is_in(values)).unwrap_err();
-            assert_eq!(err.kind(), crate::ErrorKind::InvalidExpression, "{err}");
+            assert_eq!(
+                err.kind(),
+                crate::error::ErrorKind::InvalidExpression,
+                "{err}"
+            );
         }
         assert!(rendered(f.status.is_in((0..100).map(|i| i.to_string()))).is_ok());
     }
@@ -557,16 +561,16 @@ mod tests {
             "attribute_exists(#n0)"
         );
         let err = rendered(f.note.lt(None)).unwrap_err();
-        assert_eq!(err.kind(), crate::ErrorKind::InvalidExpression);
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidExpression);
     }
 
     #[test]
     fn values_dynamodb_cannot_store_are_refused() {
         let f = Order::fields();
         let err = rendered(f.scores.contains(f64::NAN)).unwrap_err();
-        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber);
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidNumber);
         let err = rendered(f.scores.at(0).is_in([1.0, f64::INFINITY])).unwrap_err();
-        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber, "{err}");
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidNumber, "{err}");
     }
 
     #[test]

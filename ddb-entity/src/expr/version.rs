@@ -81,7 +81,7 @@ pub(crate) fn number(version: u64) -> AttributeValue {
 
 /// What a write of `E` expects of the stored version: `expected`, checked
 /// against the entity's version attribute. `expect_version` exists only on
-/// [`Versioned`](crate::Versioned) entities, so the attribute is there.
+/// [`Versioned`](crate::entity::Versioned) entities, so the attribute is there.
 pub(crate) fn expected<E: Entity>(expected: Option<u64>) -> Option<Expected> {
     let attribute = E::VERSION_ATTRIBUTE?;
     expected.map(|version| Expected { attribute, version })

@@ -15,6 +15,7 @@ use crate::error::{Repr, Result};
 use crate::table::{KeyAttributeType, TableSchema};
 
 pub use schema_version::SCHEMA_VERSION_ATTRIBUTE;
+pub(crate) use set::{BINARY_SET, NUMBER_SET, STRING_SET};
 pub use set::{Set, SetElement};
 pub use size::{MAX_ITEM_SIZE, item_size};
 

@@ -8,7 +8,14 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
-use crate::codec::{BINARY_SET, NUMBER_SET, STRING_SET};
+/// serde_dynamo's newtype names for its set codecs, which [`Set`] serializes
+/// through and the item codec recognises: serde_dynamo's serializer compares
+/// them by address, which only its own statics can match; we compare the
+/// text, which no Rust type name can contain (U+037E is not an identifier
+/// character).
+pub(crate) const STRING_SET: &str = "\u{037E}STRINGSET\u{037E}";
+pub(crate) const NUMBER_SET: &str = "\u{037E}NUMBERSET\u{037E}";
+pub(crate) const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
 
 /// A set of strings, integers or byte strings, stored as a DynamoDB set
 /// (`SS`, `NS` or `BS`) — not as a list, which is what a `Vec` or a
@@ -18,10 +25,10 @@ use crate::codec::{BINARY_SET, NUMBER_SET, STRING_SET};
 /// empty `Set` is stored as **no attribute** (like `None`), and a missing
 /// attribute reads back as an empty `Set` (no `#[serde(default)]` needed).
 /// An update adds to one atomically
-/// ([`Update::add_to_set`](crate::op::Update::add_to_set)) or takes
-/// elements out ([`Update::delete_from_set`](crate::op::Update::delete_from_set));
+/// ([`Update::add_to_set`](crate::write::Update::add_to_set)) or takes
+/// elements out ([`Update::delete_from_set`](crate::write::Update::delete_from_set));
 /// taking the last one out removes the attribute. Conditions ask
-/// [`contains`](crate::Field::contains) and [`size`](crate::Field::size).
+/// [`contains`](crate::entity::Field::contains) and [`size`](crate::entity::Field::size).
 ///
 /// Elements are kept in order (a `BTreeSet`), so an item encodes the same
 /// way every time.

@@ -93,8 +93,8 @@ fn number_size(n: &str) -> usize {
 }
 
 /// Checks what DynamoDB would refuse or silently change in `entity`'s item:
-/// empty sets ([`ErrorKind::EmptySet`](crate::ErrorKind::EmptySet)), numbers it cannot store exactly (([`ErrorKind::InvalidNumber`](crate::ErrorKind::InvalidNumber))), then the
-/// 400 KB limit (([`ErrorKind::ItemTooLarge`](crate::ErrorKind::ItemTooLarge))). Returns the item's size.
+/// empty sets ([`ErrorKind::EmptySet`](crate::error::ErrorKind::EmptySet)), numbers it cannot store exactly (([`ErrorKind::InvalidNumber`](crate::error::ErrorKind::InvalidNumber))), then the
+/// 400 KB limit (([`ErrorKind::ItemTooLarge`](crate::error::ErrorKind::ItemTooLarge))). Returns the item's size.
 ///
 /// Every write of a whole item (put, create, batch put, transaction put)
 /// goes through it before its request is built.
@@ -469,7 +469,7 @@ mod tests {
             ]),
         )]);
         let err = check_item("Sensor", &bad).unwrap_err();
-        assert_eq!(err.kind(), crate::ErrorKind::InvalidNumber);
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidNumber);
         assert_eq!(err.entity(), Some("Sensor"));
         assert!(err.to_string().contains("`readings[1].celsius`"), "{err}");
         assert!(err.to_string().contains("309 characters"), "{err}");

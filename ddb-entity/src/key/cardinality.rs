@@ -8,7 +8,7 @@
 /// enum, a narrow integer) or from a date puts the writes of a whole table
 /// into a handful of partitions, each held to DynamoDB's per-partition
 /// ceiling whatever the table is provisioned for. The hot-partition lint
-/// ([`lint::hot_partitions`](crate::lint::hot_partitions)) reads this from
+/// (`ddb_entity::lint::hot_partitions`) reads this from
 /// every partition template.
 ///
 /// ```

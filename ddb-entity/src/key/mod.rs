@@ -249,7 +249,7 @@ pub trait KeyPart {
     /// how writes spread over partitions ([`Cardinality`]): `bool` and unit
     /// enums few, narrow integers a bounded number, a date one per day;
     /// [`Unbounded`](Cardinality::Unbounded) by default. The hot-partition
-    /// lint ([`lint::hot_partitions`](crate::lint::hot_partitions)) flags a
+    /// lint (`ddb_entity::lint::hot_partitions`) flags a
     /// partition key whose holes all have few values. Declaring it is a
     /// promise only as far as the lint goes: nothing else reads it.
     const CARDINALITY: Cardinality = Cardinality::Unbounded;

@@ -39,7 +39,7 @@ use super::{DecodeKeyPart, KeyError, KeyPart};
 /// # No ranges, at compile time
 ///
 /// In a sort key an `Unordered` hole must be the last hole. Its sort-key
-/// builder method returns an [`UnorderedSortKey`](crate::UnorderedSortKey),
+/// builder method returns an [`UnorderedSortKey`](crate::entity::UnorderedSortKey),
 /// which no sort-key condition takes, so a range (`sk_gt`, `sk_between`, …)
 /// over unpadded numbers does not compile; the stages before it are
 /// ordinary prefixes. Read one item by its key with a get.

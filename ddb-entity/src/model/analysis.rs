@@ -9,8 +9,8 @@ use super::finding::{Findings, Lint};
 use super::lint::{kind_name, missing_attributes};
 use super::pattern::DeclaredPattern;
 use super::placement::{Placement, collide, placements};
+use crate::entity::EntityShape;
 use crate::read::{ReadOperation, ReadPlan, SortCondition, shown_key};
-use crate::shape::EntityShape;
 use crate::table::{IndexSchema, Projection, TableSchema};
 
 /// One row of the access-pattern table.

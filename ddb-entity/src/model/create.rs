@@ -55,7 +55,7 @@ pub enum Provisioned {
 /// An existing table is checked against the declaration with the same
 /// comparison as [`Db::drift`]: different keys, a key attribute of another
 /// type, or a declared index the table lacks, is an
-/// [`ErrorKind::SchemaMismatch`](crate::ErrorKind::SchemaMismatch) error —
+/// [`ErrorKind::SchemaMismatch`](crate::error::ErrorKind::SchemaMismatch) error —
 /// never a silent success that fails on the first query. Differences that
 /// change cost rather than correctness (capacity, projection, an extra
 /// index) are logged as `tracing` warnings. Made by

@@ -23,7 +23,7 @@ use crate::table::{
 /// the other global indexes, projecting `ALL`, with the table's capacity
 /// on a provisioned table.
 ///
-/// [`Db::create_table_if_missing`](crate::Db::create_table_if_missing)
+/// [`Db::create_table_if_missing`](crate::db::Db::create_table_if_missing)
 /// sends exactly this; with the feature `model`, the AWS CLI input,
 /// CloudFormation and Terraform definitions are rendered from it. Time to
 /// live is not part of CreateTable: see [`time_to_live_specification`].

@@ -1,6 +1,6 @@
 //! The model's hot-partition findings: the crate's one judgement of hot
 //! partition keys ([`crate::lint::hot_partitions`], over each entity's
-//! [`Entity::LAYOUT`](crate::Entity::LAYOUT)) reported in the model's
+//! [`Entity::LAYOUT`](crate::entity::Entity::LAYOUT)) reported in the model's
 //! words, so a key the hot-partition lint passes is never a model finding,
 //! and the other way round.
 

@@ -5,7 +5,7 @@
 //!
 //! A template becomes a sequence of atoms: its literal characters, the
 //! `#` between segments, and per hole either a run of exactly
-//! [`fixed_len`](crate::shape::HoleShape::fixed_len) characters or any run
+//! [`fixed_len`](crate::entity::HoleShape::fixed_len) characters or any run
 //! of characters. Every character a hole writes is above `#` (the
 //! [`KeyPart`](crate::key::KeyPart) contract), so a hole never matches a
 //! delimiter; a raw key attribute (`pk = field`) matches anything.
@@ -16,8 +16,8 @@
 //! which no number writes. A reported overlap can therefore be one no
 //! value produces; an overlap that exists is never missed.
 
+use crate::entity::{Piece, TemplateShape};
 use crate::key::prefix_upper_bound;
-use crate::shape::{Piece, TemplateShape};
 
 /// The characters one atom may match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -207,8 +207,8 @@ impl KeyPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entity::HoleShape;
     use crate::key::Cardinality;
-    use crate::shape::HoleShape;
 
     fn hole(field: &'static str, fixed_len: Option<usize>) -> Piece {
         Piece::Hole(HoleShape {

@@ -10,8 +10,8 @@ use std::fmt::Write;
 
 use super::table_model::Model;
 use crate::entity::{Described, Entity};
+use crate::entity::{EntityShape, TemplateShape};
 use crate::error::{Repr, Result};
-use crate::shape::{EntityShape, TemplateShape};
 use crate::table::Table;
 
 /// The key layout of a model's entities for sample values, rendered by
@@ -120,7 +120,7 @@ impl<T: Table> LayoutSnapshot<'_, T> {
     /// The layout as text: per entity, its templates, then the keys of each
     /// sample. An entity of the model without a sample, or a sample of an
     /// entity the model does not list, is an
-    /// [`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema) error
+    /// [`ErrorKind::InvalidSchema`](crate::error::ErrorKind::InvalidSchema) error
     /// naming them: a layout that leaves out an entity would let its keys
     /// change unseen.
     ///

@@ -5,7 +5,7 @@ use super::finding::{Findings, Lint};
 use super::hot;
 use super::placement::{collide, placements};
 use super::table_model::Model;
-use crate::shape::EntityShape;
+use crate::entity::EntityShape;
 use crate::table::{Billing, IndexKind, Projection, Table};
 
 /// DynamoDB's default quota of global secondary indexes per table.

@@ -3,9 +3,9 @@
 //!
 //! Always available: the table's definition as the SDK's own
 //! [`CreateTableInput`](aws_sdk_dynamodb::operation::create_table::CreateTableInput)
-//! ([`create_table_input`]), which [`Db::create_table_if_missing`](crate::Db::create_table_if_missing)
+//! ([`create_table_input`]), which [`Db::create_table_if_missing`](crate::db::Db::create_table_if_missing)
 //! sends, and the drift check of a live table against the declaration
-//! ([`Db::drift`](crate::Db::drift)).
+//! ([`Db::drift`](crate::db::Db::drift)).
 //!
 //! With the feature `model`, [`Model`]: the table's declaration, every
 //! entity stored in it (their templates, indexes and fields, as

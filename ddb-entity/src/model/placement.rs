@@ -2,7 +2,7 @@
 //! patterns of its partition and sort key there.
 
 use super::keyspace::KeyPattern;
-use crate::shape::EntityShape;
+use crate::entity::EntityShape;
 use crate::table::{IndexKind, TableSchema};
 
 /// An entity's keys in the table or one index.

@@ -7,7 +7,7 @@ use super::analysis::{PatternRow, check_patterns, projects_all};
 use super::finding::{Finding, Findings, Severity};
 use super::lint::lint_model;
 use super::table_model::Model;
-use crate::shape::{EntityShape, TemplateShape};
+use crate::entity::{EntityShape, TemplateShape};
 use crate::table::{Billing, IndexKind, Table, TableSchema};
 
 /// What [`Model::report`] found: the access-pattern rows and every
@@ -523,7 +523,7 @@ fn overview(name: &str, schema: &TableSchema, entities: &[EntityShape]) -> Strin
             );
         }
         for index in schema.multi_key_indexes {
-            let typed = |attributes: &[crate::KeyAttribute]| {
+            let typed = |attributes: &[crate::table::KeyAttribute]| {
                 attributes
                     .iter()
                     .map(|a| format!("`{}` {}", a.name, a.ty.as_str()))

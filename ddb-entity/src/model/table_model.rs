@@ -465,7 +465,7 @@ impl<T: Table> Model<T> {
     }
 
     /// The CreateTable request of the table: exactly what
-    /// [`Db::create_table_if_missing`](crate::Db::create_table_if_missing) sends.
+    /// [`Db::create_table_if_missing`](crate::db::Db::create_table_if_missing) sends.
     ///
     /// ```
     /// # use ddb_entity::Entity;
@@ -500,7 +500,7 @@ impl<T: Table> Model<T> {
     }
 
     /// Compares the live table `table_name` (for a stage, or the model's
-    /// own name) with the declaration; see [`Db::drift`](crate::Db::drift).
+    /// own name) with the declaration; see [`Db::drift`](crate::db::Db::drift).
     ///
     /// ```
     /// # use ddb_entity::Entity;

@@ -21,9 +21,9 @@
 use super::json::{Json, object, string, strings};
 use super::keyspace::KeyPattern;
 use super::table_model::Model;
+use crate::entity::{Piece, TemplateShape};
 use crate::error::{Repr, Result};
 use crate::key::KeyPart;
-use crate::shape::{Piece, TemplateShape};
 use crate::table::{IndexKind, Table};
 
 /// What the read-write statements allow: item reads and writes by key,
@@ -256,7 +256,7 @@ impl<T: Table> TenantPolicy<'_, T> {
     /// allowing the partitions of the templates that lead with the tenant.
     /// Without a tenant ([`tenant`](Self::tenant) or
     /// [`variable`](Self::variable)), or when no template leads with it,
-    /// an [`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)
+    /// an [`ErrorKind::InvalidSchema`](crate::error::ErrorKind::InvalidSchema)
     /// error.
     ///
     /// ```
@@ -275,7 +275,8 @@ impl<T: Table> TenantPolicy<'_, T> {
     /// assert!(model.tenant_policy("tenant").tenant(&7u32).render().is_ok());
     /// ```
     pub fn render(&self) -> Result<TenantPolicyDocument> {
-        let invalid = |detail: String| -> crate::Error { Repr::InvalidSchema { detail }.into() };
+        let invalid =
+            |detail: String| -> crate::error::Error { Repr::InvalidSchema { detail }.into() };
         let value = match &self.value {
             None => return Err(invalid("a tenant policy needs the tenant: `.tenant(&id)` or `.variable(\"${aws:PrincipalTag/tenant}\")`".into())),
             Some(Err(err)) => return Err(invalid(format!("the tenant does not encode: {err}"))),

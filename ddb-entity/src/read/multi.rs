@@ -27,7 +27,7 @@ impl<T: Table> Db<T> {
     /// attribute is the index's attribute at that place, with a value of
     /// the field's type; conditions out of order, a partition attribute
     /// left out, or a value of another type than the attribute's are
-    /// refused before sending ([`ErrorKind::InvalidExpression`](crate::ErrorKind::InvalidExpression)).
+    /// refused before sending ([`ErrorKind::InvalidExpression`](crate::error::ErrorKind::InvalidExpression)).
     ///
     /// An item is in such an index exactly when it has every one of its
     /// attributes (a field that is `None` or left out keeps it out): the
@@ -240,7 +240,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
 
     /// Keep only the items of `E` for which `condition` holds (a
     /// `FilterExpression`, applied after reading, as on
-    /// [`Query::filter`](crate::op::Query::filter)); a condition on one of
+    /// [`Query::filter`](crate::read::Query::filter)); a condition on one of
     /// the index's key attributes is refused before sending.
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
@@ -350,7 +350,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// The one item the conditions select, `None` if none, and
-    /// [`ErrorKind::MoreThanOne`](crate::ErrorKind::MoreThanOne) if more:
+    /// [`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne) if more:
     /// reads until a second item, no further (see [`first`](Self::first)
     /// for an example).
     pub async fn one<T>(self) -> Result<Option<T>>

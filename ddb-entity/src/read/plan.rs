@@ -7,7 +7,7 @@ use crate::table::KeySchema;
 
 /// What a typed read sends, without sending it: the operation, the index,
 /// the one partition key value and the sort-key condition. Made by
-/// [`Get::plan`](crate::op::Get::plan) and [`Query::plan`](crate::op::Query::plan);
+/// [`Get::plan`](crate::read::Get::plan) and [`Query::plan`](crate::read::Query::plan);
 /// the model's access patterns are checked from it (feature `model`).
 ///
 /// ```
@@ -48,7 +48,7 @@ pub struct ReadPlan {
     /// attribute names and values written out, `None` without one. A
     /// filter is applied after reading: the items it drops cost read
     /// capacity all the same. (Under
-    /// [`UnknownItems::Filter`](crate::UnknownItems::Filter) the send also
+    /// [`UnknownItems::Filter`](crate::collection::UnknownItems::Filter) the send also
     /// restricts the types to the collection's, which the plan cannot
     /// know.) Values can be personal data: mind where a plan is logged.
     pub filter: Option<String>,

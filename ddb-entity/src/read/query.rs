@@ -25,7 +25,7 @@ use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
 
-/// A Query on one partition of index `I` ([`Primary`](crate::Primary) for
+/// A Query on one partition of index `I` ([`Primary`](crate::table::Primary) for
 /// the table). Made by [`Db::query`]; finish with
 /// [`collect`](Query::collect) (every page, up to the limit, into a
 /// [`Collection`]), [`page`](Query::page) (one request) or
@@ -550,7 +550,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// The one item the query selects, `None` if there is none, and an
-    /// error ([`ErrorKind::MoreThanOne`](crate::ErrorKind::MoreThanOne))
+    /// error ([`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne))
     /// if there are more: for a lookup that must be unique, like an order
     /// by its id on an index. It reads until it has seen a second item or
     /// the range is exhausted — across pages, so a second match further

@@ -176,7 +176,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     }
 
     /// Keep only the items of `E` for which `condition` holds (applied
-    /// after the read; see [`Query::filter`](crate::op::Query::filter)).
+    /// after the read; see [`Query::filter`](crate::read::Query::filter)).
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
         self
@@ -449,7 +449,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         }
         if let Some(segment) = self.resume.keys().find(|s| **s >= self.segments) {
             return Err(Repr::InvalidCursor {
-                fault: crate::op::CursorFault::Mismatch,
+                fault: crate::error::CursorFault::Mismatch,
                 reason: format!(
                     "segment {segment} is not one of the scan's {}",
                     self.segments

@@ -8,7 +8,7 @@
 //! suffix to such a key: `STATUS#{status}#{shard(order_id) % 16}` writes
 //! each order to one of 16 partitions, chosen by its id, and a query of
 //! `STATUS#Open` reads all 16 and merges them in sort-key order as if they
-//! were one (see [`Query`](crate::op::Query)).
+//! were one (see [`Query`](crate::read::Query)).
 //!
 //! # The shard function (frozen)
 //!

@@ -92,7 +92,7 @@ pub fn from_sdk_record<T: CollectionItem>(
 #[cfg(feature = "lambda")]
 pub(crate) fn convert_image(
     image: Option<HashMap<String, streams::AttributeValue>>,
-) -> crate::Result<Option<Item>> {
+) -> crate::error::Result<Option<Item>> {
     image.map(convert_item).transpose().map_err(|detail| {
         crate::error::Repr::MalformedRecord {
             at: crate::error::ItemAt {

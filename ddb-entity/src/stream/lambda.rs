@@ -84,7 +84,7 @@ pub fn records<T: CollectionItem>(event: Event) -> Vec<Record<T>> {
 
 /// Like [`records`], refusing the records of any other table than
 /// `table_name` (by their `eventSourceARN`) as
-/// [`ErrorKind::ForeignRecord`](crate::ErrorKind::ForeignRecord): for a
+/// [`ErrorKind::ForeignRecord`](crate::error::ErrorKind::ForeignRecord): for a
 /// function subscribed to several streams by mistake.
 ///
 /// ```
@@ -169,7 +169,7 @@ fn raw(record: EventRecord) -> RawRecord {
 /// With the `lambda` and `streams` features.
 ///
 /// An attribute of a type the Streams SDK does not know cannot be put in
-/// the event: [`ErrorKind::MalformedRecord`](crate::ErrorKind::MalformedRecord).
+/// the event: [`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord).
 ///
 /// ```
 /// use aws_sdk_dynamodbstreams::types::{AttributeValue, OperationType, Record, StreamRecord, StreamViewType};
@@ -198,7 +198,7 @@ fn raw(record: EventRecord) -> RawRecord {
 pub fn event_from_sdk_records(
     records: Vec<aws_sdk_dynamodbstreams::types::Record>,
     stream_arn: &str,
-) -> crate::Result<Event> {
+) -> crate::error::Result<Event> {
     let mut event = Event::default();
     for record in records {
         event.records.push(event_record(record, stream_arn)?);
@@ -210,7 +210,7 @@ pub fn event_from_sdk_records(
 fn event_record(
     record: aws_sdk_dynamodbstreams::types::Record,
     stream_arn: &str,
-) -> crate::Result<EventRecord> {
+) -> crate::error::Result<EventRecord> {
     use aws_lambda_events::event::dynamodb::{StreamRecord, StreamViewType, UserIdentity};
     use chrono::DateTime;
 
@@ -218,7 +218,7 @@ fn event_record(
         .dynamodb
         .unwrap_or_else(|| aws_sdk_dynamodbstreams::types::StreamRecord::builder().build());
     let keys = super::api::convert_image(change.keys)?.unwrap_or_default();
-    let item = |image| -> crate::Result<serde_dynamo::Item> {
+    let item = |image| -> crate::error::Result<serde_dynamo::Item> {
         let image = super::api::convert_image(image)?.unwrap_or_default();
         Ok(serde_dynamo::Item::from(image))
     };

@@ -20,12 +20,12 @@
 //!
 //! | the record | [`Record::change`] |
 //! | --- | --- |
-//! | an item of an entity type `T` does not hold | `Err`, [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType), with the type found |
-//! | an item with no type attribute (written by other code) | `Err`, [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType) |
-//! | keys that are not this table's (another table's stream) | `Err`, [`ErrorKind::ForeignRecord`](crate::ErrorKind::ForeignRecord) |
-//! | a body that does not decode (a number in a string field, …) | `Err`, [`ErrorKind::Decode`](crate::ErrorKind::Decode), naming the field |
-//! | the type of one entity under the keys of another | `Err`, [`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch) |
-//! | an image its view type promises but it lacks, an unknown event name, an image under another key than the record's | `Err`, [`ErrorKind::MalformedRecord`](crate::ErrorKind::MalformedRecord) |
+//! | an item of an entity type `T` does not hold | `Err`, [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType), with the type found |
+//! | an item with no type attribute (written by other code) | `Err`, [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType) |
+//! | keys that are not this table's (another table's stream) | `Err`, [`ErrorKind::ForeignRecord`](crate::error::ErrorKind::ForeignRecord) |
+//! | a body that does not decode (a number in a string field, …) | `Err`, [`ErrorKind::Decode`](crate::error::ErrorKind::Decode), naming the field |
+//! | the type of one entity under the keys of another | `Err`, [`ErrorKind::KeyMismatch`](crate::error::ErrorKind::KeyMismatch) |
+//! | an image its view type promises but it lacks, an unknown event name, an image under another key than the record's | `Err`, [`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord) |
 //!
 //! What each stream view type gives (an absent image is `None`, never an
 //! error):

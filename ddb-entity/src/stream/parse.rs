@@ -36,7 +36,7 @@ pub(crate) struct RawRecord {
 
 /// Parses `raw` as a change of `T`s. `expected_table`, when given, is the
 /// only table whose records are taken (the others are
-/// [`ErrorKind::ForeignRecord`](crate::ErrorKind::ForeignRecord)).
+/// [`ErrorKind::ForeignRecord`](crate::error::ErrorKind::ForeignRecord)).
 pub(crate) fn parse<T: CollectionItem>(raw: RawRecord, expected_table: Option<&str>) -> Record<T> {
     let view = raw.view.as_deref().map(str::parse::<ViewType>);
     let origin = Origin::from_identity(

@@ -137,7 +137,7 @@ impl<T: CollectionItem> Poller<T> {
 
     /// A poller of the enabled stream of table `table_name`, found with
     /// ListStreams (and DescribeStream when the table has had several).
-    /// [`ErrorKind::NoStream`](crate::ErrorKind::NoStream) when it has none
+    /// [`ErrorKind::NoStream`](crate::error::ErrorKind::NoStream) when it has none
     /// enabled.
     pub async fn for_table(client: Client, table_name: &str) -> Result<Self> {
         let span = tracing::info_span!("ddb.stream.list_streams", table = table_name);

@@ -18,13 +18,13 @@ use crate::table::Table;
 ///
 /// A record that cannot be read as a `T` is still a `Record`, with the
 /// reason in [`change`](Record::change): a foreign item
-/// ([`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType), or
-/// [`ErrorKind::ForeignRecord`](crate::ErrorKind::ForeignRecord) for
+/// ([`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType), or
+/// [`ErrorKind::ForeignRecord`](crate::error::ErrorKind::ForeignRecord) for
 /// another table's keys), a body that does not decode
-/// ([`ErrorKind::Decode`](crate::ErrorKind::Decode)), a stored key that is
-/// not the decoded value's ([`ErrorKind::KeyMismatch`](crate::ErrorKind::KeyMismatch)),
+/// ([`ErrorKind::Decode`](crate::error::ErrorKind::Decode)), a stored key that is
+/// not the decoded value's ([`ErrorKind::KeyMismatch`](crate::error::ErrorKind::KeyMismatch)),
 /// a record not as DynamoDB documents it
-/// ([`ErrorKind::MalformedRecord`](crate::ErrorKind::MalformedRecord)).
+/// ([`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord)).
 /// Its key and sequence number are there either way, so no record is ever
 /// dropped unseen and every one can be checkpointed.
 ///
@@ -127,7 +127,7 @@ fn string<'i>(item: &'i Item, name: &str) -> Option<&'i str> {
 /// [`Record::keys`] only — read the item if you need its current state),
 /// `NEW_IMAGE` no `old`, `OLD_IMAGE` no `new`. An image the view type
 /// promises but the record lacks is an error
-/// ([`ErrorKind::MalformedRecord`](crate::ErrorKind::MalformedRecord)),
+/// ([`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord)),
 /// never a silent `None`.
 ///
 /// ```

@@ -1,7 +1,7 @@
 //! The survey's raw parallel Scan: every item of the table as DynamoDB
 //! returns it, in `segments` parallel segments of which at most
 //! `concurrency` are read at once — on the typed Scan's engine
-//! ([`Scan::raw_pages`](crate::op::Scan)), without its typing, time to live
+//! ([`Scan::raw_pages`](crate::read::Scan)), without its typing, time to live
 //! or key verification, because the survey must see items no entity
 //! decodes.
 

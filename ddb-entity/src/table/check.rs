@@ -15,7 +15,7 @@ const MAX_INCLUDED_ATTRIBUTES: usize = 100;
 
 impl TableSchema {
     /// Checks what DynamoDB would reject, so a bad declaration fails with a
-    /// clear message ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema))
+    /// clear message ([`ErrorKind::InvalidSchema`](crate::error::ErrorKind::InvalidSchema))
     /// instead of a `ValidationException`.
     ///
     /// The number of global indexes is not checked here: DynamoDB's limit of

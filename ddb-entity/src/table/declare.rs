@@ -1,9 +1,9 @@
 //! `table!`: a table's shape declared once, as types.
 
 /// Declares a single table's shape: a unit struct implementing
-/// [`Table`](crate::Table), one unit struct per global secondary index
-/// implementing [`Index`](crate::Index), and one per local secondary index
-/// implementing [`LocalIndex`](crate::LocalIndex).
+/// [`Table`](crate::table::Table), one unit struct per global secondary index
+/// implementing [`Index`](crate::table::Index), and one per local secondary index
+/// implementing [`LocalIndex`](crate::table::LocalIndex).
 ///
 /// Everything but `partition_key` is optional, and written in this order:
 ///
@@ -13,12 +13,12 @@
 /// | `sort_key: "SK"` | none | the sort key attribute; a table without one holds one item per partition key |
 /// | `type_attribute: "_type"` | `"_type"` | the attribute naming each item's entity type |
 /// | `ttl_attribute: "expires_at"` | none | the time-to-live attribute (epoch seconds) |
-/// | `token_attribute: "_wt"` | `"_wt"` | the reserved attribute of write tokens (see [`TableSchema::token_attribute`](crate::TableSchema::token_attribute)) |
-/// | `typed_by: Key` | `Attribute` | how items say their entity: `Attribute`, `Key` (a table designed by hand, no type attribute) or `KeyAndAttribute` (see [`Typing`](crate::Typing)) |
+/// | `token_attribute: "_wt"` | `"_wt"` | the reserved attribute of write tokens (see [`TableSchema::token_attribute`](crate::table::TableSchema::token_attribute)) |
+/// | `typed_by: Key` | `Attribute` | how items say their entity: `Attribute`, `Key` (a table designed by hand, no type attribute) or `KeyAndAttribute` (see [`Typing`](crate::table::Typing)) |
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
 /// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
-/// | `multi_key_indexes: { … }` | none | global indexes keyed by 1 to 4 partition and 0 to 4 sort attributes of the entities themselves, each `Type = "Name" { partition_key: ["a": S, …], sort_key: ["b": N, …] }` (types `S`, `N`, `B`; see [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema) and [`Db::query_multi`](crate::Db::query_multi)) |
+/// | `multi_key_indexes: { … }` | none | global indexes keyed by 1 to 4 partition and 0 to 4 sort attributes of the entities themselves, each `Type = "Name" { partition_key: ["a": S, …], sort_key: ["b": N, …] }` (types `S`, `N`, `B`; see [`MultiKeyIndexSchema`](crate::table::MultiKeyIndexSchema) and [`Db::query_multi`](crate::db::Db::query_multi)) |
 ///
 /// A projection is `all` (the default: a query of the index returns whole
 /// entities), `keys_only`, or `include["attribute", …]`. A global index of
@@ -82,8 +82,8 @@
 ///
 /// `multi_key_indexes` declares global indexes whose partition key is 1 to
 /// 4 and sort key 0 to 4 of the entities' own attributes, each with its
-/// type (`S`, `N` or `B`): see [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema) and
-/// [`Db::query_multi`](crate::Db::query_multi).
+/// type (`S`, `N` or `B`): see [`MultiKeyIndexSchema`](crate::table::MultiKeyIndexSchema) and
+/// [`Db::query_multi`](crate::db::Db::query_multi).
 ///
 /// ```
 /// ddb_entity::table! {

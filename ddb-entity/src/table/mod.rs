@@ -5,10 +5,10 @@
 //! `GSI1PK`, …) because every entity type stores its own meaning in them.
 //! The *shape* of the table is therefore a compile-time constant, declared
 //! once with [`table!`](crate::table!), while the table's *name* is a runtime
-//! value given to [`Db::new`](crate::Db::new) (it differs per stage, per test).
+//! value given to [`Db::new`](crate::db::Db::new) (it differs per stage, per test).
 //!
 //! The shape is also what every deploy artefact is made from (the
-//! CreateTable input that [`create_table_if_missing`](crate::Db::create_table_if_missing)
+//! CreateTable input that [`create_table_if_missing`](crate::db::Db::create_table_if_missing)
 //! sends, and, with the feature `model`, CloudFormation, Terraform and
 //! NoSQL Workbench definitions), so what tests create is what production
 //! deploys.
@@ -76,7 +76,7 @@ impl Projection {
 }
 
 /// Provisioned read and write capacity units per second: DynamoDB's
-/// `ProvisionedThroughput` (what [`Capacity`](crate::Capacity) meters is
+/// `ProvisionedThroughput` (what [`Capacity`](crate::capacity::Capacity) meters is
 /// the capacity requests consume).
 ///
 /// ```
@@ -199,7 +199,7 @@ pub struct KeyAttribute {
 /// field in its native type: no key string to build, and an item is in
 /// the index exactly when it has every one of them. Declared in the
 /// `multi_key_indexes: { … }` block of [`table!`](crate::table!); queried
-/// with [`Db::query_multi`](crate::Db::query_multi). Every attribute is
+/// with [`Db::query_multi`](crate::db::Db::query_multi). Every attribute is
 /// projected (`ALL`), and on a provisioned table the index has the
 /// table's capacity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -401,7 +401,7 @@ pub trait Index: 'static {
 /// A global secondary index keyed by several attributes of the entities
 /// themselves, implemented by [`table!`](crate::table!) (its
 /// `multi_key_indexes: { … }` block). Queried with
-/// [`Db::query_multi`](crate::Db::query_multi).
+/// [`Db::query_multi`](crate::db::Db::query_multi).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a multi-attribute index declared with `table!`",
     label = "not a multi-attribute index",
@@ -452,8 +452,8 @@ pub trait MultiKeyIndex: 'static {
 pub trait LocalIndex: Index {}
 
 /// Something a Query can run on: the table's primary key ([`Primary`]) or
-/// one of its secondary indexes. Key values ([`Partition`](crate::Partition),
-/// [`SortKey`](crate::SortKey)) are typed by it, so a partition of one index
+/// one of its secondary indexes. Key values ([`Partition`](crate::entity::Partition),
+/// [`SortKey`](crate::entity::SortKey)) are typed by it, so a partition of one index
 /// can never be sent to another.
 pub trait QueryIndex: 'static {
     /// The table.

@@ -14,7 +14,7 @@ use crate::item::Item;
 
 impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
-    /// `None` without an old item, an [`ErrorKind::WrongType`](crate::ErrorKind::WrongType)
+    /// `None` without an old item, an [`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)
     /// error when it is not an `E`.
     pub fn old<E: Entity>(&self) -> Option<Result<E>> {
         self.old_item

@@ -26,7 +26,7 @@ use crate::table::Table;
 /// [`Collection`].
 ///
 /// - More than 100 distinct keys are refused before sending
-///   ([`ErrorKind::TransactionTooLarge`](crate::ErrorKind::TransactionTooLarge));
+///   ([`ErrorKind::TransactionTooLarge`](crate::error::ErrorKind::TransactionTooLarge));
 ///   a key asked for twice as the same type is read once, and one key
 ///   asked for as two entity types is refused
 ///   ([`Error::is_duplicate_key`]). No key: nothing is sent.
@@ -35,7 +35,7 @@ use crate::table::Table;
 ///   [`Error::cancellation_reasons`] (action [`ActionKind::Get`]),
 ///   [`Error::is_transaction_conflict`], [`Error::is_retryable`].
 /// - An item of another entity type than its key's is
-///   [`ErrorKind::WrongType`](crate::ErrorKind::WrongType), never
+///   [`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType), never
 ///   mis-decoded; items past their time to live are hidden unless
 ///   [`include_expired`](TransactGet::include_expired). Reading twice the
 ///   read capacity of a plain get is the price of the snapshot.
@@ -325,7 +325,7 @@ fn canceled(
 impl TransactGetResult {
     /// The entity read at `key`: `Ok(None)` when there is no item; an
     /// error when the key was not part of the transaction
-    /// ([`ErrorKind::NotInCollection`](crate::ErrorKind::NotInCollection))
+    /// ([`ErrorKind::NotInCollection`](crate::error::ErrorKind::NotInCollection))
     /// or its item does not decode.
     pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<E>> {
         let entry = self.entries.iter().find(|(asked, _)| {
@@ -369,7 +369,7 @@ impl TransactGetResult {
 
     /// Every item found, in the order the keys were asked, into a
     /// collection that holds every entity type asked for (an item of a
-    /// type it does not hold is [`ErrorKind::UnknownType`](crate::ErrorKind::UnknownType)).
+    /// type it does not hold is [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType)).
     pub fn collect<C: Collection>(self) -> Result<C> {
         let mut collection = C::default();
         for (_, item) in self.entries {

@@ -63,13 +63,13 @@ const MAX_TRANSACTION_BYTES: usize = 4 * 1024 * 1024;
 ///
 /// Refused before anything is sent: more than 100 actions, or items and
 /// values over DynamoDB's 4 MB aggregate
-/// ([`ErrorKind::TransactionTooLarge`](crate::ErrorKind::TransactionTooLarge)),
+/// ([`ErrorKind::TransactionTooLarge`](crate::error::ErrorKind::TransactionTooLarge)),
 /// two actions on the same item
-/// ([`ErrorKind::DuplicateAction`](crate::ErrorKind::DuplicateAction),
+/// ([`ErrorKind::DuplicateAction`](crate::error::ErrorKind::DuplicateAction),
 /// naming both), and an action that cannot be built — a key that cannot be
 /// encoded, an entity that does not serialise, an update that cannot
 /// recompute an index key
-/// ([`ErrorKind::InvalidAction`](crate::ErrorKind::InvalidAction), naming
+/// ([`ErrorKind::InvalidAction`](crate::error::ErrorKind::InvalidAction), naming
 /// the action's index and entity type).
 /// A transaction with no action sends nothing and succeeds.
 ///

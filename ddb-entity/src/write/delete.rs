@@ -21,7 +21,7 @@ use crate::table::Table;
 ///
 /// The delete is conditioned on the stored item being of `E`'s type (or
 /// absent): an item of another type at the key is left untouched
-/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)).
+/// ([`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)).
 ///
 /// **Retrying** is safe. An unconditional delete is idempotent. A
 /// conditional or versioned delete resent after an attempt whose answer was

@@ -43,7 +43,7 @@ impl<T: Table> Db<T> {
     /// (an upsert). The item is the entity's serde body plus its key
     /// attributes, its type attribute and the key attributes of every index
     /// it belongs to. An item of another entity type at the key is left
-    /// untouched ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)):
+    /// untouched ([`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)):
     /// the put is conditioned on "no item, or one of this type".
     /// Resending a put is safe (see [`Put::send`]).
     pub fn put<'e, E: Entity<Table = T>>(&self, entity: &'e E) -> Put<'_, 'e, E> {
@@ -112,7 +112,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// that write look done. Only a create, a versioned put and a
     /// conditional put store a token; a plain put needs none (it is
     /// idempotent). In a transaction, the transaction's token is used
-    /// instead ([`Transaction::idempotency_token`](crate::op::Transaction::idempotency_token)).
+    /// instead ([`Transaction::idempotency_token`](crate::transact::Transaction::idempotency_token)).
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self

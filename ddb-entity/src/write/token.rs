@@ -2,7 +2,7 @@
 //! the item stored as its own.
 //!
 //! Each write call that needs one makes a token **once**, stores it in the
-//! table's reserved [`token_attribute`](crate::TableSchema::token_attribute)
+//! table's reserved [`token_attribute`](crate::table::TableSchema::token_attribute)
 //! (overwriting the previous writer's: one per item, never growing) and,
 //! where a replay of the same request would change the result, conditions
 //! the write on the stored token not being its own. The SDK serialises a
@@ -114,7 +114,7 @@ mod tests {
         assert!(WriteToken::given("x".repeat(36)).is_ok());
         for bad in [String::new(), "x".repeat(37)] {
             let err = WriteToken::given(bad).unwrap_err();
-            assert_eq!(err.kind(), crate::ErrorKind::InvalidToken);
+            assert_eq!(err.kind(), crate::error::ErrorKind::InvalidToken);
         }
     }
 }

@@ -41,11 +41,11 @@ use crate::table::Table;
 /// The item must exist and be of `E`'s type: updating a missing key is
 /// [`Error::is_not_found`], never a half-written item, and an item of
 /// another type at the key is left untouched
-/// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Values DynamoDB
+/// ([`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)). Values DynamoDB
 /// cannot store (a NaN, an infinity, a number beyond its range) are refused
 /// before sending, naming the field. An update whose item cannot be decoded
 /// afterwards (an ill-typed field written by other code) was applied: it
-/// fails with [`ErrorKind::DecodeAfterWrite`](crate::ErrorKind::DecodeAfterWrite),
+/// fails with [`ErrorKind::DecodeAfterWrite`](crate::error::ErrorKind::DecodeAfterWrite),
 /// not retryable. Resending an update is safe (see [`Update::send`]).
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Update<'db, E: Entity> {
@@ -109,14 +109,14 @@ impl<T: Table> Db<T> {
     /// needs it to exist. The builder is an [`Update`]: `set`, `add`,
     /// `append`, `add_to_set`, `set_if_not_exists` (a first value kept: who
     /// created it, when), conditions, `expect_version`, and in a
-    /// transaction ([`Transaction::update`](crate::op::Transaction::update)).
+    /// transaction ([`Transaction::update`](crate::transact::Transaction::update)).
     ///
     /// An upsert writes every key the item needs, whether it creates or
     /// changes it: the table key, the primary-key fields in the body, the
     /// type attribute, and every index key — computed from the fields
     /// given and the key. So it is refused before sending
-    /// ([`ErrorKind::IncompleteUpsert`](crate::ErrorKind::IncompleteUpsert),
-    /// [`ErrorKind::MissingKeyField`](crate::ErrorKind::MissingKeyField))
+    /// ([`ErrorKind::IncompleteUpsert`](crate::error::ErrorKind::IncompleteUpsert),
+    /// [`ErrorKind::MissingKeyField`](crate::error::ErrorKind::MissingKeyField))
     /// when the fields given cannot make an item of `E` — a required field,
     /// or a field of an index key, left out — and when it changes a place
     /// inside a map or list (DynamoDB cannot set one in an item that does
@@ -125,7 +125,7 @@ impl<T: Table> Db<T> {
     ///
     /// Like every typed write it touches only its own type: an item of
     /// another type at the key is left untouched
-    /// ([`ErrorKind::WrongType`](crate::ErrorKind::WrongType)). Resending
+    /// ([`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)). Resending
     /// it is safe: a resent upsert finds its token and applies nothing, so
     /// an `add` is added once.
     ///
@@ -704,7 +704,7 @@ impl<'db, E: Entity> Update<'db, E> {
     /// one token per logical change (a request id): a token reused for
     /// another change makes that change look done. In a transaction, the
     /// transaction's token is used instead
-    /// ([`Transaction::idempotency_token`](crate::op::Transaction::idempotency_token)).
+    /// ([`Transaction::idempotency_token`](crate::transact::Transaction::idempotency_token)).
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self

@@ -40,13 +40,7 @@ pub(crate) use item::ItemSer;
 
 type Result<T, E = EncodeError> = std::result::Result<T, E>;
 
-/// serde_dynamo's newtype names for its set codecs: its serializer compares
-/// them by address, which only its own statics can match; we compare the
-/// text, which no Rust type name can contain (U+037E is not an identifier
-/// character).
-pub(crate) const STRING_SET: &str = "\u{037E}STRINGSET\u{037E}";
-pub(crate) const NUMBER_SET: &str = "\u{037E}NUMBERSET\u{037E}";
-pub(crate) const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
+pub(crate) use crate::item::{BINARY_SET, NUMBER_SET, STRING_SET};
 
 /// Serializes one value into an [`AttributeValue`].
 #[derive(Clone, Copy)]

@@ -94,7 +94,7 @@ fn definitions(input: &CreateTableInput) -> Json {
 }
 
 /// Refuses a global index whose key has several attributes of one kind (a
-/// multi-attribute index, [`MultiKeyIndexSchema`](crate::MultiKeyIndexSchema)),
+/// multi-attribute index, [`MultiKeyIndexSchema`](crate::table::MultiKeyIndexSchema)),
 /// which a `format` definition cannot state: it names one partition and
 /// one sort key attribute per index.
 fn single_attribute_keys(input: &CreateTableInput, format: &str) -> Result<()> {

@@ -198,7 +198,7 @@ impl<T: Table> Model<T> {
     /// the keys, attributes, global and local indexes with projections and
     /// capacity of [`create_table_input`](Model::create_table_input), and
     /// its `ttl`. A multi-attribute index key (several partition or sort
-    /// attributes) is refused ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)):
+    /// attributes) is refused ([`ErrorKind::InvalidSchema`](crate::error::ErrorKind::InvalidSchema)):
     /// the resource names one `hash_key` and one `range_key` per index.
     ///
     /// ```

@@ -2,10 +2,10 @@
 //! global indexes, and one facet per entity.
 
 use super::{attribute_type as defined_type, hash_range, single_attribute_keys};
+use crate::entity::{EntityShape, FieldShape};
 use crate::error::Result;
 use crate::model::Model;
 use crate::model::json::{Json, object, string, strings};
-use crate::shape::{EntityShape, FieldShape};
 use crate::table::{Billing, Table};
 
 impl<T: Table> Model<T> {
@@ -25,7 +25,7 @@ impl<T: Table> Model<T> {
     /// too.
     ///
     /// A multi-attribute index key (several partition or sort attributes)
-    /// is refused ([`ErrorKind::InvalidSchema`](crate::ErrorKind::InvalidSchema)):
+    /// is refused ([`ErrorKind::InvalidSchema`](crate::error::ErrorKind::InvalidSchema)):
     /// Workbench's data model names one partition and one sort key.
     ///
     /// ```

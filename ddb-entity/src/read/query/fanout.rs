@@ -14,7 +14,7 @@
 //! the same on every run.
 //!
 //! A request that fails fails the whole read with the shard named
-//! ([`Error::shard`](crate::Error::shard)): never the other shards' items
+//! ([`Error::shard`](crate::error::Error::shard)): never the other shards' items
 //! alone. Each shard's request is the unsharded query's own
 //! (`Progress::next_request`): same key condition, projection, expiry
 //! filtering and key verification.
@@ -53,7 +53,7 @@ impl<I: QueryIndex> Query<'_, I> {
     /// shard. Each shard is asked for no more than the page and the limit
     /// can still take, so `limit(n)` over `s` shards reads at most `s × n`
     /// items, in one request per shard. If any shard's request fails, the
-    /// read fails ([`Error::shard`](crate::Error::shard) names it).
+    /// read fails ([`Error::shard`](crate::error::Error::shard) names it).
     /// [`count`](Self::count), [`first`](Self::first) and
     /// [`one`](Self::one) read every shard too, and a
     /// [`filter`](Self::filter) applies in each; a `limit` then counts the
