@@ -63,7 +63,6 @@ use serde::{Deserialize, Serialize};
 use crate::item::Item;
 
 pub use error::{DecodeError, EncodeError};
-pub(crate) use ser::{BINARY_SET, NUMBER_SET, STRING_SET};
 
 /// Decodes an owned item, moving its strings and binaries into the value.
 /// What `serde_dynamo::from_item` returns for the same item, faster.
