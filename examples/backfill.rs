@@ -5,7 +5,7 @@
 //! server named by `DDB_ENDPOINT`:
 //!
 //! ```sh
-//! cargo run --example backfill
+//! cargo run --example backfill --features evolve
 //! ```
 //!
 //! The help desk stored tickets keyed by id. Now it wants "the open

@@ -7,7 +7,7 @@
 //! server named by `DDB_ENDPOINT`:
 //!
 //! ```sh
-//! cargo run --example migrate
+//! cargo run --example migrate --features evolve
 //! ```
 //!
 //! 1. The legacy tables exist, keyed as a relational model keys them.

@@ -1,7 +1,7 @@
 //! A Lambda-style stream handler, tested locally on real stream records.
 //!
 //! ```sh
-//! cargo run --example stream_handler
+//! cargo run --example stream_handler --features streams
 //! ```
 //!
 //! `handle` is what a Lambda function subscribed to the table's stream

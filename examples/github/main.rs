@@ -3,10 +3,10 @@
 //! reactions, stars and forks — every access pattern a Get, one Query, or
 //! one transaction. The model is in `model.rs` (its key layout in a table
 //! at the top), the patterns in `patterns.rs`; `cargo test --example
-//! github` holds each to its results and its request count.
+//! github --features model` holds each to its results and its request count.
 //!
 //! ```sh
-//! cargo run --example github
+//! cargo run --example github --features model
 //! ```
 
 mod model;

@@ -5,7 +5,7 @@
 //! of a live table created on the embedded DynamoDB.
 //!
 //! ```sh
-//! cargo run --example model_report
+//! cargo run --example model_report --features model
 //! ```
 
 mod shop;

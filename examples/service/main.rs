@@ -3,10 +3,10 @@
 //!
 //! ```sh
 //! # On the embedded DynamoDB (nothing to install), on 127.0.0.1:3000:
-//! cargo run --example service
+//! cargo run --example service --features service
 //! # On real AWS: aws-config's usual chain (AWS_REGION / AWS_PROFILE,
 //! # environment or SSO-less profile credentials, IMDS, ECS, web identity):
-//! cargo run --example service -- --aws --table shop-prod
+//! cargo run --example service --features service -- --aws --table shop-prod
 //! ```
 //!
 //! | endpoint | what ddb-entity does |
@@ -20,8 +20,9 @@
 //!
 //! Every answer carries what DynamoDB cost (`x-ddb-requests`,
 //! `x-ddb-read-units`, `x-ddb-write-units`), metered per request with
-//! `Db::metered`. Its tests (`cargo test --example service`) start it on
-//! `127.0.0.1:0` over the embedded server and talk HTTP to it.
+//! `Db::metered`. Its tests (`cargo test --example service --features
+//! service`) start it on `127.0.0.1:0` over the embedded server and talk
+//! HTTP to it.
 
 mod app;
 #[cfg(test)]
