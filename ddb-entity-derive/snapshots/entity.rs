@@ -268,6 +268,7 @@ const _: () = {
                                         "customer_id",
                                         "u64",
                                         ::core::option::Option::None,
+                                        <__Key_customer_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_customer_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -288,6 +289,7 @@ const _: () = {
                                             "placed",
                                             "String",
                                             ::core::option::Option::None,
+                                            <__Key_placed as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_placed as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -300,6 +302,10 @@ const _: () = {
                                             "order_id",
                                             "u32",
                                             ::core::option::Option::Some(6u8),
+                                            <::ddb_entity::__private::Padded<
+                                                6usize,
+                                                __Key_order_id_6,
+                                            > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <::ddb_entity::__private::Padded<
                                                 6usize,
                                                 __Key_order_id_6,
@@ -329,6 +335,7 @@ const _: () = {
                                         "open_since",
                                         "u32",
                                         ::core::option::Option::None,
+                                        <__Key_open_since as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_open_since as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         true,
                                         false,
@@ -349,6 +356,7 @@ const _: () = {
                                             "customer_id",
                                             "u64",
                                             ::core::option::Option::None,
+                                            <__Key_customer_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_customer_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -363,6 +371,45 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
             ],
+            &[
+                ::ddb_entity::layout::FieldLayout::new(
+                    "customer_id",
+                    "customer_id",
+                    "u64",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "order_id",
+                    "order_id",
+                    "u32",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "placed",
+                    "placed",
+                    "String",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "open_since",
+                    "open_since",
+                    "Option<u32>",
+                    true,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "version",
+                    "version",
+                    "u64",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "updated",
+                    "updated",
+                    "u64",
+                    false,
+                ),
+            ],
+            false,
         );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
@@ -609,83 +656,4 @@ const _: () = {
     #[automatically_derived]
     impl ::ddb_entity::Versioned for Order {}
     const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
-    #[automatically_derived]
-    impl ::ddb_entity::shape::Described for Order {
-        fn shape() -> ::ddb_entity::shape::EntityShape {
-            ::ddb_entity::shape::EntityShape {
-                rust_name: "Order",
-                type_tag: "ORDER",
-                pk: ::ddb_entity::shape::TemplateShape {
-                    source: "CUST#{customer_id}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("CUST")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "customer_id", ty : "u64", width :
-                        ::core::option::Option::None, fixed_len : < __Key_customer_id as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_customer_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })]
-                    ],
-                },
-                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source: "ORDER#{placed}#{order_id:6}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("ORDER")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "placed", ty : "String", width :
-                        ::core::option::Option::None, fixed_len : < __Key_placed as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_placed as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "order_id", ty : "u32", width :
-                        ::core::option::Option::Some(6usize), fixed_len :
-                        ::core::option::Option::Some(6usize), cardinality : <
-                        __Key_order_id_6 as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })]
-                    ],
-                }),
-                indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
-                    ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source : "OPEN#{open_since}",
-                    raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("OPEN")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "open_since", ty : "u32", width :
-                    ::core::option::Option::None, fixed_len : < __Key_open_since as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                    __Key_open_since as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                    optional : true, computed : false, })]], }, sk :
-                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source : "CUST#{customer_id}", raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("CUST")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "customer_id", ty : "u64", width :
-                    ::core::option::Option::None, fixed_len : < __Key_customer_id as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                    __Key_customer_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                    optional : false, computed : false, })]], }), when :
-                    ::core::option::Option::None, }
-                ],
-                fields: ::std::vec![
-                    ::ddb_entity::shape::FieldShape { name : "customer_id", attribute :
-                    "customer_id", ty : "u64", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "order_id", attribute :
-                    "order_id", ty : "u32", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "placed", attribute :
-                    "placed", ty : "String", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "open_since", attribute :
-                    "open_since", ty : "Option<u32>", optional : true, },
-                    ::ddb_entity::shape::FieldShape { name : "version", attribute :
-                    "version", ty : "u64", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "updated", attribute :
-                    "updated", ty : "u64", optional : false, }
-                ],
-                flattened: false,
-            }
-        }
-    }
 };

@@ -230,6 +230,7 @@ const _: () = {
                                         "id",
                                         "u64",
                                         ::core::option::Option::None,
+                                        <__Key_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -262,6 +263,7 @@ const _: () = {
                                         "day",
                                         "NaiveDate",
                                         ::core::option::Option::None,
+                                        <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         true,
                                         true,
@@ -281,6 +283,7 @@ const _: () = {
                                             "id",
                                             "u64",
                                             ::core::option::Option::None,
+                                            <__Key_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -312,6 +315,7 @@ const _: () = {
                                             "priority",
                                             "u8",
                                             ::core::option::Option::None,
+                                            <__Key_priority as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_priority as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -326,6 +330,28 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
             ],
+            &[
+                ::ddb_entity::layout::FieldLayout::new("id", "id", "u64", false),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "status",
+                    "status",
+                    "Status",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "priority",
+                    "priority",
+                    "u8",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "opened",
+                    "opened",
+                    "Option<DateTime<Utc>>",
+                    true,
+                ),
+            ],
+            false,
         );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(__checked::<__Key_id>(&self.id))
@@ -546,78 +572,4 @@ const _: () = {
     }
     const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
     const _: () = ::ddb_entity::__private::assert_global_index::<Gsi2>();
-    #[automatically_derived]
-    impl ::ddb_entity::shape::Described for Ticket {
-        fn shape() -> ::ddb_entity::shape::EntityShape {
-            ::ddb_entity::shape::EntityShape {
-                rust_name: "Ticket",
-                type_tag: "TICKET",
-                pk: ::ddb_entity::shape::TemplateShape {
-                    source: "TICKET#{id}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("TICKET")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "id", ty : "u64", width : ::core::option::Option::None,
-                        fixed_len : < __Key_id as ::ddb_entity::key::KeyPart >
-                        ::FIXED_LEN, cardinality : < __Key_id as
-                        ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : false,
-                        computed : false, })]
-                    ],
-                },
-                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source: "TICKET",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("TICKET")]
-                    ],
-                }),
-                indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
-                    ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source : "DAY#{day}", raw :
-                    false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("DAY")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "day", ty : "NaiveDate", width :
-                    ::core::option::Option::None, fixed_len : < __Key_day as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : < __Key_day
-                    as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : true,
-                    computed : true, })]], }, sk :
-                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source : "{id}", raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "id", ty : "u64", width : ::core::option::Option::None,
-                    fixed_len : < __Key_id as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
-                    cardinality : < __Key_id as ::ddb_entity::key::KeyPart >
-                    ::CARDINALITY, optional : false, computed : false, })]], }), when :
-                    ::core::option::Option::None, }, ::ddb_entity::shape::IndexShape {
-                    index : < Gsi2 as ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source : "OPEN", raw : false,
-                    segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("OPEN")]],
-                    }, sk :
-                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source : "{priority}", raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "priority", ty : "u8", width :
-                    ::core::option::Option::None, fixed_len : < __Key_priority as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                    __Key_priority as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                    optional : false, computed : false, })]], }), when :
-                    ::core::option::Option::Some("Self::is_open(status)"), }
-                ],
-                fields: ::std::vec![
-                    ::ddb_entity::shape::FieldShape { name : "id", attribute : "id", ty :
-                    "u64", optional : false, }, ::ddb_entity::shape::FieldShape { name :
-                    "status", attribute : "status", ty : "Status", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "priority", attribute :
-                    "priority", ty : "u8", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "opened", attribute :
-                    "opened", ty : "Option<DateTime<Utc>>", optional : true, }
-                ],
-                flattened: false,
-            }
-        }
-    }
 };

@@ -296,6 +296,7 @@ const _: () = {
                                         "repo",
                                         "String",
                                         ::core::option::Option::None,
+                                        <__Key_repo as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_repo as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -317,6 +318,7 @@ const _: () = {
                                             "number",
                                             "u32",
                                             ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -328,6 +330,7 @@ const _: () = {
                                             "comment",
                                             "String",
                                             ::core::option::Option::None,
+                                            <__Key_comment as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_comment as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -354,6 +357,7 @@ const _: () = {
                                         "author",
                                         "String",
                                         ::core::option::Option::None,
+                                        <__Key_author as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_author as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -373,6 +377,7 @@ const _: () = {
                                             "kind",
                                             "Kind",
                                             ::core::option::Option::None,
+                                            <__Key_kind as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_kind as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -386,6 +391,7 @@ const _: () = {
                                             "number",
                                             "u32",
                                             ::core::option::Option::None,
+                                            <__Key_number as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_number as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -400,6 +406,24 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
             ],
+            &[
+                ::ddb_entity::layout::FieldLayout::new("repo", "repo", "String", false),
+                ::ddb_entity::layout::FieldLayout::new("number", "number", "u32", false),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "comment",
+                    "comment",
+                    "String",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "author",
+                    "author",
+                    "String",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new("kind", "kind", "Kind", false),
+            ],
+            false,
         );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
@@ -597,86 +621,4 @@ const _: () = {
         }
     }
     const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
-    #[automatically_derived]
-    impl ::ddb_entity::shape::Described for Comment {
-        fn shape() -> ::ddb_entity::shape::EntityShape {
-            ::ddb_entity::shape::EntityShape {
-                rust_name: "Comment",
-                type_tag: "ISSUE",
-                pk: ::ddb_entity::shape::TemplateShape {
-                    source: "REPO#{repo}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("REPO")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "repo", ty : "String", width :
-                        ::core::option::Option::None, fixed_len : < __Key_repo as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_repo as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })]
-                    ],
-                },
-                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source: "#ISSUE#{number}-{comment}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![],
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("ISSUE")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "number", ty : "u32", width :
-                        ::core::option::Option::None, fixed_len : < __Key_number as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_number as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, }),
-                        ::ddb_entity::shape::Piece::Literal("-"),
-                        ::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape {
-                        field : "comment", ty : "String", width :
-                        ::core::option::Option::None, fixed_len : < __Key_comment as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_comment as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })]
-                    ],
-                }),
-                indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
-                    ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source : "AUTHOR#{author}", raw
-                    : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("AUTHOR")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "author", ty : "String", width :
-                    ::core::option::Option::None, fixed_len : < __Key_author as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                    __Key_author as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
-                    : false, computed : false, })]], }, sk :
-                    ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source : "{kind}REACT#{number}", raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "kind", ty : "Kind", width : ::core::option::Option::None,
-                    fixed_len : < __Key_kind as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
-                    cardinality : < __Key_kind as ::ddb_entity::key::KeyPart >
-                    ::CARDINALITY, optional : false, computed : false, }),
-                    ::ddb_entity::shape::Piece::Literal("REACT")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "number", ty : "u32", width : ::core::option::Option::None,
-                    fixed_len : < __Key_number as ::ddb_entity::key::KeyPart >
-                    ::FIXED_LEN, cardinality : < __Key_number as
-                    ::ddb_entity::key::KeyPart > ::CARDINALITY, optional : false,
-                    computed : false, })]], }), when : ::core::option::Option::None, }
-                ],
-                fields: ::std::vec![
-                    ::ddb_entity::shape::FieldShape { name : "repo", attribute : "repo",
-                    ty : "String", optional : false, }, ::ddb_entity::shape::FieldShape {
-                    name : "number", attribute : "number", ty : "u32", optional : false,
-                    }, ::ddb_entity::shape::FieldShape { name : "comment", attribute :
-                    "comment", ty : "String", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "author", attribute :
-                    "author", ty : "String", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "kind", attribute : "kind",
-                    ty : "Kind", optional : false, }
-                ],
-                flattened: false,
-            }
-        }
-    }
 };

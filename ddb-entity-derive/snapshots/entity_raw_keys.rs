@@ -127,7 +127,8 @@ const _: () = {
                                         "session_token",
                                         "String",
                                         ::core::option::Option::None,
-                                        <__Key_session_token as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        ::core::option::Option::None,
+                                        ::ddb_entity::key::Cardinality::Unbounded,
                                         false,
                                         false,
                                     ),
@@ -154,7 +155,8 @@ const _: () = {
                                         "username",
                                         "String",
                                         ::core::option::Option::None,
-                                        <__Key_username as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        ::core::option::Option::None,
+                                        ::ddb_entity::key::Cardinality::Unbounded,
                                         false,
                                         false,
                                     ),
@@ -168,6 +170,27 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
             ],
+            &[
+                ::ddb_entity::layout::FieldLayout::new(
+                    "session_token",
+                    "session_token",
+                    "String",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "username",
+                    "username",
+                    "String",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "expires_at",
+                    "expires_at",
+                    "u64",
+                    false,
+                ),
+            ],
+            false,
         );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(__checked::<__Key_session_token>(&self.session_token))
@@ -289,48 +312,4 @@ const _: () = {
         }
     }
     const _: () = ::ddb_entity::__private::assert_global_index::<UserIndex>();
-    #[automatically_derived]
-    impl ::ddb_entity::shape::Described for Session {
-        fn shape() -> ::ddb_entity::shape::EntityShape {
-            ::ddb_entity::shape::EntityShape {
-                rust_name: "Session",
-                type_tag: "SESSION",
-                pk: ::ddb_entity::shape::TemplateShape {
-                    source: "session_token",
-                    raw: true,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "session_token", ty : "String", width :
-                        ::core::option::Option::None, fixed_len :
-                        ::core::option::Option::None, cardinality :
-                        ::ddb_entity::key::Cardinality::Unbounded, optional : false,
-                        computed : false, })]
-                    ],
-                },
-                sk: ::core::option::Option::None,
-                indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < UserIndex as
-                    ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source : "username", raw : true,
-                    segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "username", ty : "String", width :
-                    ::core::option::Option::None, fixed_len :
-                    ::core::option::Option::None, cardinality :
-                    ::ddb_entity::key::Cardinality::Unbounded, optional : false, computed
-                    : false, })]], }, sk : ::core::option::Option::None, when :
-                    ::core::option::Option::None, }
-                ],
-                fields: ::std::vec![
-                    ::ddb_entity::shape::FieldShape { name : "session_token", attribute :
-                    "session_token", ty : "String", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "username", attribute :
-                    "username", ty : "String", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "expires_at", attribute :
-                    "expires_at", ty : "u64", optional : false, }
-                ],
-                flattened: false,
-            }
-        }
-    }
 };

@@ -233,6 +233,7 @@ const _: () = {
                                         "day",
                                         "u32",
                                         ::core::option::Option::None,
+                                        <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -258,6 +259,7 @@ const _: () = {
                                             "event_id",
                                             "u64",
                                             ::core::option::Option::None,
+                                            <__Key_event_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_event_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -284,6 +286,7 @@ const _: () = {
                                         "status",
                                         "Status",
                                         ::core::option::Option::None,
+                                        <__Key_status as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                         <__Key_status as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
@@ -311,6 +314,7 @@ const _: () = {
                                             "day",
                                             "u32",
                                             ::core::option::Option::None,
+                                            <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
                                             <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                             false,
                                             false,
@@ -325,6 +329,28 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
             ],
+            &[
+                ::ddb_entity::layout::FieldLayout::new("day", "day", "u32", false),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "event_id",
+                    "event_id",
+                    "u64",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "status",
+                    "status",
+                    "Status",
+                    false,
+                ),
+                ::ddb_entity::layout::FieldLayout::new(
+                    "region",
+                    "region",
+                    "String",
+                    false,
+                ),
+            ],
+            false,
         );
         fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             Self::key(
@@ -549,73 +575,4 @@ const _: () = {
         }
     }
     const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
-    #[automatically_derived]
-    impl ::ddb_entity::shape::Described for Event {
-        fn shape() -> ::ddb_entity::shape::EntityShape {
-            ::ddb_entity::shape::EntityShape {
-                rust_name: "Event",
-                type_tag: "EVENT",
-                pk: ::ddb_entity::shape::TemplateShape {
-                    source: "DAY#{day}#{shard(event_id) % 8}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("DAY")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "day", ty : "u32", width :
-                        ::core::option::Option::None, fixed_len : < __Key_day as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_day as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
-                        : false, computed : false, })],
-                        ::std::vec![::ddb_entity::shape::Piece::Shard { count : 8u16 }]
-                    ],
-                },
-                sk: ::core::option::Option::Some(::ddb_entity::shape::TemplateShape {
-                    source: "EVENT#{event_id}",
-                    raw: false,
-                    segments: ::std::vec![
-                        ::std::vec![::ddb_entity::shape::Piece::Literal("EVENT")],
-                        ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                        { field : "event_id", ty : "u64", width :
-                        ::core::option::Option::None, fixed_len : < __Key_event_id as
-                        ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                        __Key_event_id as ::ddb_entity::key::KeyPart > ::CARDINALITY,
-                        optional : false, computed : false, })]
-                    ],
-                }),
-                indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
-                    ::ddb_entity::Index > ::SCHEMA, pk :
-                    ::ddb_entity::shape::TemplateShape { source :
-                    "STATUS#{status}#{shard(event_id, region) % 16}", raw : false,
-                    segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("STATUS")],
-                    ::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "status", ty : "Status", width :
-                    ::core::option::Option::None, fixed_len : < __Key_status as
-                    ::ddb_entity::key::KeyPart > ::FIXED_LEN, cardinality : <
-                    __Key_status as ::ddb_entity::key::KeyPart > ::CARDINALITY, optional
-                    : false, computed : false, })],
-                    ::std::vec![::ddb_entity::shape::Piece::Shard { count : 16u16 }]], },
-                    sk : ::core::option::Option::Some(::ddb_entity::shape::TemplateShape
-                    { source : "{day}", raw : false, segments :
-                    ::std::vec![::std::vec![::ddb_entity::shape::Piece::Hole(::ddb_entity::shape::HoleShape
-                    { field : "day", ty : "u32", width : ::core::option::Option::None,
-                    fixed_len : < __Key_day as ::ddb_entity::key::KeyPart > ::FIXED_LEN,
-                    cardinality : < __Key_day as ::ddb_entity::key::KeyPart >
-                    ::CARDINALITY, optional : false, computed : false, })]], }), when :
-                    ::core::option::Option::None, }
-                ],
-                fields: ::std::vec![
-                    ::ddb_entity::shape::FieldShape { name : "day", attribute : "day", ty
-                    : "u32", optional : false, }, ::ddb_entity::shape::FieldShape { name
-                    : "event_id", attribute : "event_id", ty : "u64", optional : false,
-                    }, ::ddb_entity::shape::FieldShape { name : "status", attribute :
-                    "status", ty : "Status", optional : false, },
-                    ::ddb_entity::shape::FieldShape { name : "region", attribute :
-                    "region", ty : "String", optional : false, }
-                ],
-                flattened: false,
-            }
-        }
-    }
 };

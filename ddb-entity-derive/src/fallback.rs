@@ -115,6 +115,10 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
                 const RUST_NAME: &'static ::core::primitive::str = #name;
                 const TYPE_TAG: &'static ::core::primitive::str = #type_tag;
                 const INDEXES: &'static [::ddb_entity::IndexSchema] = &[];
+                // Described, though with no key: a model listing the
+                // broken entity adds no error of its own.
+                const LAYOUT: &'static ::ddb_entity::layout::EntityLayout =
+                    ::ddb_entity::__private::BROKEN_LAYOUT;
 
                 fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
                     ::core::unreachable!()
@@ -138,13 +142,6 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
             }
 
             #versioned
-
-            #[automatically_derived]
-            impl #impl_generics ::ddb_entity::shape::Described for #ident #ty_generics #entity_where {
-                fn shape() -> ::ddb_entity::shape::EntityShape {
-                    ::core::unreachable!()
-                }
-            }
 
             #[automatically_derived]
             impl #impl_generics #ident #ty_generics #where_clause {

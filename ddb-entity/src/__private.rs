@@ -16,8 +16,10 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::Timestamp;
+use crate::entity::{RawKey, Timestamp};
 use crate::error::{Error, Repr};
+use crate::layout::{EntityLayout, KeyLayout, TemplateLayout};
+use crate::table::{Index, IndexKind, Table, Typing};
 
 /// An update changes a field of `index`'s key template without the
 /// template's other field `field`.
@@ -65,12 +67,12 @@ pub fn timestamp<T: Timestamp>(
 
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.
-pub const fn index_of_table<I: crate::table::Index<Table = T>, T: crate::table::Table>() {}
+pub const fn index_of_table<I: Index<Table = T>, T: Table>() {}
 
 /// Compile-time check that an entity's `index = …` names a global index:
 /// a local index keeps the table's partition key and is filled by a field.
-pub const fn assert_global_index<I: crate::table::Index>() {
-    if let crate::table::IndexKind::Local = I::SCHEMA.kind {
+pub const fn assert_global_index<I: Index>() {
+    if let IndexKind::Local = I::SCHEMA.kind {
         panic!(
             "`index = …` fills a global index; this is a local index: store its sort key as a field named like the index's sort key attribute, and query it with `Entity::partition(…)?.local()`"
         );
@@ -78,12 +80,12 @@ pub const fn assert_global_index<I: crate::table::Index>() {
 }
 
 /// Whether the index declares a sort key, for a const assertion.
-pub const fn index_has_sort_key<I: crate::table::Index>() -> bool {
+pub const fn index_has_sort_key<I: Index>() -> bool {
     I::SCHEMA.keys.sort_key.is_some()
 }
 
 /// Whether the table declares a sort key, for a const assertion.
-pub const fn table_has_sort_key<T: crate::table::Table>() -> bool {
+pub const fn table_has_sort_key<T: Table>() -> bool {
     T::SCHEMA.primary.sort_key.is_some()
 }
 
@@ -99,7 +101,7 @@ pub const fn same_name(a: &str, b: &str) -> bool {
     label = "a raw key attribute is this field itself, stored as a DynamoDB string",
     note = "use a `String` field, or a template such as pk = \"USER#{{field}}\" (numbers are zero-padded there, so they sort)"
 )]
-pub trait RawKeyField: crate::entity::RawKey + From<String> {}
+pub trait RawKeyField: RawKey + From<String> {}
 
 impl RawKeyField for String {}
 impl RawKeyField for Box<str> {}
@@ -181,6 +183,24 @@ pub fn unknown_schema_version(
 
 /// Whether table `T` is typed by key alone (`typed_by: Key`): its
 /// collections' members must have templates that tell their keys apart.
-pub const fn typed_by_key<T: crate::table::Table>() -> bool {
-    matches!(T::SCHEMA.typing, crate::table::Typing::Key)
+pub const fn typed_by_key<T: Table>() -> bool {
+    matches!(T::SCHEMA.typing, Typing::Key)
 }
+
+/// The layout of an entity whose derive failed (its error is reported at
+/// the attribute): described, with one empty key, so using the type in a
+/// model adds no error of its own.
+pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new(
+    "",
+    "",
+    &[KeyLayout::new(
+        None,
+        TemplateLayout::new("", false, &[]),
+        None,
+        false,
+        None,
+        None,
+    )],
+    &[],
+    false,
+);

@@ -63,6 +63,12 @@ pub struct EntityLayout {
     /// order of its `#[entity(index = …)]` attributes. Empty for an entity
     /// implemented by hand without a layout.
     pub keys: &'static [KeyLayout],
+    /// The fields serde stores under their own attribute, in declaration
+    /// order.
+    pub fields: &'static [FieldLayout],
+    /// Whether some field is `#[serde(flatten)]`ed: the entity then
+    /// stores attributes [`fields`](Self::fields) does not name.
+    pub flattened: bool,
 }
 
 /// One key of an entity: the table's primary key or an index's.
@@ -124,6 +130,10 @@ pub struct HoleLayout {
     pub type_name: &'static str,
     /// A declared width, `{id:6}`.
     pub width: Option<u8>,
+    /// How many characters every key part of it takes, when that is fixed
+    /// (a declared width, or [`KeyPart::FIXED_LEN`](crate::key::KeyPart::FIXED_LEN)):
+    /// what tells templates apart by length.
+    pub fixed_len: Option<usize>,
     /// How many values the hole can write ([`KeyPart::CARDINALITY`](crate::key::KeyPart::CARDINALITY),
     /// bounded by the width).
     pub cardinality: Cardinality,
@@ -131,6 +141,20 @@ pub struct HoleLayout {
     pub optional: bool,
     /// It names a computed value (`computed = …`), not a field.
     pub computed: bool,
+}
+
+/// A field an entity stores under its own attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FieldLayout {
+    /// The Rust field's name.
+    pub name: &'static str,
+    /// The attribute it is stored under (after serde's `rename`).
+    pub attribute: &'static str,
+    /// Its type as written, e.g. `Option<u32>`.
+    pub type_name: &'static str,
+    /// Whether it is an `Option` (absent from the item when `None`).
+    pub optional: bool,
 }
 
 impl EntityLayout {
@@ -141,6 +165,8 @@ impl EntityLayout {
             entity,
             type_tag,
             keys: &[],
+            fields: &[],
+            flattened: false,
         }
     }
 
@@ -149,17 +175,109 @@ impl EntityLayout {
         entity: &'static str,
         type_tag: &'static str,
         keys: &'static [KeyLayout],
+        fields: &'static [FieldLayout],
+        flattened: bool,
     ) -> Self {
         EntityLayout {
             entity,
             type_tag,
             keys,
+            fields,
+            flattened,
         }
+    }
+
+    /// Whether `#[derive(Entity)]` described the entity (it has a primary
+    /// key layout); one implemented by hand is [`undescribed`](Self::undescribed).
+    pub const fn is_described(&self) -> bool {
+        !self.keys.is_empty()
     }
 
     /// The primary key's layout, `None` for an undescribed entity.
     pub fn primary(&self) -> Option<&KeyLayout> {
         self.keys.first().filter(|key| key.index.is_none())
+    }
+
+    /// The keys of the indexes the entity fills, in declaration order.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let layout = Order::LAYOUT;
+    /// assert_eq!(layout.indexes().count(), 1);
+    /// assert!(layout.indexes().all(|key| key.sparse), "an Option hole: sparse");
+    /// ```
+    pub fn indexes(&self) -> impl Iterator<Item = &KeyLayout> {
+        self.keys.iter().filter(|key| key.index.is_some())
+    }
+
+    /// The key of the index named `name`, when the entity fills it.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let layout = Order::LAYOUT;
+    /// assert_eq!(layout.index("GSI1").unwrap().partition.source, "OPEN#{open_since}");
+    /// assert!(layout.index("GSI2").is_none());
+    /// ```
+    pub fn index(&self, name: &str) -> Option<&KeyLayout> {
+        self.indexes().find(|key| key.index_name() == Some(name))
+    }
+
+    /// The stored field whose attribute is `attribute` (after serde's
+    /// `rename`).
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id:6}")]
+    /// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id:6}")]
+    /// struct Order {
+    ///     customer_id: u64,
+    ///     order_id: u32,
+    ///     open_since: Option<u32>,
+    ///     #[serde(rename = "total")]
+    ///     total_cents: i64,
+    /// }
+    ///
+    /// let layout = Order::LAYOUT;
+    /// assert_eq!(layout.field("total").unwrap().name, "total_cents");
+    /// assert!(layout.field("total_cents").is_none(), "by attribute, after rename");
+    /// assert_eq!(layout.field("open_since").unwrap().type_name, "Option<u32>");
+    /// ```
+    pub fn field(&self, attribute: &str) -> Option<&FieldLayout> {
+        self.fields
+            .iter()
+            .find(|field| field.attribute == attribute)
     }
 }
 
@@ -213,6 +331,41 @@ impl TemplateLayout {
         })
     }
 
+    /// Whether a hole names `field`.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+    /// struct Order { customer_id: u64, placed: String, order_id: u32 }
+    ///
+    /// let sk = Order::LAYOUT.primary().unwrap().sort.unwrap();
+    /// assert!(sk.has_hole("order_id") && !sk.has_hole("customer_id"));
+    /// ```
+    pub fn has_hole(&self, field: &str) -> bool {
+        self.holes().any(|hole| hole.field == field)
+    }
+
+    /// The literal text every key of the template starts with: up to its
+    /// first hole or shard, segments joined by `#`.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+    /// struct Order { customer_id: u64, placed: String, order_id: u32 }
+    ///
+    /// let sk = Order::LAYOUT.primary().unwrap().sort.unwrap();
+    /// assert_eq!(sk.literal_prefix(), "ORDER#");
+    /// ```
+    pub fn literal_prefix(&self) -> String {
+        literal_prefix(self.segments)
+    }
+
     /// The shard declaration, when the template is sharded.
     pub fn shard(&self) -> Option<ShardSpec> {
         self.segments
@@ -231,6 +384,7 @@ impl HoleLayout {
         field: &'static str,
         type_name: &'static str,
         width: Option<u8>,
+        fixed_len: Option<usize>,
         cardinality: Cardinality,
         optional: bool,
         computed: bool,
@@ -239,6 +393,7 @@ impl HoleLayout {
             field,
             type_name,
             width,
+            fixed_len,
             cardinality,
             optional,
             computed,
@@ -247,6 +402,41 @@ impl HoleLayout {
 }
 
 /// As written.
+/// The literal text before the first hole or shard of `segments`, joined
+/// by `#`.
+pub(crate) fn literal_prefix(segments: &[&[Piece]]) -> String {
+    let mut out = String::new();
+    for (i, segment) in segments.iter().enumerate() {
+        if i > 0 {
+            out.push('#');
+        }
+        for piece in *segment {
+            match piece {
+                Piece::Literal(text) => out.push_str(text),
+                Piece::Hole(_) | Piece::Shard(_) => return out,
+            }
+        }
+    }
+    out
+}
+
+impl FieldLayout {
+    #[doc(hidden)]
+    pub const fn new(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> Self {
+        FieldLayout {
+            name,
+            attribute,
+            type_name,
+            optional,
+        }
+    }
+}
+
 impl fmt::Display for TemplateLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.source)

@@ -81,15 +81,6 @@ pub mod op {
     };
 }
 
-/// Entities described as data: their key templates (segments of literal
-/// text and holes), the indexes they fill and the fields they store, as
-/// `#[derive(Entity)]` read them. The model is built from these.
-pub mod shape {
-    pub use crate::entity::{
-        Described, EntityShape, FieldShape, HoleShape, IndexShape, Piece, TemplateShape,
-    };
-}
-
 /// Typed fields and their key roles: what an update may change.
 pub mod field {
     pub use crate::entity::{

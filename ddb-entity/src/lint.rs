@@ -284,7 +284,15 @@ mod tests {
     use crate::layout::{HoleLayout, Piece, TemplateLayout};
 
     const fn hole(field: &'static str, cardinality: Cardinality) -> Piece {
-        Piece::Hole(HoleLayout::new(field, "T", None, cardinality, false, false))
+        Piece::Hole(HoleLayout::new(
+            field,
+            "T",
+            None,
+            None,
+            cardinality,
+            false,
+            false,
+        ))
     }
 
     const ID: Piece = hole("id", Cardinality::Unbounded);

@@ -150,7 +150,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             checks::where_clause(model, &[storable]),
         )
     };
-    let described = super::shape::described(model, &entity_where);
+    let global_index_checks = super::layout::global_index_checks(model);
     let versioned = model.version().map(|_| {
         quote! {
             #[automatically_derived]
@@ -239,7 +239,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
         #versioned
 
-        #described
+        #global_index_checks
         };
     }
 }

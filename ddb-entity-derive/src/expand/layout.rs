@@ -1,7 +1,11 @@
-//! `Entity::LAYOUT`: the entity's templates as data (the runtime's
-//! `ddb_entity::layout`), for the hot-partition lint and models of the
-//! table. It mirrors the template IR: segments of literal, hole and shard
-//! pieces.
+//! `Entity::LAYOUT`: the entity's templates and stored fields as data
+//! (the runtime's `ddb_entity::layout`), the one description the
+//! hot-partition lint, the model of the table and key-layout snapshots
+//! all read. It mirrors the template IR: segments of literal, hole and
+//! shard pieces, each hole with its key type's fixed length and spread
+//! (`KeyPart::FIXED_LEN`, `KeyPart::CARDINALITY`). Also the one check a
+//! model's local indexes need: an entity fills a local index with a
+//! field, never with `index = …` templates.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -38,10 +42,54 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
             index.allow_hot.as_ref().map(syn::LitStr::value),
         )
     });
+    let fields = model.stored().map(|field| {
+        let name = crate::name::unraw(field.ident);
+        let attribute = &field.attribute;
+        let type_name = ast::type_string(field.ty);
+        let optional = field.option_inner.is_some();
+        quote!(::ddb_entity::layout::FieldLayout::new(#name, #attribute, #type_name, #optional))
+    });
+    let flattened = model
+        .fields
+        .iter()
+        .flatten()
+        .any(|field| field.serde.flatten && !field.serde.skipped);
     quote! {
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout =
-            &::ddb_entity::layout::EntityLayout::new(#name, #type_tag, &[#primary, #(#indexes),*]);
+            &::ddb_entity::layout::EntityLayout::new(
+                #name,
+                #type_tag,
+                &[#primary, #(#indexes),*],
+                &[#(#fields),*],
+                #flattened,
+            );
     }
+}
+
+/// `index = …` names a global index: a const check per index, spanned at
+/// its attribute, for the entity's `const _: () = { … }`.
+pub(super) fn global_index_checks(model: &Entity<'_>) -> TokenStream {
+    let checks = model.indexes.iter().map(|index| {
+        let path = &index.path;
+        quote_spanned_at(
+            index.span,
+            quote! {
+                const _: () = ::ddb_entity::__private::assert_global_index::<#path>();
+            },
+        )
+    });
+    quote!(#(#checks)*)
+}
+
+/// The tokens of `tokens` with `span`, so an error in them points there.
+fn quote_spanned_at(span: proc_macro2::Span, tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 fn key(
@@ -96,12 +144,25 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
                 };
                 let optional = hole.optional();
                 let computed = hole.computed().is_some();
+                // A raw key attribute is any string, stored as it is.
+                let (fixed_len, cardinality) = if hole.raw {
+                    (
+                        quote!(::core::option::Option::None),
+                        quote!(::ddb_entity::key::Cardinality::Unbounded),
+                    )
+                } else {
+                    (
+                        quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN),
+                        quote!(<#part as ::ddb_entity::__private::KeyPart>::CARDINALITY),
+                    )
+                };
                 quote! {
                     ::ddb_entity::layout::Piece::Hole(::ddb_entity::layout::HoleLayout::new(
                         #field,
                         #type_name,
                         #width,
-                        <#part as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                        #fixed_len,
+                        #cardinality,
                         #optional,
                         #computed,
                     ))

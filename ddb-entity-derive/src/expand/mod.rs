@@ -18,7 +18,6 @@ mod keys;
 mod layout;
 mod matches;
 mod schema;
-mod shape;
 mod update;
 
 pub(crate) use collection::collection;

@@ -8,7 +8,6 @@ mod hooks;
 mod keys;
 mod path;
 mod range;
-mod shape;
 mod timestamp;
 pub(crate) mod verify;
 
@@ -32,7 +31,6 @@ pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};
 pub(crate) use range::RangeCondition;
 pub use range::SortRange;
-pub use shape::{Described, EntityShape, FieldShape, HoleShape, IndexShape, Piece, TemplateShape};
 pub use timestamp::Timestamp;
 
 /// An entity: one kind of item in the single table, with key templates.

@@ -9,7 +9,7 @@ use super::finding::{Findings, Lint};
 use super::lint::{kind_name, missing_attributes};
 use super::pattern::DeclaredPattern;
 use super::placement::{Placement, collide, placements};
-use crate::entity::EntityShape;
+use crate::layout::EntityLayout;
 use crate::read::{ReadOperation, ReadPlan, SortCondition, shown_key};
 use crate::table::{IndexSchema, Projection, TableSchema};
 
@@ -72,7 +72,7 @@ pub struct PatternRow {
 /// Checks every pattern: rows, findings, and the indexes they use.
 pub(crate) fn check_patterns<'p>(
     schema: &TableSchema,
-    entities: &[EntityShape],
+    entities: &[&'static EntityLayout],
     patterns: &'p [DeclaredPattern],
     findings: &mut Findings<'_>,
 ) -> (Vec<PatternRow>, Vec<&'p str>) {
@@ -119,7 +119,7 @@ pub(crate) fn check_patterns<'p>(
 
 fn check_one(
     schema: &TableSchema,
-    entities: &[EntityShape],
+    entities: &[&'static EntityLayout],
     pattern: &DeclaredPattern,
     plan: &ReadPlan,
     findings: &mut Findings<'_>,
@@ -159,8 +159,8 @@ fn check_one(
                         name,
                         format!(
                             "`{}` and `{}` can have the same key on {where_} (`{}` / `{}` and `{}` / `{}`): the results cannot be told apart by key",
-                            a.entity.rust_name,
-                            b.entity.rust_name,
+                            a.entity.entity,
+                            b.entity.entity,
                             a.pk_source,
                             a.sk_source.as_deref().unwrap_or("-"),
                             b.pk_source,
@@ -188,7 +188,7 @@ fn check_one(
         let others: Vec<&str> = read
             .iter()
             .filter(|p| !returns.types.contains(&p.entity.type_tag))
-            .map(|p| p.entity.rust_name)
+            .map(|p| p.entity.entity)
             .collect();
         if !others.is_empty() {
             findings.push(
@@ -217,7 +217,7 @@ fn check_one(
         operation: plan.operation.as_str().to_owned(),
         index: plan.index.unwrap_or("table").to_owned(),
         key_condition: key_condition(plan, &in_partition, &returned),
-        reads: read.iter().map(|p| p.entity.rust_name).collect(),
+        reads: read.iter().map(|p| p.entity.entity).collect(),
         returns: pattern.returns.as_ref().map(|r| r.name),
         expected_items: pattern.expected_items,
         latency: pattern.latency,
@@ -293,7 +293,7 @@ fn check_projection(
                         &pattern.name,
                         format!(
                             "reads whole `{}` items from index {}, which projects {}: {} would be missing, so decoding fails (or an `Option` reads as `None`); project them, or ask for a projection",
-                            placement.entity.rust_name,
+                            placement.entity.entity,
                             index.name,
                             index.projection.as_str(),
                             quoted(&missing)

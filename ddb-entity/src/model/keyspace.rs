@@ -5,7 +5,7 @@
 //!
 //! A template becomes a sequence of atoms: its literal characters, the
 //! `#` between segments, and per hole either a run of exactly
-//! [`fixed_len`](crate::entity::HoleShape::fixed_len) characters or any run
+//! [`fixed_len`](crate::layout::HoleLayout::fixed_len) characters or any run
 //! of characters. Every character a hole writes is above `#` (the
 //! [`KeyPart`](crate::key::KeyPart) contract), so a hole never matches a
 //! delimiter; a raw key attribute (`pk = field`) matches anything.
@@ -16,8 +16,8 @@
 //! which no number writes. A reported overlap can therefore be one no
 //! value produces; an overlap that exists is never missed.
 
-use crate::entity::{Piece, TemplateShape};
 use crate::key::prefix_upper_bound;
+use crate::layout::{Piece, TemplateLayout, literal_prefix};
 
 /// The characters one atom may match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,19 +60,25 @@ pub(crate) struct KeyPattern {
 
 impl KeyPattern {
     /// The keys `template` writes.
-    pub(crate) fn of(template: &TemplateShape) -> Self {
+    pub(crate) fn of(template: &TemplateLayout) -> Self {
+        Self::of_segments(template.segments, template.raw)
+    }
+
+    /// The keys a template of these segments writes (`raw`: a key
+    /// attribute that is the field's own string).
+    pub(crate) fn of_segments(segments: &[&[Piece]], raw: bool) -> Self {
         let mut atoms = Vec::new();
-        for (i, segment) in template.segments.iter().enumerate() {
+        for (i, segment) in segments.iter().enumerate() {
             if i > 0 {
                 atoms.push(Atom::One(Class::Char('#')));
             }
-            for piece in segment {
+            for piece in *segment {
                 match piece {
                     Piece::Literal(text) => {
                         atoms.extend(text.chars().map(|c| Atom::One(Class::Char(c))));
                     }
-                    Piece::Hole(_) if template.raw => atoms.push(Atom::Many(Class::Any)),
-                    Piece::Shard { .. } => atoms.push(Atom::Many(Class::Component)),
+                    Piece::Hole(_) if raw => atoms.push(Atom::Many(Class::Any)),
+                    Piece::Shard(_) => atoms.push(Atom::Many(Class::Component)),
                     Piece::Hole(hole) => match hole.fixed_len {
                         Some(len) => {
                             atoms.extend(std::iter::repeat_n(Atom::One(Class::Component), len));
@@ -82,14 +88,13 @@ impl KeyPattern {
                 }
             }
         }
-        let exact = !template
-            .segments
+        let exact = !segments
             .iter()
-            .flatten()
-            .any(|p| matches!(p, Piece::Hole(_) | Piece::Shard { .. }));
+            .flat_map(|segment| segment.iter())
+            .any(|p| matches!(p, Piece::Hole(_) | Piece::Shard(_)));
         KeyPattern {
             atoms,
-            literal_prefix: template.literal_prefix(),
+            literal_prefix: literal_prefix(segments),
             exact,
         }
     }
@@ -207,27 +212,24 @@ impl KeyPattern {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entity::HoleShape;
     use crate::key::Cardinality;
+    use crate::layout::HoleLayout;
 
     fn hole(field: &'static str, fixed_len: Option<usize>) -> Piece {
-        Piece::Hole(HoleShape {
+        Piece::Hole(HoleLayout::new(
             field,
-            ty: "T",
-            width: None,
+            "T",
+            None,
             fixed_len,
-            cardinality: Cardinality::Unbounded,
-            optional: false,
-            computed: false,
-        })
+            Cardinality::Unbounded,
+            false,
+            false,
+        ))
     }
 
     fn template(segments: Vec<Vec<Piece>>) -> KeyPattern {
-        KeyPattern::of(&TemplateShape {
-            source: "",
-            raw: false,
-            segments,
-        })
+        let segments: Vec<&[Piece]> = segments.iter().map(Vec::as_slice).collect();
+        KeyPattern::of_segments(&segments, false)
     }
 
     #[test]

@@ -8,10 +8,11 @@
 
 use std::fmt::Write;
 
+use super::described::PrimaryKey;
 use super::table_model::Model;
-use crate::entity::{Described, Entity};
-use crate::entity::{EntityShape, TemplateShape};
+use crate::entity::Entity;
 use crate::error::{Repr, Result};
+use crate::layout::{EntityLayout, TemplateLayout};
 use crate::table::Table;
 
 /// The key layout of a model's entities for sample values, rendered by
@@ -103,9 +104,9 @@ impl<T: Table> LayoutSnapshot<'_, T> {
     /// assert!(layout.contains(r#"SK = "ADDR#001""#) && layout.contains(r#"SK = "ADDR#999""#));
     /// # Ok::<(), ddb_entity::Error>(())
     /// ```
-    pub fn sample<E: Described + Entity<Table = T>>(mut self, value: &E) -> Self {
+    pub fn sample<E: Entity<Table = T>>(mut self, value: &E) -> Self {
         let name = E::RUST_NAME;
-        if self.model.entity_shape(name).is_none() {
+        if self.model.entity_layout(name).is_none() {
             self.strangers.push(name);
             return self;
         }
@@ -144,7 +145,7 @@ impl<T: Table> LayoutSnapshot<'_, T> {
             .model
             .entities()
             .iter()
-            .map(|e| e.rust_name)
+            .map(|e| e.entity)
             .filter(|name| !self.samples.iter().any(|(n, _)| n == name))
             .collect();
         if !missing.is_empty() || !self.strangers.is_empty() {
@@ -173,12 +174,12 @@ impl<T: Table> LayoutSnapshot<'_, T> {
         );
         for entity in self.model.entities() {
             out.push('\n');
-            let _ = writeln!(out, "{} (type `{}`)", entity.rust_name, entity.type_tag);
+            let _ = writeln!(out, "{} (type `{}`)", entity.entity, entity.type_tag);
             templates(&mut out, entity, schema);
             let samples = self
                 .samples
                 .iter()
-                .find(|(n, _)| *n == entity.rust_name)
+                .find(|(n, _)| *n == entity.entity)
                 .map(|(_, s)| s.as_slice())
                 .unwrap_or_default();
             for (i, keys) in samples.iter().enumerate() {
@@ -190,8 +191,8 @@ impl<T: Table> LayoutSnapshot<'_, T> {
     }
 }
 
-fn templates(out: &mut String, entity: &EntityShape, schema: &crate::table::TableSchema) {
-    let shown = |t: &TemplateShape| {
+fn templates(out: &mut String, entity: &EntityLayout, schema: &crate::table::TableSchema) {
+    let shown = |t: &TemplateLayout| {
         let widths: Vec<String> = t
             .holes()
             .filter_map(|h| h.fixed_len.map(|n| format!("{}: {n} chars", h.field)))
@@ -205,22 +206,22 @@ fn templates(out: &mut String, entity: &EntityShape, schema: &crate::table::Tabl
         out,
         "  table  {} = {}",
         schema.primary.partition_key,
-        shown(&entity.pk)
+        shown(entity.pk())
     );
-    if let (Some(name), Some(sk)) = (schema.primary.sort_key, &entity.sk) {
+    if let (Some(name), Some(sk)) = (schema.primary.sort_key, entity.sk()) {
         let _ = writeln!(out, "         {name} = {}", shown(sk));
     }
-    for index in &entity.indexes {
-        let sparse = if index.is_sparse() { "  (sparse)" } else { "" };
+    for (index, key) in entity.index_keys() {
+        let sparse = if key.sparse { "  (sparse)" } else { "" };
         let _ = writeln!(
             out,
             "  {}  {} = {}{sparse}",
-            index.index.name,
-            index.index.keys.partition_key,
-            shown(&index.pk)
+            index.name,
+            index.keys.partition_key,
+            shown(&key.partition)
         );
-        if let (Some(name), Some(sk)) = (index.index.keys.sort_key, &index.sk) {
-            let pad = " ".repeat(index.index.name.len() + 2);
+        if let (Some(name), Some(sk)) = (index.keys.sort_key, &key.sort) {
+            let pad = " ".repeat(index.name.len() + 2);
             let _ = writeln!(out, "  {pad}{name} = {}", shown(sk));
         }
     }

@@ -1,11 +1,12 @@
 //! The lints: the seeds' modelling failures, found in the model, each with
 //! a name, a severity and a rationale, and silenced only by saying why.
 
+use super::described::PrimaryKey;
 use super::finding::{Findings, Lint};
 use super::hot;
 use super::placement::{collide, placements};
 use super::table_model::Model;
-use crate::entity::EntityShape;
+use crate::layout::EntityLayout;
 use crate::table::{Billing, IndexKind, Projection, Table};
 
 /// DynamoDB's default quota of global secondary indexes per table.
@@ -65,29 +66,26 @@ pub(crate) fn lint_model<T: Table>(model: &Model<T>, used: &[&str], findings: &m
                     format!(
                         "with local index(es) {} every item collection is capped at 10 GB, and `{}` puts any number of items under one `{}` (its sort key `{}` has holes): prefer a global index, or bound the collection",
                         names.join(", "),
-                        entity.rust_name,
-                        entity.pk.source,
-                        entity.sk.as_ref().map_or("", |sk| sk.source)
+                        entity.entity,
+                        entity.pk().source,
+                        entity.sk().map_or("", |sk| sk.source)
                     ),
                 );
             }
         }
     }
-    hot::lint(model.layouts(), findings);
+    hot::lint(model.entities(), findings);
 }
 
 /// An entity whose sort key has a hole: one partition holds any number
 /// of its items.
-fn unbounded_collection(entity: &EntityShape) -> bool {
-    entity
-        .sk
-        .as_ref()
-        .is_some_and(|sk| sk.holes().next().is_some())
+fn unbounded_collection(entity: &EntityLayout) -> bool {
+    entity.sk().is_some_and(|sk| sk.holes().next().is_some())
 }
 
 fn key_collisions(
     schema: &crate::table::TableSchema,
-    entities: &[EntityShape],
+    entities: &[&'static EntityLayout],
     findings: &mut Findings<'_>,
 ) {
     let placed = placements(schema, entities, None);
@@ -96,7 +94,7 @@ fn key_collisions(
             if collide(a, b) {
                 findings.push(
                     Lint::KeyCollision,
-                    format!("{} and {}", a.entity.rust_name, b.entity.rust_name),
+                    format!("{} and {}", a.entity.entity, b.entity.entity),
                     format!(
                         "`{}` / `{}` and `{}` / `{}` can write the same primary key, so a put of one overwrites the other: give them distinct literal segments (`{}#…` vs `{}#…`) or partitions",
                         a.pk_source,
@@ -116,7 +114,7 @@ fn key_collisions(
 /// the keys; the missing ones.
 pub(crate) fn missing_attributes(
     projection: Projection,
-    entity: &EntityShape,
+    entity: &EntityLayout,
     keys: &[&str],
 ) -> Vec<&'static str> {
     match projection {

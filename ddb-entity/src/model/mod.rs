@@ -55,6 +55,8 @@ mod analysis;
 #[cfg(feature = "model")]
 mod artefact;
 #[cfg(feature = "model")]
+mod described;
+#[cfg(feature = "model")]
 mod finding;
 #[cfg(feature = "model")]
 mod hot;

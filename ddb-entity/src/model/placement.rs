@@ -1,14 +1,15 @@
 //! Where an entity's keys sit in the table or one of its indexes: the key
 //! patterns of its partition and sort key there.
 
+use super::described::PrimaryKey;
 use super::keyspace::KeyPattern;
-use crate::entity::EntityShape;
+use crate::layout::EntityLayout;
 use crate::table::{IndexKind, TableSchema};
 
 /// An entity's keys in the table or one index.
 #[derive(Debug, Clone)]
 pub(crate) struct Placement<'m> {
-    pub(crate) entity: &'m EntityShape,
+    pub(crate) entity: &'m EntityLayout,
     pub(crate) pk: KeyPattern,
     /// The partition key template as written.
     pub(crate) pk_source: String,
@@ -22,16 +23,16 @@ pub(crate) struct Placement<'m> {
 /// a local index whose sort key attribute it does not store.
 pub(crate) fn place<'m>(
     schema: &TableSchema,
-    entity: &'m EntityShape,
+    entity: &'m EntityLayout,
     index: Option<&str>,
 ) -> Option<Placement<'m>> {
     let Some(name) = index else {
         return Some(Placement {
             entity,
-            pk: KeyPattern::of(&entity.pk),
-            pk_source: entity.pk.source.to_owned(),
-            sk: entity.sk.as_ref().map(KeyPattern::of),
-            sk_source: entity.sk.as_ref().map(|sk| sk.source.to_owned()),
+            pk: KeyPattern::of(entity.pk()),
+            pk_source: entity.pk().source.to_owned(),
+            sk: entity.sk().map(KeyPattern::of),
+            sk_source: entity.sk().map(|sk| sk.source.to_owned()),
         });
     };
     let declared = schema.index(name)?;
@@ -40,10 +41,10 @@ pub(crate) fn place<'m>(
             let filled = entity.index(name)?;
             Some(Placement {
                 entity,
-                pk: KeyPattern::of(&filled.pk),
-                pk_source: filled.pk.source.to_owned(),
-                sk: filled.sk.as_ref().map(KeyPattern::of),
-                sk_source: filled.sk.as_ref().map(|sk| sk.source.to_owned()),
+                pk: KeyPattern::of(&filled.partition),
+                pk_source: filled.partition.source.to_owned(),
+                sk: filled.sort.as_ref().map(KeyPattern::of),
+                sk_source: filled.sort.as_ref().map(|sk| sk.source.to_owned()),
             })
         }
         IndexKind::Local => {
@@ -51,8 +52,8 @@ pub(crate) fn place<'m>(
             let field = entity.field(attribute)?;
             Some(Placement {
                 entity,
-                pk: KeyPattern::of(&entity.pk),
-                pk_source: entity.pk.source.to_owned(),
+                pk: KeyPattern::of(entity.pk()),
+                pk_source: entity.pk().source.to_owned(),
                 sk: Some(KeyPattern::any()),
                 sk_source: Some(format!("field `{}`", field.name)),
             })
@@ -63,7 +64,7 @@ pub(crate) fn place<'m>(
 /// Every entity's placement in the table or index.
 pub(crate) fn placements<'m>(
     schema: &TableSchema,
-    entities: &'m [EntityShape],
+    entities: &'m [&'static EntityLayout],
     index: Option<&str>,
 ) -> Vec<Placement<'m>> {
     entities

@@ -4,10 +4,11 @@
 use std::fmt::{self, Write};
 
 use super::analysis::{PatternRow, check_patterns, projects_all};
+use super::described::PrimaryKey;
 use super::finding::{Finding, Findings, Severity};
 use super::lint::lint_model;
 use super::table_model::Model;
-use crate::entity::{EntityShape, TemplateShape};
+use crate::layout::{EntityLayout, TemplateLayout};
 use crate::table::{Billing, IndexKind, Table, TableSchema};
 
 /// What [`Model::report`] found: the access-pattern rows and every
@@ -477,7 +478,7 @@ fn code(text: &str) -> String {
     format!("`{}`", cell(text).replace('`', "'"))
 }
 
-fn overview(name: &str, schema: &TableSchema, entities: &[EntityShape]) -> String {
+fn overview(name: &str, schema: &TableSchema, entities: &[&'static EntityLayout]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Model of table `{name}`\n");
     let keys = |pk: &str, sk: Option<&str>| match sk {
@@ -551,26 +552,26 @@ fn overview(name: &str, schema: &TableSchema, entities: &[EntityShape]) -> Strin
     out.push_str("## Entities\n\n");
     out.push_str("| Entity | Type | Partition key | Sort key | Indexes | Fields |\n| --- | --- | --- | --- | --- | --- |\n");
     for entity in entities {
-        let template = |t: &TemplateShape| code(t.source);
+        let template = |t: &TemplateLayout| code(t.source);
         let indexes: Vec<String> = entity
-            .indexes
-            .iter()
-            .map(|i| {
-                let sk =
-                    i.sk.as_ref()
-                        .map_or(String::new(), |sk| format!(" / {}", code(sk.source)));
-                let sparse = if i.is_sparse() { " (sparse)" } else { "" };
-                format!("{}: {}{sk}{sparse}", i.index.name, code(i.pk.source))
+            .index_keys()
+            .map(|(index, key)| {
+                let sk = key
+                    .sort
+                    .as_ref()
+                    .map_or(String::new(), |sk| format!(" / {}", code(sk.source)));
+                let sparse = if key.sparse { " (sparse)" } else { "" };
+                format!("{}: {}{sk}{sparse}", index.name, code(key.partition.source))
             })
             .collect();
         let fields: Vec<&str> = entity.fields.iter().map(|f| f.attribute).collect();
         let _ = writeln!(
             out,
             "| {} | `{}` | {} | {} | {} | {} |",
-            entity.rust_name,
+            entity.entity,
             cell(entity.type_tag),
-            template(&entity.pk),
-            entity.sk.as_ref().map_or("-".to_owned(), template),
+            template(entity.pk()),
+            entity.sk().map_or("-".to_owned(), template),
             if indexes.is_empty() {
                 "-".to_owned()
             } else {

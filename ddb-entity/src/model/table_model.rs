@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use super::finding::{Allow, Lint};
 use super::pattern::{AccessPattern, DeclaredPattern};
 use crate::db::Db;
-use crate::entity::{Described, Entity, EntityShape};
+use crate::entity::Entity;
 use crate::error::Result;
 use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema};
@@ -67,9 +67,7 @@ use crate::table::{Table, TableSchema};
 /// ```
 pub struct Model<T: Table> {
     table_name: String,
-    entities: Vec<EntityShape>,
-    /// The entities' layouts, as the crate's lints read them.
-    layouts: Vec<&'static EntityLayout>,
+    entities: Vec<&'static EntityLayout>,
     patterns: Vec<DeclaredPattern>,
     allowed: Vec<Allow>,
     /// Builds the patterns' requests; never sends one.
@@ -119,7 +117,6 @@ impl<T: Table> Model<T> {
         Model {
             table_name,
             entities: Vec::new(),
-            layouts: Vec::new(),
             patterns: Vec::new(),
             allowed: Vec::new(),
             db,
@@ -188,18 +185,18 @@ impl<T: Table> Model<T> {
     /// # }
     /// // Listing an entity twice keeps one.
     /// let model = model().entity::<User>();
-    /// let names: Vec<&str> = model.entities().iter().map(|e| e.rust_name).collect();
+    /// let names: Vec<&str> = model.entities().iter().map(|e| e.entity).collect();
     /// assert_eq!(names, ["User", "Order"]);
     /// ```
-    pub fn entity<E: Described + Entity<Table = T>>(mut self) -> Self {
-        let shape = E::shape();
-        if !self
-            .entities
-            .iter()
-            .any(|e| e.rust_name == shape.rust_name && e == &shape)
-        {
-            self.entities.push(shape);
-            self.layouts.push(E::LAYOUT);
+    pub fn entity<E: Entity<Table = T>>(mut self) -> Self {
+        const {
+            assert!(
+                E::LAYOUT.is_described(),
+                "Model::entity takes entities whose keys #[derive(Entity)] described (Entity::LAYOUT); write a LAYOUT for an entity implemented by hand"
+            )
+        };
+        if !self.entities.contains(&E::LAYOUT) {
+            self.entities.push(E::LAYOUT);
         }
         self
     }
@@ -414,13 +411,8 @@ impl<T: Table> Model<T> {
     /// # }
     /// assert_eq!(model().entities()[1].type_tag, "ORDER");
     /// ```
-    pub fn entities(&self) -> &[EntityShape] {
+    pub fn entities(&self) -> &[&'static EntityLayout] {
         &self.entities
-    }
-
-    /// The entities' layouts ([`Entity::LAYOUT`]), in the order added.
-    pub(crate) fn layouts(&self) -> &[&'static EntityLayout] {
-        &self.layouts
     }
 
     /// The entity whose Rust name is `rust_name`.
@@ -449,11 +441,14 @@ impl<T: Table> Model<T> {
     /// #         )
     /// # }
     /// let model = model();
-    /// assert_eq!(model.entity_shape("Order").unwrap().indexes[0].index.name, "GSI1");
-    /// assert!(model.entity_shape("Invoice").is_none());
+    /// assert_eq!(model.entity_layout("Order").unwrap().keys[1].index_name(), Some("GSI1"));
+    /// assert!(model.entity_layout("Invoice").is_none());
     /// ```
-    pub fn entity_shape(&self, rust_name: &str) -> Option<&EntityShape> {
-        self.entities.iter().find(|e| e.rust_name == rust_name)
+    pub fn entity_layout(&self, rust_name: &str) -> Option<&'static EntityLayout> {
+        self.entities
+            .iter()
+            .copied()
+            .find(|e| e.entity == rust_name)
     }
 
     pub(crate) fn declared_patterns(&self) -> &[DeclaredPattern] {
@@ -552,11 +547,7 @@ impl<T: Table> fmt::Debug for Model<T> {
             .field("table_name", &self.table_name)
             .field(
                 "entities",
-                &self
-                    .entities
-                    .iter()
-                    .map(|e| e.rust_name)
-                    .collect::<Vec<_>>(),
+                &self.entities.iter().map(|e| e.entity).collect::<Vec<_>>(),
             )
             .field(
                 "patterns",

@@ -18,12 +18,13 @@
 //! could write an item into them. The library computes index keys from
 //! the entity's fields, so its own writes never do.
 
+use super::described::PrimaryKey;
 use super::json::{Json, object, string, strings};
 use super::keyspace::KeyPattern;
 use super::table_model::Model;
-use crate::entity::{Piece, TemplateShape};
 use crate::error::{Repr, Result};
 use crate::key::KeyPart;
+use crate::layout::{Piece, TemplateLayout};
 use crate::table::{IndexKind, Table};
 
 /// What the read-write statements allow: item reads and writes by key,
@@ -296,11 +297,11 @@ impl<T: Table> TenantPolicy<'_, T> {
             let label = place.map_or("the table".to_owned(), |name| format!("index {name}"));
             let mut allowed: Vec<String> = Vec::new();
             let mut confined: Vec<KeyPattern> = Vec::new();
-            let mut others: Vec<(&str, &TemplateShape)> = Vec::new();
+            let mut others: Vec<(&str, &TemplateLayout)> = Vec::new();
             for entity in self.model.entities() {
                 let template = match (place, kind) {
-                    (None, _) | (Some(_), Some(IndexKind::Local)) => Some(&entity.pk),
-                    (Some(name), _) => entity.index(name).map(|i| &i.pk),
+                    (None, _) | (Some(_), Some(IndexKind::Local)) => Some(entity.pk()),
+                    (Some(name), _) => entity.index(name).map(|i| &i.partition),
                 };
                 // A local index holds the entities storing its sort key.
                 if let (Some(name), Some(IndexKind::Local)) = (place, kind) {
@@ -320,9 +321,9 @@ impl<T: Table> TenantPolicy<'_, T> {
                     Err(why) => {
                         uncovered.push(format!(
                             "`{}` on {label}: partition `{}` {why}; its partitions are not allowed",
-                            entity.rust_name, template.source
+                            entity.entity, template.source
                         ));
-                        others.push((entity.rust_name, template));
+                        others.push((entity.entity, template));
                     }
                 }
             }
@@ -395,7 +396,7 @@ impl<T: Table> TenantPolicy<'_, T> {
 /// The `StringLike` pattern of the tenant's partitions of `template`, and
 /// the key pattern it allows, or why the template cannot be confined.
 fn leading(
-    template: &TemplateShape,
+    template: &TemplateLayout,
     field: &str,
     value: &Value,
 ) -> std::result::Result<(String, KeyPattern), String> {
@@ -420,7 +421,7 @@ fn leading(
         }
         let mut kept_segment = Vec::new();
         for (p, piece) in segment.iter().enumerate() {
-            kept_segment.push(piece.clone());
+            kept_segment.push(*piece);
             match piece {
                 Piece::Literal(text) => pattern.push_str(&escape(text)),
                 Piece::Hole(hole) if hole.field == field => {
@@ -431,9 +432,9 @@ fn leading(
                         match rest {
                             Piece::Literal(text) => {
                                 pattern.push_str(&escape(text));
-                                kept_segment.push(rest.clone());
+                                kept_segment.push(*rest);
                             }
-                            Piece::Hole(_) | Piece::Shard { .. } => break,
+                            Piece::Hole(_) | Piece::Shard(_) => break,
                         }
                     }
                     let segment_done = segment[p + 1..]
@@ -441,11 +442,8 @@ fn leading(
                         .all(|rest| matches!(rest, Piece::Literal(_)));
                     let last_segment = s + 1 == template.segments.len();
                     kept.push(kept_segment);
-                    let mut keys = KeyPattern::of(&TemplateShape {
-                        source: template.source,
-                        raw: false,
-                        segments: kept,
-                    });
+                    let kept: Vec<&[Piece]> = kept.iter().map(Vec::as_slice).collect();
+                    let mut keys = KeyPattern::of_segments(&kept, false);
                     if segment_done && last_segment {
                         return Ok((pattern, keys));
                     }
@@ -462,7 +460,7 @@ fn leading(
                         hole.field
                     ));
                 }
-                Piece::Shard { .. } => {
+                Piece::Shard(_) => {
                     return Err(format!(
                         "does not lead with the tenant: the shard comes before `{{{field}}}`"
                     ));

@@ -164,7 +164,7 @@ fn the_workbench_model_has_one_facet_per_entity() {
         .iter()
         .map(|f| f["FacetName"].as_str().unwrap())
         .collect();
-    let entities: Vec<&str> = model.entities().iter().map(|e| e.rust_name).collect();
+    let entities: Vec<&str> = model.entities().iter().map(|e| e.entity).collect();
     assert_eq!(facets, entities);
     // Every attribute a facet or an index names is defined by the table.
     let defined: Vec<&str> = table["NonKeyAttributes"]

@@ -276,7 +276,7 @@ async fn seed_003_from_the_cli_input_serves_every_pattern() {
         let expected: Vec<&str> = row
             .reads
             .iter()
-            .map(|name| model.entity_shape(name).unwrap().type_tag)
+            .map(|name| model.entity_layout(name).unwrap().type_tag)
             .collect();
         for found in types(&items) {
             assert!(expected.contains(&found), "{}: read a {found}", row.name);

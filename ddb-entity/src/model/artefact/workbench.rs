@@ -2,9 +2,10 @@
 //! global indexes, and one facet per entity.
 
 use super::{attribute_type as defined_type, hash_range, single_attribute_keys};
-use crate::entity::{EntityShape, FieldShape};
 use crate::error::Result;
+use crate::layout::{EntityLayout, FieldLayout};
 use crate::model::Model;
+use crate::model::described::PrimaryKey;
 use crate::model::json::{Json, object, string, strings};
 use crate::table::{Billing, Table};
 
@@ -82,7 +83,7 @@ impl<T: Table> Model<T> {
             define(ttl, "N");
         }
         for entity in self.entities() {
-            for field in &entity.fields {
+            for field in entity.fields {
                 define(field.attribute, attribute_type(field));
             }
         }
@@ -184,9 +185,9 @@ impl<T: Table> Model<T> {
 
 /// One facet: the entity, its templates as the key aliases, and the
 /// attributes it stores besides the table's keys.
-fn facet(entity: &EntityShape, type_attribute: &'static str, primary: &[Option<&str>; 2]) -> Json {
-    let mut alias = object([("PartitionKeyAlias", string(entity.pk.source))]);
-    if let Some(sk) = &entity.sk {
+fn facet(entity: &EntityLayout, type_attribute: &'static str, primary: &[Option<&str>; 2]) -> Json {
+    let mut alias = object([("PartitionKeyAlias", string(entity.pk().source))]);
+    if let Some(sk) = entity.sk() {
         alias.push("SortKeyAlias", string(sk.source));
     }
     let mut names: Vec<&str> = Vec::new();
@@ -195,18 +196,18 @@ fn facet(entity: &EntityShape, type_attribute: &'static str, primary: &[Option<&
             names.push(name);
         }
     };
-    for index in &entity.indexes {
-        add(index.index.keys.partition_key);
-        if let Some(sort) = index.index.keys.sort_key {
+    for (index, _) in entity.index_keys() {
+        add(index.keys.partition_key);
+        if let Some(sort) = index.keys.sort_key {
             add(sort);
         }
     }
     add(type_attribute);
-    for field in &entity.fields {
+    for field in entity.fields {
         add(field.attribute);
     }
     object([
-        ("FacetName", string(entity.rust_name)),
+        ("FacetName", string(entity.entity)),
         ("KeyAttributeAlias", alias),
         ("TableData", Json::Array(Vec::new())),
         ("NonKeyAttributes", strings(names)),
@@ -215,8 +216,8 @@ fn facet(entity: &EntityShape, type_attribute: &'static str, primary: &[Option<&
 }
 
 /// The DynamoDB type a field's Rust type serialises to.
-fn attribute_type(field: &FieldShape) -> &'static str {
-    let ty = field.ty.replace(' ', "");
+fn attribute_type(field: &FieldLayout) -> &'static str {
+    let ty = field.type_name.replace(' ', "");
     let ty = ty
         .strip_prefix("Option<")
         .and_then(|t| t.strip_suffix('>'))
