@@ -18,7 +18,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::entity::{RawKey, Timestamp};
 use crate::error::{Error, Repr};
-use crate::layout::{EntityLayout, KeyLayout, TemplateLayout};
+use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
 
 /// An update changes a field of `index`'s key template without the
@@ -190,17 +190,4 @@ pub const fn typed_by_key<T: Table>() -> bool {
 /// The layout of an entity whose derive failed (its error is reported at
 /// the attribute): described, with one empty key, so using the type in a
 /// model adds no error of its own.
-pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new(
-    "",
-    "",
-    &[KeyLayout::new(
-        None,
-        TemplateLayout::new("", false, &[]),
-        None,
-        false,
-        None,
-        None,
-    )],
-    &[],
-    false,
-);
+pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new("", "", &[NO_KEY], &[], false);

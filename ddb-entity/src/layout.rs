@@ -402,6 +402,17 @@ impl HoleLayout {
 }
 
 /// As written.
+/// A key of no template: the primary key of an entity whose layout stands
+/// in for one that could not be described (a failed derive).
+pub(crate) const NO_KEY: KeyLayout = KeyLayout::new(
+    None,
+    TemplateLayout::new("", false, &[]),
+    None,
+    false,
+    None,
+    None,
+);
+
 /// The literal text before the first hole or shard of `segments`, joined
 /// by `#`.
 pub(crate) fn literal_prefix(segments: &[&[Piece]]) -> String {

@@ -1,22 +1,13 @@
 //! The primary key of an entity the model holds. [`Model::entity`]
 //! refuses at compile time an entity `#[derive(Entity)]` did not describe,
-//! so every layout here has one; the empty key below only keeps a layout
-//! built by hand against that rule from panicking.
+//! so every layout here has one; the empty key (`layout::NO_KEY`) stands
+//! in only for a layout built by hand against that rule, instead of a
+//! panic.
 //!
 //! [`Model::entity`]: super::Model::entity
 
-use crate::layout::{EntityLayout, KeyLayout, TemplateLayout};
+use crate::layout::{EntityLayout, KeyLayout, NO_KEY, TemplateLayout};
 use crate::table::IndexSchema;
-
-/// An undescribed entity's stand-in primary key: no segment, no sort key.
-const NO_KEY: &KeyLayout = &KeyLayout::new(
-    None,
-    TemplateLayout::new("", false, &[]),
-    None,
-    false,
-    None,
-    None,
-);
 
 /// The primary key templates of an entity of the model.
 pub(crate) trait PrimaryKey {
@@ -39,7 +30,7 @@ pub(crate) trait PrimaryKey {
 
 impl PrimaryKey for EntityLayout {
     fn primary_key(&self) -> &KeyLayout {
-        self.primary().unwrap_or(NO_KEY)
+        self.primary().unwrap_or(&NO_KEY)
     }
 
     fn index_keys(&self) -> impl Iterator<Item = (IndexSchema, &KeyLayout)> {
