@@ -4,15 +4,15 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
-    IndexStatus, KeySchemaElement, KeyType, Projection, ProjectionType, ProvisionedThroughput,
-    ScalarAttributeType, TableDescription,
+    IndexStatus, KeyType, ProvisionedThroughput, ScalarAttributeType, TableDescription,
 };
 use tracing::Instrument;
 
 use crate::db::{Db, pause};
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
-use crate::table::{Index, IndexSchema, KeySchema, Table};
+use crate::table::sdk::{key_schema_elements, projection, throughput};
+use crate::table::{Index, IndexSchema, Table};
 
 /// How long [`AddIndex`] waits for the index by default. DynamoDB builds an
 /// index on a large table for minutes to hours; raise it, or call again:
@@ -189,28 +189,28 @@ async fn create<T: Table>(
         && description
             .provisioned_throughput()
             .is_some_and(|t| t.read_capacity_units().unwrap_or(0) > 0);
-    let throughput = if provisioned {
-        // The table's own capacity: never less write capacity than it.
-        let table = description.provisioned_throughput();
-        Some(
-            ProvisionedThroughput::builder()
-                .read_capacity_units(table.and_then(|t| t.read_capacity_units()).unwrap_or(1))
-                .write_capacity_units(table.and_then(|t| t.write_capacity_units()).unwrap_or(1))
-                .build()
-                .map_err(invalid)?,
-        )
-    } else {
-        None
+    // On a provisioned table, the index's declared capacity, else the
+    // table's own (never less write capacity than the table's writes).
+    let capacity = match (provisioned, index.capacity) {
+        (false, _) => None,
+        (true, Some(declared)) => Some(throughput(declared).map_err(invalid)?),
+        (true, None) => {
+            let table = description.provisioned_throughput();
+            Some(
+                ProvisionedThroughput::builder()
+                    .read_capacity_units(table.and_then(|t| t.read_capacity_units()).unwrap_or(1))
+                    .write_capacity_units(table.and_then(|t| t.write_capacity_units()).unwrap_or(1))
+                    .build()
+                    .map_err(invalid)?,
+            )
+        }
     };
+    // Keys and projection as CreateTable would have made the index.
     let action = CreateGlobalSecondaryIndexAction::builder()
         .index_name(index.name)
-        .set_key_schema(Some(key_schema(index.keys).map_err(invalid)?))
-        .projection(
-            Projection::builder()
-                .projection_type(ProjectionType::All)
-                .build(),
-        )
-        .set_provisioned_throughput(throughput)
+        .set_key_schema(Some(key_schema_elements(index.keys).map_err(invalid)?))
+        .projection(projection(index))
+        .set_provisioned_throughput(capacity)
         .build()
         .map_err(invalid)?;
     db.client()
@@ -224,25 +224,6 @@ async fn create<T: Table>(
         .await
         .map_err(|err| Error::service("UpdateTable", db.table_name(), err))?;
     Ok(())
-}
-
-fn key_schema(
-    keys: KeySchema,
-) -> Result<Vec<KeySchemaElement>, aws_sdk_dynamodb::error::BuildError> {
-    let hash = KeySchemaElement::builder()
-        .attribute_name(keys.partition_key)
-        .key_type(KeyType::Hash)
-        .build()?;
-    let range = keys
-        .sort_key
-        .map(|name| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(KeyType::Range)
-                .build()
-        })
-        .transpose()?;
-    Ok(std::iter::once(hash).chain(range).collect())
 }
 
 /// DescribeTable until the table is ACTIVE and the index is ACTIVE and no

@@ -4,16 +4,15 @@
 use aws_sdk_dynamodb::error::BuildError;
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
-    LocalSecondaryIndex, Projection as SdkProjection, ProjectionType, ProvisionedThroughput,
-    ScalarAttributeType, TimeToLiveSpecification,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, LocalSecondaryIndex,
+    Projection as SdkProjection, ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
 };
 
 use crate::error::{Error, Repr, Result};
-use crate::table::{
-    Billing, IndexSchema, KeyAttributeType, KeySchema, MultiKeyIndexSchema, Projection,
-    TableSchema, Throughput,
+use crate::table::sdk::{
+    key_schema_elements, multi_key_schema, projection, scalar_type, throughput,
 };
+use crate::table::{Billing, TableSchema};
 
 /// The CreateTable request for a table of shape `schema` named `table_name`:
 /// every key attribute (a string; a multi-attribute index's attributes
@@ -155,74 +154,5 @@ fn build(schema: &TableSchema, table_name: &str) -> Result<CreateTableInput, Bui
         .set_local_secondary_indexes((!local.is_empty()).then_some(local))
         .billing_mode(billing)
         .set_provisioned_throughput(schema.billing.capacity().map(throughput).transpose()?)
-        .build()
-}
-
-/// The HASH (and RANGE) elements of `keys`.
-pub(crate) fn key_schema_elements(keys: KeySchema) -> Result<Vec<KeySchemaElement>, BuildError> {
-    let hash = KeySchemaElement::builder()
-        .attribute_name(keys.partition_key)
-        .key_type(KeyType::Hash)
-        .build()?;
-    let range = keys
-        .sort_key
-        .map(|name| {
-            KeySchemaElement::builder()
-                .attribute_name(name)
-                .key_type(KeyType::Range)
-                .build()
-        })
-        .transpose()?;
-    Ok(std::iter::once(hash).chain(range).collect())
-}
-
-/// `HASH` for each partition attribute of a multi-attribute index, then
-/// `RANGE` for each sort attribute, in their declared order: the order of
-/// a key schema is the order of the key.
-pub(crate) fn multi_key_schema(
-    index: &MultiKeyIndexSchema,
-) -> Result<Vec<KeySchemaElement>, BuildError> {
-    let hash = index.partition_key.iter().map(|a| (a, KeyType::Hash));
-    let range = index.sort_key.iter().map(|a| (a, KeyType::Range));
-    hash.chain(range)
-        .map(|(attribute, kind)| {
-            KeySchemaElement::builder()
-                .attribute_name(attribute.name)
-                .key_type(kind)
-                .build()
-        })
-        .collect()
-}
-
-pub(crate) fn scalar_type(ty: KeyAttributeType) -> ScalarAttributeType {
-    match ty {
-        KeyAttributeType::S => ScalarAttributeType::S,
-        KeyAttributeType::N => ScalarAttributeType::N,
-        KeyAttributeType::B => ScalarAttributeType::B,
-    }
-}
-
-fn projection(index: &IndexSchema) -> SdkProjection {
-    let kind = match index.projection {
-        Projection::All => ProjectionType::All,
-        Projection::KeysOnly => ProjectionType::KeysOnly,
-        Projection::Include(_) => ProjectionType::Include,
-    };
-    let attributes = index.projection.non_key_attributes();
-    SdkProjection::builder()
-        .projection_type(kind)
-        .set_non_key_attributes(
-            (!attributes.is_empty()).then(|| attributes.iter().map(|a| (*a).to_owned()).collect()),
-        )
-        .build()
-}
-
-fn throughput(capacity: Throughput) -> Result<ProvisionedThroughput, BuildError> {
-    // DynamoDB's capacity units are i64; a declared u64 beyond that is
-    // refused by the service, so saturate rather than wrap.
-    let units = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    ProvisionedThroughput::builder()
-        .read_capacity_units(units(capacity.read))
-        .write_capacity_units(units(capacity.write))
         .build()
 }

@@ -9,10 +9,10 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use super::definition::scalar_type;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::future::into_future;
+use crate::table::sdk::scalar_type;
 use crate::table::{
     Billing, IndexKind, IndexSchema, MultiKeyIndexSchema, Table, TableSchema, Throughput,
 };

@@ -15,6 +15,7 @@
 
 mod check;
 mod declare;
+pub(crate) mod sdk;
 mod typing;
 
 pub use check::validate_table_name;

@@ -1,6 +1,7 @@
 //! Evolving a live table: a new index and its backfill, re-keying, schema
 //! versions, a multi-table migration and dual reads.
 
+mod add_index;
 mod backfill;
 mod interleave;
 mod migrate;
