@@ -66,13 +66,19 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part("customer_id", &customer_id)?;
+            __pk.part(
+                "customer_id",
+                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+            )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
                     __sk.literal("ORDER");
-                    __sk.part("placed", &placed)?;
+                    __sk.part(
+                        "placed",
+                        &::ddb_entity::__private::key_arg::<__Key_placed, _>(&placed),
+                    )?;
                     __sk.part(
                         "order_id",
                         &::ddb_entity::__private::Padded::<
@@ -90,7 +96,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part("customer_id", &customer_id)?;
+            __pk.part(
+                "customer_id",
+                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left with `.placed(…)`, then `.order_id(…)`, and stop anywhere for a prefix. `.placed_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -109,7 +118,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("OPEN");
-            __pk.part("open_since", &open_since)?;
+            __pk.part(
+                "open_since",
+                &::ddb_entity::__private::key_arg::<__Key_open_since, _>(&open_since),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -184,7 +196,15 @@ const _: () = {
             self,
             placed: impl ::ddb_entity::KeyArg<String>,
         ) -> OrderSk<1usize> {
-            OrderSk(self.0.part("placed", &placed), ::core::marker::PhantomData)
+            OrderSk(
+                self
+                    .0
+                    .part(
+                        "placed",
+                        &::ddb_entity::__private::key_arg::<__Key_placed, _>(&placed),
+                    ),
+                ::core::marker::PhantomData,
+            )
         }
         ///Cuts inside `{placed}`: every key whose `placed` starts with `cut` (e.g. a year or a month of a date).
         pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
@@ -233,7 +253,15 @@ const _: () = {
             self,
             customer_id: impl ::ddb_entity::KeyArg<u64>,
         ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("customer_id", &customer_id).whole()
+            self.0
+                .part(
+                    "customer_id",
+                    &::ddb_entity::__private::key_arg::<
+                        __Key_customer_id,
+                        _,
+                    >(&customer_id),
+                )
+                .whole()
         }
         ///Cuts inside `{customer_id}`: every key whose `customer_id` starts with `cut` (e.g. a year or a month of a date).
         pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(

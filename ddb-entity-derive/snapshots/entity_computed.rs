@@ -56,7 +56,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &id)?;
+            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
@@ -72,7 +72,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &id)?;
+            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
@@ -89,7 +89,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -163,7 +163,9 @@ const _: () = {
             self,
             id: impl ::ddb_entity::KeyArg<u64>,
         ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("id", &id).whole()
+            self.0
+                .part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))
+                .whole()
         }
         ///Cuts inside `{id}`: every key whose `id` starts with `cut` (e.g. a year or a month of a date).
         pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
@@ -194,7 +196,12 @@ const _: () = {
             self,
             priority: impl ::ddb_entity::KeyArg<u8>,
         ) -> ::ddb_entity::SortKey<Gsi2> {
-            self.0.part("priority", &priority).whole()
+            self.0
+                .part(
+                    "priority",
+                    &::ddb_entity::__private::key_arg::<__Key_priority, _>(&priority),
+                )
+                .whole()
         }
         ///Cuts inside `{priority}`: every key whose `priority` starts with `cut` (e.g. a year or a month of a date).
         pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<u8>>(

@@ -79,16 +79,25 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part("repo", &repo)?;
+            __pk.part(
+                "repo",
+                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+            )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Comment");
                     __sk.literal("");
                     __sk.literal("ISSUE");
-                    __sk.part("number", &number)?;
+                    __sk.part(
+                        "number",
+                        &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                    )?;
                     __sk.join_literal("-");
-                    __sk.join_part("comment", &comment)?;
+                    __sk.join_part(
+                        "comment",
+                        &::ddb_entity::__private::key_arg::<__Key_comment, _>(&comment),
+                    )?;
                     __sk.finish_sort()?
                 },
             )
@@ -99,7 +108,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part("repo", &repo)?;
+            __pk.part(
+                "repo",
+                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left with `.number(…)`, then `.comment(…)`, and stop anywhere for a prefix. `.number_prefix(…)`, `.comment_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -119,7 +131,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("AUTHOR");
-            __pk.part("author", &author)?;
+            __pk.part(
+                "author",
+                &::ddb_entity::__private::key_arg::<__Key_author, _>(&author),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
         }
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -191,7 +206,14 @@ const _: () = {
             number: impl ::ddb_entity::KeyArg<u32>,
         ) -> CommentSk<1usize> {
             CommentSk(
-                self.0.part("number", &number).join_literal("-").continues(),
+                self
+                    .0
+                    .part(
+                        "number",
+                        &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                    )
+                    .join_literal("-")
+                    .continues(),
                 ::core::marker::PhantomData,
             )
         }
@@ -210,7 +232,12 @@ const _: () = {
             self,
             comment: impl ::ddb_entity::KeyArg<String>,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.join_part("comment", &comment).whole()
+            self.0
+                .join_part(
+                    "comment",
+                    &::ddb_entity::__private::key_arg::<__Key_comment, _>(&comment),
+                )
+                .whole()
         }
         ///Cuts inside `{comment}`: every key whose `comment` starts with `cut` (e.g. a year or a month of a date).
         pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
@@ -242,7 +269,13 @@ const _: () = {
             kind: impl ::ddb_entity::KeyArg<Kind>,
         ) -> CommentGsi1Sk<1usize> {
             CommentGsi1Sk(
-                self.0.part("kind", &kind).join_literal("REACT"),
+                self
+                    .0
+                    .part(
+                        "kind",
+                        &::ddb_entity::__private::key_arg::<__Key_kind, _>(&kind),
+                    )
+                    .join_literal("REACT"),
                 ::core::marker::PhantomData,
             )
         }
@@ -261,7 +294,12 @@ const _: () = {
             self,
             number: impl ::ddb_entity::KeyArg<u32>,
         ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("number", &number).whole()
+            self.0
+                .part(
+                    "number",
+                    &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                )
+                .whole()
         }
         ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
         pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(

@@ -57,9 +57,13 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             let mut __shard = ::ddb_entity::__private::ShardInputs::new("Event");
-            __shard.input("event_id", &event_id)?;
+            __shard
+                .input(
+                    "event_id",
+                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                )?;
             __pk.shard(
                 __shard
                     .component(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"])),
@@ -69,7 +73,10 @@ const _: () = {
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Event");
                     __sk.literal("EVENT");
-                    __sk.part("event_id", &event_id)?;
+                    __sk.part(
+                        "event_id",
+                        &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                    )?;
                     __sk.finish_sort()?
                 },
             )
@@ -80,7 +87,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             __pk.sharded_partition::<
                     ::ddb_entity::Primary<App>,
                 >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
@@ -101,7 +108,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("STATUS");
-            __pk.part("status", &status)?;
+            __pk.part(
+                "status",
+                &::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+            )?;
             __pk.sharded_partition::<
                     Gsi1,
                 >(::ddb_entity::shard::ShardSpec::new(16u16, &["event_id", "region"]))
@@ -167,7 +177,12 @@ const _: () = {
             self,
             event_id: impl ::ddb_entity::KeyArg<u64>,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.part("event_id", &event_id).whole()
+            self.0
+                .part(
+                    "event_id",
+                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                )
+                .whole()
         }
         ///Cuts inside `{event_id}`: every key whose `event_id` starts with `cut` (e.g. a year or a month of a date).
         pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
@@ -198,7 +213,9 @@ const _: () = {
             self,
             day: impl ::ddb_entity::KeyArg<u32>,
         ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("day", &day).whole()
+            self.0
+                .part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))
+                .whole()
         }
         ///Cuts inside `{day}`: every key whose `day` starts with `cut` (e.g. a year or a month of a date).
         pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
@@ -348,7 +365,10 @@ const _: () = {
                             __pk.literal("STATUS");
                             __pk.part(
                                 "status",
-                                &__checked::<__Key_status>(&self.status),
+                                &::ddb_entity::__private::key_arg::<
+                                    __Key_status,
+                                    _,
+                                >(&__checked::<__Key_status>(&self.status)),
                             )?;
                             let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                 "Event",
@@ -475,7 +495,13 @@ const _: () = {
                                     "Event",
                                 );
                                 __pk.literal("STATUS");
-                                __pk.part("status", &status)?;
+                                __pk.part(
+                                    "status",
+                                    &::ddb_entity::__private::key_arg::<
+                                        __Key_status,
+                                        _,
+                                    >(&status),
+                                )?;
                                 let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                     "Event",
                                 );

@@ -110,6 +110,37 @@ impl RawKeyField for std::rc::Rc<str> {}
 /// its key can be read back into.
 pub const fn assert_raw_key<T: RawKeyField>() {}
 
+/// A key builder's argument for a hole of type `T`, as the key part it
+/// stands for. Generated builders take `impl KeyArg<T>`, which holds for
+/// `T` itself even when `T` has no key encoding; the encoding is asked of
+/// `T` only here, in the builder's body, where the derive names `T` through
+/// its checked alias. A hole type without an encoding is so reported once,
+/// at the template, and never again at a call.
+pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
+    arg: &'a A,
+    hole: std::marker::PhantomData<fn(&T)>,
+}
+
+/// `arg` as a key part of the hole type `T`.
+pub fn key_arg<T: ?Sized, A: crate::KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
+    KeyArgPart {
+        arg,
+        hole: std::marker::PhantomData,
+    }
+}
+
+impl<T: KeyPart + ?Sized, A: crate::KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.arg.encode_as(out)
+    }
+}
+
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body
 /// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]).

@@ -11,7 +11,10 @@
 //! compiler reports it inside that one array length, at the template, and
 //! the alias becomes an error type, so the bodies that use it (every key
 //! builder, the index entries, the update hooks) report nothing more.
-//! Signatures keep the plain type: they are what users read.
+//! Signatures keep the plain type: they are what users read. A builder's
+//! argument, `impl KeyArg<T>`, holds for `T` itself whether or not `T` is a
+//! key part; the body encodes it as the checked alias (`key_arg`), so a
+//! call of the builder reports nothing either.
 //!
 //! A type that mentions the entity's type parameters cannot be named in a
 //! const; there the generated impls require it to be a key part, and one
@@ -37,6 +40,17 @@ fn alias(hole: &Hole<'_>) -> Ident {
 /// `__Key_order_id`.
 pub(super) fn shard_alias(input: &ShardInput<'_>) -> Ident {
     format_ident!("__Key_{}", name::unraw(input.field()))
+}
+
+/// How generated bodies name a shard input's key type.
+pub(super) fn shard_key_type(model: &Entity<'_>, input: &ShardInput<'_>) -> TokenStream {
+    let ty = input.ty();
+    if model.is_generic(ty) {
+        quote!(#ty)
+    } else {
+        let alias = shard_alias(input);
+        quote!(#alias)
+    }
 }
 
 /// How generated bodies name `hole`'s key type.

@@ -21,12 +21,13 @@ pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
 }
 
 /// The value to hand to `KeyWriter::part` for a hole whose argument is
-/// `arg`.
+/// `arg`: encoded as the hole's checked type, so a type without a key
+/// encoding is reported at the template alone (see `KeyArgPart`).
 pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
     let ty = super::checks::key_type(model, hole);
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
-        None => quote!(&#arg),
+        None => quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#arg)),
     }
 }
 
@@ -56,9 +57,11 @@ pub(super) fn fill(
         let field = hole.field();
         part_value(model, hole, &quote!(#field))
     };
+    // A shard input is an argument too: encoded as its field's type.
     let shard_value = |input: &ShardInput<'_>| {
         let field = input.field();
-        quote!(&#field)
+        let ty = super::checks::shard_key_type(model, input);
+        quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#field))
     };
     fill_with(model, buf, template, at_shard, hole_value, shard_value)
 }
