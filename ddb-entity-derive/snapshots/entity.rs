@@ -35,7 +35,15 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<u32>();
         0
     }] as __KeyType<u32>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        0
+    }] as __KeyType<Gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
@@ -115,7 +123,7 @@ const _: () = {
         ///The partition `OPEN#{open_since}` of index `Gsi1`: where a Query for `Order` items on that index starts.
         pub fn gsi1_partition(
             open_since: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("OPEN");
             __pk.part(
@@ -127,7 +135,7 @@ const _: () = {
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> OrderGsi1Sk<0usize> {
             OrderGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Order")
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Order")
                     .literal("CUST"),
                 ::core::marker::PhantomData,
             )
@@ -235,13 +243,14 @@ const _: () = {
     ///Sort-key builder of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<OrderGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<OrderGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: OrderGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -252,7 +261,7 @@ const _: () = {
         pub fn customer_id(
             self,
             customer_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0
                 .part(
                     "customer_id",
@@ -267,7 +276,7 @@ const _: () = {
         pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0.cut::<u64, C>("customer_id", &cut)
         }
     }

@@ -26,12 +26,28 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<u8>();
         0
     }] as __KeyType<u8>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        0
+    }] as __KeyType<Gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi2, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi2 = <[(); {
+        ::ddb_entity::__private::index_of_table::<Gsi2, App>();
+        0
+    }] as __KeyType<Gsi2>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
         ::ddb_entity::__private::index_has_sort_key:: < Gsi2 > (),
         "index `Gsi2` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi2` in `table!`"
@@ -86,7 +102,7 @@ const _: () = {
         ///The partition `DAY#{day}` of index `Gsi1`: where a Query for `Ticket` items on that index starts.
         pub fn gsi1_partition(
             day: impl ::ddb_entity::KeyArg<NaiveDate>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("DAY");
             __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
@@ -95,12 +111,14 @@ const _: () = {
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> TicketGsi1Sk<0usize> {
             TicketGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Ticket"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Ticket"),
                 ::core::marker::PhantomData,
             )
         }
         ///The partition `OPEN` of index `Gsi2`: where a Query for `Ticket` items on that index starts.
-        pub fn gsi2_partition() -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi2>> {
+        pub fn gsi2_partition() -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<__Index_gsi2>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("OPEN");
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi2>()?)
@@ -108,7 +126,7 @@ const _: () = {
         ///Starts the sort key of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left with `.priority(…)`, and stop anywhere for a prefix. `.priority_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi2_sk() -> TicketGsi2Sk<0usize> {
             TicketGsi2Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi2>::new("Ticket"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi2>::new("Ticket"),
                 ::core::marker::PhantomData,
             )
         }
@@ -145,13 +163,14 @@ const _: () = {
     ///Sort-key builder of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Ticket>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<TicketGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<TicketGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: TicketGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -162,7 +181,7 @@ const _: () = {
         pub fn id(
             self,
             id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0
                 .part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))
                 .whole()
@@ -171,20 +190,21 @@ const _: () = {
         pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0.cut::<u64, C>("id", &cut)
         }
     }
     ///Sort-key builder of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi2Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi2>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi2>,
         ::core::marker::PhantomData<fn() -> Ticket>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<TicketGsi2Sk<FILLED>> for ::ddb_entity::SortKey<Gsi2> {
+    > ::core::convert::From<TicketGsi2Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi2> {
         fn from(stage: TicketGsi2Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -195,7 +215,7 @@ const _: () = {
         pub fn priority(
             self,
             priority: impl ::ddb_entity::KeyArg<u8>,
-        ) -> ::ddb_entity::SortKey<Gsi2> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi2> {
             self.0
                 .part(
                     "priority",
@@ -207,7 +227,7 @@ const _: () = {
         pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<u8>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi2> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi2> {
             self.0.cut::<u8, C>("priority", &cut)
         }
     }

@@ -36,7 +36,15 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<Kind>();
         0
     }] as __KeyType<Kind>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        0
+    }] as __KeyType<Gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
@@ -128,7 +136,7 @@ const _: () = {
         ///The partition `AUTHOR#{author}` of index `Gsi1`: where a Query for `Comment` items on that index starts.
         pub fn gsi1_partition(
             author: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("AUTHOR");
             __pk.part(
@@ -140,7 +148,7 @@ const _: () = {
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> CommentGsi1Sk<0usize> {
             CommentGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Comment"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Comment"),
                 ::core::marker::PhantomData,
             )
         }
@@ -250,13 +258,14 @@ const _: () = {
     ///Sort-key builder of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Comment>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<CommentGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<CommentGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: CommentGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -283,7 +292,7 @@ const _: () = {
         pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<Kind>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0.cut::<Kind, C>("kind", &cut)
         }
     }
@@ -293,7 +302,7 @@ const _: () = {
         pub fn number(
             self,
             number: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0
                 .part(
                     "number",
@@ -305,7 +314,7 @@ const _: () = {
         pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0.cut::<u32, C>("number", &cut)
         }
     }

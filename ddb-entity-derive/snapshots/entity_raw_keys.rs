@@ -23,7 +23,15 @@ const _: () = {
         ::ddb_entity::__private::assert_raw_key::<String>();
         0
     }] as __KeyType<String>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<UserIndex, Sessions>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_user_index = <[(); {
+        ::ddb_entity::__private::index_of_table::<UserIndex, Sessions>();
+        0
+    }] as __KeyType<UserIndex>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_user_index = UserIndex;
     const _: () = ::core::assert!(
         ! ::ddb_entity::__private::index_has_sort_key:: < UserIndex > (),
         "index `UserIndex` has a sort key in its `table!` declaration: add `sk = \"…\"` to this #[entity(index = UserIndex, …)]"
@@ -68,7 +76,7 @@ const _: () = {
         ///The partition `username` of index `UserIndex`: where a Query for `Session` items on that index starts.
         pub fn user_index_partition(
             username: impl ::ddb_entity::RawKey,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<UserIndex>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_user_index>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Session");
             __pk.raw(&username);
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<UserIndex>()?)

@@ -31,7 +31,15 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<String>();
         0
     }] as __KeyType<String>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        0
+    }] as __KeyType<Gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
@@ -105,7 +113,7 @@ const _: () = {
         ///The partition `STATUS#{status}#{shard(event_id, region) % 16}` of index `Gsi1`, spread over 16 shards: a Query of it reads every shard and merges them in sort-key order.
         pub fn gsi1_partition(
             status: impl ::ddb_entity::KeyArg<Status>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("STATUS");
             __pk.part(
@@ -119,7 +127,7 @@ const _: () = {
         ///Starts the sort key of `Event` in index `Gsi1` (`{day}`): fill the holes from the left with `.day(…)`, and stop anywhere for a prefix. `.day_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> EventGsi1Sk<0usize> {
             EventGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Event"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Event"),
                 ::core::marker::PhantomData,
             )
         }
@@ -195,13 +203,14 @@ const _: () = {
     ///Sort-key builder of `Event` in index `Gsi1` (`{day}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<EventGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<EventGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: EventGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -212,7 +221,7 @@ const _: () = {
         pub fn day(
             self,
             day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0
                 .part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))
                 .whole()
@@ -221,7 +230,7 @@ const _: () = {
         pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
             self.0.cut::<u32, C>("day", &cut)
         }
     }

@@ -63,9 +63,25 @@ pub fn timestamp<T: Timestamp>(
     })
 }
 
+/// Compile-time check that an index's table (`Self`) is the entity's
+/// (`T`). A plain identity, not a bound on the index's associated type, so
+/// that a mismatch is a missing impl and reads as this message.
+#[diagnostic::on_unimplemented(
+    message = "this index is declared in table `{Self}`, but the entity is stored in table `{T}`",
+    label = "an index of `{Self}`, not of `{T}`",
+    note = "only the entity's own table's indexes hold its items: name an index from `indexes: {{ … }}` of `{T}`'s `table!`, declare this index there, or set the entity's `table = …` to `{Self}`"
+)]
+pub trait IndexOfTable<T> {}
+
+impl<T> IndexOfTable<T> for T {}
+
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.
-pub const fn index_of_table<I: crate::Index<Table = T>, T: crate::Table>() {}
+pub const fn index_of_table<I: crate::Index, T: crate::Table>()
+where
+    I::Table: IndexOfTable<T>,
+{
+}
 
 /// Compile-time check that an entity's `index = …` names a global index:
 /// a local index keeps the table's partition key and is filled by a field.

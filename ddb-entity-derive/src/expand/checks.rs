@@ -16,6 +16,12 @@
 //! key part; the body encodes it as the checked alias (`key_arg`), so a
 //! call of the builder reports nothing either.
 //!
+//! An index is checked the same way (`__Index_gsi1`: an index of the
+//! entity's own table), and there the signature does carry the alias: the
+//! partition and sort keys of an index of another table are what would
+//! make each query report the mistake again. rustdoc shows a private alias
+//! as the type it names, so under `cfg(doc)` the alias is the index itself.
+//!
 //! A type that mentions the entity's type parameters cannot be named in a
 //! const; there the generated impls require it to be a key part, and one
 //! generic function, bounded as the user declared the struct, states the
@@ -24,7 +30,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Followed, Hole, Index, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -364,7 +370,10 @@ fn generic_bounds(model: &Entity<'_>, holes: &[&Hole<'_>]) -> TokenStream {
 }
 
 /// Each index belongs to the entity's table, and has a sort key exactly
-/// when the entity gives it one: reported at the index's attribute.
+/// when the entity gives it one: reported at the index's attribute. An
+/// index of another table is the declaration's mistake, not its queries':
+/// the entity's items live in its own table, so no index of another holds
+/// them, and every use of the index through the entity follows from it.
 fn index_checks(model: &Entity<'_>) -> TokenStream {
     let table = model.table();
     let checks = model.indexes.iter().map(|index| {
@@ -390,10 +399,28 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
                 #message
             );
         };
+        // The index's own table: checked in its alias, which types the
+        // index's partition and sort keys, so a query reports nothing more.
+        let alias = index_alias(index);
+        let of_table = quote_spanned! {syn::spanned::Spanned::span(path)=>
+            ::ddb_entity::__private::index_of_table::<#path, #table>();
+        };
         quote! {
-            const _: () = ::ddb_entity::__private::index_of_table::<#path, #table>();
+            #[cfg(not(doc))]
+            #[allow(non_camel_case_types)]
+            type #alias = <[(); { #of_table 0 }] as __KeyType<#path>>::Checked;
+            // rustdoc shows a private alias as the type it names: the index.
+            #[cfg(doc)]
+            #[allow(non_camel_case_types)]
+            type #alias = #path;
             #sort_key
         }
     });
     quote!(#(#checks)*)
+}
+
+/// The checked alias of an index, `__Index_gsi1`: the index type itself
+/// when it is an index of the entity's table, an error type otherwise.
+pub(super) fn index_alias(index: &Index<'_>) -> Ident {
+    format_ident!("__Index_{}", name::snake(&index.name))
 }

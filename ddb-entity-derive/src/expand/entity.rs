@@ -326,9 +326,13 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
             )
         }
     };
+    // The checked index: an index of another table is reported at the
+    // attribute, and its queries (partition and sort-key conditions)
+    // report nothing more.
+    let checked_index = checks::index_alias(index);
     let partition = quote! {
         #[doc = #doc]
-        #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
+        #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#checked_index>> {
             let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
             #body
         }
@@ -340,7 +344,8 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
         model,
         constructor: format_ident!("{}_sk", snake),
         stage: format_ident!("{}{}Sk", ident, index.name),
-        index: quote!(#path),
+        // Checked too: a sort-key condition must not name the index again.
+        index: quote!(#checked_index),
         template: sk,
         what: format!("in index `{index_name}`"),
     }
