@@ -215,11 +215,11 @@ const _: () = {
             )
         }
         ///Cuts inside `{placed}`: every key whose `placed` starts with `cut` (e.g. a year or a month of a date).
-        pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
+        pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<__Key_placed>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<String, C>("placed", &cut)
+            self.0.cut::<__Key_placed, C>("placed", &cut)
         }
     }
     #[automatically_derived]
@@ -273,11 +273,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{customer_id}`: every key whose `customer_id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_customer_id>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0.cut::<u64, C>("customer_id", &cut)
+            self.0.cut::<__Key_customer_id, C>("customer_id", &cut)
         }
     }
     #[automatically_derived]

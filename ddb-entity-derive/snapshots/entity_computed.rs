@@ -187,11 +187,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{id}`: every key whose `id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_id>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0.cut::<u64, C>("id", &cut)
+            self.0.cut::<__Key_id, C>("id", &cut)
         }
     }
     ///Sort-key builder of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
@@ -224,11 +224,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{priority}`: every key whose `priority` starts with `cut` (e.g. a year or a month of a date).
-        pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<u8>>(
+        pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<__Key_priority>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi2> {
-            self.0.cut::<u8, C>("priority", &cut)
+            self.0.cut::<__Key_priority, C>("priority", &cut)
         }
     }
     #[automatically_derived]

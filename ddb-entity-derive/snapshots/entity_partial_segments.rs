@@ -226,11 +226,11 @@ const _: () = {
             )
         }
         ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
-        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<__Key_number>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<u32, C>("number", &cut)
+            self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
     #[automatically_derived]
@@ -248,11 +248,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{comment}`: every key whose `comment` starts with `cut` (e.g. a year or a month of a date).
-        pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
+        pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<__Key_comment>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.join_cut::<String, C>("comment", &cut)
+            self.0.join_cut::<__Key_comment, C>("comment", &cut)
         }
     }
     ///Sort-key builder of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
@@ -289,11 +289,11 @@ const _: () = {
             )
         }
         ///Cuts inside `{kind}`: every key whose `kind` starts with `cut` (e.g. a year or a month of a date).
-        pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<Kind>>(
+        pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<__Key_kind>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0.cut::<Kind, C>("kind", &cut)
+            self.0.cut::<__Key_kind, C>("kind", &cut)
         }
     }
     #[automatically_derived]
@@ -311,11 +311,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
-        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<__Key_number>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0.cut::<u32, C>("number", &cut)
+            self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
     #[automatically_derived]

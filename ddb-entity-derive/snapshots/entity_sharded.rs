@@ -193,11 +193,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{event_id}`: every key whose `event_id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_event_id>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<u64, C>("event_id", &cut)
+            self.0.cut::<__Key_event_id, C>("event_id", &cut)
         }
     }
     ///Sort-key builder of `Event` in index `Gsi1` (`{day}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
@@ -227,11 +227,11 @@ const _: () = {
                 .whole()
         }
         ///Cuts inside `{day}`: every key whose `day` starts with `cut` (e.g. a year or a month of a date).
-        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<__Key_day>>(
             self,
             cut: C,
         ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0.cut::<u32, C>("day", &cut)
+            self.0.cut::<__Key_day, C>("day", &cut)
         }
     }
     #[automatically_derived]

@@ -21,6 +21,11 @@
 //! partition and sort keys of an index of another table are what would
 //! make each query report the mistake again. rustdoc shows a private alias
 //! as the type it names, so under `cfg(doc)` the alias is the index itself.
+//! A hole's alias is in one signature too, the bound of its cut function
+//! (`placed_prefix<C: PrefixOf<__Key_placed>>`), so that a hole type
+//! without a key encoding, which has no cuts, reports nothing more when
+//! cut; that function is a method of a stage type inside the `const _`
+//! block, which rustdoc does not show.
 //!
 //! A type that mentions the entity's type parameters cannot be named in a
 //! const; there the generated impls require it to be a key part, and one

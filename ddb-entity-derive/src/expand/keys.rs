@@ -325,7 +325,10 @@ impl SortKeyBuilder<'_> {
 
         let stages = holes.iter().enumerate().map(|(i, &(hole, joined))| {
             let field = hole.field();
-            let ty = &hole.ty();
+            // A cut names the hole's checked type, in its bound too: a hole
+            // type without a key encoding has no cuts, and its check at the
+            // template is the one error.
+            let ty = super::checks::key_type(model, hole);
             let arg = arg_type(hole);
             let value = part_value(model, hole, &quote!(#field));
             let literals = &after[i];
