@@ -36,20 +36,32 @@ const _: () = {
         0
     }] as __KeyType<u32>>::Checked;
     #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
-        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<Gsi1>>::Checked;
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -101,7 +113,9 @@ const _: () = {
         ///The partition `CUST#{customer_id}`: where a Query for `Order` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             customer_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
             __pk.part(
@@ -114,7 +128,7 @@ const _: () = {
         pub fn sk() -> OrderSk<0usize> {
             OrderSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Order")
                     .literal("ORDER"),
                 ::core::marker::PhantomData,
@@ -130,7 +144,7 @@ const _: () = {
                 "open_since",
                 &::ddb_entity::__private::key_arg::<__Key_open_since, _>(&open_since),
             )?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> OrderGsi1Sk<0usize> {
@@ -187,12 +201,12 @@ const _: () = {
     ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<OrderSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: OrderSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -218,7 +232,7 @@ const _: () = {
         pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<__Key_placed>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0.cut::<__Key_placed, C>("placed", &cut)
         }
     }
@@ -228,7 +242,7 @@ const _: () = {
         pub fn order_id(
             self,
             order_id: u32,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0
                 .part(
                     "order_id",
@@ -282,11 +296,11 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Order {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Order";
         const TYPE_TAG: &'static ::core::primitive::str = "ORDER";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Order",
@@ -354,7 +368,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "OPEN#{open_since}",
                         false,
@@ -415,7 +431,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: match (&self.open_since,) {
                         (::core::option::Option::Some(open_since),) => {
                             ::core::option::Option::Some(::ddb_entity::IndexKey {
@@ -566,7 +582,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Order",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "open_since",
                             ),
                         );
@@ -578,7 +594,7 @@ const _: () = {
                     match (open_since,) {
                         (::core::option::Option::Some(open_since),) => {
                             ::ddb_entity::__private::IndexChange::Set(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(open_since)?.into_string(),
                                     sort: ::core::option::Option::Some(
@@ -589,7 +605,7 @@ const _: () = {
                         }
                         _ => {
                             ::ddb_entity::__private::IndexChange::Remove(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                             )
                         }
                     },
@@ -645,7 +661,7 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Versioned for Order {}
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
     #[automatically_derived]
     impl ::ddb_entity::shape::Described for Order {
         fn shape() -> ::ddb_entity::shape::EntityShape {
@@ -685,7 +701,7 @@ const _: () = {
                     ],
                 }),
                 indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::shape::IndexShape { index : < __Index_gsi1 as
                     ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source : "OPEN#{open_since}",
                     raw : false, segments :

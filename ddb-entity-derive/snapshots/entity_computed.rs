@@ -27,33 +27,48 @@ const _: () = {
         0
     }] as __KeyType<u8>>::Checked;
     #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
-        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<Gsi1>>::Checked;
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     #[cfg(not(doc))]
     #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi2 = Gsi2;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
     type __Index_gsi2 = <[(); {
-        ::ddb_entity::__private::index_of_table::<Gsi2, App>();
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi2, __Table>();
         0
-    }] as __KeyType<Gsi2>>::Checked;
+    }] as __KeyType<__IndexNamed_gsi2>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi2 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi2 > (),
         "index `Gsi2` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi2` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -85,16 +100,18 @@ const _: () = {
         ///The partition `TICKET#{id}`: where a Query for `Ticket` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
             __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
-        pub fn sk() -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        pub fn sk() -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             ::ddb_entity::__private::SortKeyBuilder::<
-                ::ddb_entity::Primary<App>,
+                ::ddb_entity::Primary<__Table>,
             >::new("Ticket")
                 .literal("TICKET")
                 .whole()
@@ -106,7 +123,7 @@ const _: () = {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("DAY");
             __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> TicketGsi1Sk<0usize> {
@@ -121,7 +138,7 @@ const _: () = {
         > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("OPEN");
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi2>()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi2>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left with `.priority(…)`, and stop anywhere for a prefix. `.priority_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi2_sk() -> TicketGsi2Sk<0usize> {
@@ -233,12 +250,12 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Ticket {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Ticket";
         const TYPE_TAG: &'static ::core::primitive::str = "TICKET";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
-            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Ticket",
@@ -277,7 +294,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "DAY#{day}",
                         false,
@@ -322,7 +341,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi2 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "OPEN",
                         false,
@@ -364,7 +385,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(2usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: match (&ddb_entity::key::date_of(&self.opened),) {
                         (::core::option::Option::Some(day),) => {
                             ::core::option::Option::Some(::ddb_entity::IndexKey {
@@ -383,7 +404,7 @@ const _: () = {
                 });
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                     key: if Self::is_open(&self.status) {
                         ::core::option::Option::Some(::ddb_entity::IndexKey {
                             partition: Self::gsi2_partition()?.into_string(),
@@ -461,7 +482,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Ticket",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "opened",
                             ),
                         );
@@ -473,7 +494,7 @@ const _: () = {
                     match (day,) {
                         (::core::option::Option::Some(day),) => {
                             ::ddb_entity::__private::IndexChange::Set(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(day)?.into_string(),
                                     sort: ::core::option::Option::Some(
@@ -484,7 +505,7 @@ const _: () = {
                         }
                         _ => {
                             ::ddb_entity::__private::IndexChange::Remove(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                             )
                         }
                     },
@@ -497,7 +518,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Ticket",
-                                <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                                 "status",
                             ),
                         );
@@ -510,7 +531,7 @@ const _: () = {
                             return ::core::result::Result::Err(
                                 ::ddb_entity::__private::missing_key_field(
                                     "Ticket",
-                                    <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                    <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                                     "priority",
                                 ),
                             );
@@ -519,7 +540,7 @@ const _: () = {
                     let priority: &__Key_priority = __field_priority;
                     out.push(
                         ::ddb_entity::__private::IndexChange::Set(
-                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                             ::ddb_entity::IndexKey {
                                 partition: Self::gsi2_partition()?.into_string(),
                                 sort: ::core::option::Option::Some(
@@ -531,7 +552,7 @@ const _: () = {
                 } else {
                     out.push(
                         ::ddb_entity::__private::IndexChange::Remove(
-                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                         ),
                     );
                 }
@@ -539,7 +560,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Ticket",
-                        <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                         "priority",
                     ),
                 );
@@ -571,8 +592,8 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi2>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi2>();
     #[automatically_derived]
     impl ::ddb_entity::shape::Described for Ticket {
         fn shape() -> ::ddb_entity::shape::EntityShape {
@@ -600,7 +621,7 @@ const _: () = {
                     ],
                 }),
                 indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::shape::IndexShape { index : < __Index_gsi1 as
                     ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source : "DAY#{day}", raw :
                     false, segments :
@@ -619,7 +640,7 @@ const _: () = {
                     cardinality : < __Key_id as ::ddb_entity::key::KeyPart >
                     ::CARDINALITY, optional : false, computed : false, })]], }), when :
                     ::core::option::Option::None, }, ::ddb_entity::shape::IndexShape {
-                    index : < Gsi2 as ::ddb_entity::Index > ::SCHEMA, pk :
+                    index : < __Index_gsi2 as ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source : "OPEN", raw : false,
                     segments :
                     ::std::vec![::std::vec![::ddb_entity::shape::Piece::Literal("OPEN")]],

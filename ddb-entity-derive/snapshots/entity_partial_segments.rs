@@ -37,16 +37,28 @@ const _: () = {
         0
     }] as __KeyType<Kind>>::Checked;
     #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
-        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<Gsi1>>::Checked;
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
@@ -58,7 +70,7 @@ const _: () = {
         "`{{kind}}` is followed by literal text in its segment, but one `Kind`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `kind`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -113,7 +125,9 @@ const _: () = {
         ///The partition `REPO#{repo}`: where a Query for `Comment` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             repo: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
             __pk.part(
@@ -126,7 +140,7 @@ const _: () = {
         pub fn sk() -> CommentSk<0usize> {
             CommentSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Comment")
                     .literal("")
                     .literal("ISSUE"),
@@ -143,7 +157,7 @@ const _: () = {
                 "author",
                 &::ddb_entity::__private::key_arg::<__Key_author, _>(&author),
             )?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> CommentGsi1Sk<0usize> {
@@ -196,12 +210,12 @@ const _: () = {
     ///Sort-key builder of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Comment>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<CommentSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: CommentSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -229,7 +243,7 @@ const _: () = {
         pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<__Key_number>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
@@ -239,7 +253,7 @@ const _: () = {
         pub fn comment(
             self,
             comment: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0
                 .join_part(
                     "comment",
@@ -251,7 +265,7 @@ const _: () = {
         pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<__Key_comment>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0.join_cut::<__Key_comment, C>("comment", &cut)
         }
     }
@@ -320,11 +334,11 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Comment {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Comment";
         const TYPE_TAG: &'static ::core::primitive::str = "ISSUE";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Comment",
@@ -389,7 +403,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "AUTHOR#{author}",
                         false,
@@ -462,7 +478,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: ::core::option::Option::Some(::ddb_entity::IndexKey {
                         partition: Self::gsi1_partition(
                                 __checked::<__Key_author>(&self.author),
@@ -554,7 +570,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Comment",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "author",
                             ),
                         );
@@ -566,7 +582,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Comment",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "kind",
                             ),
                         );
@@ -576,7 +592,7 @@ const _: () = {
                 let kind: &__Key_kind = __field_kind;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                         ::ddb_entity::IndexKey {
                             partition: Self::gsi1_partition(author)?.into_string(),
                             sort: ::core::option::Option::Some(
@@ -589,7 +605,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Comment",
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                         "author",
                     ),
                 );
@@ -643,7 +659,7 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
     #[automatically_derived]
     impl ::ddb_entity::shape::Described for Comment {
         fn shape() -> ::ddb_entity::shape::EntityShape {
@@ -685,7 +701,7 @@ const _: () = {
                     ],
                 }),
                 indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::shape::IndexShape { index : < __Index_gsi1 as
                     ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source : "AUTHOR#{author}", raw
                     : false, segments :

@@ -32,20 +32,32 @@ const _: () = {
         0
     }] as __KeyType<String>>::Checked;
     #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
-        ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<Gsi1>>::Checked;
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -92,19 +104,21 @@ const _: () = {
         ///The partition `DAY#{day}#{shard(event_id) % 8}`, spread over 8 shards: a Query of it reads every shard and merges them in sort-key order, for `Event` items (and every other entity type sharing this partition template).
         pub fn partition(
             day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
             __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             __pk.sharded_partition::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
         }
         ///Starts the sort key of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left with `.event_id(…)`, and stop anywhere for a prefix. `.event_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn sk() -> EventSk<0usize> {
             EventSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Event")
                     .literal("EVENT"),
                 ::core::marker::PhantomData,
@@ -121,7 +135,7 @@ const _: () = {
                 &::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
             )?;
             __pk.sharded_partition::<
-                    Gsi1,
+                    __Index_gsi1,
                 >(::ddb_entity::shard::ShardSpec::new(16u16, &["event_id", "region"]))
         }
         ///Starts the sort key of `Event` in index `Gsi1` (`{day}`): fill the holes from the left with `.day(…)`, and stop anywhere for a prefix. `.day_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -168,12 +182,12 @@ const _: () = {
     ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<EventSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: EventSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -184,7 +198,7 @@ const _: () = {
         pub fn event_id(
             self,
             event_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0
                 .part(
                     "event_id",
@@ -196,7 +210,7 @@ const _: () = {
         pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_event_id>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0.cut::<__Key_event_id, C>("event_id", &cut)
         }
     }
@@ -236,11 +250,11 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Event {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Event";
         const TYPE_TAG: &'static ::core::primitive::str = "EVENT";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Event",
@@ -298,7 +312,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "STATUS#{status}#{shard(event_id, region) % 16}",
                         false,
@@ -365,7 +381,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: ::core::option::Option::Some(::ddb_entity::IndexKey {
                         partition: {
                             let mut __pk = ::ddb_entity::__private::KeyWriter::new(
@@ -398,7 +414,7 @@ const _: () = {
                                         ),
                                     ),
                             );
-                            __pk.finish_index_partition::<Gsi1>()?
+                            __pk.finish_index_partition::<__Index_gsi1>()?
                         },
                         sort: ::core::option::Option::Some(
                             (Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)))
@@ -476,7 +492,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Event",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "status",
                             ),
                         );
@@ -488,7 +504,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Event",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "region",
                             ),
                         );
@@ -497,7 +513,7 @@ const _: () = {
                 let status: &__Key_status = __field_status;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                         ::ddb_entity::IndexKey {
                             partition: {
                                 let mut __pk = ::ddb_entity::__private::KeyWriter::new(
@@ -530,7 +546,7 @@ const _: () = {
                                             ),
                                         ),
                                 );
-                                __pk.finish_index_partition::<Gsi1>()?
+                                __pk.finish_index_partition::<__Index_gsi1>()?
                             },
                             sort: ::core::option::Option::Some(
                                 (Self::gsi1_sk().day(day)).into_value()?,
@@ -542,7 +558,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Event",
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                         "status",
                     ),
                 );
@@ -583,7 +599,7 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
     #[automatically_derived]
     impl ::ddb_entity::shape::Described for Event {
         fn shape() -> ::ddb_entity::shape::EntityShape {
@@ -618,7 +634,7 @@ const _: () = {
                     ],
                 }),
                 indexes: ::std::vec![
-                    ::ddb_entity::shape::IndexShape { index : < Gsi1 as
+                    ::ddb_entity::shape::IndexShape { index : < __Index_gsi1 as
                     ::ddb_entity::Index > ::SCHEMA, pk :
                     ::ddb_entity::shape::TemplateShape { source :
                     "STATUS#{status}#{shard(event_id, region) % 16}", raw : false,

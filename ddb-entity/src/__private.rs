@@ -75,6 +75,9 @@ pub trait IndexOfTable<T> {}
 
 impl<T> IndexOfTable<T> for T {}
 
+/// Compile-time check that an entity's `table = …` names a table.
+pub const fn assert_table<T: crate::Table>() {}
+
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.
 pub const fn index_of_table<I: crate::Index, T: crate::Table>()

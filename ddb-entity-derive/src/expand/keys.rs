@@ -157,7 +157,7 @@ pub(super) fn index_key(
     let partition = if index.pk().shard().is_some() {
         let buf = format_ident!("__pk");
         let entity = model.ident.to_string();
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         let fill = fill_with(
             model,
             &buf,
@@ -206,7 +206,7 @@ pub(super) struct SortKeyBuilder<'m> {
     pub(super) constructor: Ident,
     /// `OrderSk` / `OrderGsi1Sk`
     pub(super) stage: Ident,
-    /// `::ddb_entity::Primary<App>` / `Gsi1`
+    /// `::ddb_entity::Primary<__Table>` / `__Index_gsi1` (checked aliases)
     pub(super) index: TokenStream,
     pub(super) template: &'m KeyTemplate<'m>,
     pub(super) what: String,

@@ -25,7 +25,7 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         allow_hot,
     );
     let indexes = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         let sparse = index.when.is_some() || index.holes().iter().any(|hole| hole.optional());
         let when = index.when.as_ref().map(call_text);
         key(

@@ -26,7 +26,7 @@ pub(crate) fn described(model: &Entity<'_>, entity_where: &TokenStream) -> Token
     let pk = template(model, model.pk());
     let sk = option(model.sk.as_ref().map(|sk| template(model, sk)));
     let indexes = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         let pk = template(model, index.pk());
         let sk = option(index.sk.as_ref().map(|sk| template(model, sk)));
         let when = option(index.when.as_ref().map(|call| {
@@ -62,7 +62,7 @@ pub(crate) fn described(model: &Entity<'_>, entity_where: &TokenStream) -> Token
         .flatten()
         .any(|field| field.serde.flatten && !field.serde.skipped);
     let global_checks = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         quote_spanned_at(
             index.span,
             quote! {
