@@ -61,10 +61,11 @@ pub(crate) fn described(model: &Entity<'_>, entity_where: &TokenStream) -> Token
         .iter()
         .flatten()
         .any(|field| field.serde.flatten && !field.serde.skipped);
+    // Reported at the index's name: `index = ByStatus` is what to change.
     let global_checks = model.indexes.iter().map(|index| {
         let path = super::checks::index_alias(index);
         quote_spanned_at(
-            index.span,
+            syn::spanned::Spanned::span(&index.path),
             quote! {
                 const _: () = ::ddb_entity::__private::assert_global_index::<#path>();
             },
