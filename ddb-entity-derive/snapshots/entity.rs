@@ -35,13 +35,33 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<u32>();
         0
     }] as __KeyType<u32>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -66,13 +86,19 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part("customer_id", &customer_id)?;
+            __pk.part(
+                "customer_id",
+                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+            )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Order");
                     __sk.literal("ORDER");
-                    __sk.part("placed", &placed)?;
+                    __sk.part(
+                        "placed",
+                        &::ddb_entity::__private::key_arg::<__Key_placed, _>(&placed),
+                    )?;
                     __sk.part(
                         "order_id",
                         &::ddb_entity::__private::Padded::<
@@ -87,17 +113,22 @@ const _: () = {
         ///The partition `CUST#{customer_id}`: where a Query for `Order` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             customer_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part("customer_id", &customer_id)?;
+            __pk.part(
+                "customer_id",
+                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left with `.placed(…)`, then `.order_id(…)`, and stop anywhere for a prefix. `.placed_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn sk() -> OrderSk<0usize> {
             OrderSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Order")
                     .literal("ORDER"),
                 ::core::marker::PhantomData,
@@ -106,16 +137,19 @@ const _: () = {
         ///The partition `OPEN#{open_since}` of index `Gsi1`: where a Query for `Order` items on that index starts.
         pub fn gsi1_partition(
             open_since: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Order");
             __pk.literal("OPEN");
-            __pk.part("open_since", &open_since)?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            __pk.part(
+                "open_since",
+                &::ddb_entity::__private::key_arg::<__Key_open_since, _>(&open_since),
+            )?;
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> OrderGsi1Sk<0usize> {
             OrderGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Order")
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Order")
                     .literal("CUST"),
                 ::core::marker::PhantomData,
             )
@@ -167,12 +201,12 @@ const _: () = {
     ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<OrderSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: OrderSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -184,14 +218,22 @@ const _: () = {
             self,
             placed: impl ::ddb_entity::KeyArg<String>,
         ) -> OrderSk<1usize> {
-            OrderSk(self.0.part("placed", &placed), ::core::marker::PhantomData)
+            OrderSk(
+                self
+                    .0
+                    .part(
+                        "placed",
+                        &::ddb_entity::__private::key_arg::<__Key_placed, _>(&placed),
+                    ),
+                ::core::marker::PhantomData,
+            )
         }
         ///Cuts inside `{placed}`: every key whose `placed` starts with `cut` (e.g. a year or a month of a date).
-        pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
+        pub fn placed_prefix<C: ::ddb_entity::key::PrefixOf<__Key_placed>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<String, C>("placed", &cut)
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0.cut::<__Key_placed, C>("placed", &cut)
         }
     }
     #[automatically_derived]
@@ -200,7 +242,7 @@ const _: () = {
         pub fn order_id(
             self,
             order_id: u32,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             self.0
                 .part(
                     "order_id",
@@ -215,13 +257,14 @@ const _: () = {
     ///Sort-key builder of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Order>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<OrderGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<OrderGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: OrderGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -232,24 +275,32 @@ const _: () = {
         pub fn customer_id(
             self,
             customer_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("customer_id", &customer_id).whole()
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0
+                .part(
+                    "customer_id",
+                    &::ddb_entity::__private::key_arg::<
+                        __Key_customer_id,
+                        _,
+                    >(&customer_id),
+                )
+                .whole()
         }
         ///Cuts inside `{customer_id}`: every key whose `customer_id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn customer_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_customer_id>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.cut::<u64, C>("customer_id", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0.cut::<__Key_customer_id, C>("customer_id", &cut)
         }
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Order {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Order";
         const TYPE_TAG: &'static ::core::primitive::str = "ORDER";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Order",
@@ -323,7 +374,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "OPEN#{open_since}",
                         false,
@@ -425,7 +478,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: match (&self.open_since,) {
                         (::core::option::Option::Some(open_since),) => {
                             ::core::option::Option::Some(::ddb_entity::IndexKey {
@@ -576,7 +629,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Order",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "open_since",
                             ),
                         );
@@ -588,7 +641,7 @@ const _: () = {
                     match (open_since,) {
                         (::core::option::Option::Some(open_since),) => {
                             ::ddb_entity::__private::IndexChange::Set(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(open_since)?.into_string(),
                                     sort: ::core::option::Option::Some(
@@ -599,7 +652,7 @@ const _: () = {
                         }
                         _ => {
                             ::ddb_entity::__private::IndexChange::Remove(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                             )
                         }
                     },
@@ -655,5 +708,5 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Versioned for Order {}
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
 };

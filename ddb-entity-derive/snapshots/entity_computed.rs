@@ -26,18 +26,49 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<u8>();
         0
     }] as __KeyType<u8>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi2, App>();
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi2 = Gsi2;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi2 = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi2, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_gsi2>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi2 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi2 > (),
         "index `Gsi2` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi2` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -56,7 +87,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &id)?;
+            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
@@ -69,16 +100,18 @@ const _: () = {
         ///The partition `TICKET#{id}`: where a Query for `Ticket` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &id)?;
+            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
-        pub fn sk() -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+        pub fn sk() -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
             ::ddb_entity::__private::SortKeyBuilder::<
-                ::ddb_entity::Primary<App>,
+                ::ddb_entity::Primary<__Table>,
             >::new("Ticket")
                 .literal("TICKET")
                 .whole()
@@ -86,29 +119,31 @@ const _: () = {
         ///The partition `DAY#{day}` of index `Gsi1`: where a Query for `Ticket` items on that index starts.
         pub fn gsi1_partition(
             day: impl ::ddb_entity::KeyArg<NaiveDate>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> TicketGsi1Sk<0usize> {
             TicketGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Ticket"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Ticket"),
                 ::core::marker::PhantomData,
             )
         }
         ///The partition `OPEN` of index `Gsi2`: where a Query for `Ticket` items on that index starts.
-        pub fn gsi2_partition() -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi2>> {
+        pub fn gsi2_partition() -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<__Index_gsi2>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("OPEN");
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi2>()?)
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi2>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left with `.priority(…)`, and stop anywhere for a prefix. `.priority_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi2_sk() -> TicketGsi2Sk<0usize> {
             TicketGsi2Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi2>::new("Ticket"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi2>::new("Ticket"),
                 ::core::marker::PhantomData,
             )
         }
@@ -145,13 +180,14 @@ const _: () = {
     ///Sort-key builder of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Ticket>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<TicketGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<TicketGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: TicketGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -162,27 +198,30 @@ const _: () = {
         pub fn id(
             self,
             id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("id", &id).whole()
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0
+                .part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))
+                .whole()
         }
         ///Cuts inside `{id}`: every key whose `id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_id>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.cut::<u64, C>("id", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0.cut::<__Key_id, C>("id", &cut)
         }
     }
     ///Sort-key builder of `Ticket` in index `Gsi2` (`{priority}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi2Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi2>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi2>,
         ::core::marker::PhantomData<fn() -> Ticket>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<TicketGsi2Sk<FILLED>> for ::ddb_entity::SortKey<Gsi2> {
+    > ::core::convert::From<TicketGsi2Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi2> {
         fn from(stage: TicketGsi2Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -193,25 +232,30 @@ const _: () = {
         pub fn priority(
             self,
             priority: impl ::ddb_entity::KeyArg<u8>,
-        ) -> ::ddb_entity::SortKey<Gsi2> {
-            self.0.part("priority", &priority).whole()
+        ) -> ::ddb_entity::SortKey<__Index_gsi2> {
+            self.0
+                .part(
+                    "priority",
+                    &::ddb_entity::__private::key_arg::<__Key_priority, _>(&priority),
+                )
+                .whole()
         }
         ///Cuts inside `{priority}`: every key whose `priority` starts with `cut` (e.g. a year or a month of a date).
-        pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<u8>>(
+        pub fn priority_prefix<C: ::ddb_entity::key::PrefixOf<__Key_priority>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi2> {
-            self.0.cut::<u8, C>("priority", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi2> {
+            self.0.cut::<__Key_priority, C>("priority", &cut)
         }
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Ticket {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Ticket";
         const TYPE_TAG: &'static ::core::primitive::str = "TICKET";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
-            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Ticket",
@@ -251,7 +295,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "DAY#{day}",
                         false,
@@ -298,7 +344,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi2 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "OPEN",
                         false,
@@ -363,7 +411,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(2usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: match (&ddb_entity::key::date_of(&self.opened),) {
                         (::core::option::Option::Some(day),) => {
                             ::core::option::Option::Some(::ddb_entity::IndexKey {
@@ -382,7 +430,7 @@ const _: () = {
                 });
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                     key: if Self::is_open(&self.status) {
                         ::core::option::Option::Some(::ddb_entity::IndexKey {
                             partition: Self::gsi2_partition()?.into_string(),
@@ -460,7 +508,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Ticket",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "opened",
                             ),
                         );
@@ -472,7 +520,7 @@ const _: () = {
                     match (day,) {
                         (::core::option::Option::Some(day),) => {
                             ::ddb_entity::__private::IndexChange::Set(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                                 ::ddb_entity::IndexKey {
                                     partition: Self::gsi1_partition(day)?.into_string(),
                                     sort: ::core::option::Option::Some(
@@ -483,7 +531,7 @@ const _: () = {
                         }
                         _ => {
                             ::ddb_entity::__private::IndexChange::Remove(
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                             )
                         }
                     },
@@ -496,7 +544,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Ticket",
-                                <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                                 "status",
                             ),
                         );
@@ -509,7 +557,7 @@ const _: () = {
                             return ::core::result::Result::Err(
                                 ::ddb_entity::__private::missing_key_field(
                                     "Ticket",
-                                    <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                                    <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                                     "priority",
                                 ),
                             );
@@ -518,7 +566,7 @@ const _: () = {
                     let priority: &__Key_priority = __field_priority;
                     out.push(
                         ::ddb_entity::__private::IndexChange::Set(
-                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                             ::ddb_entity::IndexKey {
                                 partition: Self::gsi2_partition()?.into_string(),
                                 sort: ::core::option::Option::Some(
@@ -530,7 +578,7 @@ const _: () = {
                 } else {
                     out.push(
                         ::ddb_entity::__private::IndexChange::Remove(
-                            <Gsi2 as ::ddb_entity::Index>::SCHEMA,
+                            <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
                         ),
                     );
                 }
@@ -538,7 +586,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Ticket",
-                        <Gsi2 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA.name,
                         "priority",
                     ),
                 );
@@ -570,6 +618,6 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi2>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi2>();
 };

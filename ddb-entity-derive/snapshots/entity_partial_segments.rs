@@ -36,9 +36,29 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<Kind>();
         0
     }] as __KeyType<Kind>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
@@ -50,7 +70,7 @@ const _: () = {
         "`{{kind}}` is followed by literal text in its segment, but one `Kind`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `kind`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -79,16 +99,25 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part("repo", &repo)?;
+            __pk.part(
+                "repo",
+                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+            )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Comment");
                     __sk.literal("");
                     __sk.literal("ISSUE");
-                    __sk.part("number", &number)?;
+                    __sk.part(
+                        "number",
+                        &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                    )?;
                     __sk.join_literal("-");
-                    __sk.join_part("comment", &comment)?;
+                    __sk.join_part(
+                        "comment",
+                        &::ddb_entity::__private::key_arg::<__Key_comment, _>(&comment),
+                    )?;
                     __sk.finish_sort()?
                 },
             )
@@ -96,17 +125,22 @@ const _: () = {
         ///The partition `REPO#{repo}`: where a Query for `Comment` items (and every other entity type sharing this partition template) starts.
         pub fn partition(
             repo: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part("repo", &repo)?;
+            __pk.part(
+                "repo",
+                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left with `.number(…)`, then `.comment(…)`, and stop anywhere for a prefix. `.number_prefix(…)`, `.comment_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn sk() -> CommentSk<0usize> {
             CommentSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Comment")
                     .literal("")
                     .literal("ISSUE"),
@@ -116,16 +150,19 @@ const _: () = {
         ///The partition `AUTHOR#{author}` of index `Gsi1`: where a Query for `Comment` items on that index starts.
         pub fn gsi1_partition(
             author: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Comment");
             __pk.literal("AUTHOR");
-            __pk.part("author", &author)?;
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<Gsi1>()?)
+            __pk.part(
+                "author",
+                &::ddb_entity::__private::key_arg::<__Key_author, _>(&author),
+            )?;
+            ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> CommentGsi1Sk<0usize> {
             CommentGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Comment"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Comment"),
                 ::core::marker::PhantomData,
             )
         }
@@ -173,12 +210,12 @@ const _: () = {
     ///Sort-key builder of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Comment>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<CommentSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: CommentSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -191,16 +228,23 @@ const _: () = {
             number: impl ::ddb_entity::KeyArg<u32>,
         ) -> CommentSk<1usize> {
             CommentSk(
-                self.0.part("number", &number).join_literal("-").continues(),
+                self
+                    .0
+                    .part(
+                        "number",
+                        &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                    )
+                    .join_literal("-")
+                    .continues(),
                 ::core::marker::PhantomData,
             )
         }
         ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
-        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<__Key_number>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<u32, C>("number", &cut)
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
     #[automatically_derived]
@@ -209,27 +253,33 @@ const _: () = {
         pub fn comment(
             self,
             comment: impl ::ddb_entity::KeyArg<String>,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.join_part("comment", &comment).whole()
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0
+                .join_part(
+                    "comment",
+                    &::ddb_entity::__private::key_arg::<__Key_comment, _>(&comment),
+                )
+                .whole()
         }
         ///Cuts inside `{comment}`: every key whose `comment` starts with `cut` (e.g. a year or a month of a date).
-        pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<String>>(
+        pub fn comment_prefix<C: ::ddb_entity::key::PrefixOf<__Key_comment>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.join_cut::<String, C>("comment", &cut)
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0.join_cut::<__Key_comment, C>("comment", &cut)
         }
     }
     ///Sort-key builder of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Comment>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<CommentGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<CommentGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: CommentGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -242,16 +292,22 @@ const _: () = {
             kind: impl ::ddb_entity::KeyArg<Kind>,
         ) -> CommentGsi1Sk<1usize> {
             CommentGsi1Sk(
-                self.0.part("kind", &kind).join_literal("REACT"),
+                self
+                    .0
+                    .part(
+                        "kind",
+                        &::ddb_entity::__private::key_arg::<__Key_kind, _>(&kind),
+                    )
+                    .join_literal("REACT"),
                 ::core::marker::PhantomData,
             )
         }
         ///Cuts inside `{kind}`: every key whose `kind` starts with `cut` (e.g. a year or a month of a date).
-        pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<Kind>>(
+        pub fn kind_prefix<C: ::ddb_entity::key::PrefixOf<__Key_kind>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.cut::<Kind, C>("kind", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0.cut::<__Key_kind, C>("kind", &cut)
         }
     }
     #[automatically_derived]
@@ -260,24 +316,29 @@ const _: () = {
         pub fn number(
             self,
             number: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("number", &number).whole()
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0
+                .part(
+                    "number",
+                    &::ddb_entity::__private::key_arg::<__Key_number, _>(&number),
+                )
+                .whole()
         }
         ///Cuts inside `{number}`: every key whose `number` starts with `cut` (e.g. a year or a month of a date).
-        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn number_prefix<C: ::ddb_entity::key::PrefixOf<__Key_number>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.cut::<u32, C>("number", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Comment {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Comment";
         const TYPE_TAG: &'static ::core::primitive::str = "ISSUE";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Comment",
@@ -345,7 +406,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "AUTHOR#{author}",
                         false,
@@ -439,7 +502,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: ::core::option::Option::Some(::ddb_entity::IndexKey {
                         partition: Self::gsi1_partition(
                                 __checked::<__Key_author>(&self.author),
@@ -531,7 +594,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Comment",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "author",
                             ),
                         );
@@ -543,7 +606,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Comment",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "kind",
                             ),
                         );
@@ -553,7 +616,7 @@ const _: () = {
                 let kind: &__Key_kind = __field_kind;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                         ::ddb_entity::IndexKey {
                             partition: Self::gsi1_partition(author)?.into_string(),
                             sort: ::core::option::Option::Some(
@@ -566,7 +629,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Comment",
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                         "author",
                     ),
                 );
@@ -620,5 +683,5 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
 };

@@ -23,23 +23,43 @@ const _: () = {
         ::ddb_entity::__private::assert_raw_key::<String>();
         0
     }] as __KeyType<String>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<UserIndex, Sessions>();
+    #[cfg(not(doc))]
+    type __TableNamed = Sessions;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = Sessions;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_user_index = UserIndex;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_user_index = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_user_index, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_user_index>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_user_index = UserIndex;
     const _: () = ::core::assert!(
-        ! ::ddb_entity::__private::index_has_sort_key:: < UserIndex > (),
+        ! ::ddb_entity::__private::index_has_sort_key:: < __Index_user_index > (),
         "index `UserIndex` has a sort key in its `table!` declaration: add `sk = \"…\"` to this #[entity(index = UserIndex, …)]"
     );
     const _: () = ::core::assert!(
-        ! ::ddb_entity::__private::table_has_sort_key:: < Sessions > (),
+        ! ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `Sessions` has a sort key, so its entities have a sort key template: add one, e.g. sk = \"PROFILE\" or sk = \"ORDER#{{order_id}}\""
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::same_name(< Sessions as ::ddb_entity::Table > ::SCHEMA
+        ::ddb_entity::__private::same_name(< __Table as ::ddb_entity::Table > ::SCHEMA
         .primary.partition_key, "session_token"),
         "`session_token` is the partition key of table `Sessions` itself, so it must be stored under the key attribute's name, but serde stores it as `session_token`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::same_name(< UserIndex as ::ddb_entity::Index > ::SCHEMA
-        .keys.partition_key, "username"),
+        ::ddb_entity::__private::same_name(< __Index_user_index as ::ddb_entity::Index >
+        ::SCHEMA.keys.partition_key, "username"),
         "`username` is the partition key of index `UserIndex` itself, so it must be stored under the key attribute's name, but serde stores it as `username`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
     );
     #[automatically_derived]
@@ -59,7 +79,7 @@ const _: () = {
         pub fn partition(
             session_token: impl ::ddb_entity::RawKey,
         ) -> ::ddb_entity::Result<
-            ::ddb_entity::Partition<::ddb_entity::Primary<Sessions>>,
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
         > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Session");
             __pk.raw(&session_token);
@@ -68,10 +88,12 @@ const _: () = {
         ///The partition `username` of index `UserIndex`: where a Query for `Session` items on that index starts.
         pub fn user_index_partition(
             username: impl ::ddb_entity::RawKey,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<UserIndex>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_user_index>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Session");
             __pk.raw(&username);
-            ::ddb_entity::Partition::new(__pk.finish_index_partition::<UserIndex>()?)
+            ::ddb_entity::Partition::new(
+                __pk.finish_index_partition::<__Index_user_index>()?,
+            )
         }
         ///The stored fields of `Session`, to name in an update.
         pub const fn fields() -> SessionFields {
@@ -105,11 +127,11 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Session {
-        type Table = Sessions;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Session";
         const TYPE_TAG: &'static ::core::primitive::str = "SESSION";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <UserIndex as ::ddb_entity::Index>::SCHEMA,
+            <__Index_user_index as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Session",
@@ -143,7 +165,7 @@ const _: () = {
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
                     ::core::option::Option::Some(
-                        <UserIndex as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_user_index as ::ddb_entity::Index>::SCHEMA,
                     ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "username",
@@ -202,7 +224,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <UserIndex as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_user_index as ::ddb_entity::Index>::SCHEMA,
                     key: ::core::option::Option::Some(::ddb_entity::IndexKey {
                         partition: Self::user_index_partition(
                                 __checked::<__Key_username>(&self.username),
@@ -263,7 +285,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Session",
-                                <UserIndex as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_user_index as ::ddb_entity::Index>::SCHEMA.name,
                                 "username",
                             ),
                         );
@@ -272,7 +294,7 @@ const _: () = {
                 let username: &__Key_username = __field_username;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
-                        <UserIndex as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_user_index as ::ddb_entity::Index>::SCHEMA,
                         ::ddb_entity::IndexKey {
                             partition: Self::user_index_partition(username)?
                                 .into_string(),
@@ -284,7 +306,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Session",
-                        <UserIndex as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_user_index as ::ddb_entity::Index>::SCHEMA.name,
                         "username",
                     ),
                 );
@@ -311,5 +333,5 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<UserIndex>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_user_index>();
 };

@@ -31,13 +31,33 @@ const _: () = {
         ::ddb_entity::__private::assert_key_part::<String>();
         0
     }] as __KeyType<String>>::Checked;
-    const _: () = ::ddb_entity::__private::index_of_table::<Gsi1, App>();
+    #[cfg(not(doc))]
+    type __TableNamed = App;
+    #[cfg(not(doc))]
+    type __Table = <[(); {
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        0
+    }] as __KeyType<__TableNamed>>::Checked;
+    #[cfg(doc)]
+    type __Table = App;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __IndexNamed_gsi1 = Gsi1;
+    #[cfg(not(doc))]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = <[(); {
+        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
+        0
+    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    #[cfg(doc)]
+    #[allow(non_camel_case_types)]
+    type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < Gsi1 > (),
+        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < App > (),
+        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
     const _: () = ::core::assert!(
@@ -57,9 +77,13 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             let mut __shard = ::ddb_entity::__private::ShardInputs::new("Event");
-            __shard.input("event_id", &event_id)?;
+            __shard
+                .input(
+                    "event_id",
+                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                )?;
             __pk.shard(
                 __shard
                     .component(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"])),
@@ -69,7 +93,10 @@ const _: () = {
                 {
                     let mut __sk = ::ddb_entity::__private::KeyWriter::new("Event");
                     __sk.literal("EVENT");
-                    __sk.part("event_id", &event_id)?;
+                    __sk.part(
+                        "event_id",
+                        &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                    )?;
                     __sk.finish_sort()?
                 },
             )
@@ -77,19 +104,21 @@ const _: () = {
         ///The partition `DAY#{day}#{shard(event_id) % 8}`, spread over 8 shards: a Query of it reads every shard and merges them in sort-key order, for `Event` items (and every other entity type sharing this partition template).
         pub fn partition(
             day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<::ddb_entity::Primary<App>>> {
+        ) -> ::ddb_entity::Result<
+            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
+        > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &day)?;
+            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
             __pk.sharded_partition::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
         }
         ///Starts the sort key of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left with `.event_id(…)`, and stop anywhere for a prefix. `.event_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn sk() -> EventSk<0usize> {
             EventSk(
                 ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<App>,
+                    ::ddb_entity::Primary<__Table>,
                 >::new("Event")
                     .literal("EVENT"),
                 ::core::marker::PhantomData,
@@ -98,18 +127,21 @@ const _: () = {
         ///The partition `STATUS#{status}#{shard(event_id, region) % 16}` of index `Gsi1`, spread over 16 shards: a Query of it reads every shard and merges them in sort-key order.
         pub fn gsi1_partition(
             status: impl ::ddb_entity::KeyArg<Status>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<Gsi1>> {
+        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("STATUS");
-            __pk.part("status", &status)?;
+            __pk.part(
+                "status",
+                &::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+            )?;
             __pk.sharded_partition::<
-                    Gsi1,
+                    __Index_gsi1,
                 >(::ddb_entity::shard::ShardSpec::new(16u16, &["event_id", "region"]))
         }
         ///Starts the sort key of `Event` in index `Gsi1` (`{day}`): fill the holes from the left with `.day(…)`, and stop anywhere for a prefix. `.day_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> EventGsi1Sk<0usize> {
             EventGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<Gsi1>::new("Event"),
+                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Event"),
                 ::core::marker::PhantomData,
             )
         }
@@ -150,12 +182,12 @@ const _: () = {
     ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<App>>,
+        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
     impl<const FILLED: ::core::primitive::usize> ::core::convert::From<EventSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
+    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
         fn from(stage: EventSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -166,27 +198,33 @@ const _: () = {
         pub fn event_id(
             self,
             event_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.part("event_id", &event_id).whole()
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0
+                .part(
+                    "event_id",
+                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                )
+                .whole()
         }
         ///Cuts inside `{event_id}`: every key whose `event_id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<u64>>(
+        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_event_id>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<App>> {
-            self.0.cut::<u64, C>("event_id", &cut)
+        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            self.0.cut::<__Key_event_id, C>("event_id", &cut)
         }
     }
     ///Sort-key builder of `Event` in index `Gsi1` (`{day}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<Gsi1>,
+        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
     impl<
         const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<EventGsi1Sk<FILLED>> for ::ddb_entity::SortKey<Gsi1> {
+    > ::core::convert::From<EventGsi1Sk<FILLED>>
+    for ::ddb_entity::SortKey<__Index_gsi1> {
         fn from(stage: EventGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -197,24 +235,26 @@ const _: () = {
         pub fn day(
             self,
             day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.part("day", &day).whole()
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0
+                .part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))
+                .whole()
         }
         ///Cuts inside `{day}`: every key whose `day` starts with `cut` (e.g. a year or a month of a date).
-        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<u32>>(
+        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<__Key_day>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<Gsi1> {
-            self.0.cut::<u32, C>("day", &cut)
+        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+            self.0.cut::<__Key_day, C>("day", &cut)
         }
     }
     #[automatically_derived]
     impl ::ddb_entity::Entity for Event {
-        type Table = App;
+        type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Event";
         const TYPE_TAG: &'static ::core::primitive::str = "EVENT";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Event",
@@ -274,7 +314,9 @@ const _: () = {
                     ::core::option::Option::None,
                 ),
                 ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(<Gsi1 as ::ddb_entity::Index>::SCHEMA),
+                    ::core::option::Option::Some(
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    ),
                     ::ddb_entity::layout::TemplateLayout::new(
                         "STATUS#{status}#{shard(event_id, region) % 16}",
                         false,
@@ -365,7 +407,7 @@ const _: () = {
             let mut entries = ::std::vec::Vec::with_capacity(1usize);
             entries
                 .push(::ddb_entity::IndexEntry {
-                    index: <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                     key: ::core::option::Option::Some(::ddb_entity::IndexKey {
                         partition: {
                             let mut __pk = ::ddb_entity::__private::KeyWriter::new(
@@ -374,7 +416,10 @@ const _: () = {
                             __pk.literal("STATUS");
                             __pk.part(
                                 "status",
-                                &__checked::<__Key_status>(&self.status),
+                                &::ddb_entity::__private::key_arg::<
+                                    __Key_status,
+                                    _,
+                                >(&__checked::<__Key_status>(&self.status)),
                             )?;
                             let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                 "Event",
@@ -395,7 +440,7 @@ const _: () = {
                                         ),
                                     ),
                             );
-                            __pk.finish_index_partition::<Gsi1>()?
+                            __pk.finish_index_partition::<__Index_gsi1>()?
                         },
                         sort: ::core::option::Option::Some(
                             (Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)))
@@ -473,7 +518,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Event",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "status",
                             ),
                         );
@@ -485,7 +530,7 @@ const _: () = {
                         return ::core::result::Result::Err(
                             ::ddb_entity::__private::missing_key_field(
                                 "Event",
-                                <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                                 "region",
                             ),
                         );
@@ -494,14 +539,20 @@ const _: () = {
                 let status: &__Key_status = __field_status;
                 out.push(
                     ::ddb_entity::__private::IndexChange::Set(
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
                         ::ddb_entity::IndexKey {
                             partition: {
                                 let mut __pk = ::ddb_entity::__private::KeyWriter::new(
                                     "Event",
                                 );
                                 __pk.literal("STATUS");
-                                __pk.part("status", &status)?;
+                                __pk.part(
+                                    "status",
+                                    &::ddb_entity::__private::key_arg::<
+                                        __Key_status,
+                                        _,
+                                    >(&status),
+                                )?;
                                 let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                     "Event",
                                 );
@@ -521,7 +572,7 @@ const _: () = {
                                             ),
                                         ),
                                 );
-                                __pk.finish_index_partition::<Gsi1>()?
+                                __pk.finish_index_partition::<__Index_gsi1>()?
                             },
                             sort: ::core::option::Option::Some(
                                 (Self::gsi1_sk().day(day)).into_value()?,
@@ -533,7 +584,7 @@ const _: () = {
                 return ::core::result::Result::Err(
                     ::ddb_entity::__private::missing_key_field(
                         "Event",
-                        <Gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
                         "status",
                     ),
                 );
@@ -574,5 +625,5 @@ const _: () = {
             ::core::result::Result::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<Gsi1>();
+    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
 };

@@ -16,7 +16,7 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::entity::{RawKey, Timestamp};
+use crate::entity::{KeyArg, RawKey, Timestamp};
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
@@ -65,9 +65,28 @@ pub fn timestamp<T: Timestamp>(
     })
 }
 
+/// Compile-time check that an index's table (`Self`) is the entity's
+/// (`T`). A plain identity, not a bound on the index's associated type, so
+/// that a mismatch is a missing impl and reads as this message.
+#[diagnostic::on_unimplemented(
+    message = "this index is declared in table `{Self}`, but the entity is stored in table `{T}`",
+    label = "an index of `{Self}`, not of `{T}`",
+    note = "only the entity's own table's indexes hold its items: name an index from `indexes: {{ … }}` of `{T}`'s `table!`, declare this index there, or set the entity's `table = …` to `{Self}`"
+)]
+pub trait IndexOfTable<T> {}
+
+impl<T> IndexOfTable<T> for T {}
+
+/// Compile-time check that an entity's `table = …` names a table.
+pub const fn assert_table<T: Table>() {}
+
 /// Compile-time check that an index belongs to the entity's table; named so
 /// the error reads well.
-pub const fn index_of_table<I: Index<Table = T>, T: Table>() {}
+pub const fn index_of_table<I: Index, T: Table>()
+where
+    I::Table: IndexOfTable<T>,
+{
+}
 
 /// Compile-time check that an entity's `index = …` names a global index:
 /// a local index keeps the table's partition key and is filled by a field.
@@ -111,6 +130,37 @@ impl RawKeyField for std::rc::Rc<str> {}
 /// Compile-time check that a raw key field (`pk = field`) is a string that
 /// its key can be read back into.
 pub const fn assert_raw_key<T: RawKeyField>() {}
+
+/// A key builder's argument for a hole of type `T`, as the key part it
+/// stands for. Generated builders take `impl KeyArg<T>`, which holds for
+/// `T` itself even when `T` has no key encoding; the encoding is asked of
+/// `T` only here, in the builder's body, where the derive names `T` through
+/// its checked alias. A hole type without an encoding is so reported once,
+/// at the template, and never again at a call.
+pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
+    arg: &'a A,
+    hole: std::marker::PhantomData<fn(&T)>,
+}
+
+/// `arg` as a key part of the hole type `T`.
+pub fn key_arg<T: ?Sized, A: KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
+    KeyArgPart {
+        arg,
+        hole: std::marker::PhantomData,
+    }
+}
+
+impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.arg.encode_as(out)
+    }
+}
 
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body

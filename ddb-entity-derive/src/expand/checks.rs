@@ -11,7 +11,24 @@
 //! compiler reports it inside that one array length, at the template, and
 //! the alias becomes an error type, so the bodies that use it (every key
 //! builder, the index entries, the update hooks) report nothing more.
-//! Signatures keep the plain type: they are what users read.
+//! Signatures keep the plain type: they are what users read. A builder's
+//! argument, `impl KeyArg<T>`, holds for `T` itself whether or not `T` is a
+//! key part; the body encodes it as the checked alias (`key_arg`), so a
+//! call of the builder reports nothing either.
+//!
+//! The table and each index are checked the same way (`__Table`: a table;
+//! `__Index_gsi1`: an index of that table), and generated code names them
+//! only so: a misspelt name or a type of the wrong kind is reported once,
+//! where `table = …` or `index = …` names it. There the signatures do carry
+//! the alias (`Partition<Primary<__Table>>`): the partition and sort keys
+//! of an index of another table are what would make each query report the
+//! mistake again. rustdoc shows a private alias as the type it names, so
+//! under `cfg(doc)` each alias is the table or index itself.
+//! A hole's alias is in one signature too, the bound of its cut function
+//! (`placed_prefix<C: PrefixOf<__Key_placed>>`), so that a hole type
+//! without a key encoding, which has no cuts, reports nothing more when
+//! cut; that function is a method of a stage type inside the `const _`
+//! block, which rustdoc does not show.
 //!
 //! A type that mentions the entity's type parameters cannot be named in a
 //! const; there the generated impls require it to be a key part, and one
@@ -21,7 +38,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Followed, Hole, Index, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -37,6 +54,17 @@ fn alias(hole: &Hole<'_>) -> Ident {
 /// `__Key_order_id`.
 pub(super) fn shard_alias(input: &ShardInput<'_>) -> Ident {
     format_ident!("__Key_{}", name::unraw(input.field()))
+}
+
+/// How generated bodies name a shard input's key type.
+pub(super) fn shard_key_type(model: &Entity<'_>, input: &ShardInput<'_>) -> TokenStream {
+    let ty = input.ty();
+    if model.is_generic(ty) {
+        quote!(#ty)
+    } else {
+        let alias = shard_alias(input);
+        quote!(#alias)
+    }
 }
 
 /// How generated bodies name `hole`'s key type.
@@ -138,6 +166,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         });
     }
     let generic_check = generic_bounds(model, &generic_holes);
+    let table_check = table_check(model);
     let index_checks = index_checks(model);
     let segment_checks = segment_checks(model);
     let table_checks = table_checks(model);
@@ -156,6 +185,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         }
         #(#aliases)*
         #generic_check
+        #table_check
         #index_checks
         #segment_checks
         #table_checks
@@ -165,8 +195,9 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
 /// The entity has a sort key exactly when its table does, and each raw key
 /// field (`pk = field`) is stored under the key attribute's name.
 fn table_checks(model: &Entity<'_>) -> TokenStream {
-    let table = model.table();
-    let table_name = quote!(#table).to_string().replace(' ', "");
+    let named = model.table();
+    let table_name = quote!(#named).to_string().replace(' ', "");
+    let table = table_alias();
     let (holds, message, span) = match &model.sk {
         Some(sk) => (
             quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
@@ -193,7 +224,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
         .iter()
         .map(|pk| (pk, primary.clone(), format!("table `{table_name}`")))
         .chain(model.indexes.iter().filter_map(|index| {
-            let path = &index.path;
+            let path = index_alias(index);
             let pk = index.pk.as_ref()?;
             let name = &index.name;
             Some((
@@ -350,11 +381,15 @@ fn generic_bounds(model: &Entity<'_>, holes: &[&Hole<'_>]) -> TokenStream {
 }
 
 /// Each index belongs to the entity's table, and has a sort key exactly
-/// when the entity gives it one: reported at the index's attribute.
+/// when the entity gives it one: reported at the index's attribute. An
+/// index of another table is the declaration's mistake, not its queries':
+/// the entity's items live in its own table, so no index of another holds
+/// them, and every use of the index through the entity follows from it.
 fn index_checks(model: &Entity<'_>) -> TokenStream {
-    let table = model.table();
+    let table = table_alias();
     let checks = model.indexes.iter().map(|index| {
         let path = &index.path;
+        let alias = index_alias(index);
         let name = &index.name;
         let (not, message, span) = match &index.sk {
             Some(sk) => (
@@ -372,14 +407,64 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         // One const item per check: const evaluation stops at its first panic.
         let sort_key = quote_spanned! {span=>
             const _: () = ::core::assert!(
-                #not ::ddb_entity::__private::index_has_sort_key::<#path>(),
+                #not ::ddb_entity::__private::index_has_sort_key::<#alias>(),
                 #message
             );
         };
+        // An index of the entity's own table: checked in its alias, the
+        // only name generated code gives the index, so a misspelt or wrong
+        // index is reported once, here, and nothing that uses it (queries
+        // through the partition and sort keys typed by it) reports more.
+        // Spanned at the path: the compiler points at this generic argument.
+        let path_span = syn::spanned::Spanned::span(path);
+        let named = format_ident!("__IndexNamed_{}", name::snake(name), span = path_span);
+        let of_table = quote_spanned! {path_span=>
+            ::ddb_entity::__private::index_of_table::<#named, #table>();
+        };
         quote! {
-            const _: () = ::ddb_entity::__private::index_of_table::<#path, #table>();
+            #[cfg(not(doc))]
+            #[allow(non_camel_case_types)]
+            type #named = #path;
+            #[cfg(not(doc))]
+            #[allow(non_camel_case_types)]
+            type #alias = <[(); { #of_table 0 }] as __KeyType<#named>>::Checked;
+            // rustdoc shows a private alias as the type it names: the index.
+            #[cfg(doc)]
+            #[allow(non_camel_case_types)]
+            type #alias = #path;
             #sort_key
         }
     });
     quote!(#(#checks)*)
+}
+
+/// The entity's table, checked (see [`table_alias`]): written once, and
+/// an error type when it is no table, so only this reports it.
+fn table_check(model: &Entity<'_>) -> TokenStream {
+    let path = model.table();
+    let alias = table_alias();
+    let is_table = quote_spanned! {syn::spanned::Spanned::span(path)=>
+        ::ddb_entity::__private::assert_table::<__TableNamed>();
+    };
+    quote! {
+        #[cfg(not(doc))]
+        type __TableNamed = #path;
+        #[cfg(not(doc))]
+        type #alias = <[(); { #is_table 0 }] as __KeyType<__TableNamed>>::Checked;
+        // rustdoc shows a private alias as the type it names: the table.
+        #[cfg(doc)]
+        type #alias = #path;
+    }
+}
+
+/// How generated code names the entity's table: `__Table`, the table
+/// itself once `table = …` is checked to name one.
+pub(super) fn table_alias() -> TokenStream {
+    quote!(__Table)
+}
+
+/// The checked alias of an index, `__Index_gsi1`: the index type itself
+/// when it is an index of the entity's table, an error type otherwise.
+pub(super) fn index_alias(index: &Index<'_>) -> Ident {
+    format_ident!("__Index_{}", name::snake(&index.name))
 }

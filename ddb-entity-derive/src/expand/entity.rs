@@ -12,7 +12,8 @@ use crate::name;
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let ident = model.ident;
     let vis = model.vis;
-    let table = model.table();
+    // The table and its indexes by their checked aliases (see checks.rs).
+    let table = checks::table_alias();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let primary = quote!(::ddb_entity::Primary<#table>);
     let result = quote!(::ddb_entity::Result);
@@ -108,7 +109,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
     let self_args = key_params.iter().map(|hole| self_arg(model, hole));
     let index_schemas = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = checks::index_alias(index);
         quote!(<#path as ::ddb_entity::Index>::SCHEMA)
     });
     let entries = model.indexes.iter().map(|index| index_entry(model, index));
@@ -288,7 +289,10 @@ fn call_on_self(call: &crate::attr::entity::Call) -> TokenStream {
 fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, TokenStream) {
     let vis = model.vis;
     let ident = model.ident;
-    let path = &index.path;
+    // The checked index, in the signatures too: an index of another table
+    // is reported at the attribute, and its queries (partition and
+    // sort-key conditions) report nothing more.
+    let path = checks::index_alias(index);
     let snake = name::snake(&index.name);
     let partition_fn = format_ident!("{}_partition", snake);
     let params = keys::params([index.pk()]);
@@ -351,7 +355,7 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
 /// Pushes this value's `IndexEntry` for `index`: its key, or `None` when an
 /// `Option` hole is `None` (the item stays out of the sparse index).
 fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
-    let path = &index.path;
+    let path = checks::index_alias(index);
     let arg = |hole: &Hole<'_>| {
         let field = hole.field();
         match hole.optional() {

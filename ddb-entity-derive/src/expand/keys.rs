@@ -21,12 +21,13 @@ pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
 }
 
 /// The value to hand to `KeyWriter::part` for a hole whose argument is
-/// `arg`.
+/// `arg`: encoded as the hole's checked type, so a type without a key
+/// encoding is reported at the template alone (see `KeyArgPart`).
 pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
     let ty = super::checks::key_type(model, hole);
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
-        None => quote!(&#arg),
+        None => quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#arg)),
     }
 }
 
@@ -56,9 +57,11 @@ pub(super) fn fill(
         let field = hole.field();
         part_value(model, hole, &quote!(#field))
     };
+    // A shard input is an argument too: encoded as its field's type.
     let shard_value = |input: &ShardInput<'_>| {
         let field = input.field();
-        quote!(&#field)
+        let ty = super::checks::shard_key_type(model, input);
+        quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#field))
     };
     fill_with(model, buf, template, at_shard, hole_value, shard_value)
 }
@@ -154,7 +157,7 @@ pub(super) fn index_key(
     let partition = if index.pk().shard().is_some() {
         let buf = format_ident!("__pk");
         let entity = model.ident.to_string();
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         let fill = fill_with(
             model,
             &buf,
@@ -203,7 +206,7 @@ pub(super) struct SortKeyBuilder<'m> {
     pub(super) constructor: Ident,
     /// `OrderSk` / `OrderGsi1Sk`
     pub(super) stage: Ident,
-    /// `::ddb_entity::Primary<App>` / `Gsi1`
+    /// `::ddb_entity::Primary<__Table>` / `__Index_gsi1` (checked aliases)
     pub(super) index: TokenStream,
     pub(super) template: &'m KeyTemplate<'m>,
     pub(super) what: String,
@@ -322,7 +325,10 @@ impl SortKeyBuilder<'_> {
 
         let stages = holes.iter().enumerate().map(|(i, &(hole, joined))| {
             let field = hole.field();
-            let ty = &hole.ty();
+            // A cut names the hole's checked type, in its bound too: a hole
+            // type without a key encoding has no cuts, and its check at the
+            // template is the one error.
+            let ty = super::checks::key_type(model, hole);
             let arg = arg_type(hole);
             let value = part_value(model, hole, &quote!(#field));
             let literals = &after[i];

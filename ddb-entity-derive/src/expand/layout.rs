@@ -29,7 +29,7 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         allow_hot,
     );
     let indexes = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         let sparse = index.when.is_some() || index.holes().iter().any(|hole| hole.optional());
         let when = index.when.as_ref().map(call_text);
         key(
@@ -69,10 +69,11 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
 /// `index = …` names a global index: a const check per index, spanned at
 /// its attribute, for the entity's `const _: () = { … }`.
 pub(super) fn global_index_checks(model: &Entity<'_>) -> TokenStream {
+    // Reported at the index's name: `index = ByStatus` is what to change.
     let checks = model.indexes.iter().map(|index| {
-        let path = &index.path;
+        let path = super::checks::index_alias(index);
         quote_spanned_at(
-            index.span,
+            syn::spanned::Spanned::span(&index.path),
             quote! {
                 const _: () = ::ddb_entity::__private::assert_global_index::<#path>();
             },

@@ -198,7 +198,7 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
 /// (else `MissingKeyField`, before sending), except that a `when` found
 /// false removes the item from the index whatever the other fields are.
 fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
-    let path = &index.path;
+    let path = super::checks::index_alias(index);
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
     let changed: Vec<String> = reads(index)

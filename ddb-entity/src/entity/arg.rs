@@ -4,13 +4,18 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::key::KeyPart;
+use crate::key::{KeyError, KeyPart};
 
 /// A value accepted where a key builder asks for a `T`: `T` itself, a
 /// reference to it, and for string-like fields a `&str`. Every accepted
-/// value encodes exactly as the `T` it stands for, so the argument types of
-/// generated builders stay strict (a `u64` hole takes no `String`) without
-/// forcing allocations at the call site.
+/// value encodes exactly as the `T` it stands for
+/// ([`encode_as`](Self::encode_as)), so the argument types of generated
+/// builders stay strict (a `u64` hole takes no `String`) without forcing
+/// allocations at the call site.
+///
+/// `T` itself is accepted whether or not `T` is a [`KeyPart`]: that a
+/// field's type has a key encoding is checked once, where the template
+/// names the field, so a builder's call never reports it again.
 ///
 /// ```
 /// use ddb_entity::KeyArg;
@@ -23,6 +28,11 @@ use crate::key::KeyPart;
 /// fn takes_u64<A: KeyArg<u64>>(_: A) {}
 /// takes_u64(42);
 /// takes_u64(&42u64);
+///
+/// let mut key = String::new();
+/// KeyArg::<String>::encode_as(&"a#b", &mut key)?;
+/// assert_eq!(key, ddb_entity::key::encode(&String::from("a#b"))?);
+/// # Ok::<(), ddb_entity::key::KeyError>(())
 /// ```
 ///
 /// ```compile_fail
@@ -34,21 +44,60 @@ use crate::key::KeyPart;
     label = "expected a `{T}` (or a reference to one)",
     note = "a key builder takes the field's own type, so keys cannot be built from the wrong kind of value"
 )]
-pub trait KeyArg<T: ?Sized>: KeyPart {}
+pub trait KeyArg<T: ?Sized> {
+    /// Appends the key encoding of the `T` this value stands for: the
+    /// bytes [`KeyPart::encode_key`] of that `T` writes.
+    fn encode_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart;
+}
 
-impl<T: KeyPart> KeyArg<T> for T {}
-impl<T: KeyPart + ?Sized> KeyArg<T> for &T {}
+impl<T: ?Sized> KeyArg<T> for T {
+    fn encode_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart,
+    {
+        self.encode_key(out)
+    }
+}
 
+impl<T: ?Sized> KeyArg<T> for &T {
+    fn encode_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart,
+    {
+        (**self).encode_key(out)
+    }
+}
+
+// The owned string types encode as the `str` they hold (their `KeyPart`
+// impls delegate to it), so a borrowed `str` stands for any of them.
 macro_rules! str_args {
     ($($owned:ty),*) => {$(
-        impl KeyArg<$owned> for &str {}
-        impl KeyArg<$owned> for &String {}
+        impl KeyArg<$owned> for &str {
+            fn encode_as(&self, out: &mut String) -> Result<(), KeyError> {
+                str::encode_key(self, out)
+            }
+        }
+        impl KeyArg<$owned> for &String {
+            fn encode_as(&self, out: &mut String) -> Result<(), KeyError> {
+                str::encode_key(self, out)
+            }
+        }
     )*};
 }
 str_args!(Box<str>, Arc<str>, Rc<str>, Cow<'static, str>);
-impl KeyArg<String> for &str {}
-impl KeyArg<String> for Box<str> {}
-impl KeyArg<String> for Cow<'_, str> {}
+
+macro_rules! owned_str_args {
+    ($($arg:ty),*) => {$(
+        impl KeyArg<String> for $arg {
+            fn encode_as(&self, out: &mut String) -> Result<(), KeyError> {
+                str::encode_key(self, out)
+            }
+        }
+    )*};
+}
+owned_str_args!(&str, Box<str>, Cow<'_, str>);
 
 /// A field that can be a *raw* key attribute (`#[entity(pk = field)]`): the
 /// field is the key attribute itself, stored once, as the DynamoDB string

@@ -301,6 +301,11 @@ pub trait DecodeKeyPart: Sized {
 /// assert!(!key::encode("Smithson")?.starts_with(&cut));
 /// # Ok::<(), ddb_entity::key::KeyError>(())
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot cut a key hole of type `{T}`",
+    label = "not a left part of a `{T}` key",
+    note = "a cut is a left part of the hole's encoding: `StrPrefix(\"…\")` of a string, `Year(…)` or `YearMonth(…)` of a chrono date or time, a `NaiveDate` of a date-time; other types have none, so fill the whole hole instead"
+)]
 pub trait PrefixOf<T: ?Sized> {
     /// Appends the partial component to `out`.
     fn encode_prefix(&self, out: &mut String) -> Result<(), KeyError>;

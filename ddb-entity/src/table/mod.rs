@@ -379,6 +379,11 @@ impl TableSchema {
 }
 
 /// A table shape, implemented by [`table!`](crate::table!).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a table declared with `table!`",
+    label = "not a table",
+    note = "`table = …` names the struct of a `ddb_entity::table! {{ pub struct App {{ … }} }}` declaration; an index declared inside one is named by `index = …`"
+)]
 pub trait Table: 'static {
     /// The key attributes, type attribute and indexes.
     const SCHEMA: TableSchema;

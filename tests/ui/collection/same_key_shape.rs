@@ -1,4 +1,4 @@
-use ddb_entity::{Collection, Entity};
+use ddb_entity::{Collection, Db, Entity};
 use serde::{Deserialize, Serialize};
 
 // Typed by key: the keys are the only type there is.
@@ -27,4 +27,11 @@ pub struct History {
     pub returns: Vec<Return>,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<Legacy>::new(ddb_entity::sdk::Client::from_conf(config), "legacy");
+    let _ = async move {
+        let _: History = db.query(Order::partition("a@b")?).collect().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

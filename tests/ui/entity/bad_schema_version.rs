@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -49,4 +49,21 @@ impl From<V1> for V2 {
     }
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let _ = async move {
+        db.put(&FromZero { id: 1 }).await?;
+        db.put(&UpcastWithoutVersion { id: 1 }).await?;
+        db.put(&LongerChainThanVersions { id: 1 }).await?;
+        db.put(&NotANumberNorAList { id: 1 }).await?;
+        db.put(&MissingConversion { id: 1 }).await?;
+        let _: Option<FromZero> = db.get(FromZero::key(1)?).await?;
+        let _: Option<UpcastWithoutVersion> = db.get(UpcastWithoutVersion::key(1)?).await?;
+        let _: Option<LongerChainThanVersions> = db.get(LongerChainThanVersions::key(1)?).await?;
+        let _: Option<NotANumberNorAList> = db.get(NotANumberNorAList::key(1)?).await?;
+        let _: Option<MissingConversion> = db.get(MissingConversion::key(1)?).await?;
+        let _: Vec<MissingConversion> = db.query(MissingConversion::partition(1)?).all().await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}

@@ -12,7 +12,7 @@ ddb_entity::table! {
 
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
-#[entity(index = OtherGsi, pk = "X#{id}", sk = "Y")]
+#[entity(index = OtherGsi, pk = "X#{id}", sk = "Y#{id}")]
 pub struct Customer {
     pub id: u64,
 }
@@ -25,6 +25,11 @@ fn main() {
         db.put(&customer).await?;
         let _: Option<Customer> = db.get(Customer::key(1)?).await?;
         let _: Vec<Customer> = db.query(Customer::other_gsi_partition(1)?).all().await?;
+        let _: Vec<Customer> = db
+            .query(Customer::other_gsi_partition(1)?)
+            .sk_begins_with(Customer::other_gsi_sk().id(1))
+            .all()
+            .await?;
         Ok::<(), ddb_entity::Error>(())
     };
 }

@@ -1,4 +1,4 @@
-use ddb_entity::Entity;
+use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
@@ -20,4 +20,18 @@ pub struct Order {
     pub status: String,
 }
 
-fn main() {}
+fn main() {
+    let config = ddb_entity::sdk::Config::builder().build();
+    let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    let order = Order { id: 1, order: 2, status: "open".into() };
+    let _ = async move {
+        db.put(&order).await?;
+        let _: Option<Order> = db.get(Order::key(1, 2)?).await?;
+        let _: Vec<Order> = db
+            .query(Order::by_status_partition(1)?)
+            .sk_begins_with(Order::by_status_sk().status("open"))
+            .all()
+            .await?;
+        Ok::<(), ddb_entity::Error>(())
+    };
+}
