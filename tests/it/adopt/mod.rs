@@ -4,6 +4,7 @@
 //! writes through the library leave the format byte for byte as the
 //! hand-written code wrote it, and a survey reports the foreign items.
 
+mod filters;
 mod formats;
 pub mod legacy;
 mod reads;
