@@ -15,6 +15,7 @@
 /// | `ttl_attribute: "expires_at"` | none | the time-to-live attribute (epoch seconds) |
 /// | `token_attribute: "_wt"` | `"_wt"` | the reserved attribute of write tokens (see [`TableSchema::token_attribute`](crate::TableSchema::token_attribute)) |
 /// | `typed_by: Key` | `Attribute` | how items say their entity: `Attribute`, `Key` (a table designed by hand, no type attribute) or `KeyAndAttribute` (see [`Typing`](crate::Typing)) |
+/// | `write_tokens: false` | `true`, but `false` with `typed_by: Key` | whether writes store write tokens, which make a resent write apply once (see [`Typing::default_write_tokens`](crate::Typing::default_write_tokens) for what is lost without) |
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
 /// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
@@ -130,6 +131,7 @@ macro_rules! table {
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
             $(, typed_by: $typing:ident)?
+            $(, write_tokens: $write_tokens:literal)?
             $(, billing: $billing:ident $({ $($billing_body:tt)* })?)?
             $(, indexes: {
                 $(
@@ -181,6 +183,11 @@ macro_rules! table {
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 token_attribute: [$($token_attr,)? "_wt"][0],
                 typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
+                // Declared, or else what the typing implies.
+                write_tokens: [
+                    $($write_tokens,)?
+                    [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0].default_write_tokens()
+                ][0],
                 billing: $crate::__table_billing!($($billing $({ $($billing_body)* })?)?),
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
                 local_indexes: &[$($(<$local as $crate::Index>::SCHEMA),*)?],

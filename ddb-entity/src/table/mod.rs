@@ -248,6 +248,14 @@ pub struct TableSchema {
     /// recognises that the item stored is its own (see the crate docs,
     /// "Retries and exactly-once writes").
     pub token_attribute: &'static str,
+    /// Whether writes that need one store a write token in
+    /// [`token_attribute`](Self::token_attribute) (declared with
+    /// `write_tokens` in [`table!`](crate::table!); by default on, but off
+    /// on a table typed by key, whose items stay byte for byte as other
+    /// code writes them). Without tokens a write resent after a lost
+    /// answer cannot recognise its own effect: see
+    /// [`Typing::default_write_tokens`].
+    pub write_tokens: bool,
     /// How the table is billed (default on demand).
     pub billing: Billing,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).

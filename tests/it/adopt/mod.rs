@@ -10,4 +10,5 @@ pub mod legacy;
 mod reads;
 mod scans;
 mod survey;
+mod tokens;
 mod writes;
