@@ -256,6 +256,11 @@ pub struct TableSchema {
     /// answer cannot recognise its own effect: see
     /// [`Typing::default_write_tokens`].
     pub write_tokens: bool,
+    /// The character that joins the segments of the table's keys
+    /// (declared with `delimiter` in [`table!`](crate::table!); default
+    /// `#`). One of [`key::KEY_DELIMITERS`](crate::key::KEY_DELIMITERS);
+    /// every entity's templates are checked against it at compile time.
+    pub delimiter: char,
     /// How the table is billed (default on demand).
     pub billing: Billing,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
     /// Written by a service that joins key parts with `|`, `:` and `_`.
-    pub struct Events { partition_key: "pk", sort_key: "sk", typed_by: Key }
+    pub struct Events { partition_key: "pk", sort_key: "sk", typed_by: Key, delimiter: '|' }
 }
 
 /// `pk = TENANT:<tenant>`, `sk = EVENT|<ISO millis>|<id>`.
