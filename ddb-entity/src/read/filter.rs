@@ -57,6 +57,14 @@ impl Filters {
         self.conditions.is_empty()
     }
 
+    /// Whether the server may leave out items it read: with a filter, or
+    /// asked for the collection's types by the type attribute (which a
+    /// table typed by key has not: there nothing is left out on the
+    /// server). Then `first` and `one` cannot read item by item.
+    pub(crate) fn drop_items(&self, schema: &TableSchema, policy: UnknownItems) -> bool {
+        !self.is_empty() || (policy == UnknownItems::Filter && schema.typing != Typing::Key)
+    }
+
     /// Every attribute the filters name.
     pub(crate) fn attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.conditions

@@ -389,7 +389,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// Items per request for `first` (1) and `one` (2): only without a
     /// filter, which may drop the few read.
     fn cap(&self, n: usize) -> Option<usize> {
-        (self.filters.is_empty() && self.unknown != UnknownItems::Filter).then_some(n)
+        (!self.filters.drop_items(&I::Table::SCHEMA, self.unknown)).then_some(n)
     }
 
     /// The equality conditions, for messages: `tournament = "T1", …`.

@@ -683,7 +683,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             return fanout::leading(self, most).await;
         }
         let mut progress = self.start(Some(Reading::of_item::<T>()))?;
-        if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
+        if !self.filters.drop_items(&I::Table::SCHEMA, self.unknown) {
             progress.cap = Some(most);
         }
         let mut found = Vec::<T>::new();

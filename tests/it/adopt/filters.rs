@@ -3,20 +3,9 @@
 //! condition" where the keys tell the members apart, refused before any
 //! request where they cannot — never sent to drop the other members' items.
 
-use ddb_entity::{Db, ErrorKind, UnknownItems};
+use ddb_entity::{ErrorKind, UnknownItems};
 
 use super::legacy::*;
-use crate::support::RequestLog;
-
-/// The hand-written table, and a handle on it whose requests are logged.
-async fn logged() -> (ddb_entity::local::LocalDynamo, Db<Legacy>, RequestLog) {
-    let (dynamo, db) = legacy_table().await;
-    put_raw(&db, hand::dataset()).await;
-    let log = RequestLog::default();
-    let config = dynamo.config_builder().interceptor(log.clone()).build();
-    let logged = Db::<Legacy>::new(aws_sdk_dynamodb::Client::from_conf(config), db.table_name());
-    (dynamo, logged, log)
-}
 
 fn tally(items: &[Everything]) -> [usize; 4] {
     let mut counts = [0; 4];
@@ -37,7 +26,7 @@ fn tally(items: &[Everything]) -> [usize; 4] {
 /// every item would have dropped all of them.
 #[tokio::test]
 async fn a_filter_on_a_member_whose_keys_tell_it_apart_leaves_the_others_alone() {
-    let (_dynamo, db, log) = logged().await;
+    let (_dynamo, db, log) = logged_legacy_table().await;
     let active = User::fields().status.equals("active".to_owned());
     let everything: Vec<Everything> = db
         .scan()
@@ -85,7 +74,7 @@ async fn a_filter_on_a_member_whose_keys_tell_it_apart_leaves_the_others_alone()
 /// filter is refused before any request, naming both.
 #[tokio::test]
 async fn a_filter_on_a_member_whose_keys_another_shares_is_refused() {
-    let (_dynamo, db, log) = logged().await;
+    let (_dynamo, db, log) = logged_legacy_table().await;
     let open = Order::fields().status.equals("open".to_owned());
     let err = db
         .scan()
@@ -117,7 +106,7 @@ async fn a_filter_on_a_member_whose_keys_another_shares_is_refused() {
 /// query takes it.
 #[tokio::test]
 async fn a_collection_query_of_the_table_refuses_a_filter_on_one_member() {
-    let (_dynamo, db, log) = logged().await;
+    let (_dynamo, db, log) = logged_legacy_table().await;
     let shipped = Order::fields().status.equals("shipped".to_owned());
     let err = db
         .query(User::partition("alice@example.com").unwrap())

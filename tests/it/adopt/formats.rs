@@ -33,6 +33,15 @@ struct Device {
     n: Unordered<u64>,
 }
 
+/// `pk = TENANT:<tenant>`, `sk = LABEL|<text>`, the text verbatim
+/// (spaces, `!`, `$` as the other service writes them).
+#[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+#[entity(table = Events, type = "LABEL", pk = "TENANT:{tenant}", sk = "LABEL|{text}")]
+struct Label {
+    tenant: String,
+    text: Unordered<String>,
+}
+
 fn s(value: &str) -> AttributeValue {
     AttributeValue::S(value.to_owned())
 }
@@ -208,4 +217,44 @@ async fn key_and_attribute_reads_both_and_writes_the_attribute() {
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongType);
+}
+
+/// Text with bytes up to `$` (a space, `!`, `$`), which `String` escapes
+/// and so cannot read as other code wrote it: read verbatim by
+/// `Unordered<String>`, and written back byte for byte.
+#[tokio::test]
+async fn verbatim_text_reads_foreign_keys_and_writes_them_back() {
+    let (_dynamo, db) = table::<Events>().await;
+    let label = |text: &str| {
+        HashMap::from([
+            ("pk".to_owned(), s("TENANT:acme")),
+            ("sk".to_owned(), s(&format!("LABEL|{text}"))),
+            ("tenant".to_owned(), s("acme")),
+            ("text".to_owned(), s(text)),
+        ])
+    };
+    for text in ["big sale! 50$ off", "a \"quoted\" label", ""] {
+        put_raw(&db, label(text)).await;
+    }
+    let labels: Vec<Label> = db
+        .query(Label::partition("acme").unwrap())
+        .sk_begins_with(Label::sk())
+        .collect()
+        .await
+        .unwrap();
+    let texts: Vec<&str> = labels.iter().map(|l| l.text.0.as_str()).collect();
+    assert_eq!(texts, ["", "a \"quoted\" label", "big sale! 50$ off"]);
+    let key = Label::key("acme", Unordered("big sale! 50$ off".to_owned())).unwrap();
+    assert_eq!(key.sort(), "LABEL|big sale! 50$ off");
+    for label_value in labels {
+        db.put(&label_value).await.unwrap();
+        let key = Label::key(&label_value.tenant, label_value.text.clone()).unwrap();
+        assert_eq!(
+            raw(&db, key.to_attributes()).await,
+            label(&label_value.text.0)
+        );
+    }
+    // A `#` would forge a delimiter: refused before any request.
+    let err = Label::key("acme", Unordered("a#b".to_owned())).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Key);
 }
