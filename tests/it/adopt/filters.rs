@@ -143,3 +143,92 @@ async fn a_collection_query_of_the_table_refuses_a_filter_on_one_member() {
         )]
     );
 }
+
+ddb_entity::table! {
+    /// Tickets and tasks, typed by key, both in an index of open work; the
+    /// inverted index is keyed by the table's own keys, swapped.
+    pub struct Work {
+        partition_key: "PK",
+        sort_key: "SK",
+        typed_by: Key,
+        indexes: {
+            /// Open work by status: `STATUS#open`.
+            pub ByStatus = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
+            /// The table's keys swapped.
+            pub Inverted = "Inverted" { partition_key: "SK", sort_key: "PK" },
+        },
+    }
+}
+
+#[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Work, pk = "TICKET#{id}", sk = "TICKET")]
+#[entity(index = ByStatus, pk = "STATUS#{status}", sk = "{id}")]
+#[entity(index = Inverted, pk = "TICKET", sk = "TICKET#{id}")]
+struct Ticket {
+    id: u32,
+    status: String,
+    priority: u32,
+}
+
+#[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Work, pk = "TASK#{id}", sk = "TASK")]
+#[entity(index = ByStatus, pk = "STATUS#{status}", sk = "{id}")]
+#[entity(index = Inverted, pk = "TASK", sk = "TASK#{id}")]
+struct Task {
+    id: u32,
+    status: String,
+    priority: u32,
+}
+
+#[derive(ddb_entity::Collection, Debug)]
+struct OpenWork {
+    tickets: Vec<Ticket>,
+    tasks: Vec<Task>,
+}
+
+/// On an index, the table's keys are not the Query's: "not a ticket" is
+/// `NOT (begins_with(PK, "TICKET#") AND SK = "TICKET")`, and the tasks,
+/// whose priority the filter would have dropped, all come back. Where the
+/// index is keyed by the table's keys, the filter is refused.
+#[tokio::test]
+async fn an_index_query_filters_one_member_by_the_table_keys() {
+    let dynamo = ddb_entity::local::LocalDynamo::start().await.unwrap();
+    let db = ddb_entity::Db::<Work>::new(dynamo.client(), dynamo.unique_table_name("work"));
+    db.create_table_if_missing().send().await.unwrap();
+    for id in 1..=4 {
+        let status = "open".to_owned();
+        db.put(&Ticket {
+            id,
+            status: status.clone(),
+            priority: id,
+        })
+        .await
+        .unwrap();
+        db.put(&Task {
+            id,
+            status,
+            priority: id,
+        })
+        .await
+        .unwrap();
+    }
+    let urgent = Ticket::fields().priority.ge(3);
+    let open: OpenWork = db
+        .query(Ticket::by_status_partition("open").unwrap())
+        .filter(urgent.clone())
+        .collect()
+        .await
+        .unwrap();
+    let tickets: Vec<u32> = open.tickets.iter().map(|t| t.id).collect();
+    assert_eq!(tickets, [3, 4]);
+    assert_eq!(open.tasks.len(), 4, "every task, whatever its priority");
+
+    let err = db
+        .query(Ticket::inverted_partition().unwrap())
+        .filter(urgent)
+        .collect::<OpenWork>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
+    assert!(err.to_string().contains("`SK`, `PK`"), "{err}");
+}
