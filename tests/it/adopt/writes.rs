@@ -108,7 +108,7 @@ async fn read_then_put_back_changes_no_byte() {
 async fn writes_add_no_write_token_and_keep_the_format_byte_for_byte() {
     let (_dynamo, db) = legacy_table().await;
     put_raw(&db, hand::dataset()).await;
-    assert!(!Legacy::SCHEMA.write_tokens);
+    const { assert!(!Legacy::SCHEMA.write_tokens) };
 
     let updated = db
         .update(User::key("alice@example.com").unwrap())
