@@ -258,3 +258,57 @@ async fn verbatim_text_reads_foreign_keys_and_writes_them_back() {
     let err = Label::key("acme", Unordered("a#b".to_owned())).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Key);
 }
+
+/// Under `KeyAndAttribute` a filter on one entity lets items typed as
+/// another pass, by their attribute, and untyped items by their keys
+/// where those tell the members apart: `Note`'s `{label}` can spell
+/// `PROFILE`, so in a read of both a filter is refused.
+#[tokio::test]
+async fn key_and_attribute_filters_by_attribute_and_by_key() {
+    #[derive(ddb_entity::Collection, Debug)]
+    enum Either {
+        Profile(Profile),
+        Note(Note),
+    }
+
+    let (_dynamo, db) = table::<Mixed>().await;
+    let untyped = |email: &str, name: &str| {
+        HashMap::from([
+            ("PK".to_owned(), s(&format!("USER#{email}"))),
+            ("SK".to_owned(), s("PROFILE")),
+            ("email".to_owned(), s(email)),
+            ("name".to_owned(), s(name)),
+        ])
+    };
+    put_raw(&db, untyped("ann@example.com", "Ann")).await;
+    put_raw(&db, untyped("bob@example.com", "Bob")).await;
+    db.put(&Profile {
+        email: "cat@example.com".into(),
+        name: "Cat".into(),
+    })
+    .await
+    .unwrap();
+    db.put(&Note {
+        email: "ann@example.com".into(),
+        label: "todo".into(),
+    })
+    .await
+    .unwrap();
+
+    let not_bob = !Profile::fields().name.equals("Bob".to_owned());
+    let mut names: Vec<String> = db
+        .scan()
+        .filter(not_bob.clone())
+        .all::<Profile>()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    names.sort();
+    assert_eq!(names, ["Ann", "Cat"]);
+
+    let err = db.scan().filter(not_bob).all::<Either>().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
+    assert!(err.to_string().contains("`Note`"), "{err}");
+}
