@@ -64,6 +64,178 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST|{{customer_id}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST:{{customer_id}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST_{{customer_id}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST/{{customer_id}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST~{{customer_id}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST;{{customer_id}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST,{{customer_id}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER|{{placed}}|{{order_id:6}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER:{{placed}}:{{order_id:6}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER_{{placed}}_{{order_id:6}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER/{{placed}}/{{order_id:6}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER~{{placed}}~{{order_id:6}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER;{{placed}};{{order_id:6}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER,{{placed}},{{order_id:6}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN|{{open_since}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN:{{open_since}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN_{{open_since}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN/{{open_since}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN~{{open_since}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN;{{open_since}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN,{{open_since}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST|{{customer_id}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST:{{customer_id}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST_{{customer_id}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST/{{customer_id}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST~{{customer_id}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST;{{customer_id}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST,{{customer_id}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
     const _: () = ::core::assert!(
         < __Key_placed as ::ddb_entity::key::KeyPart > ::ORDERED,
         "`{{placed}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"

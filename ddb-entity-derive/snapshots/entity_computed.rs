@@ -71,6 +71,92 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET|{{id}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET:{{id}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET_{{id}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET/{{id}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET~{{id}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET;{{id}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET,{{id}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY|{{day}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY:{{day}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY_{{day}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY/{{day}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY~{{day}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY;{{day}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY,{{day}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
     const _: () = ::core::assert!(
         < __Key_id as ::ddb_entity::key::KeyPart > ::ORDERED,
         "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"

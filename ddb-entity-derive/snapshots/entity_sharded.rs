@@ -60,6 +60,135 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY|{{day}}|{{shard(event_id) % 8}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY:{{day}}:{{shard(event_id) % 8}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY_{{day}}_{{shard(event_id) % 8}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY/{{day}}/{{shard(event_id) % 8}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY~{{day}}~{{shard(event_id) % 8}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY;{{day}};{{shard(event_id) % 8}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY,{{day}},{{shard(event_id) % 8}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT|{{event_id}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT:{{event_id}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT_{{event_id}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT/{{event_id}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT~{{event_id}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT;{{event_id}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT,{{event_id}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
+    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
+        '#' => {}
+        '|' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS|{{status}}|{{shard(event_id, region) % 16}}\""
+            )
+        }
+        ':' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS:{{status}}:{{shard(event_id, region) % 16}}\""
+            )
+        }
+        '_' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS_{{status}}_{{shard(event_id, region) % 16}}\""
+            )
+        }
+        '/' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS/{{status}}/{{shard(event_id, region) % 16}}\""
+            )
+        }
+        '~' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS~{{status}}~{{shard(event_id, region) % 16}}\""
+            )
+        }
+        ';' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS;{{status}};{{shard(event_id, region) % 16}}\""
+            )
+        }
+        ',' => {
+            ::core::panic!(
+                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS,{{status}},{{shard(event_id, region) % 16}}\""
+            )
+        }
+        _ => {
+            ::core::panic!(
+                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
+            )
+        }
+    };
     const _: () = ::core::assert!(
         < __Key_event_id as ::ddb_entity::key::KeyPart > ::ORDERED,
         "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"

@@ -170,6 +170,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
     let index_checks = index_checks(model);
     let segment_checks = segment_checks(model);
     let table_checks = table_checks(model);
+    let delimiter_checks = super::delimiter::checks(model);
     quote! {
         /// The identity on types, reached through an array whose length
         /// holds a check (see the derive's `expand/checks.rs`).
@@ -189,6 +190,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         #index_checks
         #segment_checks
         #table_checks
+        #delimiter_checks
     }
 }
 
@@ -299,8 +301,14 @@ fn segment_checks(model: &Entity<'_>) -> TokenStream {
                 )
             };
             let message = message.replace('{', "{{").replace('}', "}}");
+            // A table of another delimiter states the rule itself, naming
+            // it (`delimiter::hole_checks`).
+            let table = table_alias();
             checks.push(quote_spanned! {hole.span=>
-                const _: () = ::core::assert!(#holds, #message);
+                const _: () = ::core::assert!(
+                    #holds || <#table as ::ddb_entity::Table>::SCHEMA.delimiter != '#',
+                    #message
+                );
             });
         }
     }

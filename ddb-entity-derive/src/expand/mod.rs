@@ -11,6 +11,7 @@
 
 mod checks;
 mod collection;
+mod delimiter;
 mod entity;
 mod fields;
 mod key_part;

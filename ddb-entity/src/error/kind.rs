@@ -42,6 +42,12 @@ pub enum ErrorKind {
     /// On a table typed by key, an item's keys parse as the templates of
     /// two members of a collection, so which one it is cannot be told.
     AmbiguousKey,
+    /// On a table typed by key, a filter given for one entity of a read
+    /// that returns several could not be confined to that entity's items
+    /// on the server (their keys can begin alike, or a Query's filter
+    /// cannot name its own keys); refused before any request rather than
+    /// sent to drop the other entities' items.
+    AmbiguousFilter,
     /// A collection field of `Option<E>` met a second `E`, or a query's
     /// [`one`](crate::read::Query::one) found more than one item.
     MoreThanOne,

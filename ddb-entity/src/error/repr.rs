@@ -159,6 +159,15 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "a filter on `{entity}` in a read of `{collection}` was not sent: on a table typed by key the server knows an item's entity only from its keys, and {reason}; sent as it is, it would drop the other entities' items too. Read `{entity}` alone with the filter (a `Vec<{entity}>` over its typed sort-key range), or filter the collected items in Rust"
+    )]
+    AmbiguousFilter {
+        entity: &'static str,
+        collection: &'static str,
+        reason: String,
+    },
+
+    #[error(
         "the item at {at} is not {}: its keys do not parse as its key templates {}; it is another entity's or a foreign item (a key in another case, another delimiter or format than the templates say)",
         a(entity), Templates(*templates)
     )]
@@ -527,6 +536,7 @@ impl Repr {
             Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
             Repr::UnknownType { .. } | Repr::UnmatchedKey { .. } => ErrorKind::UnknownType,
             Repr::AmbiguousKey { .. } => ErrorKind::AmbiguousKey,
+            Repr::AmbiguousFilter { .. } => ErrorKind::AmbiguousFilter,
             Repr::KeyNotOfEntity { .. } => ErrorKind::WrongType,
             Repr::MoreThanOne { .. } | Repr::NotUnique { .. } => ErrorKind::MoreThanOne,
             Repr::AttributeClash { .. } => ErrorKind::AttributeClash,

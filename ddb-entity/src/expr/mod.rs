@@ -206,14 +206,15 @@ impl<E: Entity> Condition<E> {
     }
 
     /// The condition as a filter of `E`'s items, without its entity type
-    /// (to keep beside filters of other entity types): items of other
-    /// types pass — a condition on an `Order`'s fields says nothing about
-    /// a `Customer` sharing its partition.
+    /// (to keep beside filters of other entity types). Rendered by
+    /// [`ErasedCondition::render_filter`], which lets items of other types
+    /// pass: a condition on an `Order`'s fields says nothing about a
+    /// `Customer` sharing its partition.
     pub(crate) fn into_filter(self) -> ErasedCondition {
-        let other_type = Node::Not(Box::new(Node::TypeIs { or_absent: false }));
         ErasedCondition {
-            node: Node::Or(Box::new(other_type), Box::new(self.node)),
+            node: self.node,
             subject: Subject::of::<E>(),
+            templates: <E as crate::entity::EntityHooks>::KEY_TEMPLATES,
         }
     }
 }
@@ -223,16 +224,44 @@ impl<E: Entity> Condition<E> {
 pub(crate) struct ErasedCondition {
     node: Node,
     subject: Subject,
+    /// The entity's primary key templates: on a table typed by key, the
+    /// only record of which entity an item is.
+    templates: (&'static str, Option<&'static str>),
 }
 
 impl ErasedCondition {
-    pub(crate) fn render(&self, placeholders: &mut Placeholders) -> Result<String> {
-        self.node.render(&self.subject, placeholders)
+    /// The condition as a filter: `NOT (<is an E>) OR (<condition>)`, where
+    /// `is_entity` renders "the item is an `E`" (`None`: every item the
+    /// read can return is one, and the condition stands alone).
+    pub(crate) fn render_filter(
+        &self,
+        is_entity: Option<String>,
+        placeholders: &mut Placeholders,
+    ) -> Result<String> {
+        let condition = self.node.render(&self.subject, placeholders)?;
+        Ok(match is_entity {
+            Some(is) => format!("(NOT ({is})) OR ({condition})"),
+            None => condition,
+        })
+    }
+
+    /// "The item is of the condition's entity type", by the type attribute
+    /// (`#type = :tag`).
+    pub(crate) fn type_is(&self, p: &mut Placeholders) -> String {
+        let t = p.name(self.subject.schema.type_attribute);
+        let tag = p.value(AttributeValue::S(self.subject.type_tag.to_owned()));
+        format!("{t} = {tag}")
     }
 
     /// The entity type's name.
     pub(crate) fn entity(&self) -> &'static str {
         self.subject.rust_name
+    }
+
+    /// The entity's primary key templates (partition, sort); empty for an
+    /// entity implemented by hand, which states none.
+    pub(crate) fn templates(&self) -> (&'static str, Option<&'static str>) {
+        self.templates
     }
 
     /// The top-level attributes the condition names (not the ones the
@@ -583,8 +612,9 @@ mod tests {
             .into_filter();
         assert_eq!(filter.attributes(), ["status", "scores"]);
         let mut p = Placeholders::default();
+        let is = filter.type_is(&mut p);
         assert_eq!(
-            filter.render(&mut p).unwrap(),
+            filter.render_filter(Some(is), &mut p).unwrap(),
             "(NOT (#n0 = :v0)) OR ((#n1 = :v1) OR (NOT (#n2[2] > :v2)))"
         );
         assert_eq!(p.values[":v0"], AttributeValue::S("ORDER".into()));

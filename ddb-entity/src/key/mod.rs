@@ -106,6 +106,48 @@ pub use unordered::Unordered;
 /// ```
 pub const DELIMITER: char = '#';
 
+/// The delimiters a table may declare for its keys (`delimiter: '|'` in
+/// [`table!`](crate::table!)), `#` first, the default and the library's own.
+///
+/// A table designed by hand often joins its key segments with another
+/// character: `TENANT|acme`, `USER:ann`, `device_12`. Declared on the
+/// table, it is the one truth its entities' templates are checked against
+/// at compile time: a template that joins segments with `#` on a table of
+/// `|` does not compile. The delimiter is then literal text between a
+/// template's holes, and what the contract needs of a hole followed by
+/// more of the key is what it needs of a hole followed by literal text
+/// ([`KeyPart::PREFIX_FREE`], [`KeyPart::FIXED_LEN`]): every one of these
+/// delimiters but `#` sorts above some bytes a string writes (`|` is 0x7C,
+/// above every letter), so `"a|…"` would sort after `"ab|…"` — a string
+/// can only be the last hole of such a key. `#` (0x23) sorts below every
+/// byte of an escaped component, which is why it alone joins
+/// variable-length components in order.
+///
+/// Not among them: letters and digits (text), `{` `}` (template syntax),
+/// `$` (the string escape), `-` and `.` (inside the library's own
+/// encodings of dates, negative numbers and enums, so keys could not be
+/// read by eye nor split by the survey), whitespace and quotes.
+///
+/// ```
+/// use ddb_entity::key::{KEY_DELIMITERS, is_key_delimiter};
+/// assert_eq!(KEY_DELIMITERS[0], '#');
+/// assert!(is_key_delimiter('|') && is_key_delimiter(':') && is_key_delimiter('_'));
+/// assert!(!is_key_delimiter('-') && !is_key_delimiter('a') && !is_key_delimiter('$'));
+/// ```
+pub const KEY_DELIMITERS: &[char] = &['#', '|', ':', '_', '/', '~', ';', ','];
+
+/// Whether `delimiter` is one of [`KEY_DELIMITERS`].
+pub const fn is_key_delimiter(delimiter: char) -> bool {
+    let mut i = 0;
+    while i < KEY_DELIMITERS.len() {
+        if KEY_DELIMITERS[i] == delimiter {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// A value that can fill a `{hole}` of a key template.
 ///
 /// # The contract

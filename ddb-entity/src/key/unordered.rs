@@ -1,4 +1,5 @@
-//! Numbers as hand-written keys hold them: plain decimal, no padding.
+//! Numbers and text as hand-written keys hold them: plain decimal, no
+//! padding; text verbatim, no escaping.
 //!
 //! A table designed by hand often writes `LINE#7` and `LINE#12` where this
 //! library would write `LINE#0000000007`. Such keys do not sort as their
@@ -108,6 +109,53 @@ macro_rules! unordered {
 }
 
 unordered!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+const TEXT: &str = "unordered text (any characters but the delimiter `#`)";
+
+/// Text as hand-written keys hold it: verbatim, no escaping — a space, a
+/// `!` or a `$` as they are. What [`String`] cannot read back: its
+/// encoding escapes every byte up to `$` so that keys sort as their text
+/// (`Smith` before `Smith Jr`, where a raw space, 0x20, sorts below the
+/// delimiter `#`, 0x23, and would put `Smith Jr#…` first). Verbatim text
+/// keeps no such order, hence the name, and the same place as an
+/// unordered number: anywhere in a partition key, only the last hole of
+/// a sort key, never a range bound (see [`Unordered`]).
+///
+/// Writing refuses text with a `#`, which would forge a delimiter (a
+/// [`KeyError`], before any request); reading refuses it too, so what is
+/// read is written back byte for byte.
+///
+/// ```
+/// use ddb_entity::key::{self, Unordered};
+///
+/// let name = Unordered("Smith Jr".to_owned());
+/// assert_eq!(key::encode(&name)?, "Smith Jr"); // `String` writes "Smith$`Jr"
+/// assert_eq!(key::decode::<Unordered<String>>("Smith Jr")?, name);
+/// assert!(key::encode(&Unordered("a#b".to_owned())).is_err());
+/// // Why it is unordered: "Smith Jr" + "#…" sorts before "Smith" + "#…".
+/// assert!("Smith Jr#1" < "Smith#1");
+/// # Ok::<(), ddb_entity::key::KeyError>(())
+/// ```
+impl KeyPart for Unordered<String> {
+    const ORDERED: bool = false;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        if self.0.contains(super::DELIMITER) {
+            return Err(KeyError::malformed(TEXT, &self.0));
+        }
+        out.push_str(&self.0);
+        Ok(())
+    }
+}
+
+impl DecodeKeyPart for Unordered<String> {
+    fn decode_key(component: &str) -> Result<Self, KeyError> {
+        if component.contains(super::DELIMITER) {
+            return Err(KeyError::malformed(TEXT, component));
+        }
+        Ok(Unordered(component.to_owned()))
+    }
+}
 
 /// Whether `text` is an integer as Rust's `Display` writes it: an optional
 /// `-`, then digits without a leading zero (except `0` itself), and not

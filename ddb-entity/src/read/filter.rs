@@ -6,11 +6,40 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::collection::UnknownItems;
+use super::key_type::{self, Candidate};
+use crate::collection::{Collection, CollectionItem, Member, UnknownItems};
 use crate::entity::{Entity, owned_attribute};
 use crate::error::{Repr, Result};
 use crate::expr::{Condition, ErasedCondition, Placeholders, type_in};
 use crate::table::{KeySchema, TableSchema, Typing};
+
+/// What a read returns, as its filters need it: the collection's name,
+/// its entity types, and its members' key templates (on a table typed by
+/// key, the only way to say on the server which entity an item is).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reading {
+    pub(crate) collection: &'static str,
+    pub(crate) types: &'static [&'static str],
+    pub(crate) members: &'static [Member],
+}
+
+impl Reading {
+    pub(crate) fn of<C: Collection>() -> Self {
+        Reading {
+            collection: C::NAME,
+            types: C::TYPES,
+            members: C::MEMBERS,
+        }
+    }
+
+    pub(crate) fn of_item<T: CollectionItem>() -> Self {
+        Reading {
+            collection: T::NAME,
+            types: T::TYPES,
+            members: T::MEMBERS,
+        }
+    }
+}
 
 /// The filters of one query or scan: each entity's conditions, joined by
 /// `AND`, each letting items of other entity types pass.
@@ -26,6 +55,14 @@ impl Filters {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.conditions.is_empty()
+    }
+
+    /// Whether the server may leave out items it read: with a filter, or
+    /// asked for the collection's types by the type attribute (which a
+    /// table typed by key has not: there nothing is left out on the
+    /// server). Then `first` and `one` cannot read item by item.
+    pub(crate) fn drop_items(&self, schema: &TableSchema, policy: UnknownItems) -> bool {
+        !self.is_empty() || (policy == UnknownItems::Filter && schema.typing != Typing::Key)
     }
 
     /// Every attribute the filters name.
@@ -61,17 +98,28 @@ impl Filters {
     }
 
     /// The `FilterExpression` (`None` when there is nothing to filter):
-    /// every condition, and with [`UnknownItems::Filter`] the restriction
-    /// to the collection's `types`.
+    /// every condition, each letting items of other entity types pass, and
+    /// with [`UnknownItems::Filter`] the restriction to the collection's
+    /// types. `read` is what the read returns (`None` when only counting:
+    /// then the filtered entities are all there is to tell apart);
+    /// `queried` the key attributes of a Query's key condition, which a
+    /// filter cannot name.
+    ///
+    /// On a table typed by key "of another type" is said from the keys
+    /// (see `key_type`), or the filter is refused
+    /// ([`ErrorKind::AmbiguousFilter`](crate::error::ErrorKind::AmbiguousFilter))
+    /// before any request.
     pub(crate) fn render(
         &self,
         schema: &TableSchema,
         policy: UnknownItems,
-        types: Option<&[&str]>,
+        read: Option<Reading>,
+        queried: &[&str],
         p: &mut Placeholders,
     ) -> Result<Option<String>> {
         let mut clauses = Vec::with_capacity(self.conditions.len() + 1);
-        if let (UnknownItems::Filter, Some(types)) = (policy, types) {
+        if let (UnknownItems::Filter, Some(read)) = (policy, read) {
+            let types = read.types;
             match schema.typing {
                 Typing::Attribute => clauses.push(type_in(schema, types, p)),
                 // No type attribute to filter on: the items come back and
@@ -86,14 +134,59 @@ impl Filters {
                 }
             }
         }
+        let candidates = self.candidates(read);
+        let collection = read.map_or("(count)", |read| read.collection);
         for condition in &self.conditions {
-            clauses.push(condition.render(p)?);
+            let is_entity = match schema.typing {
+                Typing::Attribute => Some(condition.type_is(p)),
+                Typing::Key => {
+                    key_type::is_entity(condition, &candidates, collection, schema, queried, p)?
+                }
+                Typing::KeyAndAttribute => {
+                    // Typed items by their attribute, the others by key.
+                    let typed = condition.type_is(p);
+                    let t = p.name(schema.type_attribute);
+                    let by_key = key_type::is_entity(
+                        condition,
+                        &candidates,
+                        collection,
+                        schema,
+                        queried,
+                        p,
+                    )?;
+                    Some(match by_key {
+                        Some(keys) => {
+                            format!("({typed}) OR (attribute_not_exists({t}) AND ({keys}))")
+                        }
+                        None => format!("({typed}) OR attribute_not_exists({t})"),
+                    })
+                }
+            };
+            clauses.push(condition.render_filter(is_entity, p)?);
         }
         Ok(match clauses.len() {
             0 => None,
             1 => clauses.pop(),
             _ => Some(format!("({})", clauses.join(") AND ("))),
         })
+    }
+
+    /// Every entity the read can return: the members, and every entity a
+    /// filter is given for (a filter on a non-member must still let the
+    /// members' items pass).
+    fn candidates(&self, read: Option<Reading>) -> Vec<Candidate> {
+        let mut candidates: Vec<Candidate> = read
+            .map(|read| read.members.iter().map(Candidate::from).collect())
+            .unwrap_or_default();
+        for condition in &self.conditions {
+            if !candidates.iter().any(|c| c.entity == condition.entity()) {
+                candidates.push(Candidate {
+                    entity: condition.entity(),
+                    templates: condition.templates(),
+                });
+            }
+        }
+        candidates
     }
 
     /// The filter as text with every placeholder replaced by its name or
@@ -103,10 +196,11 @@ impl Filters {
         &self,
         schema: &TableSchema,
         policy: UnknownItems,
-        types: Option<&[&str]>,
+        read: Option<Reading>,
+        queried: &[&str],
     ) -> Result<Option<String>> {
         let mut p = Placeholders::default();
-        let Some(expression) = self.render(schema, policy, types, &mut p)? else {
+        let Some(expression) = self.render(schema, policy, read, queried, &mut p)? else {
             return Ok(None);
         };
         let mut text = String::with_capacity(expression.len() * 2);
@@ -176,4 +270,12 @@ fn canonical(value: &AttributeValue, out: &mut String) {
             let _ = write!(out, "{other:?}");
         }
     }
+}
+
+/// The attribute names of `keys`: what a Query is keyed by, which its
+/// filter cannot name.
+pub(crate) fn key_names(keys: KeySchema) -> Vec<&'static str> {
+    std::iter::once(keys.partition_key)
+        .chain(keys.sort_key)
+        .collect()
 }

@@ -3,6 +3,7 @@
 
 mod filter;
 mod get;
+mod key_type;
 mod multi;
 mod plan;
 mod query;

@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use serde::Serialize;
 use tracing::Instrument;
 
-use super::filter::Filters;
+use super::filter::{Filters, Reading};
 use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::db::Db;
@@ -283,7 +283,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         let mut collection = C::default();
         let unknown = self.unknown;
-        self.run(C::NAME, C::TYPES, None, |item| {
+        self.run(Some(Reading::of::<C>()), None, |item| {
             demultiplex(&mut collection, item, unknown)?;
             Ok(false)
         })
@@ -341,7 +341,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
         let cap = self.cap(1);
         let mut found = Vec::<T>::new();
         let unknown = self.unknown;
-        self.run(T::NAME, T::TYPES, cap, |item| {
+        self.run(Some(Reading::of_item::<T>()), cap, |item| {
             demultiplex(&mut found, item, unknown)?;
             Ok(!found.is_empty())
         })
@@ -361,7 +361,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
         let described = self.describe();
         let mut found = Vec::<T>::new();
         let unknown = self.unknown;
-        self.run(T::NAME, T::TYPES, cap, |item| {
+        self.run(Some(Reading::of_item::<T>()), cap, |item| {
             demultiplex(&mut found, item, unknown)?;
             Ok(found.len() > 1)
         })
@@ -383,13 +383,13 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// deleted yet count too: the count is the server's.
     pub async fn count(mut self) -> Result<usize> {
         self.select_count = true;
-        self.run("(count)", &[], None, |_| Ok(false)).await
+        self.run(None, None, |_| Ok(false)).await
     }
 
     /// Items per request for `first` (1) and `one` (2): only without a
     /// filter, which may drop the few read.
     fn cap(&self, n: usize) -> Option<usize> {
-        (self.filters.is_empty() && self.unknown != UnknownItems::Filter).then_some(n)
+        (!self.filters.drop_items(&I::Table::SCHEMA, self.unknown)).then_some(n)
     }
 
     /// The equality conditions, for messages: `tournament = "T1", …`.
@@ -416,12 +416,12 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// `Select=COUNT`, which returns none).
     async fn run(
         self,
-        collection: &'static str,
-        types: &'static [&'static str],
+        read: Option<Reading>,
         cap: Option<usize>,
         mut each: impl FnMut(Item) -> Result<bool>,
     ) -> Result<usize> {
         let schema = I::SCHEMA;
+        let collection = read.map_or("(count)", |read| read.collection);
         let span = tracing::info_span!(
             "ddb.query",
             table = self.db.table_name(),
@@ -439,6 +439,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
             let key_condition = self.key_condition(&mut p)?;
             let table_schema = I::Table::SCHEMA;
             self.filters.check(&table_schema, None)?;
+            // A filter cannot name the index's own key attributes.
+            let index_attributes: Vec<&str> = schema.attributes().map(|key| key.name).collect();
             if let Some(attribute) = self.filters.attributes().find(|name| {
                 schema.attributes().any(|key| key.name == *name)
             }) {
@@ -452,7 +454,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
             }
             let filter = self
                 .filters
-                .render(&table_schema, self.unknown, (!self.select_count).then_some(types), &mut p)?;
+                .render(&table_schema, self.unknown, read, &index_attributes, &mut p)?;
             let (names, values) = (p.names_or_none(), p.values_or_none());
             let mut start_key: Option<Item> = None;
             let mut remaining = self.limit;

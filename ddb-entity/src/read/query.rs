@@ -11,7 +11,7 @@ use tracing::Instrument;
 #[path = "query/fanout.rs"]
 mod fanout;
 
-use super::filter::{Filters, unexpired};
+use super::filter::{Filters, Reading, key_names, unexpired};
 use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::{Cursor, Scope};
@@ -271,6 +271,64 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// # Ok(())
     /// # }
     /// ```
+    ///
+    /// **On a table typed by key** (`typed_by: Key`, or an item without a
+    /// type attribute under `KeyAndAttribute`) no attribute says an item's
+    /// entity: "items of other types pass" is said from the keys, as
+    /// `NOT (<E's key literals>) OR (<condition>)` — `begins_with(PK,
+    /// "USER#") AND SK = "PROFILE"` for `pk = "USER#{email}", sk =
+    /// "PROFILE"`. That is sent only where it is exact: when the key
+    /// attributes it needs are not the ones the Query is keyed by
+    /// (DynamoDB refuses a filter on those: so on an index, a
+    /// [`Scan::filter`](crate::read::Scan::filter), or a multi-attribute
+    /// index), and when no other entity the read can return makes keys
+    /// that begin as `E`'s (`ORDER#{ts}#{id}` begins every
+    /// `ORDER#{ts}#{id}#LINE#{n}`). Otherwise the read fails before any
+    /// request with [`ErrorKind::AmbiguousFilter`](crate::error::ErrorKind::AmbiguousFilter),
+    /// rather than send a filter that would drop the other entities'
+    /// items. A read of `E` alone (a `Vec<E>`) takes any filter: the
+    /// other entities' items are left out anyway. (With no collection to
+    /// tell apart, a [`count`](Self::count)'s filter applies to every item
+    /// it reads.)
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Collection, Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+    /// struct User { email: String, status: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Legacy, pk = "USER#{email}", sk = "ORDER#{id}")]
+    /// struct Order { email: String, id: u32, status: String }
+    ///
+    /// #[derive(Collection, Debug)]
+    /// struct UserView { user: Option<User>, orders: Vec<Order> }
+    ///
+    /// #[derive(Collection, Debug)]
+    /// enum Any { User(User), Order(Order) }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let email = || "ann@example.com".to_owned();
+    /// db.put(&User { email: email(), status: "active".into() }).await?;
+    /// db.put(&Order { email: email(), id: 1, status: "open".into() }).await?;
+    /// let active = || User::fields().status.equals("active".into());
+    ///
+    /// // A Query of the table cannot name PK or SK in its filter: refused.
+    /// let err = db.query(User::partition(email())?).filter(active()).collect::<UserView>().await;
+    /// assert_eq!(err.unwrap_err().kind(), ErrorKind::AmbiguousFilter);
+    /// // A scan can: the users by `SK = "PROFILE"`, the order untouched.
+    /// let all: Vec<Any> = db.scan().filter(active()).all().await?;
+    /// assert_eq!(all.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
         self
@@ -347,7 +405,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         };
         let schema = &I::Table::SCHEMA;
         self.filters.check(schema, Some(I::KEYS))?;
-        let filter = self.filters.text(schema, self.unknown, None)?;
+        let filter = self
+            .filters
+            .text(schema, self.unknown, None, &key_names(I::KEYS))?;
         Ok(ReadPlan {
             operation: ReadOperation::Query,
             index: I::INDEX_NAME,
@@ -371,9 +431,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         }
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start(Some(C::TYPES))?;
+            let mut progress = self.start(Some(Reading::of::<C>()))?;
             let mut collection = C::default();
-            while let Some(items) = progress.next_request(&self, Some(C::TYPES)).await? {
+            while let Some(items) = progress
+                .next_request(&self, Some(Reading::of::<C>()))
+                .await?
+            {
                 for item in items {
                     demultiplex(&mut collection, item, self.unknown)?;
                 }
@@ -392,10 +455,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         }
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start(Some(C::TYPES))?;
+            let mut progress = self.start(Some(Reading::of::<C>()))?;
             let mut items = C::default();
             let scanned_before = progress.scanned;
-            let raw = progress.next_request(&self, Some(C::TYPES)).await?;
+            let raw = progress
+                .next_request(&self, Some(Reading::of::<C>()))
+                .await?;
             for item in raw.unwrap_or_default() {
                 demultiplex(&mut items, item, self.unknown)?;
             }
@@ -425,14 +490,17 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             async move {
                 let (query, mut progress) = match state {
                     Pages::Start(mut query) => {
-                        let progress = Box::new(query.start(Some(C::TYPES))?);
+                        let progress = Box::new(query.start(Some(Reading::of::<C>()))?);
                         (query, progress)
                     }
                     Pages::Running(query, progress) => (query, progress),
                     Pages::Done => return Ok(None),
                 };
                 let scanned_before = progress.scanned;
-                let Some(raw) = progress.next_request(&query, Some(C::TYPES)).await? else {
+                let Some(raw) = progress
+                    .next_request(&query, Some(Reading::of::<C>()))
+                    .await?
+                else {
                     return Ok(None);
                 };
                 let mut items = C::default();
@@ -614,13 +682,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         if self.partition.is_sharded() {
             return fanout::leading(self, most).await;
         }
-        let mut progress = self.start(Some(T::TYPES))?;
-        if self.filters.is_empty() && self.unknown != UnknownItems::Filter {
+        let mut progress = self.start(Some(Reading::of_item::<T>()))?;
+        if !self.filters.drop_items(&I::Table::SCHEMA, self.unknown) {
             progress.cap = Some(most);
         }
         let mut found = Vec::<T>::new();
         while found.len() < most
-            && let Some(items) = progress.next_request(self, Some(T::TYPES)).await?
+            && let Some(items) = progress
+                .next_request(self, Some(Reading::of_item::<T>()))
+                .await?
         {
             for item in items {
                 demultiplex(&mut found, item, self.unknown)?;
@@ -672,12 +742,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// sealed (a sealed cursor is bound to the filter: a page boundary of
     /// one filtered listing means nothing in another), for a collection of
     /// `types` (`None` when only counting).
-    fn filter_text(&self, types: Option<&[&str]>) -> Result<Option<Vec<u8>>> {
+    fn filter_text(&self, read: Option<Reading>) -> Result<Option<Vec<u8>>> {
         self.filters.check(&I::Table::SCHEMA, Some(I::KEYS))?;
         Ok(match self.db.cursor_seal() {
             Some(_) => self
                 .filters
-                .text(&I::Table::SCHEMA, self.unknown, types)?
+                .text(&I::Table::SCHEMA, self.unknown, read, &key_names(I::KEYS))?
                 .map(String::into_bytes),
             None => None,
         })
@@ -699,8 +769,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// Checks everything that can be checked before sending, for a
     /// collection of `types` (`None` when only counting).
-    fn start(&mut self, types: Option<&[&str]>) -> Result<Progress> {
-        let filter = self.filter_text(types)?;
+    fn start(&mut self, read: Option<Reading>) -> Result<Progress> {
+        let filter = self.filter_text(read)?;
         let (condition, nothing) = self.take_condition()?;
         let start_key = match &self.cursor {
             None => None,
@@ -809,7 +879,7 @@ impl Progress {
     async fn next_request<I: QueryIndex>(
         &mut self,
         query: &Query<'_, I>,
-        types: Option<&[&str]>,
+        read: Option<Reading>,
     ) -> Result<Option<Vec<Item>>> {
         if self.done {
             return Ok(None);
@@ -840,9 +910,10 @@ impl Progress {
             .set_exclusive_start_key(self.start_key.take());
         request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         let schema = I::Table::SCHEMA;
-        let mut filter = query
-            .filters
-            .render(&schema, query.unknown, types, &mut p)?;
+        let mut filter =
+            query
+                .filters
+                .render(&schema, query.unknown, read, &key_names(keys), &mut p)?;
         if self.select_count {
             request = request.select(Select::Count);
             if !query.include_expired {

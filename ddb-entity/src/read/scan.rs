@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
 use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
 
-use super::filter::{Filters, unexpired};
+use super::filter::{Filters, Reading, unexpired};
 use crate::capacity::{Capacity, Spent};
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
@@ -267,7 +267,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// any segment is the scan's error (never a partial result).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         let unknown = self.unknown;
-        let mut pages = Box::pin(self.pages_of(C::NAME, Some(C::TYPES)));
+        let mut pages = Box::pin(self.pages_of(C::NAME, Some(Reading::of::<C>())));
         let mut collection = C::default();
         while let Some(page) = pages.try_next().await? {
             for item in page.items {
@@ -307,29 +307,30 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         self,
     ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
         let unknown = self.unknown;
-        self.pages_of(C::NAME, Some(C::TYPES)).map(move |raw| {
-            let raw = raw?;
-            let mut items = C::default();
-            for item in raw.items {
-                demultiplex(&mut items, item, unknown)?;
-            }
-            Ok(ScanPage {
-                items,
-                segment: raw.segment,
-                cursor: raw.cursor,
-                scanned_count: raw.scanned,
+        self.pages_of(C::NAME, Some(Reading::of::<C>()))
+            .map(move |raw| {
+                let raw = raw?;
+                let mut items = C::default();
+                for item in raw.items {
+                    demultiplex(&mut items, item, unknown)?;
+                }
+                Ok(ScanPage {
+                    items,
+                    segment: raw.segment,
+                    cursor: raw.cursor,
+                    scanned_count: raw.scanned,
+                })
             })
-        })
     }
 
-    /// The raw pages, for a collection `collection` of `types`; without
-    /// types, a count.
+    /// The raw pages, for a collection `collection` (`read`); without
+    /// one, a count.
     fn pages_of(
         self,
         collection: &'static str,
-        types: Option<&'static [&'static str]>,
+        read: Option<Reading>,
     ) -> impl Stream<Item = Result<RawPage>> + Send + 'db {
-        let count = types.is_none();
+        let count = read.is_none();
         let span = tracing::info_span!(
             "ddb.scan",
             table = self.db.table_name(),
@@ -344,7 +345,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             consumed_wcu = tracing::field::Empty,
         );
         let concurrency = self.concurrency;
-        match self.plan(types, count) {
+        match self.plan(read, count) {
             Ok((shared, queue)) => Segments {
                 shared: Arc::new(shared),
                 queue,
@@ -400,7 +401,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     }
 
     /// Everything the requests share, and the segments to read.
-    fn plan(self, types: Option<&[&str]>, count: bool) -> Result<(Shared, Queue)> {
+    fn plan(self, read: Option<Reading>, count: bool) -> Result<(Shared, Queue)> {
         let schema = I::Table::SCHEMA;
         if !(1..=MAX_SEGMENTS).contains(&self.segments) {
             return Err(Repr::InvalidExpression {
@@ -414,7 +415,9 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         }
         self.filters.check(&schema, None)?;
         let mut p = Placeholders::default();
-        let mut filter = self.filters.render(&schema, self.unknown, types, &mut p)?;
+        let mut filter = self
+            .filters
+            .render(&schema, self.unknown, read, &[], &mut p)?;
         if count && !self.include_expired {
             // Counted on the server, where reads hide them here.
             if let Some(unexpired) = unexpired(&schema, self.db.now(), &mut p) {

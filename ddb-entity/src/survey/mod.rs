@@ -29,7 +29,7 @@ use crate::item::{self, Item, stored_keys};
 use crate::table::{Table, Typing};
 
 use report::{Groups, item_shape};
-pub use report::{ShapeGroup, SurveyReport, key_shape};
+pub use report::{ShapeGroup, SurveyReport, key_shape, key_shape_by};
 
 /// The most segments DynamoDB splits a scan into.
 const MAX_SEGMENTS: u32 = 1_000_000;
@@ -255,6 +255,7 @@ impl Tally {
         let shape = item_shape(
             (schema.primary.partition_key, pk),
             schema.primary.sort_key.map(|name| (name, sk)),
+            schema.delimiter,
         );
         let tag = match schema.typing {
             Typing::Key => None,

@@ -69,7 +69,8 @@ pub struct ShapeGroup {
 /// segments kept when they are upper-case letters and `_` (`PROFILE`,
 /// `LINE`), every other segment shown as `{number}` (digits) or `{text}`.
 /// Segments are split on `#`; a key with another delimiter is one
-/// `{text}`, which is what it is to a template of `#`.
+/// `{text}`, which is what it is to a template of `#`. A survey splits on
+/// the table's declared delimiter ([`key_shape_by`]).
 ///
 /// ```
 /// use ddb_entity::survey::key_shape;
@@ -80,10 +81,23 @@ pub struct ShapeGroup {
 /// assert_eq!(key_shape("USER|ann"), "{text}");
 /// ```
 pub fn key_shape(value: &str) -> String {
+    key_shape_by(value, crate::key::DELIMITER)
+}
+
+/// [`key_shape`] of a key whose segments are joined by `delimiter` (a
+/// table's declared [`delimiter`](crate::table::TableSchema::delimiter)).
+///
+/// ```
+/// use ddb_entity::survey::key_shape_by;
+///
+/// assert_eq!(key_shape_by("EVENT|2026-03-14T09:31:00.250Z|e-1", '|'), "EVENT|{text}|{text}");
+/// assert_eq!(key_shape_by("TENANT|acme#1", '|'), "TENANT|{text}");
+/// ```
+pub fn key_shape_by(value: &str, delimiter: char) -> String {
     let mut shape = String::with_capacity(value.len());
-    for (position, segment) in value.split('#').enumerate() {
+    for (position, segment) in value.split(delimiter).enumerate() {
         if position > 0 {
-            shape.push('#');
+            shape.push(delimiter);
         }
         let word = |upper_only: bool| {
             !segment.is_empty()
@@ -108,8 +122,11 @@ pub fn key_shape(value: &str) -> String {
 pub(super) fn item_shape(
     (pk_name, pk): (&str, Option<&str>),
     sort: Option<(&str, Option<&str>)>,
+    delimiter: char,
 ) -> String {
-    let value = |value: Option<&str>| value.map_or_else(|| "(missing)".to_owned(), key_shape);
+    let value = |value: Option<&str>| {
+        value.map_or_else(|| "(missing)".to_owned(), |v| key_shape_by(v, delimiter))
+    };
     let mut shape = format!("{pk_name}={}", value(pk));
     if let Some((sk_name, sk)) = sort {
         shape.push(' ');

@@ -15,6 +15,8 @@
 /// | `ttl_attribute: "expires_at"` | none | the time-to-live attribute (epoch seconds) |
 /// | `token_attribute: "_wt"` | `"_wt"` | the reserved attribute of write tokens (see [`TableSchema::token_attribute`](crate::table::TableSchema::token_attribute)) |
 /// | `typed_by: Key` | `Attribute` | how items say their entity: `Attribute`, `Key` (a table designed by hand, no type attribute) or `KeyAndAttribute` (see [`Typing`](crate::table::Typing)) |
+/// | `delimiter: '\|'` | `'#'` | the character that joins key segments, for a table designed by hand (see [`key::KEY_DELIMITERS`](crate::key::KEY_DELIMITERS)); every entity's templates are checked against it at compile time |
+/// | `write_tokens: false` | `true`, but `false` with `typed_by: Key` | whether writes store write tokens, which make a resent write apply once (see [`Typing::default_write_tokens`](crate::table::Typing::default_write_tokens) for what is lost without) |
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
 /// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
@@ -108,6 +110,62 @@
 /// assert!(Games::SCHEMA.validate().is_ok());
 /// ```
 ///
+/// A table designed by hand may join its key segments with another
+/// character than `#` (`TENANT|acme`): declare it with `delimiter`, and
+/// write the entities' templates with it. The declaration is the one
+/// truth: a template of such a table that joins segments with `#` is a
+/// compile error at the template, saying how to write it.
+///
+/// ```
+/// use ddb_entity::{Entity, Table};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! {
+///     /// Another service's table: `TENANT|acme`, `EVENT|0000000007|e-1`.
+///     pub struct Events { partition_key: "pk", sort_key: "sk", typed_by: Key, delimiter: '|' }
+/// }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = Events, type = "EVENT", pk = "TENANT|{tenant}", sk = "EVENT|{seq}|{id}")]
+/// struct Event { tenant: String, seq: u32, id: String }
+///
+/// assert_eq!(Events::SCHEMA.delimiter, '|');
+/// let key = Event::key("acme", 7, "e|1")?; // the last hole takes the rest
+/// assert_eq!((key.partition(), key.sort()), ("TENANT|acme", "EVENT|0000000007|e|1"));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+///
+/// ```compile_fail
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// ddb_entity::table! { pub struct Events { partition_key: "pk", sort_key: "sk", typed_by: Key, delimiter: '|' } }
+/// // error: table `Events` joins its key segments with `|` (its `delimiter` in
+/// // `table!`), and this template joins them with `#`: write "TENANT|{tenant}"
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = Events, pk = "TENANT#{tenant}", sk = "EVENT")]
+/// struct Event { tenant: String }
+/// ```
+///
+/// Every delimiter but `#` sorts above some bytes of a string (`|` is 0x7C,
+/// above every letter: `"a|…"` would sort after `"ab|…"`), so a string
+/// hole cannot be followed by more of such a key — it must be the last —
+/// while fixed-length holes (integers, dates, ids) can:
+///
+/// ```compile_fail
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// ddb_entity::table! { pub struct Events { partition_key: "pk", sort_key: "sk", typed_by: Key, delimiter: '|' } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = Events, type = "EVENT", pk = "TENANT|{tenant}", sk = "EVENT|{id}|{seq}")]
+/// struct Event { tenant: String, seq: u32, id: String }
+/// ```
+///
+/// A delimiter is one of [`key::KEY_DELIMITERS`](crate::key::KEY_DELIMITERS):
+///
+/// ```compile_fail
+/// ddb_entity::table! { pub struct Dashed { partition_key: "pk", sort_key: "sk", delimiter: '-' } }
+/// ```
+///
 /// A misspelt projection or billing is a compile error saying what to
 /// write:
 ///
@@ -130,6 +188,8 @@ macro_rules! table {
             $(, ttl_attribute: $ttl_attr:literal)?
             $(, token_attribute: $token_attr:literal)?
             $(, typed_by: $typing:ident)?
+            $(, write_tokens: $write_tokens:literal)?
+            $(, delimiter: $delimiter:literal)?
             $(, billing: $billing:ident $({ $($billing_body:tt)* })?)?
             $(, indexes: {
                 $(
@@ -181,6 +241,12 @@ macro_rules! table {
                 ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
                 token_attribute: [$($token_attr,)? "_wt"][0],
                 typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
+                // Declared, or else what the typing implies.
+                write_tokens: [
+                    $($write_tokens,)?
+                    [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0].default_write_tokens()
+                ][0],
+                delimiter: [$($delimiter,)? '#'][0],
                 billing: $crate::__table_billing!($($billing $({ $($billing_body)* })?)?),
                 indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
                 local_indexes: &[$($(<$local as $crate::Index>::SCHEMA),*)?],
@@ -192,6 +258,13 @@ macro_rules! table {
             // Only a table declared with a sort key takes sort-key conditions.
             const _: &str = $sk;
             impl $crate::SortedTable for $table {}
+        )?
+
+        $(
+            const _: () = ::core::assert!(
+                $crate::key::is_key_delimiter($delimiter),
+                "a key delimiter is one of '#', '|', ':', '_', '/', '~', ';', ',' (see ddb_entity::key::KEY_DELIMITERS): letters and digits are text, braces template syntax, `$` the string escape, and `-` `.` appear inside the library's own encodings"
+            );
         )?
 
         $($(

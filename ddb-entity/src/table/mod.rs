@@ -249,6 +249,19 @@ pub struct TableSchema {
     /// recognises that the item stored is its own (see the crate docs,
     /// "Retries and exactly-once writes").
     pub token_attribute: &'static str,
+    /// Whether writes that need one store a write token in
+    /// [`token_attribute`](Self::token_attribute) (declared with
+    /// `write_tokens` in [`table!`](crate::table!); by default on, but off
+    /// on a table typed by key, whose items stay byte for byte as other
+    /// code writes them). Without tokens a write resent after a lost
+    /// answer cannot recognise its own effect: see
+    /// [`Typing::default_write_tokens`].
+    pub write_tokens: bool,
+    /// The character that joins the segments of the table's keys
+    /// (declared with `delimiter` in [`table!`](crate::table!); default
+    /// `#`). One of [`key::KEY_DELIMITERS`](crate::key::KEY_DELIMITERS);
+    /// every entity's templates are checked against it at compile time.
+    pub delimiter: char,
     /// How the table is billed (default on demand).
     pub billing: Billing,
     /// The global secondary indexes, usually overloaded (`GSI1`, `GSI2`, …).

@@ -45,6 +45,58 @@ impl Typing {
         !matches!(self, Typing::Key)
     }
 
+    /// Whether writes store write tokens unless `table!` says otherwise
+    /// (`write_tokens: true | false`): on, but for [`Typing::Key`].
+    ///
+    /// A table typed by key is one other code writes in its own format,
+    /// and the token attribute (`_wt` and 21 characters) is the one
+    /// attribute the library would add to it. Without it, writes leave
+    /// the items byte for byte as the other writers do, and lose exactly
+    /// this, for a write whose answer was lost (a timeout, a cut
+    /// connection) and that the SDK resends:
+    ///
+    /// - an **update or upsert** is applied again: idempotent changes
+    ///   (`set`, `remove`) end the same, but an `add`, a counter, a list
+    ///   `append` or a set operation counts twice, and a versioned or
+    ///   conditional update reports the conflict its own first attempt
+    ///   made ([`ErrorKind::VersionConflict`](crate::error::ErrorKind::VersionConflict),
+    ///   [`ErrorKind::ConditionFailed`](crate::error::ErrorKind::ConditionFailed))
+    ///   although it was applied;
+    /// - a **create** reports [`ErrorKind::AlreadyExists`](crate::error::ErrorKind::AlreadyExists)
+    ///   for the item it created, a **versioned or conditional put** a
+    ///   conflict of its own making, and `put(…).returning_old()` returns
+    ///   its own first attempt's item as the old one;
+    /// - where no answer came back at all, no read can tell whether the
+    ///   write was applied: the error is
+    ///   [`is_retryable`](crate::error::Error::is_retryable) and the outcome
+    ///   unknown;
+    /// - a **transaction** keeps DynamoDB's own idempotency token
+    ///   (`ClientRequestToken`, ten minutes): exactly once on DynamoDB,
+    ///   but a server that ignores it (moto) applies a resend again.
+    ///
+    /// Plain puts, deletes and batch writes carry no token anyway, and
+    /// every failure that is not an ambiguous resend is reported as with
+    /// tokens. Declare `write_tokens: true` to keep the guarantees at the
+    /// price of the attribute.
+    ///
+    /// ```
+    /// use ddb_entity::{Table, Typing};
+    /// ddb_entity::table! {
+    ///     /// Other code's format, kept exactly.
+    ///     pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key }
+    /// }
+    /// ddb_entity::table! {
+    ///     /// Other code's format, plus the library's write tokens.
+    ///     pub struct Tokened { partition_key: "PK", sort_key: "SK", typed_by: Key, write_tokens: true }
+    /// }
+    /// assert!(!Typing::Key.default_write_tokens());
+    /// assert!(!Legacy::SCHEMA.write_tokens);
+    /// assert!(Tokened::SCHEMA.write_tokens);
+    /// ```
+    pub const fn default_write_tokens(self) -> bool {
+        !matches!(self, Typing::Key)
+    }
+
     /// Whether an item without a type attribute is recognised by its keys.
     pub const fn reads_keys(self) -> bool {
         !matches!(self, Typing::Attribute)

@@ -212,7 +212,7 @@ impl Planned {
             condition: Some(parts.condition),
             placeholders: parts.placeholders,
             version: parts.version,
-            tokened: true,
+            tokened: E::Table::SCHEMA.write_tokens,
         });
         Planned::keyed::<E>(kind, key, Some(db.table_name()), parts)
     }

@@ -410,11 +410,14 @@ pub(crate) fn parts<E: Entity>(
             });
         }
     }
-    let tokened = always_token || refuse_replay || only_if_new || conditional || expected.is_some();
+    // A table declared without write tokens keeps its items as they are:
+    // no token, and a replay is not told from a first attempt.
+    let tokened = E::Table::SCHEMA.write_tokens
+        && (always_token || refuse_replay || only_if_new || conditional || expected.is_some());
     if tokened {
         item.insert(E::Table::SCHEMA.token_attribute.to_owned(), token.value());
     }
-    if refuse_replay && !only_if_new {
+    if tokened && refuse_replay && !only_if_new {
         // A replay must not apply again: its answer (the item it replaced)
         // would be its own first attempt's item.
         condition = Condition::both(condition, Some(Condition::token_is_not(token.as_str())));

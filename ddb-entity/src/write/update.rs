@@ -827,7 +827,7 @@ impl<'db, E: Entity> Update<'db, E> {
             let client = db.client();
             let Some(returned) = condition_failure(&err) else {
                 // No answer, or a server error: it may have been applied.
-                if attempts.ambiguous() || is_ambiguous(&err) {
+                if schema.write_tokens && (attempts.ambiguous() || is_ambiguous(&err)) {
                     let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
                         && parts.token.is_in(&item, schema.token_attribute)
@@ -867,7 +867,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 }
                 .into());
             };
-            if parts.token.is_in(&stored, schema.token_attribute) {
+            if schema.write_tokens && parts.token.is_in(&stored, schema.token_attribute) {
                 // An earlier attempt of this call was applied.
                 return applied(stored);
             }
@@ -1036,7 +1036,10 @@ fn parts<E: Entity>(
         true => Condition::<E>::absent_or_of_type(),
         false => Condition::<E>::is_of_type(),
     };
-    let mut condition = guard.and(Condition::token_is_not(token.as_str()));
+    let mut condition = guard;
+    if schema.write_tokens {
+        condition = condition.and(Condition::token_is_not(token.as_str()));
+    }
     if let Some(version) = E::SCHEMA_VERSION {
         // Only an item of the newest shape takes fields of the newest
         // shape; an upsert creating the item stores the version.
@@ -1095,10 +1098,14 @@ fn parts<E: Entity>(
                 .push(Change::maintained(attribute, Action::SetIfNotExists(now)));
         }
     }
-    changes.entries.push(Change::maintained(
-        schema.token_attribute,
-        Action::Set(token.value()),
-    ));
+    // Without write tokens (a table kept byte for byte as other code
+    // writes it) a resent update is not told from its first attempt.
+    if schema.write_tokens {
+        changes.entries.push(Change::maintained(
+            schema.token_attribute,
+            Action::Set(token.value()),
+        ));
+    }
     check_overlaps::<E>(&changes)?;
     if creates {
         check_creates::<E>(key, &changes, &index_changes)?;

@@ -222,6 +222,18 @@ pub mod hand {
     }
 }
 
+/// The hand-written table filled with [`hand::dataset`], and a handle on
+/// it whose requests are logged.
+pub async fn logged_legacy_table() -> (LocalDynamo, Db<Legacy>, crate::support::RequestLog) {
+    let (dynamo, db) = legacy_table().await;
+    put_raw(&db, hand::dataset()).await;
+    let log = crate::support::RequestLog::default();
+    let config = dynamo.config_builder().interceptor(log.clone()).build();
+    let client = aws_sdk_dynamodb::Client::from_conf(config);
+    let logged = Db::<Legacy>::new(client, db.table_name());
+    (dynamo, logged, log)
+}
+
 /// Writes `items` with raw PutItem calls, as the hand-written code does.
 pub async fn put_raw(db: &Db<Legacy>, items: Vec<Item>) {
     for item in items {

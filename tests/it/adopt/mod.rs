@@ -4,9 +4,11 @@
 //! writes through the library leave the format byte for byte as the
 //! hand-written code wrote it, and a survey reports the foreign items.
 
+mod filters;
 mod formats;
 pub mod legacy;
 mod reads;
 mod scans;
 mod survey;
+mod tokens;
 mod writes;

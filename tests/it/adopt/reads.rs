@@ -258,3 +258,57 @@ async fn an_item_two_members_match_is_an_error_naming_both() {
     );
     assert!(message.contains("SK=PROFILE"), "{message}");
 }
+
+/// `first` and `one` read item by item (no filter: nothing is left out on
+/// the server, not even under `UnknownItems::Filter`, which a table typed
+/// by key cannot send), so the order lines inside the orders' key range
+/// cost one request each, and no more is read than the answer needs.
+#[tokio::test]
+async fn first_and_one_read_no_more_than_they_need_among_foreign_items() {
+    let (_dynamo, db, log) = logged_legacy_table().await;
+    let partition = || User::partition("alice@example.com").unwrap();
+
+    // The first item of the range is an order: one request, of one item.
+    let first: Option<Order> = db
+        .query(partition())
+        .sk_begins_with(Order::sk())
+        .first()
+        .await
+        .unwrap();
+    assert_eq!(first.map(|o| o.order_id), Some("ORD-1".to_owned()));
+    assert_eq!(log.count("Query"), 1);
+    assert_eq!(log.bodies("Query")[0]["Limit"], 1);
+
+    // Newest first, the profile is the first item: one request.
+    log.clear();
+    let user: Option<User> = db
+        .query(partition())
+        .reverse(true)
+        .on_unknown(UnknownItems::Filter)
+        .first()
+        .await
+        .unwrap();
+    assert_eq!(user, Some(alice()));
+    assert_eq!(log.count("Query"), 1);
+    assert!(log.bodies("Query")[0].get("FilterExpression").is_none());
+
+    // Oldest first, the profile comes after the orders and lines: one
+    // item per request until it, and none after it.
+    log.clear();
+    let user: Option<User> = db.query(partition()).first().await.unwrap();
+    assert_eq!(user, Some(alice()));
+    assert_eq!(log.count("Query"), 5);
+
+    // `one` reads two items a request until a second order: the order, a
+    // line, the other line, the second order.
+    log.clear();
+    let err = db
+        .query(partition())
+        .sk_begins_with(Order::sk())
+        .one::<Order>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::MoreThanOne);
+    assert_eq!(log.count("Query"), 2);
+    assert!(log.bodies("Query").iter().all(|body| body["Limit"] == 2));
+}

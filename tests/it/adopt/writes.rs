@@ -100,13 +100,15 @@ async fn read_then_put_back_changes_no_byte() {
 }
 
 /// An update moves the sparse index as the hand-written code does (an
-/// inactive user has no GSI2 keys). The one attribute the library adds is
-/// its reserved write token (`_wt`), which makes a resent update apply
-/// once; everything else is the hand-written item.
+/// inactive user has no GSI2 keys) and, the table being typed by key and
+/// so without write tokens by default, adds nothing: the stored item is
+/// the hand-written one byte for byte. So do an upsert, a create and the
+/// puts and updates of a transaction.
 #[tokio::test]
-async fn an_update_keeps_the_format_but_for_the_write_token() {
+async fn writes_add_no_write_token_and_keep_the_format_byte_for_byte() {
     let (_dynamo, db) = legacy_table().await;
     put_raw(&db, hand::dataset()).await;
+    const { assert!(!Legacy::SCHEMA.write_tokens) };
 
     let updated = db
         .update(User::key("alice@example.com").unwrap())
@@ -114,10 +116,9 @@ async fn an_update_keeps_the_format_but_for_the_write_token() {
         .await
         .unwrap();
     assert_eq!(updated.status, "inactive");
-    let mut stored = raw_item(&db, "USER#alice@example.com", "PROFILE")
+    let stored = raw_item(&db, "USER#alice@example.com", "PROFILE")
         .await
         .unwrap();
-    assert!(stored.remove(Legacy::SCHEMA.token_attribute).is_some());
     assert_eq!(stored, hand::user("alice@example.com", "Alice", "inactive"));
 
     // A line's note, addressed by its unpadded number.
@@ -126,17 +127,74 @@ async fn an_update_keeps_the_format_but_for_the_write_token() {
         .await
         .unwrap();
     let sk = "ORDER#2026-03-01T09:00:00Z#ORD-1#LINE#2";
-    let mut stored = raw_item(&db, "USER#alice@example.com", sk).await.unwrap();
-    stored.remove(Legacy::SCHEMA.token_attribute);
-    assert_eq!(
-        stored,
+    let stored = raw_item(&db, "USER#alice@example.com", sk).await.unwrap();
+    let line = |note| {
         hand::line(
             "alice@example.com",
             "2026-03-01T09:00:00Z",
             "ORD-1",
             2,
-            "no gift wrap"
+            note,
         )
+    };
+    assert_eq!(stored, line("no gift wrap"));
+
+    // A create and an upsert that creates: what the hand-written put writes.
+    let carol = User {
+        email: "carol@example.com".into(),
+        name: "Carol".into(),
+        status: "active".into(),
+    };
+    db.create(&carol).await.unwrap();
+    assert_eq!(
+        raw_item(&db, "USER#carol@example.com", "PROFILE").await,
+        Some(hand::user("carol@example.com", "Carol", "active"))
+    );
+    let f = Order::fields();
+    db.upsert(Order::key("carol@example.com", at(5, 8), "ORD-9").unwrap())
+        .set(f.order_total, 3.5)
+        .set(f.status, "open".to_owned())
+        .await
+        .unwrap();
+    assert_eq!(
+        raw_item(
+            &db,
+            "USER#carol@example.com",
+            "ORDER#2026-03-05T08:00:00Z#ORD-9"
+        )
+        .await,
+        Some(hand::order(
+            "carol@example.com",
+            "2026-03-05T08:00:00Z",
+            "ORD-9",
+            "3.5",
+            "open"
+        ))
+    );
+
+    // A transaction's update and create.
+    let dave = User {
+        email: "dave@example.com".into(),
+        name: "Dave".into(),
+        status: "inactive".into(),
+    };
+    db.transact()
+        .create(&dave)
+        .update(
+            db.update(
+                OrderLine::key("alice@example.com", at(1, 9), "ORD-1", Unordered(2)).unwrap(),
+            )
+            .set(OrderLine::fields().note, "wrapped".to_owned()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        raw_item(&db, "USER#dave@example.com", "PROFILE").await,
+        Some(hand::user("dave@example.com", "Dave", "inactive"))
+    );
+    assert_eq!(
+        raw_item(&db, "USER#alice@example.com", sk).await,
+        Some(line("wrapped"))
     );
 }
 

@@ -184,3 +184,29 @@ fn empty_segments_and_boundaries() {
     assert!(order.key_matches(pk, Some("ORDER#9999-12-31T23:59:59Z#x")));
     assert!(!order.key_matches(pk, None));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Verbatim text reads exactly what it writes, and refuses what would
+    /// forge a delimiter; two texts never share an encoding.
+    #[test]
+    fn verbatim_text_round_trips_or_is_refused(a in "\\PC{0,12}", b in "[ -&a#]{0,6}") {
+        for text in [&a, &b] {
+            let value = Unordered(text.clone());
+            match key::encode(&value) {
+                Ok(written) => {
+                    prop_assert_eq!(&written, text);
+                    prop_assert_eq!(key::decode::<Unordered<String>>(&written).unwrap(), value);
+                }
+                Err(_) => {
+                    prop_assert!(text.contains('#'));
+                    prop_assert!(key::decode::<Unordered<String>>(text).is_err());
+                }
+            }
+        }
+        if let (Ok(ea), Ok(eb)) = (key::encode(&Unordered(a.clone())), key::encode(&Unordered(b.clone()))) {
+            prop_assert_eq!(a == b, ea == eb);
+        }
+    }
+}

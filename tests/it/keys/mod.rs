@@ -5,6 +5,7 @@
 
 mod adopted;
 mod bound;
+mod delimited;
 mod enums;
 mod floats;
 mod ids;

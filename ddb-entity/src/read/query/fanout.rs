@@ -31,6 +31,7 @@ use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
 use crate::error::Result;
 use crate::item::Item;
+use crate::read::filter::Reading;
 use crate::table::QueryIndex;
 
 /// Requests in flight at once for one query read over shards, unless
@@ -118,8 +119,8 @@ pub(super) struct FanOut<'db, I: QueryIndex> {
     condition: Option<SortRange<()>>,
     /// The filter's canonical text, when cursors are sealed.
     filter: Option<Vec<u8>>,
-    /// The collection's types (`None` when only counting).
-    types: Option<&'static [&'static str]>,
+    /// What the read returns (`None` when only counting).
+    read: Option<Reading>,
     /// What the limit still allows.
     remaining: Option<usize>,
     concurrency: usize,
@@ -131,15 +132,12 @@ pub(super) struct FanOut<'db, I: QueryIndex> {
 impl<'db, I: QueryIndex> FanOut<'db, I> {
     /// Checks everything that can be checked before sending, as
     /// `Query::start` does, and resumes every shard from the cursor.
-    pub(super) fn start(
-        query: &mut Query<'db, I>,
-        types: Option<&'static [&'static str]>,
-    ) -> Result<Self> {
+    pub(super) fn start(query: &mut Query<'db, I>, read: Option<Reading>) -> Result<Self> {
         let spec = query
             .partition
             .shards()
             .expect("only a sharded partition is read over shards");
-        let filter = query.filter_text(types)?;
+        let filter = query.filter_text(read)?;
         let (condition, nothing) = query.take_condition()?;
         let positions = match &query.cursor {
             None => vec![ShardPosition::Start; usize::from(spec.count())],
@@ -199,7 +197,7 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
             done: query.limit == Some(0) || nothing,
             condition,
             filter,
-            types,
+            read,
         })
     }
 
@@ -264,13 +262,13 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
         let mut queue = queue.into_iter();
         let mut in_flight = FuturesUnordered::new();
         for shard in queue.by_ref().take(self.concurrency) {
-            in_flight.push(shard.request(wanted, count, self.types));
+            in_flight.push(shard.request(wanted, count, self.read));
         }
         // The first failure returns, dropping (cancelling) the others.
         while let Some(done) = in_flight.next().await {
             done?;
             if let Some(shard) = queue.next() {
-                in_flight.push(shard.request(wanted, count, self.types));
+                in_flight.push(shard.request(wanted, count, self.read));
             }
         }
         Ok(())
@@ -350,7 +348,7 @@ impl<I: QueryIndex> Shard<'_, I> {
         &mut self,
         wanted: Option<usize>,
         count: u16,
-        types: Option<&[&str]>,
+        read: Option<Reading>,
     ) -> Result<()> {
         // Each request of the shard stands alone: its limit, then whether
         // the shard has more (DynamoDB's LastEvaluatedKey).
@@ -358,7 +356,7 @@ impl<I: QueryIndex> Shard<'_, I> {
         self.progress.done = false;
         let items = self
             .progress
-            .next_request(&self.query, types)
+            .next_request(&self.query, read)
             .await
             .map_err(|err| err.in_shard(self.number, count, self.query.partition.as_str()))?
             .unwrap_or_default();
@@ -417,7 +415,7 @@ pub(super) async fn collect<C: Collection<Table = I::Table>, I: QueryIndex>(
 ) -> Result<C> {
     let span = query.span(C::NAME);
     async move {
-        let mut fan_out = FanOut::start(&mut query, Some(C::TYPES))?;
+        let mut fan_out = FanOut::start(&mut query, Some(Reading::of::<C>()))?;
         let items = fan_out.next_items(None, false).await?;
         let mut collection = C::default();
         for item in items {
@@ -436,7 +434,7 @@ pub(super) async fn page<C: Collection<Table = I::Table>, I: QueryIndex>(
 ) -> Result<Page<C>> {
     let span = query.span(C::NAME);
     async move {
-        let mut fan_out = FanOut::start(&mut query, Some(C::TYPES))?;
+        let mut fan_out = FanOut::start(&mut query, Some(Reading::of::<C>()))?;
         let page = next_page(&query, &mut fan_out).await?;
         fan_out.progress().record();
         Ok(page)
@@ -475,7 +473,7 @@ pub(super) fn pages<'db, C: Collection<Table = I::Table>, I: QueryIndex>(
             async move {
                 let mut fan_out = match fan_out {
                     Some(fan_out) => fan_out,
-                    None => FanOut::start(&mut query, Some(C::TYPES))?,
+                    None => FanOut::start(&mut query, Some(Reading::of::<C>()))?,
                 };
                 if fan_out.done {
                     return Ok(None);
@@ -497,7 +495,7 @@ where
     T: CollectionItem<Table = I::Table>,
     I: QueryIndex,
 {
-    let mut fan_out = FanOut::start(query, Some(T::TYPES))?;
+    let mut fan_out = FanOut::start(query, Some(Reading::of_item::<T>()))?;
     let mut found = Vec::<T>::new();
     while found.len() < most && !fan_out.done {
         for item in fan_out.next_items(Some(most - found.len()), false).await? {
