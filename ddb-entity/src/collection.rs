@@ -23,6 +23,7 @@ use crate::entity::verify::item_at;
 use crate::entity::{Entity, EntityHooks};
 use crate::error::{Repr, Result};
 use crate::item::{self, Item, stored_keys};
+use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema, Typing};
 
 /// One entity type a collection holds, as routing by key needs it.
@@ -53,6 +54,7 @@ pub struct Member {
     /// Its primary key templates (partition, sort) as written.
     pub templates: (&'static str, Option<&'static str>),
     matches: fn(&str, Option<&str>) -> bool,
+    layout: &'static EntityLayout,
 }
 
 impl Member {
@@ -63,7 +65,14 @@ impl Member {
             type_tag: E::TYPE_TAG,
             templates: <E as EntityHooks>::KEY_TEMPLATES,
             matches: <E as EntityHooks>::key_matches,
+            layout: E::LAYOUT,
         }
+    }
+
+    /// Its keys as data ([`Entity::LAYOUT`]): raw key attributes included,
+    /// which the templates' text does not tell from literals.
+    pub(crate) fn layout(&self) -> &'static EntityLayout {
+        self.layout
     }
 
     /// Whether stored key values (partition, sort) parse as this entity's

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::entity::{AttrPath, Entity, Step};
 use crate::error::{Error, Repr, Result};
 use crate::item::size;
+use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema, Typing};
 
 pub use operand::{AttributeType, SizeOf};
@@ -214,7 +215,7 @@ impl<E: Entity> Condition<E> {
         ErasedCondition {
             node: self.node,
             subject: Subject::of::<E>(),
-            templates: <E as crate::entity::EntityHooks>::KEY_TEMPLATES,
+            layout: E::LAYOUT,
         }
     }
 }
@@ -224,9 +225,9 @@ impl<E: Entity> Condition<E> {
 pub(crate) struct ErasedCondition {
     node: Node,
     subject: Subject,
-    /// The entity's primary key templates: on a table typed by key, the
-    /// only record of which entity an item is.
-    templates: (&'static str, Option<&'static str>),
+    /// The entity's key templates: on a table typed by key, the only
+    /// record of which entity an item is.
+    layout: &'static EntityLayout,
 }
 
 impl ErasedCondition {
@@ -258,10 +259,10 @@ impl ErasedCondition {
         self.subject.rust_name
     }
 
-    /// The entity's primary key templates (partition, sort); empty for an
-    /// entity implemented by hand, which states none.
-    pub(crate) fn templates(&self) -> (&'static str, Option<&'static str>) {
-        self.templates
+    /// The entity's key templates; undescribed for an entity implemented
+    /// by hand, which states none.
+    pub(crate) fn layout(&self) -> &'static EntityLayout {
+        self.layout
     }
 
     /// The top-level attributes the condition names (not the ones the

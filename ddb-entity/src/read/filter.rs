@@ -182,7 +182,7 @@ impl Filters {
             if !candidates.iter().any(|c| c.entity == condition.entity()) {
                 candidates.push(Candidate {
                     entity: condition.entity(),
-                    templates: condition.templates(),
+                    layout: condition.layout(),
                 });
             }
         }

@@ -26,64 +26,74 @@
 //! evaluating it in the client would be a second implementation of
 //! DynamoDB's comparison rules, drifting from the first.
 
+use aws_sdk_dynamodb::types::AttributeValue;
+
 use crate::collection::Member;
 use crate::error::{Repr, Result};
 use crate::expr::{ErasedCondition, Placeholders};
+use crate::layout::{EntityLayout, Piece, TemplateLayout};
 use crate::table::TableSchema;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 /// What a key template says about every key it makes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape<'a> {
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
     /// A template without a hole: this key exactly.
-    Exactly(&'a str),
+    Exactly(String),
     /// A key that begins with this literal (empty: any key).
-    StartsWith(&'a str),
+    StartsWith(String),
 }
 
-impl<'a> Shape<'a> {
-    /// `None` for an entity implemented by hand, which states no template.
-    fn of(template: &'a str) -> Option<Self> {
-        if template.is_empty() {
-            return None;
+impl Shape {
+    /// From the template's pieces, not its text: a raw key attribute
+    /// (`pk = token`) is written as the field's name but makes any string.
+    fn of(template: &TemplateLayout) -> Self {
+        if template.raw {
+            return Shape::StartsWith(String::new());
         }
-        Some(match template.find('{') {
-            Some(at) => Shape::StartsWith(&template[..at]),
-            None => Shape::Exactly(template),
-        })
+        let prefix = template.literal_prefix();
+        let literal = template
+            .segments
+            .iter()
+            .flat_map(|segment| segment.iter())
+            .all(|piece| matches!(piece, Piece::Literal(_)));
+        match literal {
+            true => Shape::Exactly(prefix),
+            false => Shape::StartsWith(prefix),
+        }
     }
 
     /// Whether no key `other` makes can pass this shape's test. Holes are
     /// taken to make anything, so a literal that extends another's is an
     /// overlap: never a false "apart".
-    fn excludes(self, other: Shape<'_>) -> bool {
+    fn excludes(&self, other: &Shape) -> bool {
         match (self, other) {
             (Shape::Exactly(a), Shape::Exactly(b)) => a != b,
-            (Shape::Exactly(a), Shape::StartsWith(b)) => !a.starts_with(b),
-            (Shape::StartsWith(a), Shape::Exactly(b)) => !b.starts_with(a),
-            (Shape::StartsWith(a), Shape::StartsWith(b)) => !(a.starts_with(b) || b.starts_with(a)),
+            (Shape::Exactly(a), Shape::StartsWith(b)) => !a.starts_with(b.as_str()),
+            (Shape::StartsWith(a), Shape::Exactly(b)) => !b.starts_with(a.as_str()),
+            (Shape::StartsWith(a), Shape::StartsWith(b)) => {
+                !(a.starts_with(b.as_str()) || b.starts_with(a.as_str()))
+            }
         }
     }
 
     /// Tests nothing (`begins_with(…, "")`).
-    fn is_trivial(self) -> bool {
-        self == Shape::StartsWith("")
+    fn is_trivial(&self) -> bool {
+        matches!(self, Shape::StartsWith(prefix) if prefix.is_empty())
     }
 }
 
-/// One entity a read can return: its name and primary key templates.
+/// One entity a read can return: its name and key layout.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Candidate {
     pub(crate) entity: &'static str,
-    pub(crate) templates: (&'static str, Option<&'static str>),
+    pub(crate) layout: &'static EntityLayout,
 }
 
 impl From<&Member> for Candidate {
     fn from(member: &Member) -> Self {
         Candidate {
             entity: member.entity,
-            templates: member.templates,
+            layout: member.layout(),
         }
     }
 }
@@ -116,24 +126,22 @@ pub(crate) fn is_entity(
         }
         .into()
     };
-    let (pk_template, sk_template) = condition.templates();
-    // The table's key attributes the filter may name, each with `E`'s
-    // shape there.
-    let mut tests: Vec<(&'static str, Shape<'static>)> = Vec::new();
-    let pk = schema.primary.partition_key;
-    let Some(pk_shape) = Shape::of(pk_template) else {
+    let Some(primary) = condition.layout().primary() else {
         return Err(refuse(format!(
             "`{entity}` is implemented by hand and states no key templates to tell its items by"
         )));
     };
+    // The table's key attributes the filter may name, each with `E`'s
+    // template and shape there.
+    let pk = schema.primary.partition_key;
+    let mut tests: Vec<(&'static str, &TemplateLayout, Shape)> = Vec::new();
     if !queried.contains(&pk) {
-        tests.push((pk, pk_shape));
+        tests.push((pk, &primary.partition, Shape::of(&primary.partition)));
     }
-    if let (Some(sk), Some(template)) = (schema.primary.sort_key, sk_template)
+    if let (Some(sk), Some(template)) = (schema.primary.sort_key, &primary.sort)
         && !queried.contains(&sk)
-        && let Some(shape) = Shape::of(template)
     {
-        tests.push((sk, shape));
+        tests.push((sk, template, Shape::of(template)));
     }
     if tests.is_empty() {
         let keys = queried.join("`, `");
@@ -142,31 +150,24 @@ pub(crate) fn is_entity(
         )));
     }
     for other in others {
-        let (other_pk, other_sk) = other.templates;
-        let apart = tests.iter().any(|(attribute, shape)| {
-            let template = if *attribute == pk {
-                Some(other_pk)
-            } else {
-                other_sk
-            };
-            template
-                .and_then(Shape::of)
-                .is_some_and(|theirs| shape.excludes(theirs))
+        // Theirs at the same attribute; an entity implemented by hand
+        // states none, and could make any key.
+        let theirs = |attribute: &str| {
+            let primary = other.layout.primary()?;
+            match attribute == pk {
+                true => Some(&primary.partition),
+                false => primary.sort.as_ref(),
+            }
+        };
+        let apart = tests.iter().any(|(attribute, _, shape)| {
+            theirs(attribute).is_some_and(|template| shape.excludes(&Shape::of(template)))
         });
         if !apart {
             let named: Vec<String> = tests
                 .iter()
-                .map(|(attribute, _)| {
-                    let (mine, theirs) = if *attribute == pk {
-                        (Some(pk_template), Some(other_pk))
-                    } else {
-                        (sk_template, other_sk)
-                    };
-                    format!(
-                        "{attribute} {:?} vs {:?}",
-                        mine.unwrap_or(""),
-                        theirs.unwrap_or("")
-                    )
+                .map(|(attribute, mine, _)| {
+                    let theirs = theirs(attribute).map_or("", |t| t.source);
+                    format!("{attribute} {:?} vs {theirs:?}", mine.source)
                 })
                 .collect();
             return Err(refuse(format!(
@@ -178,17 +179,17 @@ pub(crate) fn is_entity(
     }
     let clauses: Vec<String> = tests
         .into_iter()
-        .filter(|(_, shape)| !shape.is_trivial())
-        .map(|(attribute, shape)| {
+        .filter(|(_, _, shape)| !shape.is_trivial())
+        .map(|(attribute, _, shape)| {
             let name = p.name(attribute);
             match shape {
-                Shape::Exactly(key) => {
-                    format!("{name} = {}", p.value(AttributeValue::S(key.to_owned())))
+                Shape::Exactly(key) => format!("{name} = {}", p.value(AttributeValue::S(key))),
+                Shape::StartsWith(prefix) => {
+                    format!(
+                        "begins_with({name}, {})",
+                        p.value(AttributeValue::S(prefix))
+                    )
                 }
-                Shape::StartsWith(prefix) => format!(
-                    "begins_with({name}, {})",
-                    p.value(AttributeValue::S(prefix.to_owned()))
-                ),
             }
         })
         .collect();
@@ -198,24 +199,60 @@ pub(crate) fn is_entity(
 #[cfg(test)]
 mod tests {
     use super::Shape;
+    use crate::key::Cardinality;
+    use crate::layout::{HoleLayout, Piece, TemplateLayout};
+
+    const fn hole(field: &'static str) -> Piece {
+        Piece::Hole(HoleLayout::new(
+            field,
+            "T",
+            None,
+            None,
+            Cardinality::Unbounded,
+            false,
+            false,
+        ))
+    }
+
+    const ORDER: &[Piece] = &[Piece::Literal("ORDER")];
+    const ORDER_KEY: &[&[Piece]] = &[ORDER, &[hole("placed")], &[hole("id")]];
+    const LINE_KEY: &[&[Piece]] = &[
+        ORDER,
+        &[hole("placed")],
+        &[hole("id")],
+        &[Piece::Literal("LINE")],
+        &[hole("n")],
+    ];
+    const PROFILE_KEY: &[&[Piece]] = &[&[Piece::Literal("PROFILE")]];
+    const ITEM_KEY: &[&[Piece]] = &[&[Piece::Literal("ITEM")], &[hole("sku")]];
+    const ANY_KEY: &[&[Piece]] = &[&[hole("label")]];
+    const ORD_KEY: &[&[Piece]] = &[&[Piece::Literal("ORD"), hole("n")]];
+    const ORDER_ONLY: &[&[Piece]] = &[ORDER];
+    const ORDER_ANY: &[&[Piece]] = &[ORDER, &[hole("x")]];
+    const RAW_KEY: &[&[Piece]] = &[&[hole("token")]];
+
+    fn shape(segments: &'static [&'static [Piece]]) -> Shape {
+        Shape::of(&TemplateLayout::new("", false, segments))
+    }
 
     #[test]
     fn shapes_are_apart_only_when_no_key_can_pass_both() {
-        let shape = |t| Shape::of(t).unwrap();
-        let order = shape("ORDER#{placed}#{id}");
-        let line = shape("ORDER#{placed}#{id}#LINE#{n}");
-        let profile = shape("PROFILE");
-        let item = shape("ITEM#{sku}");
-        let any = shape("{label}");
-        assert!(!order.excludes(line) && !line.excludes(order));
-        assert!(profile.excludes(order) && order.excludes(profile));
-        assert!(item.excludes(order));
-        assert!(!any.excludes(profile) && !profile.excludes(any));
+        let (order, line) = (shape(ORDER_KEY), shape(LINE_KEY));
+        let (profile, item, any) = (shape(PROFILE_KEY), shape(ITEM_KEY), shape(ANY_KEY));
+        assert!(!order.excludes(&line) && !line.excludes(&order));
+        assert!(profile.excludes(&order) && order.excludes(&profile));
+        assert!(item.excludes(&order));
+        assert!(!any.excludes(&profile) && !profile.excludes(&any));
         // A literal inside another's hole could be made by it.
-        assert!(!shape("ORD{n}").excludes(order) && !order.excludes(shape("ORD{n}")));
+        let ord = shape(ORD_KEY);
+        assert!(!ord.excludes(&order) && !order.excludes(&ord));
         // A literal key shorter than the other's prefix is not under it.
-        assert!(order.excludes(shape("ORDER")));
-        assert!(!shape("ORDER#").excludes(order));
-        assert!(Shape::of("").is_none());
+        assert!(order.excludes(&shape(ORDER_ONLY)));
+        assert!(!shape(ORDER_ANY).excludes(&order));
+        // A raw key attribute is written as its field's name and makes any
+        // string: never apart.
+        let raw = Shape::of(&TemplateLayout::new("token", true, RAW_KEY));
+        assert!(raw.is_trivial());
+        assert!(!raw.excludes(&profile) && !profile.excludes(&raw));
     }
 }

@@ -232,3 +232,77 @@ async fn an_index_query_filters_one_member_by_the_table_keys() {
     assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
     assert!(err.to_string().contains("`SK`, `PK`"), "{err}");
 }
+
+ddb_entity::table! {
+    /// A hand-made hash-only table: sessions keyed by their raw token,
+    /// counters by a templated key, no type attribute.
+    pub struct Tokens { partition_key: "PK", typed_by: Key }
+}
+
+/// Its key attribute is the token itself: any string, `COUNTER#…` too.
+#[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Tokens, pk = token, type = "SESSION")]
+struct RawSession {
+    #[serde(rename = "PK")]
+    token: String,
+    username: String,
+}
+
+#[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Tokens, pk = "COUNTER#{name}")]
+struct NamedCounter {
+    name: String,
+    value: u64,
+}
+
+#[derive(ddb_entity::Collection, Debug)]
+enum TokenItem {
+    Session(RawSession),
+    Counter(NamedCounter),
+}
+
+/// A raw key can be any string: no key test tells a raw-keyed member from
+/// another, so a filter on either is refused before any request. (Read as
+/// the literal key "token", the session's test was `PK = "token"`, which no
+/// session passes: the filter was sent and dropped nothing.)
+#[tokio::test]
+async fn a_filter_beside_a_raw_keyed_member_is_refused() {
+    let dynamo = ddb_entity::local::LocalDynamo::start().await.unwrap();
+    let db = ddb_entity::Db::<Tokens>::new(dynamo.client(), dynamo.unique_table_name("tokens"));
+    db.create_table_if_missing().send().await.unwrap();
+    for (token, username) in [("t-1", "ann"), ("t-2", "bob")] {
+        db.put(&RawSession {
+            token: token.into(),
+            username: username.into(),
+        })
+        .await
+        .unwrap();
+    }
+    let ann = RawSession::fields().username.equals("ann".to_owned());
+    let err = db
+        .scan()
+        .filter(ann.clone())
+        .collect::<Vec<TokenItem>>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
+    assert!(err.to_string().contains("`NamedCounter`"), "{err}");
+    let counted = NamedCounter::fields().value.gt(1);
+    let err = db
+        .scan()
+        .filter(counted)
+        .collect::<Vec<TokenItem>>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
+
+    // Alone, the sessions take the filter.
+    let sessions: Vec<RawSession> = db.scan().filter(ann).collect().await.unwrap();
+    assert_eq!(
+        sessions,
+        [RawSession {
+            token: "t-1".into(),
+            username: "ann".into()
+        }]
+    );
+}
