@@ -296,6 +296,21 @@ async fn a_filter_beside_a_raw_keyed_member_is_refused() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::AmbiguousFilter, "{err}");
 
+    // Unfiltered, each item is told by its keys: two sessions.
+    let mut tokens: Vec<String> = db
+        .scan()
+        .collect::<Vec<TokenItem>>()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|item| match item {
+            TokenItem::Session(session) => session.token,
+            TokenItem::Counter(counter) => counter.name,
+        })
+        .collect();
+    tokens.sort();
+    assert_eq!(tokens, ["t-1", "t-2"]);
+
     // Alone, the sessions take the filter.
     let sessions: Vec<RawSession> = db.scan().filter(ann).collect().await.unwrap();
     assert_eq!(
