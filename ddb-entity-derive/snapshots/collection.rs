@@ -27,9 +27,9 @@ const _: () = {
     const _: () = ::core::assert!(
         ! (::ddb_entity::__private::typed_by_key:: < < __Member0 as ::ddb_entity::Entity
         > ::Table > () && ::ddb_entity::__private::same_key_shape(< __Member0 as
-        ::ddb_entity::__private::EntityHooks > ::KEY_TEMPLATES, < __Member1 as
-        ::ddb_entity::__private::EntityHooks > ::KEY_TEMPLATES)),
-        "`Customer` and `Order` have the same key templates but for the names of their holes, and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute"
+        ::ddb_entity::Entity > ::LAYOUT, < __Member1 as ::ddb_entity::Entity >
+        ::LAYOUT)),
+        "`Customer` and `Order` have the same key templates but for the names of their holes (a raw key attribute, `pk = field`, is a hole: any string), and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute"
     );
     #[automatically_derived]
     impl ::ddb_entity::Collection for CustomerView {

@@ -23,7 +23,7 @@ use crate::entity::verify::item_at;
 use crate::entity::{Entity, EntityHooks};
 use crate::error::{Repr, Result};
 use crate::item::{self, Item, stored_keys};
-use crate::layout::EntityLayout;
+use crate::layout::{EntityLayout, Piece, TemplateLayout};
 use crate::table::{Table, TableSchema, Typing};
 
 /// One entity type a collection holds, as routing by key needs it.
@@ -337,44 +337,70 @@ pub const fn has_duplicate_type(types: &[&str]) -> bool {
     false
 }
 
-/// Whether two entities' primary key templates are the same text but for
-/// the names (and widths) of their holes: on a table typed by key, their
-/// items could not be told apart. Checked at compile time by
-/// `#[derive(Collection)]` for members of a table typed by key.
+/// Whether two entities' primary keys are the same templates but for the
+/// names (and widths) of their holes: on a table typed by key, their items
+/// could not be told apart. A raw key attribute (`pk = token`) is one
+/// hole: it makes any string. Read from [`Entity::LAYOUT`], not the
+/// templates' text, where a raw key reads as a literal (its field's name).
+/// Checked at compile time by `#[derive(Collection)]` for members of a
+/// table typed by key.
 #[doc(hidden)]
-pub const fn same_key_shape(a: (&str, Option<&str>), b: (&str, Option<&str>)) -> bool {
-    if a.0.is_empty() || b.0.is_empty() {
+pub const fn same_key_shape(a: &EntityLayout, b: &EntityLayout) -> bool {
+    let (Some(a), Some(b)) = (a.keys.first(), b.keys.first()) else {
         // A hand-written entity states no templates.
         return false;
-    }
-    if !same_shape(a.0.as_bytes(), b.0.as_bytes()) {
+    };
+    if a.index.is_some() || b.index.is_some() || a.partition.segments.is_empty() {
         return false;
     }
-    match (a.1, b.1) {
-        (Some(x), Some(y)) => same_shape(x.as_bytes(), y.as_bytes()),
+    if !same_template(&a.partition, &b.partition) {
+        return false;
+    }
+    match (&a.sort, &b.sort) {
+        (Some(x), Some(y)) => same_template(x, y),
         (None, None) => true,
         _ => false,
     }
 }
 
-/// Byte equality where every `{…}` run counts as one hole.
-const fn same_shape(a: &[u8], b: &[u8]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] == b'{' && b[j] == b'{' {
-            while i < a.len() && a[i] != b'}' {
-                i += 1;
-            }
-            while j < b.len() && b[j] != b'}' {
-                j += 1;
-            }
-        } else if a[i] != b[j] {
+/// Piece by piece: literals equal, a hole (or a shard) against a hole.
+const fn same_template(a: &TemplateLayout, b: &TemplateLayout) -> bool {
+    if a.raw || b.raw {
+        // Any string against a template made of one hole: the same keys.
+        return one_hole(a) && one_hole(b);
+    }
+    if a.segments.len() != b.segments.len() {
+        return false;
+    }
+    let mut s = 0;
+    while s < a.segments.len() {
+        let (x, y) = (a.segments[s], b.segments[s]);
+        if x.len() != y.len() {
             return false;
         }
-        i += 1;
-        j += 1;
+        let mut p = 0;
+        while p < x.len() {
+            let same = match (&x[p], &y[p]) {
+                (Piece::Literal(l), Piece::Literal(r)) => str_eq(l, r),
+                (Piece::Hole(_), Piece::Hole(_)) | (Piece::Shard(_), Piece::Shard(_)) => true,
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+            p += 1;
+        }
+        s += 1;
     }
-    i >= a.len() && j >= b.len()
+    true
+}
+
+/// A raw key, or a template that is one hole and nothing else.
+const fn one_hole(template: &TemplateLayout) -> bool {
+    template.raw
+        || (template.segments.len() == 1
+            && template.segments[0].len() == 1
+            && matches!(template.segments[0][0], Piece::Hole(_)))
 }
 
 pub(crate) const fn str_eq(a: &str, b: &str) -> bool {

@@ -81,17 +81,6 @@ fn associated_items(model: &Collection<'_>) -> TokenStream {
     }
 }
 
-/// `<E as ::ddb_entity::__private::EntityHooks>` of the member's checked type.
-fn hooks(model: &Collection<'_>, member: &Member<'_>) -> TokenStream {
-    let position = model
-        .members
-        .iter()
-        .position(|m| std::ptr::eq(m, member))
-        .expect("a member of this collection");
-    let alias = format_ident!("__Member{}", position);
-    quote!(<#alias as ::ddb_entity::__private::EntityHooks>)
-}
-
 fn struct_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
@@ -215,9 +204,8 @@ fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
                 );
             });
             // On a table typed by key, the keys are the only type there is.
-            let (hooks_a, hooks_b) = (hooks(model, earlier), hooks(model, later));
             let message = format!(
-                "`{}` and `{}` have the same key templates but for the names of their holes, and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute",
+                "`{}` and `{}` have the same key templates but for the names of their holes (a raw key attribute, `pk = field`, is a hole: any string), and their table is typed by key (`typed_by: Key`): no stored key could tell their items apart; make the literal text of one template differ, or declare `typed_by: KeyAndAttribute` in `table!` and store a type attribute",
                 ast::type_string(earlier.entity),
                 ast::type_string(later.entity),
             )
@@ -226,7 +214,7 @@ fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
             distinct.push(quote_spanned! {span=>
                 const _: () = ::core::assert!(
                     !(::ddb_entity::__private::typed_by_key::<#first::Table>()
-                        && ::ddb_entity::__private::same_key_shape(#hooks_a::KEY_TEMPLATES, #hooks_b::KEY_TEMPLATES)),
+                        && ::ddb_entity::__private::same_key_shape(#a::LAYOUT, #b::LAYOUT)),
                     #message
                 );
             });
