@@ -81,14 +81,14 @@ pub fn from_attribute_value<T: DeserializeOwned>(
     mut value: AttributeValue,
 ) -> Result<T, DecodeError> {
     // What is not taken is dropped here, in one sweep.
-    T::deserialize(de::owned::Value(&mut value))
+    T::deserialize(de::Value(&mut value))
 }
 
 /// Decodes one borrowed attribute value.
 pub fn from_attribute_value_ref<'de, T: Deserialize<'de>>(
     value: &'de AttributeValue,
 ) -> Result<T, DecodeError> {
-    T::deserialize(de::borrowed::Value(value))
+    T::deserialize(de::Value(value))
 }
 
 /// Encodes a value as an item, exactly as `serde_dynamo::to_item` does:
