@@ -3,13 +3,12 @@
 //! written here once, and each `Source` only says how to hand out what a
 //! rule reaches for.
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{
     self, DeserializeSeed, Deserializer as _, EnumAccess, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
 use serde::forward_to_deserialize_any;
-
-use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{KeyDe, KeyText, NumberDe, Result, Source, check_ignored, parse, visit_number};
 use crate::codec::error::DecodeError;
