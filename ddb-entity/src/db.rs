@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::config::AsyncSleep;
 use aws_sdk_dynamodb::operation::describe_table::DescribeTableError;
-use aws_sdk_dynamodb::types::TableDescription;
+use aws_sdk_dynamodb::types::{TableDescription, TimeToLiveDescription};
 
 use crate::capacity::{Capacity, Charge};
 use crate::cursor::CursorSeal;
@@ -207,6 +207,52 @@ impl<T: Table> Db<T> {
                 Ok(None)
             }
             Err(err) => Err(Error::service("DescribeTable", self.table_name(), err)),
+        }
+    }
+
+    /// The table's time to live (DescribeTimeToLive): what creating a
+    /// table turns on and the drift check compares.
+    pub(crate) async fn time_to_live(&self) -> Result<Option<TimeToLiveDescription>> {
+        let output = self
+            .client
+            .describe_time_to_live()
+            .table_name(self.table_name())
+            .send()
+            .await
+            .map_err(|err| Error::service("DescribeTimeToLive", self.table_name(), err))?;
+        Ok(output.time_to_live_description)
+    }
+
+    /// DescribeTable until `status` of the description (of a table that
+    /// exists) is `ACTIVE`, backing off from 20 ms to `max_delay`; after
+    /// `wait`, a `NotActive` error with the last status. What creating a
+    /// table and adding an index wait on.
+    pub(crate) async fn wait_until_active(
+        &self,
+        wait: Duration,
+        max_delay: Duration,
+        status: impl Fn(&TableDescription) -> String,
+    ) -> Result<()> {
+        let started = std::time::Instant::now();
+        let mut delay = Duration::from_millis(20);
+        loop {
+            let status = match self.description().await? {
+                None => "missing".to_owned(),
+                Some(description) => status(&description),
+            };
+            if status == "ACTIVE" {
+                return Ok(());
+            }
+            if started.elapsed() >= wait {
+                return Err(Error::not_active(
+                    self.table_name(),
+                    status,
+                    started.elapsed(),
+                ));
+            }
+            tracing::debug!(%status, "waiting until active");
+            pause(&self.client, delay).await;
+            delay = (delay * 2).min(max_delay);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! UpdateTable: add a declared index to a live table, then wait for it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate,
@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
-use crate::db::{Db, pause};
+use crate::db::Db;
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
 use crate::table::sdk::{key_schema_elements, projection, throughput};
@@ -118,7 +118,13 @@ impl<'db, T: Table> AddIndex<'db, T> {
                 IndexAdded::Created
             };
             tracing::Span::current().record("outcome", tracing::field::debug(outcome));
-            wait_for_index(self.db, self.index.name, self.wait).await?;
+            // Until the table is ACTIVE and the index is ACTIVE and no
+            // longer backfilling (DynamoDB's own fill of items that carry
+            // its keys).
+            let index = self.index.name;
+            self.db
+                .wait_until_active(self.wait, Duration::from_secs(2), |d| index_status(d, index))
+                .await?;
             Ok(outcome)
         }
         .instrument(span)
@@ -224,32 +230,6 @@ async fn create<T: Table>(
         .await
         .map_err(|err| Error::service("UpdateTable", db.table_name(), err))?;
     Ok(())
-}
-
-/// DescribeTable until the table is ACTIVE and the index is ACTIVE and no
-/// longer backfilling (DynamoDB's own fill of items that carry its keys).
-async fn wait_for_index<T: Table>(db: &Db<T>, index: &str, wait: Duration) -> Result<()> {
-    let started = Instant::now();
-    let mut delay = Duration::from_millis(20);
-    loop {
-        let status = match db.description().await? {
-            None => "missing".to_owned(),
-            Some(description) => index_status(&description, index),
-        };
-        if status == "ACTIVE" {
-            return Ok(());
-        }
-        if started.elapsed() >= wait {
-            return Err(Error::not_active(
-                db.table_name(),
-                status,
-                started.elapsed(),
-            ));
-        }
-        tracing::debug!(%status, "waiting for the index");
-        pause(db.client(), delay).await;
-        delay = (delay * 2).min(Duration::from_secs(2));
-    }
 }
 
 fn index_status(description: &TableDescription, index: &str) -> String {

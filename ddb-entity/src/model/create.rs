@@ -6,14 +6,14 @@
 //! and checks an existing table with the model's drift comparison; the
 //! operations below never need the model, so imports still point down.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{IndexStatus, TableDescription, TableStatus, TimeToLiveStatus};
 use tracing::Instrument;
 
 use super::definition::{create_table_input, time_to_live_specification};
 use super::drift::compare;
-use crate::db::{Db, pause};
+use crate::db::Db;
 use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
 use crate::table::{Table, TableSchema, validate_table_name};
@@ -186,7 +186,9 @@ impl<T: Table> CreateTable<'_, T> {
                 }
                 None => create(self.db).await?,
             };
-            wait_until_active(self.db, self.wait).await?;
+            self.db
+                .wait_until_active(self.wait, Duration::from_secs(1), table_status)
+                .await?;
             if let Some(attribute) = T::SCHEMA.ttl_attribute {
                 enable_ttl(self.db, attribute).await?;
             }
@@ -251,14 +253,8 @@ fn check_matches(table: &str, schema: &TableSchema, existing: &TableDescription)
 /// whose TTL is on for another attribute does not match its declaration.
 async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
     let table = db.table_name();
-    let described = db
-        .client()
-        .describe_time_to_live()
-        .table_name(table)
-        .send()
-        .await
-        .map_err(|err| Error::service("DescribeTimeToLive", table, err))?;
-    let current = described.time_to_live_description();
+    let described = db.time_to_live().await?;
+    let current = described.as_ref();
     let on = current
         .and_then(|d| d.time_to_live_status())
         .is_some_and(|status| {
@@ -290,30 +286,6 @@ async fn enable_ttl<T: Table>(db: &Db<T>, attribute: &str) -> Result<()> {
         .await
         .map_err(|err| Error::service("UpdateTimeToLive", table, err))?;
     Ok(())
-}
-
-async fn wait_until_active<T: Table>(db: &Db<T>, wait: Duration) -> Result<()> {
-    let started = Instant::now();
-    let mut delay = Duration::from_millis(20);
-    loop {
-        let description = db.description().await?;
-        let status = description
-            .as_ref()
-            .map(table_status)
-            .unwrap_or_else(|| "missing".to_owned());
-        if status == "ACTIVE" {
-            return Ok(());
-        }
-        if started.elapsed() >= wait {
-            return Err(Error::not_active(
-                db.table_name(),
-                status,
-                started.elapsed(),
-            ));
-        }
-        pause(db.client(), delay).await;
-        delay = (delay * 2).min(Duration::from_secs(1));
-    }
 }
 
 /// `ACTIVE` only when the table and every index are; otherwise the first

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
 use tracing::Instrument;
 
 use crate::db::Db;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::future::into_future;
 use crate::table::sdk::scalar_type;
 use crate::table::{
@@ -403,17 +403,10 @@ impl<T: Table> DriftCheck<'_, T> {
                     }],
                 });
             };
-            let ttl = self
-                .db
-                .client()
-                .describe_time_to_live()
-                .table_name(table)
-                .send()
-                .await
-                .map_err(|err| Error::service("DescribeTimeToLive", table, err))?;
+            let ttl = self.db.time_to_live().await?;
             Ok(Drift {
                 table: table.to_owned(),
-                differences: compare(&T::SCHEMA, &description, ttl.time_to_live_description()),
+                differences: compare(&T::SCHEMA, &description, ttl.as_ref()),
             })
         }
         .instrument(span)
