@@ -14,6 +14,7 @@ use tracing::Instrument;
 
 use super::backfill::stop_after_error;
 use super::checkpoint::{Checkpoint, SegmentPosition};
+use super::rewrite::reread;
 use super::scan::{RawPage, ScanSpec, backoff};
 use crate::batch::{BatchRetry, Jitter};
 use crate::db::Db;
@@ -749,25 +750,8 @@ async fn compare(
             .cloned()
             .unwrap_or_default()
     };
-    let started = Instant::now();
-    let mut jitter = Jitter::new(0);
-    let mut retries = 0;
-    let stored = loop {
-        let response = client
-            .get_item()
-            .table_name(table)
-            .set_key(Some(key.clone()))
-            .consistent_read(true)
-            .send()
-            .await;
-        match response {
-            Ok(output) => break output.item,
-            Err(err) => {
-                let err = Error::service("GetItem", table, err);
-                backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
-            }
-        }
-    };
+    let (mut jitter, mut retries) = (Jitter::new(0), 0);
+    let stored = reread(client, table, &key, retry, &mut jitter, &mut retries).await?;
     let key_text = (
         text(names[0]),
         names.get(1).map(|n| text(n)).unwrap_or_default(),

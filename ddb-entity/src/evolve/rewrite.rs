@@ -112,8 +112,9 @@ pub(crate) async fn rewrite<E: Entity>(
     }
 }
 
-/// A consistent read of the item at `key`, retrying throttles.
-async fn reread(
+/// A consistent read of the item at `key`, retrying throttles: the
+/// backfill's re-read after a lost race and the migration's verification.
+pub(crate) async fn reread(
     client: &Client,
     table: &str,
     key: &Item,
