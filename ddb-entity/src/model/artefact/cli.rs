@@ -2,7 +2,7 @@
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
 
-use super::{definitions, key_schema, projection, throughput};
+use super::{definitions, global_index, key_schema, local_index, throughput};
 use crate::error::Result;
 use crate::model::json::{Json, object, string};
 use crate::model::{Model, time_to_live_specification};
@@ -63,13 +63,7 @@ pub(crate) fn create_table_json(input: &CreateTableInput) -> Json {
         let local = input
             .local_secondary_indexes()
             .iter()
-            .map(|index| {
-                object([
-                    ("IndexName", string(index.index_name())),
-                    ("KeySchema", key_schema(index.key_schema())),
-                    ("Projection", projection(index.projection())),
-                ])
-            })
+            .map(local_index)
             .collect();
         out.push("LocalSecondaryIndexes", Json::Array(local));
     }
@@ -77,17 +71,7 @@ pub(crate) fn create_table_json(input: &CreateTableInput) -> Json {
         let global = input
             .global_secondary_indexes()
             .iter()
-            .map(|index| {
-                let mut gsi = object([
-                    ("IndexName", string(index.index_name())),
-                    ("KeySchema", key_schema(index.key_schema())),
-                    ("Projection", projection(index.projection())),
-                ]);
-                if let Some(capacity) = index.provisioned_throughput() {
-                    gsi.push("ProvisionedThroughput", throughput(capacity));
-                }
-                gsi
-            })
+            .map(global_index)
             .collect();
         out.push("GlobalSecondaryIndexes", Json::Array(global));
     }

@@ -1,6 +1,6 @@
 //! A CloudFormation (and SAM) template with one `AWS::DynamoDB::Table`.
 
-use super::{definitions, key_schema, projection, throughput};
+use super::{definitions, global_index, key_schema, local_index, throughput};
 use crate::error::Result;
 use crate::model::Model;
 use crate::model::json::{Json, object, string};
@@ -36,17 +36,7 @@ impl<T: Table> Model<T> {
             let global = input
                 .global_secondary_indexes()
                 .iter()
-                .map(|index| {
-                    let mut gsi = object([
-                        ("IndexName", string(index.index_name())),
-                        ("KeySchema", key_schema(index.key_schema())),
-                        ("Projection", projection(index.projection())),
-                    ]);
-                    if let Some(capacity) = index.provisioned_throughput() {
-                        gsi.push("ProvisionedThroughput", throughput(capacity));
-                    }
-                    gsi
-                })
+                .map(global_index)
                 .collect();
             properties.push("GlobalSecondaryIndexes", Json::Array(global));
         }
@@ -54,13 +44,7 @@ impl<T: Table> Model<T> {
             let local = input
                 .local_secondary_indexes()
                 .iter()
-                .map(|index| {
-                    object([
-                        ("IndexName", string(index.index_name())),
-                        ("KeySchema", key_schema(index.key_schema())),
-                        ("Projection", projection(index.projection())),
-                    ])
-                })
+                .map(local_index)
                 .collect();
             properties.push("LocalSecondaryIndexes", Json::Array(local));
         }

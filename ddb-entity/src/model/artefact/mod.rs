@@ -8,7 +8,10 @@ mod terraform;
 mod workbench;
 
 use aws_sdk_dynamodb::operation::create_table::CreateTableInput;
-use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, Projection, ProvisionedThroughput};
+use aws_sdk_dynamodb::types::{
+    GlobalSecondaryIndex, KeySchemaElement, KeyType, LocalSecondaryIndex, Projection,
+    ProvisionedThroughput,
+};
 
 use super::json::{Json, object, string, strings};
 use crate::error::{Repr, Result};
@@ -47,6 +50,29 @@ fn projection(projection: Option<&Projection>) -> Json {
         );
     }
     out
+}
+
+/// A global index as CreateTable's JSON (the CLI's and CloudFormation's
+/// alike): name, keys, projection, and its capacity when provisioned.
+fn global_index(index: &GlobalSecondaryIndex) -> Json {
+    let mut gsi = object([
+        ("IndexName", string(index.index_name())),
+        ("KeySchema", key_schema(index.key_schema())),
+        ("Projection", projection(index.projection())),
+    ]);
+    if let Some(capacity) = index.provisioned_throughput() {
+        gsi.push("ProvisionedThroughput", throughput(capacity));
+    }
+    gsi
+}
+
+/// A local index as CreateTable's JSON: name, keys, projection.
+fn local_index(index: &LocalSecondaryIndex) -> Json {
+    object([
+        ("IndexName", string(index.index_name())),
+        ("KeySchema", key_schema(index.key_schema())),
+        ("Projection", projection(index.projection())),
+    ])
 }
 
 fn throughput(throughput: &ProvisionedThroughput) -> Json {

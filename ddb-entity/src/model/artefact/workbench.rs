@@ -1,7 +1,7 @@
 //! A NoSQL Workbench data model (format version 3.0): the table, its
 //! global indexes, and one facet per entity.
 
-use super::{attribute_type as defined_type, hash_range, single_attribute_keys};
+use super::{attribute_type as defined_type, hash_range, projection, single_attribute_keys};
 use crate::error::Result;
 use crate::layout::{EntityLayout, FieldLayout};
 use crate::model::Model;
@@ -98,28 +98,10 @@ impl<T: Table> Model<T> {
             .iter()
             .map(|index| {
                 let (hash, range) = hash_range(index.key_schema());
-                let projection = index.projection();
-                let mut out = object([(
-                    "ProjectionType",
-                    string(
-                        projection
-                            .and_then(|p| p.projection_type())
-                            .map_or("ALL", |t| t.as_str()),
-                    ),
-                )]);
-                let included = projection
-                    .map(|p| p.non_key_attributes())
-                    .unwrap_or_default();
-                if !included.is_empty() {
-                    out.push(
-                        "NonKeyAttributes",
-                        strings(included.iter().map(String::as_str)),
-                    );
-                }
                 object([
                     ("IndexName", string(index.index_name())),
                     ("KeyAttributes", key_attributes(hash, range)),
-                    ("Projection", out),
+                    ("Projection", projection(index.projection())),
                 ])
             })
             .collect();
