@@ -40,8 +40,9 @@ pub(crate) use shards::ShardPosition;
 /// `CUST#00000000000000000042` / `ORDER#2026-03-14#00000000000000009003`:
 /// 98 characters unsealed, 110 sealed (115 with an expiry). A sealed
 /// cursor carries only what its query does not know — the key values
-/// other than the partition — so on a global secondary index, whose
-/// cursor also holds the table's keys, it is the shorter of the two.
+/// other than the partition — plus its nonce and tag, so it is longer than
+/// the unsealed cursor of the same position, on the table and on a global
+/// secondary index alike (whose cursor also holds the table's keys).
 /// Refusals are [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor),
 /// with the detail in [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///

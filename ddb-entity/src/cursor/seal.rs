@@ -160,7 +160,11 @@ impl CursorSeal {
         let expires = match self.lifetime {
             None => 0,
             Some(lifetime) => {
-                let seconds = lifetime.as_secs() + u64::from(lifetime.subsec_nanos() > 0);
+                // Saturating: `Duration::MAX` means "never", not an
+                // overflow (a panic in debug, an instant expiry in release).
+                let seconds = lifetime
+                    .as_secs()
+                    .saturating_add(u64::from(lifetime.subsec_nanos() > 0));
                 unix_seconds(now).saturating_add(seconds).max(1)
             }
         };

@@ -415,6 +415,16 @@ mod sealed {
     }
 
     #[test]
+    fn the_longest_lifetime_saturates_instead_of_overflowing() {
+        let here = scope(None, PK);
+        let seal = seal_1().expire_after(Duration::MAX);
+        // Sealing used to panic ("attempt to add with overflow").
+        let cursor = sealed(&seal, &here, &table_key());
+        let far = now() + Duration::from_secs(100 * 365 * 24 * 3600);
+        assert!(cursor.resume(&here, Some(&seal), far).is_ok());
+    }
+
+    #[test]
     fn a_cursor_expires_by_the_clock_to_the_second() {
         let here = scope(None, PK);
         let seal = seal_1().expire_after(Duration::from_millis(59_500));

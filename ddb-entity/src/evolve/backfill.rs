@@ -332,6 +332,7 @@ impl<'db, E: Entity> Backfill<'db, E> {
             page_size: self.page_size,
             filter: Some(filter),
             retry: self.retry,
+            meter: self.db.meter().cloned(),
         };
         let pending = checkpoint
             .pending()

@@ -342,6 +342,7 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
                 page_size,
                 filter: None,
                 retry,
+                meter: db.meter().cloned(),
             };
             let pending = checkpoint
                 .pending()
@@ -424,6 +425,7 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
                 page_size,
                 filter: None,
                 retry,
+                meter: db.meter().cloned(),
             };
             Ok::<_, Error>(Arc::new(Verifying {
                 spec,

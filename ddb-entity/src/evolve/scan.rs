@@ -10,11 +10,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::checkpoint::SegmentPosition;
 use crate::batch::{BatchRetry, Jitter};
+use crate::capacity::Capacity;
 use crate::cursor::Cursor;
 use crate::db::pause;
 use crate::error::Repr;
 use crate::error::{Error, Result};
 use crate::item::Item;
+use crate::read::engine::{Items, Operation, Rendered, Target, Totals, page};
 use crate::table::KeySchema;
 
 /// What every page request of one job's scan shares.
@@ -31,6 +33,8 @@ pub(crate) struct ScanSpec {
     /// `#t = :t` on the type attribute, or none (a legacy table: every item).
     pub(crate) filter: Option<ScanFilter>,
     pub(crate) retry: BatchRetry,
+    /// The handle's meter: a job's reads are metered like any read.
+    pub(crate) meter: Option<Capacity>,
 }
 
 /// A scan's filter expression and its placeholders.
@@ -75,34 +79,39 @@ impl ScanSpec {
         let mut jitter = Jitter::new(u64::from(segment));
         let mut retries = 0u32;
         loop {
-            let mut request = self
-                .client
-                .scan()
-                .table_name(&self.table)
-                .consistent_read(true)
-                .set_exclusive_start_key(start.clone())
-                .set_limit(
-                    self.page_size
-                        .map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)),
-                );
-            if self.segments > 1 {
-                request = request
-                    .segment(i32::try_from(segment).unwrap_or(i32::MAX))
-                    .total_segments(i32::try_from(self.segments).unwrap_or(i32::MAX));
-            }
-            if let Some(filter) = &self.filter {
-                request = request
-                    .filter_expression(&filter.expression)
-                    .set_expression_attribute_names(Some(filter.names.clone()))
-                    .set_expression_attribute_values(Some(filter.values.clone()));
-            }
-            match request.send().await {
-                Ok(output) => {
-                    let items = output.items.unwrap_or_default();
-                    let scanned = usize::try_from(output.scanned_count)
-                        .unwrap_or_default()
-                        .max(items.len());
-                    let last = output.last_evaluated_key.filter(|k| !k.is_empty());
+            let target = Target {
+                client: &self.client,
+                table: &self.table,
+                meter: self.meter.as_ref(),
+                now: std::time::SystemTime::now(),
+            };
+            let rendered = Rendered {
+                operation: Operation::Scan {
+                    segment: (self.segments > 1).then_some((segment, self.segments)),
+                },
+                index: None,
+                filter: self.filter.as_ref().map(|f| f.expression.clone()),
+                projection: None,
+                names: self.filter.as_ref().map(|f| f.names.clone()),
+                values: self.filter.as_ref().map(|f| f.values.clone()),
+                // The job compares what it read with what it writes.
+                consistent: true,
+                count: false,
+            };
+            let mut totals = Totals::default();
+            let sent = page::send(
+                target,
+                &rendered,
+                start.clone(),
+                self.page_size,
+                Items::Raw,
+                &mut totals,
+            )
+            .await;
+            match sent {
+                Ok(answer) => {
+                    let (items, scanned) = (answer.items, answer.scanned);
+                    let last = answer.last_key;
                     let last = match last {
                         Some(key) if self.any_key_types => Some(tag_key(&self.table, key)?),
                         other => other,
@@ -124,7 +133,6 @@ impl ScanSpec {
                     });
                 }
                 Err(err) => {
-                    let err = Error::service("Scan", &self.table, err);
                     backoff(
                         &self.client,
                         &self.retry,

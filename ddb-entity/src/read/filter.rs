@@ -136,6 +136,7 @@ impl Filters {
         }
         let candidates = self.candidates(read);
         let collection = read.map_or("(count)", |read| read.collection);
+        let mut guards: Vec<String> = Vec::new();
         for condition in &self.conditions {
             let is_entity = match schema.typing {
                 Typing::Attribute => Some(condition.type_is(p)),
@@ -162,7 +163,20 @@ impl Filters {
                     })
                 }
             };
+            if read.is_none()
+                && let Some(is) = &is_entity
+                && !guards.contains(is)
+            {
+                guards.push(is.clone());
+            }
             clauses.push(condition.render_filter(is_entity, p)?);
+        }
+        // A count has no collection to leave the other entities' items
+        // out of: it counts only the items of the filters' entities (each
+        // satisfying its own entity's filters), so that a filter on
+        // `Product` never counts the `Shop` beside the products.
+        if !guards.is_empty() {
+            clauses.push(format!("({})", guards.join(") OR (")));
         }
         Ok(match clauses.len() {
             0 => None,

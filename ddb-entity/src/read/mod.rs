@@ -1,6 +1,7 @@
 //! Reads: one entity by key (GetItem) and one partition of the table or an
 //! index (Query), typed and demultiplexed.
 
+pub(crate) mod engine;
 mod filter;
 mod get;
 mod key_type;

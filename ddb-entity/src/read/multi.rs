@@ -2,19 +2,18 @@
 //! attribute, then conditions on the sort attributes left to right, each
 //! value of its field's own type.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 use tracing::Instrument;
 
+use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading};
-use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::db::Db;
-use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Field};
 use crate::error::{Error, Repr, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::item::{Item, ttl};
+use crate::item::Item;
 use crate::table::{KeyAttribute, KeyAttributeType, MultiKeyIndex, Table};
 
 impl<T: Table> Db<T> {
@@ -455,86 +454,82 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
             let filter = self
                 .filters
                 .render(&table_schema, self.unknown, read, &index_attributes, &mut p)?;
-            let (names, values) = (p.names_or_none(), p.values_or_none());
+            let rendered = Rendered {
+                operation: Operation::Query {
+                    key_condition,
+                    reverse: self.reverse,
+                },
+                index: Some(schema.name),
+                filter,
+                projection: None,
+                names: p.names_or_none(),
+                values: p.values_or_none(),
+                consistent: false,
+                count: self.select_count,
+            };
+            let target = Target {
+                client: self.db.client(),
+                table: self.db.table_name(),
+                meter: self.db.meter(),
+                now: self.db.now(),
+            };
+            // Decoding verifies the table's keys; the index's are the
+            // entity's own fields.
+            let kept = Items::Typed {
+                    schema: &table_schema,
+                include_expired: self.include_expired,
+                found_by: None,
+            };
             let mut start_key: Option<Item> = None;
             let mut remaining = self.limit;
-            let (mut requests, mut items, mut scanned) = (0u32, 0usize, 0usize);
             let mut counted = 0usize;
-            let mut spent = Spent::default();
-            let table = self.db.table_name();
+            let mut totals = Totals::default();
+            let mut short = false;
             loop {
                 if remaining == Some(0) {
                     break;
                 }
+                // `cap` until a response leaves items out: then whole pages.
+                let cap = cap.filter(|_| !short);
                 let per_request = [self.page_size, remaining, cap].into_iter().flatten().min();
-                let output = self
-                    .db
-                    .client()
-                    .query()
-                    .table_name(table)
-                    .index_name(schema.name)
-                    .key_condition_expression(key_condition.clone())
-                    .set_filter_expression(filter.clone())
-                    .set_expression_attribute_names(names.clone())
-                    .set_expression_attribute_values(values.clone())
-                    .scan_index_forward(!self.reverse)
-                    .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
-                    .set_exclusive_start_key(start_key.take())
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .set_select(self.select_count.then_some(Select::Count))
-                    .send()
-                    .await;
-                requests += 1;
-                let mut cost = Spent::default();
-                let output = match output {
-                    Ok(output) => {
-                        cost.read(output.consumed_capacity());
-                        cost.meter(self.db.meter());
-                        spent.add(cost);
-                        output
-                    }
+                let answer = match page::send(
+                    target,
+                    &rendered,
+                    start_key.take(),
+                    per_request,
+                    kept,
+                    &mut totals,
+                )
+                .await
+                {
+                    Ok(answer) => answer,
                     Err(err) => {
-                        cost.failed();
-                        cost.meter(self.db.meter());
-                        spent.add(cost);
-                        spent.record();
-                        return Err(Error::service("Query", table, err));
+                        totals.record();
+                        return Err(err);
                     }
                 };
-                let mut page = output.items.unwrap_or_default();
-                let read = usize::try_from(output.scanned_count)
-                    .unwrap_or_default()
-                    .max(page.len());
-                scanned += read;
                 if let Some(left) = &mut remaining {
-                    *left = left.saturating_sub(read);
+                    *left = left.saturating_sub(answer.scanned);
                 }
-                counted += usize::try_from(output.count).unwrap_or_default();
+                counted += answer.counted;
+                if answer.last_key.is_some()
+                    && per_request.is_some_and(|asked| answer.items.len() < asked)
+                {
+                    short = true;
+                }
                 let mut stop = false;
-                if !self.include_expired {
-                    let now = self.db.now();
-                    page.retain(|item| !ttl::is_expired(item, &table_schema, now));
-                }
-                items += page.len();
-                for mut item in page {
-                    // Decoding verifies the table's keys; the index's are
-                    // the entity's own fields.
-                    keep_keys_found_by(&mut item, &table_schema, None);
+                for item in answer.items {
                     if each(item)? {
                         stop = true;
                         break;
                     }
                 }
-                start_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+                start_key = answer.last_key;
                 if stop || start_key.is_none() {
                     break;
                 }
             }
-            let span = tracing::Span::current();
-            span.record("requests", requests);
-            span.record("items", items);
-            span.record("scanned", scanned);
-            spent.record();
+            totals.record();
             Ok(counted)
         }
         .instrument(span)

@@ -1,7 +1,7 @@
 //! Query: one partition of the table or of an index, typed sort-key
 //! conditions, transparent pagination, and collections of mixed types.
 
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::future::Either;
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
@@ -11,16 +11,15 @@ use tracing::Instrument;
 #[path = "query/fanout.rs"]
 mod fanout;
 
+use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading, key_names, unexpired};
-use crate::capacity::Spent;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
-use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Partition, RangeCondition, SortKey, SortRange};
-use crate::error::{Error, Repr, Result};
+use crate::error::{Repr, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::item::{Item, ttl};
+use crate::item::Item;
 use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
@@ -457,7 +456,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         async move {
             let mut progress = self.start(Some(Reading::of::<C>()))?;
             let mut items = C::default();
-            let scanned_before = progress.scanned;
+            let scanned_before = progress.totals.scanned;
             let raw = progress
                 .next_request(&self, Some(Reading::of::<C>()))
                 .await?;
@@ -469,7 +468,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             Ok(Page {
                 items,
                 cursor,
-                scanned_count: progress.scanned - scanned_before,
+                scanned_count: progress.totals.scanned - scanned_before,
             })
         }
         .instrument(span)
@@ -496,7 +495,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                     Pages::Running(query, progress) => (query, progress),
                     Pages::Done => return Ok(None),
                 };
-                let scanned_before = progress.scanned;
+                let scanned_before = progress.totals.scanned;
                 let Some(raw) = progress
                     .next_request(&query, Some(Reading::of::<C>()))
                     .await?
@@ -509,7 +508,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 }
                 progress.record();
                 let cursor = progress.cursor(&query)?;
-                let scanned_count = progress.scanned - scanned_before;
+                let scanned_count = progress.totals.scanned - scanned_before;
                 let next = if progress.done {
                     Pages::Done
                 } else {
@@ -833,19 +832,17 @@ struct Progress {
     /// Items left to read under the limit.
     remaining: Option<usize>,
     done: bool,
-    requests: u32,
-    /// Items returned.
-    items: usize,
-    /// Items read (`ScannedCount`): filtered out ones too.
-    scanned: usize,
+    /// Requests, items returned and read, capacity.
+    totals: Totals,
+    /// A response left items out: no more `cap`.
+    short: bool,
     /// Items counted (`Count`) by a `Select=COUNT` query.
     counted: usize,
     /// Only count (`Select=COUNT`).
     select_count: bool,
-    /// At most this many items per request (`first`, `one`).
+    /// At most this many items per request (`first`, `one`), until a
+    /// response leaves items out.
     cap: Option<usize>,
-    /// The capacity of the requests so far.
-    spent: Spent,
 }
 
 impl Progress {
@@ -865,13 +862,11 @@ impl Progress {
             last_key: None,
             remaining,
             done,
-            requests: 0,
-            items: 0,
-            scanned: 0,
+            totals: Totals::default(),
+            short: false,
             counted: 0,
             select_count: false,
             cap: None,
-            spent: Spent::default(),
         }
     }
 
@@ -886,7 +881,8 @@ impl Progress {
         }
         let keys = I::KEYS;
         let table = query.db.table_name();
-        let per_request = [query.page_size, self.remaining, self.cap]
+        let cap = self.cap.filter(|_| !self.short);
+        let per_request = [query.page_size, self.remaining, cap]
             .into_iter()
             .flatten()
             .min();
@@ -897,37 +893,20 @@ impl Progress {
             self.condition.as_ref(),
             &mut p,
         );
-        let mut request = query
-            .db
-            .client()
-            .query()
-            .table_name(table)
-            .set_index_name(I::INDEX_NAME.map(str::to_owned))
-            .key_condition_expression(expression)
-            .scan_index_forward(!query.reverse)
-            .set_consistent_read(query.consistent.then_some(true))
-            .set_limit(per_request.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)))
-            .set_exclusive_start_key(self.start_key.take());
-        request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         let schema = I::Table::SCHEMA;
         let mut filter =
             query
                 .filters
                 .render(&schema, query.unknown, read, &key_names(keys), &mut p)?;
-        if self.select_count {
-            request = request.select(Select::Count);
-            if !query.include_expired {
-                // Counted on the server, where reads hide them here.
-                let unexpired = unexpired(&schema, query.db.now(), &mut p);
-                filter = match (filter, unexpired) {
-                    (Some(f), Some(u)) => Some(format!("({f}) AND ({u})")),
-                    (f, u) => f.or(u),
-                };
-            }
+        if self.select_count && !query.include_expired {
+            // Counted on the server, where reads hide them here.
+            let unexpired = unexpired(&schema, query.db.now(), &mut p);
+            filter = match (filter, unexpired) {
+                (Some(f), Some(u)) => Some(format!("({f}) AND ({u})")),
+                (f, u) => f.or(u),
+            };
         }
-        request = request.set_filter_expression(filter);
-        if let Some(attributes) = &query.projection {
-            let schema = I::Table::SCHEMA;
+        let projection = query.projection.as_ref().map(|attributes| {
             // Keys of the table and of the index (cursors resume from them)
             // and the type attribute (demultiplexing reads it), always.
             let required = schema
@@ -948,58 +927,56 @@ impl Progress {
                 }
             }
             let names: Vec<String> = projected.into_iter().map(|a| p.name(a)).collect();
-            request = request.projection_expression(names.join(", "));
-        }
-        let output = request
-            .set_expression_attribute_names(p.names_or_none())
-            .set_expression_attribute_values(p.values_or_none())
-            .send()
-            .await;
-        self.requests += 1;
-        // Each request's capacity is metered as it is answered: a stream's
-        // consumer may stop at any page.
-        let mut spent = Spent::default();
-        let output = match output {
-            Ok(output) => {
-                spent.read(output.consumed_capacity());
-                output
-            }
-            Err(err) => {
-                spent.failed();
-                spent.meter(query.db.meter());
-                self.spent.add(spent);
-                return Err(Error::service("Query", table, err));
-            }
+            names.join(", ")
+        });
+        let rendered = Rendered {
+            operation: Operation::Query {
+                key_condition: expression,
+                reverse: query.reverse,
+            },
+            index: I::INDEX_NAME,
+            filter,
+            projection,
+            names: p.names_or_none(),
+            values: p.values_or_none(),
+            consistent: query.consistent,
+            count: self.select_count,
         };
-        spent.meter(query.db.meter());
-        self.spent.add(spent);
-        let mut items = output.items.unwrap_or_default();
-        self.items += items.len();
-        // `Limit` counts the items read, before any filter (a server that
-        // leaves `ScannedCount` out read at least what it returned).
-        let counted = usize::try_from(output.count).unwrap_or_default();
-        let scanned = usize::try_from(output.scanned_count)
-            .unwrap_or_default()
-            .max(items.len())
-            .max(counted);
-        self.scanned += scanned;
-        self.counted += counted;
+        let target = Target {
+            client: query.db.client(),
+            table,
+            meter: query.db.meter(),
+            now: query.db.now(),
+        };
+        let items = Items::Typed {
+            schema: &schema,
+            include_expired: query.include_expired,
+            found_by: I::INDEX_NAME,
+        };
+        let asked = per_request;
+        let answer = page::send(
+            target,
+            &rendered,
+            self.start_key.take(),
+            per_request,
+            items,
+            &mut self.totals,
+        )
+        .await?;
+        self.counted += answer.counted;
         if let Some(left) = &mut self.remaining {
-            *left = left.saturating_sub(scanned);
+            *left = left.saturating_sub(answer.scanned);
         }
-        if !query.include_expired {
-            let now = query.db.now();
-            items.retain(|item| !ttl::is_expired(item, &I::Table::SCHEMA, now));
+        // A page that came back with fewer items than it read left some
+        // out (a filter, other types, expired items): from now on whole
+        // pages, so `first`/`one` cost pages, not one request per item.
+        if answer.last_key.is_some() && asked.is_some_and(|asked| answer.items.len() < asked) {
+            self.short = true;
         }
-        // Decoding verifies the keys an item was found by: the table's,
-        // and on an index that index's.
-        for item in &mut items {
-            keep_keys_found_by(item, &I::Table::SCHEMA, I::INDEX_NAME);
-        }
-        self.last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+        self.last_key = answer.last_key;
         self.start_key = self.last_key.clone();
         self.done = self.last_key.is_none() || self.remaining == Some(0);
-        Ok(Some(items))
+        Ok(Some(answer.items))
     }
 
     /// Where the last response stopped, if the partition has more: sealed
@@ -1015,11 +992,7 @@ impl Progress {
     }
 
     fn record(&self) {
-        let span = tracing::Span::current();
-        span.record("requests", self.requests);
-        span.record("items", self.items);
-        span.record("scanned", self.scanned);
-        self.spent.record();
+        self.totals.record();
     }
 }
 

@@ -10,19 +10,19 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, Select};
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
 
+use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading, unexpired};
 use crate::capacity::{Capacity, Spent};
 use crate::collection::{Collection, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::entity::verify::keep_keys_found_by;
-use crate::error::{Error, Repr, Result};
+use crate::error::{Repr, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::item::{Item, ttl};
+use crate::item::Item;
 use crate::table::{Index, Primary, QueryIndex, Table};
 
 /// The most segments DynamoDB splits a scan into.
@@ -512,6 +512,24 @@ struct Shared {
     raw: bool,
 }
 
+impl Shared {
+    /// The request of `segment`.
+    fn rendered(&self, segment: u32) -> Rendered {
+        Rendered {
+            operation: Operation::Scan {
+                segment: (self.total > 1).then_some((segment, self.total)),
+            },
+            index: self.index,
+            filter: self.filter.clone(),
+            projection: None,
+            names: self.names.clone(),
+            values: self.values.clone(),
+            consistent: self.consistent,
+            count: self.count,
+        }
+    }
+}
+
 /// One request's items, before demultiplexing.
 struct RawPage {
     items: Vec<Item>,
@@ -534,57 +552,34 @@ fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
     Box::pin(async move {
         let result = async {
             let s = &*shared;
-            let mut request = s
-                .client
-                .scan()
-                .table_name(&s.table)
-                .set_index_name(s.index.map(str::to_owned))
-                .set_consistent_read(s.consistent.then_some(true))
-                .set_limit(
-                    s.page_size
-                        .map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX)),
-                )
-                .set_exclusive_start_key(start)
-                .set_filter_expression(s.filter.clone())
-                .set_expression_attribute_names(s.names.clone())
-                .set_expression_attribute_values(s.values.clone())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total);
-            if s.total > 1 {
-                let segment = i32::try_from(segment).unwrap_or(i32::MAX);
-                let total = i32::try_from(s.total).unwrap_or(i32::MAX);
-                request = request.segment(segment).total_segments(total);
-            }
-            if s.count {
-                request = request.select(Select::Count);
-            }
-            let mut spent = Spent::default();
-            let output = match request.send().await {
-                Ok(output) => {
-                    spent.read(output.consumed_capacity());
-                    spent.meter(s.meter.as_ref());
-                    output
-                }
-                Err(err) => {
-                    spent.failed();
-                    spent.meter(s.meter.as_ref());
-                    return Err(Error::service("Scan", &s.table, err));
+            let target = Target {
+                client: &s.client,
+                table: &s.table,
+                meter: s.meter.as_ref(),
+                now: s.now,
+            };
+            let items = if s.raw {
+                Items::Raw
+            } else {
+                Items::Typed {
+                    schema: &s.schema,
+                    include_expired: s.include_expired,
+                    found_by: s.index,
                 }
             };
-            let mut items = output.items.unwrap_or_default();
-            let counted = usize::try_from(output.count).unwrap_or_default();
-            let scanned = usize::try_from(output.scanned_count)
-                .unwrap_or_default()
-                .max(items.len())
-                .max(counted);
-            if !s.raw {
-                if !s.include_expired {
-                    items.retain(|item| !ttl::is_expired(item, &s.schema, s.now));
-                }
-                for item in &mut items {
-                    keep_keys_found_by(item, &s.schema, s.index);
-                }
-            }
-            let last_key = output.last_evaluated_key.filter(|key| !key.is_empty());
+            let mut totals = Totals::default();
+            let answer = page::send(
+                target,
+                &s.rendered(segment),
+                start,
+                s.page_size,
+                items,
+                &mut totals,
+            )
+            .await?;
+            let spent = totals.spent;
+            let (items, counted, scanned) = (answer.items, answer.counted, answer.scanned);
+            let last_key = answer.last_key;
             let cursor = last_key
                 .as_ref()
                 .map(|key| Cursor::for_scan(s.index, segment, s.total, key))
@@ -613,14 +608,6 @@ struct Segments {
     failed: bool,
     span: tracing::Span,
     totals: Totals,
-}
-
-#[derive(Default)]
-struct Totals {
-    requests: u64,
-    items: usize,
-    scanned: usize,
-    spent: Spent,
 }
 
 impl Stream for Segments {
@@ -657,10 +644,7 @@ impl Stream for Segments {
                 totals.items += page.items.len();
                 totals.scanned += page.scanned;
                 totals.spent.add(spent);
-                this.span.record("requests", totals.requests);
-                this.span.record("items", totals.items);
-                this.span.record("scanned", totals.scanned);
-                totals.spent.record();
+                totals.record();
                 if let Some(next) = next {
                     // The segment goes on; it keeps its place.
                     let shared = Arc::clone(&this.shared);

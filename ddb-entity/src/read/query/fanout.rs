@@ -22,7 +22,7 @@
 use std::collections::VecDeque;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, FuturesUnordered, Stream, StreamExt};
+use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
 use super::{Page, Progress, Query};
@@ -31,6 +31,7 @@ use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
 use crate::error::Result;
 use crate::item::Item;
+use crate::read::engine::bounded::bounded;
 use crate::read::filter::Reading;
 use crate::table::QueryIndex;
 
@@ -259,19 +260,12 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
                 queue.push(shard);
             }
         }
-        let mut queue = queue.into_iter();
-        let mut in_flight = FuturesUnordered::new();
-        for shard in queue.by_ref().take(self.concurrency) {
-            in_flight.push(shard.request(wanted, count, self.read));
+        let read = self.read;
+        let mut requests = Vec::with_capacity(queue.len());
+        for shard in queue {
+            requests.push(shard.request(wanted, count, read));
         }
-        // The first failure returns, dropping (cancelling) the others.
-        while let Some(done) = in_flight.next().await {
-            done?;
-            if let Some(shard) = queue.next() {
-                in_flight.push(shard.request(wanted, count, self.read));
-            }
-        }
-        Ok(())
+        bounded(requests, self.concurrency).await
     }
 
     /// The least waiting item (the greatest in reverse), handed out.
@@ -328,11 +322,12 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
     fn progress(&self) -> Progress {
         let mut sum = Progress::new(None, None, None, None, true);
         for shard in &self.shards {
-            sum.requests += shard.progress.requests;
-            sum.items += shard.progress.items;
-            sum.scanned += shard.progress.scanned;
+            let totals = &shard.progress.totals;
+            sum.totals.requests += totals.requests;
+            sum.totals.items += totals.items;
+            sum.totals.scanned += totals.scanned;
+            sum.totals.spent.add(totals.spent);
             sum.counted += shard.progress.counted;
-            sum.spent.add(shard.progress.spent);
         }
         sum
     }
@@ -352,7 +347,10 @@ impl<I: QueryIndex> Shard<'_, I> {
     ) -> Result<()> {
         // Each request of the shard stands alone: its limit, then whether
         // the shard has more (DynamoDB's LastEvaluatedKey).
-        self.progress.remaining = wanted;
+        // Once a response of the shard left items out (a filter, expired
+        // items), whole pages: asking each shard only for what is still
+        // missing would read about one item per request.
+        self.progress.remaining = if self.progress.short { None } else { wanted };
         self.progress.done = false;
         let items = self
             .progress
@@ -448,7 +446,7 @@ async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
     fan_out: &mut FanOut<'_, I>,
 ) -> Result<Page<C>> {
     let page_size = query.page_size;
-    let scanned_before = fan_out.progress().scanned;
+    let scanned_before = fan_out.progress().totals.scanned;
     let items = fan_out.next_items(page_size, page_size.is_none()).await?;
     let mut collection = C::default();
     for item in items {
@@ -457,7 +455,7 @@ async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
     Ok(Page {
         items: collection,
         cursor: fan_out.cursor(query)?,
-        scanned_count: fan_out.progress().scanned - scanned_before,
+        scanned_count: fan_out.progress().totals.scanned - scanned_before,
     })
 }
 
@@ -519,17 +517,11 @@ pub(super) async fn count<I: QueryIndex>(query: &mut Query<'_, I>) -> Result<usi
             shard.progress.select_count = true;
             queue.push(shard);
         }
-        let mut queue = queue.into_iter();
-        let mut in_flight = FuturesUnordered::new();
-        for shard in queue.by_ref().take(fan_out.concurrency) {
-            in_flight.push(shard.count(limit, count));
+        let mut counts = Vec::with_capacity(queue.len());
+        for shard in queue {
+            counts.push(shard.count(limit, count));
         }
-        while let Some(done) = in_flight.next().await {
-            done?;
-            if let Some(shard) = queue.next() {
-                in_flight.push(shard.count(limit, count));
-            }
-        }
+        bounded(counts, fan_out.concurrency).await?;
     }
     let progress = fan_out.progress();
     progress.record();

@@ -1,0 +1,246 @@
+//! The one function that sends one page of any read — a Query of one
+//! partition, of one shard, of a multi-attribute index, or one Scan
+//! segment — and does, once, what every read needs: the request, the
+//! error's mapping, the capacity's metering, the counts, time-to-live
+//! hiding and setting aside the index keys stored-key verification must
+//! not see. Every read path in the crate (the typed reads, the survey, the
+//! backfill's raw scan) goes through [`send`].
+
+use std::collections::HashMap;
+use std::time::SystemTime;
+
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
+
+use crate::capacity::{Capacity, Spent};
+use crate::entity::verify::keep_keys_found_by;
+use crate::error::{Error, Result};
+use crate::item::{Item, ttl};
+use crate::table::TableSchema;
+
+/// Where requests go: the client, the table and the handle's meter and
+/// clock, borrowed or owned alike by every source.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub(crate) client: &'a Client,
+    pub(crate) table: &'a str,
+    pub(crate) meter: Option<&'a Capacity>,
+    pub(crate) now: SystemTime,
+}
+
+/// Which operation a page is.
+#[derive(Debug, Clone)]
+pub(crate) enum Operation {
+    /// A Query with this key condition, ascending unless `reverse`.
+    Query {
+        key_condition: String,
+        reverse: bool,
+    },
+    /// A Scan, of segment `.0` of `.1` when split.
+    Scan { segment: Option<(u32, u32)> },
+}
+
+/// Everything one request says, rendered once per lane (its placeholders
+/// included) and sent page after page with only the start key changing.
+#[derive(Debug, Clone)]
+pub(crate) struct Rendered {
+    pub(crate) operation: Operation,
+    pub(crate) index: Option<&'static str>,
+    pub(crate) filter: Option<String>,
+    pub(crate) projection: Option<String>,
+    pub(crate) names: Option<HashMap<String, String>>,
+    pub(crate) values: Option<HashMap<String, AttributeValue>>,
+    pub(crate) consistent: bool,
+    /// `Select=COUNT`: the server counts, no item comes back.
+    pub(crate) count: bool,
+}
+
+/// What the items of a page are handed on as.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Items<'a> {
+    /// Typed reads: expired items hidden (unless `include_expired`), the
+    /// index keys the item was not found by set aside for verification
+    /// (`found_by`: the index whose keys stay).
+    Typed {
+        schema: &'a TableSchema,
+        include_expired: bool,
+        found_by: Option<&'static str>,
+    },
+    /// Exactly as DynamoDB returns them (the survey's, the jobs').
+    Raw,
+}
+
+/// One answered request.
+#[derive(Debug, Default)]
+pub(crate) struct Answer {
+    pub(crate) items: Vec<Item>,
+    /// `LastEvaluatedKey`: `Some` while the lane has more.
+    pub(crate) last_key: Option<Item>,
+    /// Items DynamoDB read (`Limit` counts these): at least those it
+    /// returned and those it counted.
+    pub(crate) scanned: usize,
+    /// Items DynamoDB selected (`Count`): returned, or counted by
+    /// `Select=COUNT`, before any item is hidden here.
+    pub(crate) counted: usize,
+}
+
+/// What a read's requests cost so far, recorded on its span.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    pub(crate) requests: u64,
+    pub(crate) items: usize,
+    pub(crate) scanned: usize,
+    pub(crate) spent: Spent,
+}
+
+impl Totals {
+    /// Records every total on the current span.
+    pub(crate) fn record(&self) {
+        let span = tracing::Span::current();
+        span.record("requests", self.requests);
+        span.record("items", self.items);
+        span.record("scanned", self.scanned);
+        self.spent.record();
+    }
+}
+
+/// Sends one page of `rendered` from `start`, at most `limit` items read.
+pub(crate) async fn send(
+    target: Target<'_>,
+    rendered: &Rendered,
+    start: Option<Item>,
+    limit: Option<usize>,
+    items: Items<'_>,
+    totals: &mut Totals,
+) -> Result<Answer> {
+    let limit = limit.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX));
+    let select = rendered.count.then_some(Select::Count);
+    let index = rendered.index.map(str::to_owned);
+    let consistent = rendered.consistent.then_some(true);
+    let raw = match &rendered.operation {
+        Operation::Query {
+            key_condition,
+            reverse,
+        } => {
+            let sent = target
+                .client
+                .query()
+                .table_name(target.table)
+                .set_index_name(index)
+                .key_condition_expression(key_condition)
+                .scan_index_forward(!reverse)
+                .set_consistent_read(consistent)
+                .set_limit(limit)
+                .set_exclusive_start_key(start)
+                .set_select(select)
+                .set_filter_expression(rendered.filter.clone())
+                .set_projection_expression(rendered.projection.clone())
+                .set_expression_attribute_names(rendered.names.clone())
+                .set_expression_attribute_values(rendered.values.clone())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await;
+            let raw = sent.map(|o| Raw {
+                capacity: o.consumed_capacity,
+                items: o.items,
+                last_key: o.last_evaluated_key,
+                count: o.count,
+                scanned: o.scanned_count,
+            });
+            raw.map_err(|err| Error::service("Query", target.table, err))
+        }
+        Operation::Scan { segment } => {
+            let (segment, total) = match segment {
+                Some((segment, total)) => (
+                    Some(i32::try_from(*segment).unwrap_or(i32::MAX)),
+                    Some(i32::try_from(*total).unwrap_or(i32::MAX)),
+                ),
+                None => (None, None),
+            };
+            let sent = target
+                .client
+                .scan()
+                .table_name(target.table)
+                .set_index_name(index)
+                .set_segment(segment)
+                .set_total_segments(total)
+                .set_consistent_read(consistent)
+                .set_limit(limit)
+                .set_exclusive_start_key(start)
+                .set_select(select)
+                .set_filter_expression(rendered.filter.clone())
+                .set_projection_expression(rendered.projection.clone())
+                .set_expression_attribute_names(rendered.names.clone())
+                .set_expression_attribute_values(rendered.values.clone())
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await;
+            let raw = sent.map(|o| Raw {
+                capacity: o.consumed_capacity,
+                items: o.items,
+                last_key: o.last_evaluated_key,
+                count: o.count,
+                scanned: o.scanned_count,
+            });
+            raw.map_err(|err| Error::service("Scan", target.table, err))
+        }
+    };
+    totals.requests += 1;
+    // Each request's capacity is metered as it is answered: a stream's
+    // consumer may stop at any page, and a failed request was sent too.
+    let mut spent = Spent::default();
+    let raw = match raw {
+        Ok(raw) => {
+            spent.read(raw.capacity.as_ref());
+            raw
+        }
+        Err(err) => {
+            spent.failed();
+            spent.meter(target.meter);
+            totals.spent.add(spent);
+            return Err(err);
+        }
+    };
+    spent.meter(target.meter);
+    totals.spent.add(spent);
+    let mut found = raw.items.unwrap_or_default();
+    let counted = usize::try_from(raw.count).unwrap_or_default();
+    // `Limit` counts the items read, before any filter; a server that
+    // leaves `ScannedCount` out read at least what it returned or counted.
+    let scanned = usize::try_from(raw.scanned)
+        .unwrap_or_default()
+        .max(found.len())
+        .max(counted);
+    if let Items::Typed {
+        schema,
+        include_expired,
+        found_by,
+    } = items
+    {
+        if !include_expired {
+            found.retain(|item| !ttl::is_expired(item, schema, target.now));
+        }
+        // Decoding verifies the keys an item was found by: the table's,
+        // and on an index that index's.
+        for item in &mut found {
+            keep_keys_found_by(item, schema, found_by);
+        }
+    }
+    totals.items += found.len();
+    totals.scanned += scanned;
+    Ok(Answer {
+        items: found,
+        last_key: raw.last_key.filter(|key| !key.is_empty()),
+        scanned,
+        counted,
+    })
+}
+
+/// The parts of a Query's and a Scan's output a page reads.
+struct Raw {
+    capacity: Option<ConsumedCapacity>,
+    items: Option<Vec<Item>>,
+    last_key: Option<Item>,
+    count: i32,
+    scanned: i32,
+}
