@@ -13,6 +13,8 @@ mod cursor;
 mod db;
 mod entity;
 mod error;
+#[cfg(feature = "evolve")]
+#[cfg_attr(docsrs, doc(cfg(feature = "evolve")))]
 pub mod evolve;
 mod expr;
 mod future;
@@ -27,6 +29,8 @@ pub mod model;
 mod read;
 pub mod shard;
 pub mod stream;
+#[cfg(feature = "survey")]
+#[cfg_attr(docsrs, doc(cfg(feature = "survey")))]
 pub mod survey;
 mod table;
 mod transact;

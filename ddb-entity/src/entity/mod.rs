@@ -8,6 +8,7 @@ mod hooks;
 mod keys;
 mod path;
 mod range;
+pub(crate) mod schema_version;
 mod timestamp;
 pub(crate) mod verify;
 

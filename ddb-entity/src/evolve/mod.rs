@@ -28,13 +28,11 @@ mod dual;
 mod migrate;
 mod rewrite;
 mod scan;
-mod version;
 
 pub use add_index::{AddIndex, IndexAdded};
 pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
 pub use checkpoint::{Checkpoint, SegmentPosition};
 pub use dual::{DualRead, DualReadStats, Found, legacy_get};
 pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
-pub(crate) use version::stale_schema;
 
 pub use crate::item::SCHEMA_VERSION_ATTRIBUTE;

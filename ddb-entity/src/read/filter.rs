@@ -175,8 +175,10 @@ impl Filters {
         // out of: it counts only the items of the filters' entities (each
         // satisfying its own entity's filters), so that a filter on
         // `Product` never counts the `Shop` beside the products.
-        if !guards.is_empty() {
-            clauses.push(format!("({})", guards.join(") OR (")));
+        match guards.len() {
+            0 => {}
+            1 => clauses.extend(guards.pop()),
+            _ => clauses.push(format!("({})", guards.join(") OR ("))),
         }
         Ok(match clauses.len() {
             0 => None,

@@ -2,7 +2,6 @@
 //! conditions, transparent pagination, and collections of mixed types.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::future::Either;
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
@@ -10,6 +9,11 @@ use tracing::Instrument;
 // both alike): the merge lives beside this file.
 #[path = "query/fanout.rs"]
 mod fanout;
+// The finishing methods below run over either source alike.
+#[path = "query/run.rs"]
+mod run;
+
+use run::{Ask, Run};
 
 use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading, key_names, unexpired};
@@ -286,9 +290,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// request with [`ErrorKind::AmbiguousFilter`](crate::error::ErrorKind::AmbiguousFilter),
     /// rather than send a filter that would drop the other entities'
     /// items. A read of `E` alone (a `Vec<E>`) takes any filter: the
-    /// other entities' items are left out anyway. (With no collection to
-    /// tell apart, a [`count`](Self::count)'s filter applies to every item
-    /// it reads.)
+    /// other entities' items are left out anyway. (A filtered
+    /// [`count`](Self::count), which has no collection, counts only the
+    /// items of the filters' entities that satisfy them.)
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -425,51 +429,38 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
     pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
-        if self.partition.is_sharded() {
-            return fanout::collect(self).await;
-        }
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start(Some(Reading::of::<C>()))?;
+            let read = Some(Reading::of::<C>());
+            let mut run = Run::start(&mut self, read)?;
             let mut collection = C::default();
-            while let Some(items) = progress
-                .next_request(&self, Some(Reading::of::<C>()))
-                .await?
-            {
+            while let Some(items) = run.next(&self, read, Ask::All).await? {
                 for item in items {
                     demultiplex(&mut collection, item, self.unknown)?;
                 }
             }
-            progress.record();
+            run.totals().record();
             Ok(collection)
         }
         .instrument(span)
         .await
     }
 
-    /// One request: its items and the cursor to resume from.
+    /// One request (over shards, one per shard, or up to
+    /// [`page_size`](Self::page_size) items of the merged order): its items
+    /// and the cursor to resume from.
     pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
-        if self.partition.is_sharded() {
-            return fanout::page(self).await;
-        }
         let span = self.span(C::NAME);
         async move {
-            let mut progress = self.start(Some(Reading::of::<C>()))?;
-            let mut items = C::default();
-            let scanned_before = progress.totals.scanned;
-            let raw = progress
-                .next_request(&self, Some(Reading::of::<C>()))
-                .await?;
-            for item in raw.unwrap_or_default() {
-                demultiplex(&mut items, item, self.unknown)?;
-            }
-            progress.record();
-            let cursor = progress.cursor(&self)?;
-            Ok(Page {
-                items,
-                cursor,
-                scanned_count: progress.totals.scanned - scanned_before,
-            })
+            let read = Some(Reading::of::<C>());
+            let mut run = Run::start(&mut self, read)?;
+            let page = next_page(&self, &mut run).await?;
+            run.totals().record();
+            Ok(page.unwrap_or(Page {
+                items: C::default(),
+                cursor: None,
+                scanned_count: 0,
+            }))
         }
         .instrument(span)
         .await
@@ -480,56 +471,41 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
-        if self.partition.is_sharded() {
-            return Either::Left(fanout::pages(self));
-        }
         let span = self.span(C::NAME);
-        Either::Right(stream::try_unfold(Pages::Start(self), move |state| {
+        stream::try_unfold(Pages::Start(self), move |state| {
             let span = span.clone();
             async move {
-                let (query, mut progress) = match state {
+                let (query, mut run) = match state {
                     Pages::Start(mut query) => {
-                        let progress = Box::new(query.start(Some(Reading::of::<C>()))?);
-                        (query, progress)
+                        let run = Box::new(Run::start(&mut query, Some(Reading::of::<C>()))?);
+                        (query, run)
                     }
-                    Pages::Running(query, progress) => (query, progress),
+                    Pages::Running(query, run) => (query, run),
                     Pages::Done => return Ok(None),
                 };
-                let scanned_before = progress.totals.scanned;
-                let Some(raw) = progress
-                    .next_request(&query, Some(Reading::of::<C>()))
-                    .await?
-                else {
+                let Some(page) = next_page(&query, &mut run).await? else {
                     return Ok(None);
                 };
-                let mut items = C::default();
-                for item in raw {
-                    demultiplex(&mut items, item, query.unknown)?;
-                }
-                progress.record();
-                let cursor = progress.cursor(&query)?;
-                let scanned_count = progress.totals.scanned - scanned_before;
-                let next = if progress.done {
+                run.totals().record();
+                let next = if run.done() {
                     Pages::Done
                 } else {
-                    Pages::Running(query, progress)
-                };
-                let page = Page {
-                    items,
-                    cursor,
-                    scanned_count,
+                    Pages::Running(query, run)
                 };
                 Ok(Some((page, next)))
             }
             .instrument(span)
-        }))
+        })
     }
 
     /// How many items the query selects — the key condition and the
     /// filters, across every page up to the limit — without reading them
     /// back (`Select=COUNT`: the same read capacity as reading them, a
-    /// fraction of the bytes). Items of every entity type in the range
-    /// count (narrow it with a typed sort-key range, or a filter); items
+    /// fraction of the bytes). Without a filter, items of every entity type
+    /// in the range count (narrow it with a typed sort-key range); with
+    /// one, only the items of the filters' entities that satisfy them (a
+    /// `Shop` sharing the partition never counts towards a filter on
+    /// `Product`, whatever its attributes); items
     /// past their time to live that DynamoDB has not deleted yet do not,
     /// unless [`include_expired`](Self::include_expired).
     ///
@@ -559,14 +535,10 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub async fn count(mut self) -> Result<usize> {
         let span = self.span("(count)");
         async move {
-            if self.partition.is_sharded() {
-                return fanout::count(&mut self).await;
-            }
-            let mut progress = self.start(None)?;
-            progress.select_count = true;
-            while progress.next_request(&self, None).await?.is_some() {}
-            progress.record();
-            Ok(progress.counted)
+            let mut run = Run::start(&mut self, None)?;
+            let counted = run.count(&self).await?;
+            run.totals().record();
+            Ok(counted)
         }
         .instrument(span)
         .await
@@ -574,11 +546,16 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// The first item (in sort-key order, or the last with
     /// [`reverse`](Self::reverse)), or `None`: an entity, or a
-    /// `#[derive(Collection)]` enum. It reads no more than it needs:
-    /// without a filter, one item per request (so one request when the
-    /// first item read is of this type — query a typed sort-key range to
-    /// make sure); with a filter, whole pages (or
-    /// [`page_size`](Self::page_size) items) until one matches.
+    /// `#[derive(Collection)]` enum. It reads no more than it needs, in
+    /// O(pages) requests: without a filter, the first request asks for one
+    /// item (one request when the first item read is of this type — query
+    /// a typed sort-key range to make sure); once a response comes back
+    /// with items left out (other types, expired items, a filter), whole
+    /// pages (or [`page_size`](Self::page_size) items) until one matches.
+    /// With a filter, whole pages from the start. On a **sharded**
+    /// partition every shard is read this way, concurrently, and the
+    /// merged order's first item returned: each shard's first request asks
+    /// for one item, its later ones for whole pages.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -672,23 +649,19 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// The first `most` items of `T` the query selects (fewer at its end),
-    /// for [`first`](Self::first) and [`one`](Self::one): without a filter,
-    /// `most` items per request; with one, whole pages until enough match.
+    /// for [`first`](Self::first) and [`one`](Self::one): each request asks
+    /// for at most what is still missing until a response leaves items out
+    /// (a filter, other types, expired items), whole pages from then on.
     async fn leading<T>(&mut self, most: usize) -> Result<Vec<T>>
     where
         T: CollectionItem<Table = I::Table>,
     {
-        if self.partition.is_sharded() {
-            return fanout::leading(self, most).await;
-        }
-        let mut progress = self.start(Some(Reading::of_item::<T>()))?;
-        if !self.filters.drop_items(&I::Table::SCHEMA, self.unknown) {
-            progress.cap = Some(most);
-        }
+        let read = Some(Reading::of_item::<T>());
+        let mut run = Run::start(self, read)?;
         let mut found = Vec::<T>::new();
         while found.len() < most
-            && let Some(items) = progress
-                .next_request(self, Some(Reading::of_item::<T>()))
+            && let Some(items) = run
+                .next(self, read, Ask::Leading(most - found.len()))
                 .await?
         {
             for item in items {
@@ -698,7 +671,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 }
             }
         }
-        progress.record();
+        run.totals().record();
         Ok(found)
     }
 
@@ -815,8 +788,28 @@ impl<T: Table> Query<'_, Primary<T>> {
 
 enum Pages<'db, I: QueryIndex> {
     Start(Query<'db, I>),
-    Running(Query<'db, I>, Box<Progress>),
+    Running(Query<'db, I>, Box<Run<'db, I>>),
     Done,
+}
+
+/// The next page of `run`, `None` once it is complete.
+async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
+    query: &Query<'_, I>,
+    run: &mut Run<'_, I>,
+) -> Result<Option<Page<C>>> {
+    let scanned_before = run.totals().scanned;
+    let Some(found) = run.next(query, Some(Reading::of::<C>()), Ask::Page).await? else {
+        return Ok(None);
+    };
+    let mut items = C::default();
+    for item in found {
+        demultiplex(&mut items, item, query.unknown)?;
+    }
+    Ok(Some(Page {
+        items,
+        cursor: run.cursor(query)?,
+        scanned_count: run.totals().scanned - scanned_before,
+    }))
 }
 
 /// Where a running query is.
@@ -989,10 +982,6 @@ impl Progress {
                 Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
             })
             .transpose()
-    }
-
-    fn record(&self) {
-        self.totals.record();
     }
 }
 

@@ -288,8 +288,10 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// How many items the scan selects (`Select=COUNT`, every segment):
     /// the filters', and unless [`include_expired`](Scan::include_expired)
-    /// only items not past their time to live. Items of every type count
-    /// (a count has no collection to restrict it to).
+    /// only items not past their time to live. Without a filter, items of
+    /// every type count; with one, only the items of the filters' entities
+    /// that satisfy them (exactly what [`all`](Scan::all) of that entity
+    /// returns).
     pub async fn count(self) -> Result<usize> {
         let mut pages = Box::pin(self.pages_of("(count)", None));
         let mut count = 0;

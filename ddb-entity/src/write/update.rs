@@ -874,7 +874,7 @@ impl<'db, E: Entity> Update<'db, E> {
             if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, Some(&stored)) {
                 return Err(foreign);
             }
-            if let Some(stale) = crate::evolve::stale_schema::<E>(at, &stored) {
+            if let Some(stale) = crate::entity::schema_version::stale_schema::<E>(at, &stored) {
                 return Err(stale);
             }
             match parts

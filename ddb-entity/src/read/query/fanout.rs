@@ -21,19 +21,16 @@
 
 use std::collections::VecDeque;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, Stream};
-use tracing::Instrument;
-
-use super::{Page, Progress, Query};
-use crate::collection::{Collection, CollectionItem, demultiplex};
+use super::{Progress, Query};
 use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
 use crate::error::Result;
 use crate::item::Item;
+use crate::read::engine::Totals;
 use crate::read::engine::bounded::bounded;
 use crate::read::filter::Reading;
 use crate::table::QueryIndex;
+use aws_sdk_dynamodb::types::AttributeValue;
 
 /// Requests in flight at once for one query read over shards, unless
 /// [`Query::shard_concurrency`] says otherwise.
@@ -127,7 +124,7 @@ pub(super) struct FanOut<'db, I: QueryIndex> {
     concurrency: usize,
     /// The key attributes a shard's position holds (`LastEvaluatedKey`'s).
     keys: Vec<&'static str>,
-    done: bool,
+    pub(super) done: bool,
 }
 
 impl<'db, I: QueryIndex> FanOut<'db, I> {
@@ -205,7 +202,11 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
     /// The next items of the merged order: at most `page` (and what the
     /// limit allows), and with `one_round` from at most one request per
     /// shard. Empty once the query is done.
-    async fn next_items(&mut self, page: Option<usize>, one_round: bool) -> Result<Vec<Item>> {
+    pub(super) async fn next_items(
+        &mut self,
+        page: Option<usize>,
+        one_round: bool,
+    ) -> Result<Vec<Item>> {
         let mut out = Vec::new();
         let mut rounds = 0;
         while !self.done {
@@ -309,7 +310,7 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
 
     /// Where to resume after what was handed out: sealed when the handle
     /// seals its cursors; `None` once every shard is read.
-    fn cursor(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
+    pub(super) fn cursor(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
         self.positions()
             .map(|positions| {
                 let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
@@ -319,17 +320,37 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
     }
 
     /// Every shard's requests so far, as one query's.
-    fn progress(&self) -> Progress {
-        let mut sum = Progress::new(None, None, None, None, true);
+    pub(super) fn totals(&self) -> Totals {
+        let mut sum = Totals::default();
         for shard in &self.shards {
             let totals = &shard.progress.totals;
-            sum.totals.requests += totals.requests;
-            sum.totals.items += totals.items;
-            sum.totals.scanned += totals.scanned;
-            sum.totals.spent.add(totals.spent);
-            sum.counted += shard.progress.counted;
+            sum.requests += totals.requests;
+            sum.items += totals.items;
+            sum.scanned += totals.scanned;
+            sum.spent.add(totals.spent);
         }
         sum
+    }
+
+    /// Every shard counted (`Select=COUNT`, concurrently as a read),
+    /// summed. With a limit, each shard counts up to it and the sum is cut
+    /// to it.
+    pub(super) async fn count(&mut self, limit: Option<usize>) -> Result<usize> {
+        if !self.done {
+            let count = u16::try_from(self.shards.len()).expect("at most 1000 shards");
+            let mut queue = Vec::new();
+            for shard in &mut self.shards {
+                shard.progress.select_count = true;
+                queue.push(shard);
+            }
+            let mut counts = Vec::with_capacity(queue.len());
+            for shard in queue {
+                counts.push(shard.count(limit, count));
+            }
+            bounded(counts, self.concurrency).await?;
+        }
+        let counted = self.shards.iter().map(|shard| shard.progress.counted).sum();
+        Ok(limit.map_or(counted, |limit| usize::min(counted, limit)))
     }
 }
 
@@ -405,127 +426,4 @@ impl<I: QueryIndex> Shard<'_, I> {
             _ => ShardPosition::Done,
         }
     }
-}
-
-/// [`Query::collect`] of a sharded partition.
-pub(super) async fn collect<C: Collection<Table = I::Table>, I: QueryIndex>(
-    mut query: Query<'_, I>,
-) -> Result<C> {
-    let span = query.span(C::NAME);
-    async move {
-        let mut fan_out = FanOut::start(&mut query, Some(Reading::of::<C>()))?;
-        let items = fan_out.next_items(None, false).await?;
-        let mut collection = C::default();
-        for item in items {
-            demultiplex(&mut collection, item, query.unknown)?;
-        }
-        fan_out.progress().record();
-        Ok(collection)
-    }
-    .instrument(span)
-    .await
-}
-
-/// [`Query::page`] of a sharded partition.
-pub(super) async fn page<C: Collection<Table = I::Table>, I: QueryIndex>(
-    mut query: Query<'_, I>,
-) -> Result<Page<C>> {
-    let span = query.span(C::NAME);
-    async move {
-        let mut fan_out = FanOut::start(&mut query, Some(Reading::of::<C>()))?;
-        let page = next_page(&query, &mut fan_out).await?;
-        fan_out.progress().record();
-        Ok(page)
-    }
-    .instrument(span)
-    .await
-}
-
-async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
-    query: &Query<'_, I>,
-    fan_out: &mut FanOut<'_, I>,
-) -> Result<Page<C>> {
-    let page_size = query.page_size;
-    let scanned_before = fan_out.progress().totals.scanned;
-    let items = fan_out.next_items(page_size, page_size.is_none()).await?;
-    let mut collection = C::default();
-    for item in items {
-        demultiplex(&mut collection, item, query.unknown)?;
-    }
-    Ok(Page {
-        items: collection,
-        cursor: fan_out.cursor(query)?,
-        scanned_count: fan_out.progress().totals.scanned - scanned_before,
-    })
-}
-
-/// [`Query::pages`] of a sharded partition.
-pub(super) fn pages<'db, C: Collection<Table = I::Table>, I: QueryIndex>(
-    query: Query<'db, I>,
-) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
-    let span = query.span(C::NAME);
-    stream::try_unfold(
-        (query, None::<FanOut<'db, I>>),
-        move |(mut query, fan_out)| {
-            let span = span.clone();
-            async move {
-                let mut fan_out = match fan_out {
-                    Some(fan_out) => fan_out,
-                    None => FanOut::start(&mut query, Some(Reading::of::<C>()))?,
-                };
-                if fan_out.done {
-                    return Ok(None);
-                }
-                let page = next_page(&query, &mut fan_out).await?;
-                fan_out.progress().record();
-                Ok(Some((page, (query, Some(fan_out)))))
-            }
-            .instrument(span)
-        },
-    )
-}
-
-/// [`Query::first`] and [`Query::one`] of a sharded partition: the merged
-/// order's first `most` items of `T`, each shard asked for at most what is
-/// still missing.
-pub(super) async fn leading<T, I>(query: &mut Query<'_, I>, most: usize) -> Result<Vec<T>>
-where
-    T: CollectionItem<Table = I::Table>,
-    I: QueryIndex,
-{
-    let mut fan_out = FanOut::start(query, Some(Reading::of_item::<T>()))?;
-    let mut found = Vec::<T>::new();
-    while found.len() < most && !fan_out.done {
-        for item in fan_out.next_items(Some(most - found.len()), false).await? {
-            demultiplex(&mut found, item, query.unknown)?;
-        }
-    }
-    fan_out.progress().record();
-    Ok(found)
-}
-
-/// [`Query::count`] of a sharded partition: every shard counted
-/// (`Select=COUNT`, concurrently as a read), summed. With a limit, each
-/// shard counts up to it and the sum is cut to it.
-pub(super) async fn count<I: QueryIndex>(query: &mut Query<'_, I>) -> Result<usize> {
-    let mut fan_out = FanOut::start(query, None)?;
-    if !fan_out.done {
-        let limit = query.limit;
-        let count = u16::try_from(fan_out.shards.len()).expect("at most 1000 shards");
-        let mut queue = Vec::new();
-        for shard in &mut fan_out.shards {
-            shard.progress.select_count = true;
-            queue.push(shard);
-        }
-        let mut counts = Vec::with_capacity(queue.len());
-        for shard in queue {
-            counts.push(shard.count(limit, count));
-        }
-        bounded(counts, fan_out.concurrency).await?;
-    }
-    let progress = fan_out.progress();
-    progress.record();
-    Ok(query
-        .limit
-        .map_or(progress.counted, |limit| progress.counted.min(limit)))
 }

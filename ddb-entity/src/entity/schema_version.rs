@@ -1,12 +1,13 @@
 //! Schema versions at write time: an update refused on an item of an older
-//! shape says so.
+//! shape says so. Here, below the operations, because an update (in
+//! `write/`) checks it; the jobs that bring items up to date live above,
+//! in `evolve/`.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::SCHEMA_VERSION_ATTRIBUTE;
 use crate::entity::Entity;
 use crate::error::{Error, Repr};
-use crate::item::Item;
+use crate::item::{Item, SCHEMA_VERSION_ATTRIBUTE};
 
 /// The error for an update of `E` refused because `stored` is at an older
 /// (or unreadable) schema version than `E` writes; `None` when it is not.
