@@ -5,6 +5,10 @@
 #[cfg(test)]
 extern crate self as ddb_entity;
 
+// Imports point down docs/architecture.md's rooms: checked over the source.
+#[cfg(test)]
+mod layering;
+
 mod batch;
 mod capacity;
 pub mod codec;

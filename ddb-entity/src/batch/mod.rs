@@ -11,6 +11,7 @@ mod write;
 
 pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
+#[cfg(feature = "evolve")]
 pub(crate) use retry::Jitter;
 pub use write::BatchWrite;
 

@@ -367,6 +367,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// concurrency, page size) without typing, time to live or key
     /// verification, for the survey, which must see items that decode as
     /// nothing. Filters and cursors are not used.
+    #[cfg(feature = "survey")]
     pub(crate) fn raw_pages(
         self,
     ) -> impl Stream<Item = Result<(u32, Vec<Item>, bool)>> + Send + 'db {
