@@ -9,6 +9,7 @@ mod codec;
 mod collection;
 mod computed;
 mod conditions;
+mod engine;
 mod entity;
 mod evolve;
 mod exactly_once;

@@ -664,11 +664,18 @@ impl<'db, I: QueryIndex> Query<'db, I> {
                 .next(self, read, Ask::Leading(most - found.len()))
                 .await?
         {
+            let (given, before) = (items.len(), found.len());
             for item in items {
                 demultiplex(&mut found, item, self.unknown)?;
                 if found.len() == most {
                     break;
                 }
+            }
+            // Items of other types were read and skipped here, where the
+            // server could not leave them out: asking again for only what
+            // is missing would read about one item per request.
+            if found.len() - before < given && found.len() < most {
+                run.whole_pages();
             }
         }
         run.totals().record();

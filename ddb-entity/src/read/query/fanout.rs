@@ -319,6 +319,14 @@ impl<'db, I: QueryIndex> FanOut<'db, I> {
             .transpose()
     }
 
+    /// Every shard's next requests for whole pages (or `page_size`
+    /// items), not only what is still missing.
+    pub(super) fn whole_pages(&mut self) {
+        for shard in &mut self.shards {
+            shard.progress.short = true;
+        }
+    }
+
     /// Every shard's requests so far, as one query's.
     pub(super) fn totals(&self) -> Totals {
         let mut sum = Totals::default();

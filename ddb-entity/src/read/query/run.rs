@@ -90,6 +90,16 @@ impl<'db, I: QueryIndex> Run<'db, I> {
         }
     }
 
+    /// From now on whole pages (or `page_size` items) per request, not
+    /// only what is still missing: the read's last items were not all
+    /// used.
+    pub(super) fn whole_pages(&mut self) {
+        match self {
+            Run::One(progress) => progress.short = true,
+            Run::Shards(fan_out) => fan_out.whole_pages(),
+        }
+    }
+
     /// No request left to send and nothing left to hand out.
     pub(super) fn done(&self) -> bool {
         match self {
