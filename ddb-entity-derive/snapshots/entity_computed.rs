@@ -159,11 +159,11 @@ const _: () = {
     };
     const _: () = ::core::assert!(
         < __Key_id as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
         < __Key_priority as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{priority}}` in the sort key \"{{priority}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{priority}}` in the sort key \"{{priority}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     #[automatically_derived]
     impl Ticket {

@@ -339,19 +339,19 @@ const _: () = {
     };
     const _: () = ::core::assert!(
         < __Key_number as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{number}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
         < __Key_comment as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{comment}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{comment}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
         < __Key_kind as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{kind}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{kind}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
         < __Key_number as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{number}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     #[automatically_derived]
     impl Comment {

@@ -191,11 +191,11 @@ const _: () = {
     };
     const _: () = ::core::assert!(
         < __Key_event_id as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
         < __Key_day as ::ddb_entity::key::KeyPart > ::ORDERED,
-        "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it"
+        "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     #[automatically_derived]
     impl Event {

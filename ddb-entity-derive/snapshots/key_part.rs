@@ -1,6 +1,7 @@
 #[automatically_derived]
 impl ::ddb_entity::key::KeyPart for Priority {
     const PREFIX_FREE: bool = true;
+    const ORDERED: bool = false;
     const CARDINALITY: ::ddb_entity::key::Cardinality = ::ddb_entity::key::Cardinality::AtMost(
         3u64,
     );
@@ -10,9 +11,9 @@ impl ::ddb_entity::key::KeyPart for Priority {
     ) -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
         out.push_str(
             match self {
-                Self::Low => "00-Low",
-                Self::Medium => "01-MEDIUM",
-                Self::High => "02-High",
+                Self::Low => "Low",
+                Self::Medium => "MEDIUM",
+                Self::High => "High",
             },
         );
         ::core::result::Result::Ok(())
@@ -24,13 +25,13 @@ impl ::ddb_entity::key::DecodeKeyPart for Priority {
         component: &::core::primitive::str,
     ) -> ::core::result::Result<Self, ::ddb_entity::key::KeyError> {
         match component {
-            "00-Low" => ::core::result::Result::Ok(Self::Low),
-            "01-MEDIUM" => ::core::result::Result::Ok(Self::Medium),
-            "02-High" => ::core::result::Result::Ok(Self::High),
+            "Low" => ::core::result::Result::Ok(Self::Low),
+            "MEDIUM" => ::core::result::Result::Ok(Self::Medium),
+            "High" => ::core::result::Result::Ok(Self::High),
             _ => {
                 ::core::result::Result::Err(
                     ::ddb_entity::key::KeyError::malformed(
-                        "Priority (one of `00-Low`, `01-MEDIUM`, `02-High`)",
+                        "Priority (one of `Low`, `MEDIUM`, `High`)",
                         component,
                     ),
                 )

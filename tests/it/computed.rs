@@ -24,8 +24,11 @@ pub struct Deal {
 
 /// Where a repository stands in its fork family.
 #[derive(KeyPart, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+// Renamed to codes that sort as declared: the source before its forks.
 pub enum Role {
+    #[key(rename = "0-SOURCE")]
     Source,
+    #[key(rename = "1-FORK")]
     Fork,
 }
 
@@ -146,7 +149,7 @@ async fn a_fork_is_keyed_by_its_source() -> ddb_entity::Result<()> {
     db.put(&repo("ann", Some("alex/ddb"))).await?;
     db.put(&repo("cy", None)).await?;
 
-    // The source first (`00-Source` < `01-Fork`), then its forks by owner.
+    // The source first (`0-SOURCE` < `1-FORK`), then its forks by owner.
     let family: Vec<Repo> = db
         .query(Repo::gsi2_partition("alex/ddb")?)
         .collect()

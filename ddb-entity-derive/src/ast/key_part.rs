@@ -1,8 +1,10 @@
-//! A key-part enum: unit variants, each stored as its position and name.
+//! A key-part enum: unit variants, each stored as its name (or rename),
+//! or with `#[key(format = "position")]` as its position and name.
 
 use syn::{Data, DeriveInput, Expr, Fields, Generics, Ident, LitStr};
 
 use crate::attr;
+use crate::attr::key::Format;
 use crate::ctxt::Ctxt;
 
 /// A `#[derive(KeyPart)]` input.
@@ -12,6 +14,8 @@ pub(crate) struct KeyPart<'a> {
     pub(crate) generics: &'a Generics,
     /// The unit variants, in declaration order (others are reported).
     pub(crate) variants: Vec<Variant<'a>>,
+    /// `#[key(format = …)]`: names (the default) or positions and names.
+    pub(crate) format: Format,
 }
 
 /// One unit variant.
@@ -39,20 +43,52 @@ impl Variant<'_> {
         }
     }
 
-    /// The component the variant encodes to: its position among the
-    /// enum's variants in two digits, `-`, and its name, e.g. `02-High`.
+    /// The component the variant encodes to: its name (`High`), what a
+    /// table designed by hand writes (`STATUS#active`); adding a variant
+    /// anywhere changes no stored key.
     ///
-    /// The position makes keys sort as the variants are declared (the
-    /// derived `Ord`) whatever their names, and stays the same when a
-    /// variant is added at the end; the name keeps stored keys readable.
-    /// A rename changes the name only, so it can never break the order.
-    pub(crate) fn component(&self) -> String {
-        format!(
-            "{:0width$}-{}",
-            self.position,
-            self.name(),
-            width = POSITION_DIGITS
-        )
+    /// With `#[key(format = "position")]`, its position among the enum's
+    /// variants in two digits, `-`, and its name (`02-High`): keys sort as
+    /// the variants are declared whatever the names, and inserting a
+    /// variant re-keys those after it.
+    pub(crate) fn component(&self, format: Format) -> String {
+        match format {
+            Format::Name => self.name(),
+            Format::Position => format!(
+                "{:0width$}-{}",
+                self.position,
+                self.name(),
+                width = POSITION_DIGITS
+            ),
+        }
+    }
+}
+
+impl KeyPart<'_> {
+    /// The stored components, in declaration order.
+    pub(crate) fn components(&self) -> Vec<String> {
+        self.variants
+            .iter()
+            .map(|variant| variant.component(self.format))
+            .collect()
+    }
+
+    /// Whether the stored components sort bytewise in declaration order
+    /// (rule 1 of the key contract, with the derived `Ord`): always with
+    /// positions, with names only when they happen to (or are renamed to).
+    pub(crate) fn ordered(&self) -> bool {
+        self.components().windows(2).all(|pair| pair[0] < pair[1])
+    }
+
+    /// Whether no component is a proper prefix of another, so that a hole
+    /// of this type may be followed by literal text in its segment.
+    pub(crate) fn prefix_free(&self) -> bool {
+        let components = self.components();
+        components.iter().all(|a| {
+            components
+                .iter()
+                .all(|b| a == b || !b.starts_with(a.as_str()))
+        })
     }
 }
 
@@ -86,6 +122,7 @@ impl<'a> KeyPart<'a> {
             }
         }
         KeyPart {
+            format: attr::key::enum_format(cx, &input.attrs),
             original: input,
             ident: &input.ident,
             generics: &input.generics,

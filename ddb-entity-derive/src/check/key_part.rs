@@ -1,10 +1,11 @@
 //! `#[derive(KeyPart)]`: an enum of unit variants whose names can stand in
-//! a key and tell the variants apart, and whose derived order is the
-//! declaration order that keys sort in.
+//! a key and tell the variants apart, and, when its stored names sort in
+//! declaration order, whose derived order is that order too.
 
 use syn::{Expr, ExprLit, ExprUnary, Lit, UnOp};
 
 use crate::ast::{KeyPart, MAX_VARIANTS};
+use crate::attr::key::Format;
 use crate::ctxt::Ctxt;
 
 pub(crate) fn key_part(cx: &Ctxt, key_part: &KeyPart<'_>) {
@@ -17,10 +18,10 @@ pub(crate) fn key_part(cx: &Ctxt, key_part: &KeyPart<'_>) {
             "#[derive(KeyPart)] needs at least one variant",
         );
     }
-    if data.variants.len() > MAX_VARIANTS {
+    if key_part.format == Format::Position && data.variants.len() > MAX_VARIANTS {
         cx.error(
             &data.variants[MAX_VARIANTS].ident,
-            format!("#[derive(KeyPart)] numbers variants with two digits, so an enum has at most {MAX_VARIANTS}; implement `KeyPart` by hand for a larger one"),
+            format!("#[key(format = \"position\")] numbers variants with two digits, so an enum has at most {MAX_VARIANTS}; store names (remove the format) or implement `KeyPart` by hand for a larger one"),
         );
     }
     for (position, variant) in key_part.variants.iter().enumerate() {
@@ -49,11 +50,16 @@ pub(crate) fn key_part(cx: &Ctxt, key_part: &KeyPart<'_>) {
             );
         }
     }
-    discriminants(cx, key_part);
+    // An enum whose names do not sort is no sort key's part at all (the
+    // entity derive refuses it there), so its `Ord` never meets a key.
+    if key_part.ordered() {
+        discriminants(cx, key_part);
+    }
 }
 
-/// Keys sort in declaration order; the derived `Ord` sorts by discriminant.
-/// Explicit discriminants must therefore increase as declared.
+/// Keys of an ordered enum sort in declaration order; the derived `Ord`
+/// sorts by discriminant. Explicit discriminants must therefore increase
+/// as declared.
 fn discriminants(cx: &Ctxt, key_part: &KeyPart<'_>) {
     let mut previous: Option<(i128, &syn::Ident)> = None;
     for variant in &key_part.variants {

@@ -60,8 +60,9 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
 }
 
 /// A sort-key hole whose type is not spelled `Unordered<…>` must sort:
-/// an alias of `Unordered` (or a user's key part declaring
-/// `ORDERED = false`) would otherwise slip past the rule that such a hole
+/// an alias of `Unordered`, a derived enum whose stored names do not sort
+/// as declared, or a user's key part declaring `ORDERED = false` would
+/// otherwise slip past the rule that such a hole
 /// comes last and bounds no range. Non-generic entities only: a const
 /// item cannot name the entity's type parameters.
 pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
@@ -78,7 +79,7 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
             // reported once already, and this check stays silent on it.
             let ty = key_type(model, hole);
             let message = format!(
-                "`{{{}}}` in the sort key \"{}\" has a key part that does not sort (`KeyPart::ORDERED` is false): write its type as `Unordered<…>` so the derive can keep ranges off it",
+                "`{{{}}}` in the sort key \"{}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key",
                 hole.name, template.source
             )
             .replace('{', "{{")

@@ -31,7 +31,7 @@ pub(crate) struct Scope<'a> {
     /// page boundary of one filter is meaningless in another.
     pub(crate) filter: Option<&'a [u8]>,
     /// For a query read over shards, the shard count: `partition` is then
-    /// what every shard's partition value starts with (`STATUS#01-Open#`),
+    /// what every shard's partition value starts with (`STATUS#Open#`),
     /// and shard `n`'s is it followed by its component (`03/16`).
     pub(crate) shards: Option<u16>,
 }

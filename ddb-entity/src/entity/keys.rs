@@ -187,7 +187,7 @@ pub struct IndexKey {
 /// order.
 pub struct Partition<I> {
     /// The value, or for a sharded partition what every shard's value
-    /// starts with (`STATUS#01-Open#`).
+    /// starts with (`STATUS#Open#`).
     value: String,
     shards: Option<ShardSpec>,
     index: PhantomData<fn() -> I>,
@@ -218,7 +218,7 @@ impl<I: QueryIndex> Partition<I> {
     }
 
     /// A partition spread over `spec.count()` shards: shard `n`'s value is
-    /// `prefix` followed by its [`ShardComponent`] (`STATUS#01-Open#` and
+    /// `prefix` followed by its [`ShardComponent`] (`STATUS#Open#` and
     /// `03/16`). `prefix` is empty or ends with `#`, as a template whose
     /// last segment is the shard writes it. Generated `…partition(…)`
     /// functions of sharded templates build these. Refused: a prefix that
@@ -264,7 +264,7 @@ impl<I: QueryIndex> Partition<I> {
 
     /// The partition key value, e.g. `CUST#00000000000000000042`. For a
     /// sharded partition, what every shard's value starts with
-    /// (`STATUS#01-Open#`), which is no partition key itself: see
+    /// (`STATUS#Open#`), which is no partition key itself: see
     /// [`shard_partitions`](Self::shard_partitions).
     pub fn as_str(&self) -> &str {
         &self.value

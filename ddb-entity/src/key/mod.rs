@@ -47,7 +47,7 @@
 //! | `f32`, `f64` | IEEE-754 total order as fixed-width hex | `1.0f64` → `bff0000000000000` |
 //! | `bool` | `false` / `true` | |
 //! | `str`, `String`, `char` | bytes `<= $` escaped as `$` + byte + 0x40 | `"a b"` → ``a$`b`` |
-//! | unit enums, `#[derive(KeyPart)]` | position among the variants in two digits, `-`, name | `Priority::High` → `02-High` |
+//! | unit enums, `#[derive(KeyPart)]` | the name or rename; ordered only if the names sort as declared (`#[key(format = "position")]`: position in two digits, `-`, name) | `Priority::High` → `High` |
 //! | `NaiveDate` | `YYYY-MM-DD` | `2026-03-14` |
 //! | `NaiveTime` | `HH:MM:SS.nnnnnnnnn` | `09:31:00.000000000` |
 //! | `NaiveDateTime` | `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn` | |
@@ -206,10 +206,11 @@ pub const fn is_key_delimiter(delimiter: char) -> bool {
 /// # Implementing it
 ///
 /// Unit enums get an implementation from `#[derive(KeyPart)]`: a variant
-/// encodes as its position among the variants in two digits, `-` and its
-/// name (`02-High`), so keys sort as the variants are declared, which is
-/// the derived `Ord`, and adding a variant at the end changes no stored
-/// key; `#[key(rename = "…")]` changes only the name. By hand, the
+/// encodes as its name or `#[key(rename = "…")]` (`High`), so adding a
+/// variant changes no stored key; [`ORDERED`](Self::ORDERED) and
+/// [`PREFIX_FREE`](Self::PREFIX_FREE) are computed from the names at
+/// compile time, and a sort key accepts only an ordered enum (names that
+/// sort as declared, or `#[key(format = "position")]`: `02-High`). By hand, the
 /// easiest correct route is to map onto a type that already keeps the
 /// contract:
 ///
@@ -276,8 +277,8 @@ pub trait KeyPart {
     const FIXED_LEN: Option<usize> = None;
 
     /// Whether no encoding of this type is a proper prefix of another's
-    /// (`bool`: `false`/`true`; unit enums: a distinct position in the
-    /// first two bytes). True for every type with a
+    /// (`bool`: `false`/`true`; derived unit enums: when no name begins
+    /// another). True for every type with a
     /// [`FIXED_LEN`](Self::FIXED_LEN), false by default (a string's
     /// encoding continues with more characters: `a` of `ab`).
     ///
@@ -296,9 +297,11 @@ pub trait KeyPart {
     /// promise only as far as the lint goes: nothing else reads it.
     const CARDINALITY: Cardinality = Cardinality::Unbounded;
     /// Whether byte order of encodings is the order of values (promise 1
-    /// above). Only [`Unordered`] says no: a key part for numbers that
-    /// hand-written keys hold unpadded. A sort-key builder refuses to make
-    /// a range bound of a hole that is not ordered.
+    /// above). [`Unordered`] says no (numbers that hand-written keys hold
+    /// unpadded), and so does a derived unit enum whose stored names do
+    /// not sort as declared. A sort-key builder refuses to make a range
+    /// bound of an `Unordered` hole; `#[derive(Entity)]` refuses any other
+    /// unordered type in a sort key at compile time.
     const ORDERED: bool = true;
 }
 

@@ -151,7 +151,7 @@ async fn a_shard_failing_mid_read_fails_the_read_and_names_the_shard() {
     assert_eq!(err.code(), Some("InternalServerError"));
     let message = err.to_string();
     assert!(message.contains("shard 5 of 16"), "{message}");
-    assert!(message.contains("STATUS#00-Open#05/16"), "{message}");
+    assert!(message.contains("STATUS#Open#05/16"), "{message}");
     assert!(message.contains("returned nothing"), "{message}");
     // Other shards were answered: the failure is mid-read, not up front.
     assert!(fault.0.answered.lock().unwrap().len() > 1);

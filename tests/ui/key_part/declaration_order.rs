@@ -6,6 +6,7 @@ ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
 // Keys sort as the variants are declared; the derived `Ord` sorts by
 // discriminant. Here they would disagree.
 #[derive(KeyPart, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[key(format = "position")]
 pub enum Priority {
     Low = 10,
     High = 30,

@@ -1,7 +1,9 @@
 use ddb_entity::KeyPart;
 
-// Positions are two digits: a derived key part has at most 100 variants.
+// Positions are two digits: with them a derived key part has at most 100
+// variants (names have no such bound).
 #[derive(KeyPart)]
+#[key(format = "position")]
 pub enum TooMany {
     V0,
     V1,

@@ -34,8 +34,10 @@ ddb_entity::table! {
     }
 }
 
-/// A unit enum key part.
+/// A unit enum key part, stored as position and name (`OPEN` would sort
+/// after `Closed`).
 #[derive(KeyPart, Serialize, Deserialize, Clone, Copy, PartialEq, Debug)]
+#[key(format = "position")]
 pub enum Status {
     /// Open.
     #[key(rename = "OPEN")]

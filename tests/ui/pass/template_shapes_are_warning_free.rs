@@ -92,7 +92,7 @@ pub(crate) fn main() -> ddb_entity::Result<()> {
     };
     assert_eq!(
         reaction.primary_key()?.sort(),
-        "#00-HeartREACT#00000000000000000001-ann"
+        "#HeartREACT#00000000000000000001-ann"
     );
     let _ = Reaction::gsi1_partition("ANN")?;
     let _ = Reaction::sk().kind(Kind::Laugh).at(2u64);
