@@ -19,6 +19,7 @@ mod filters;
 mod guards;
 mod hash_only;
 mod keys;
+mod late_attempts;
 mod model;
 mod modelling;
 mod multi_key;

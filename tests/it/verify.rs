@@ -3,7 +3,7 @@
 //! order has, a stale index key. Every typed read — get, query (table and
 //! index), collection, batch get, a transaction's old item, a delete's old
 //! item, an update's new one — refuses them with a `KeyMismatch` naming
-//! the stored key, never returning a wrong value and never panicking. And
+//! the stored key (behind `DecodeAfterWrite` when the write was applied), never returning a wrong value and never panicking. And
 //! decode errors name the field and the key.
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -130,8 +130,39 @@ async fn a_body_under_another_key_is_refused_by_every_typed_read() {
         .expect("the refused read is the cause");
     assert_mismatch(cause, stored, "update");
 
+    // A put or a delete returning the item it replaced or deleted: the
+    // write is applied, so the error says so (not "rewrite it", which is
+    // wrong advice for an item that is gone) and is not retryable.
+    let applied = |err: &Error, what: &str, operation: &str| {
+        assert_eq!(err.kind(), ErrorKind::DecodeAfterWrite, "{what}: {err}");
+        assert!(!err.is_retryable(), "{what}: {err}");
+        let message = err.to_string();
+        assert!(
+            message.contains(&format!("the {operation} of"))
+                && message.contains("was applied")
+                && message.contains("do not send it again"),
+            "{what}: {message}"
+        );
+        let cause = std::error::Error::source(err)
+            .and_then(|source| source.downcast_ref::<Error>())
+            .expect("the refused read is the cause");
+        assert_mismatch(cause, stored, what);
+    };
+    let err = db.put(&order(8, 90)).returning_old().await.unwrap_err();
+    applied(&err, "put returning old", "put");
+    assert_eq!(
+        db.get(key8.clone()).await.unwrap(),
+        Some(order(8, 90)),
+        "the put was applied"
+    );
+    raw_put(&db, forged()).await;
     let err = db.delete(key8.clone()).returning_old().await.unwrap_err();
-    assert_mismatch(&err, stored, "delete returning old");
+    applied(&err, "delete returning old", "delete");
+    assert_eq!(
+        db.get(key8.clone()).consistent_read(true).await.unwrap(),
+        None,
+        "the delete was applied"
+    );
 }
 
 /// An `ORDER`-typed copy of an order's body at sort keys no `CustomerOrder`

@@ -107,7 +107,7 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
 pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
     let is_key = |keys: &KeySchema| name == keys.partition_key || keys.sort_key == Some(name);
     (name == schema.type_attribute && schema.typing.writes_type_attribute())
-        || name == schema.token_attribute
+        || schema.is_token_attribute(name)
         || is_key(&schema.primary)
         || schema.indexes.iter().any(|index| is_key(&index.keys))
 }
@@ -122,7 +122,7 @@ pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
 pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
     check_type::<E>(&item)?;
     let schema = E::Table::SCHEMA;
-    item.remove(schema.token_attribute);
+    item.retain(|name, _| !schema.is_token_attribute(name));
     let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
     let version = take_schema_version::<E>(&mut item);
     let entity = E::decode_body(version, item).map_err(|err| {

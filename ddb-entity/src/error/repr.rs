@@ -113,7 +113,7 @@ pub(crate) enum Repr {
     },
 
     #[error(
-        "the {operation} of {} at {partition} / {sort} was applied, but the item it left could not be read back: {source}; do not send it again as a new call (it would apply twice): repair the item",
+        "the {operation} of {} at {partition} / {sort} was applied, but the item it returned could not be read back: {source}; do not send it again as a new call (it would apply twice): repair the item",
         a(entity)
     )]
     DecodeAfterWrite {

@@ -765,7 +765,7 @@ async fn compare(
             attribute: None,
         }));
     };
-    let ignored = |name: &str| expected.stamped.contains(&name) || name == schema.token_attribute;
+    let ignored = |name: &str| expected.stamped.contains(&name) || schema.is_token_attribute(name);
     let mut differing: Vec<&String> = expected
         .item
         .iter()

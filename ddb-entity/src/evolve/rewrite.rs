@@ -195,7 +195,7 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         .keys()
         .filter(|name| {
             !target.contains_key(*name)
-                && *name != schema.token_attribute
+                && !schema.is_token_attribute(name)
                 && !key.contains_key(*name)
         })
         .map(|name| p.name(name))
@@ -235,7 +235,7 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
 /// The value `stored` decodes to, through its schema version's upcast;
 /// stored index keys are not checked (they are what may be stale).
 fn decode<E: Entity>(mut item: Item, schema: &TableSchema) -> Result<E> {
-    item.remove(schema.token_attribute);
+    item.retain(|name, _| !schema.is_token_attribute(name));
     let stored = StoredKeys::take(&mut item, schema, E::RAW_ATTRIBUTES);
     let version = take_schema_version::<E>(&mut item);
     <E as EntityHooks>::decode_body(version, item).map_err(|err| {

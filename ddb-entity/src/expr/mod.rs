@@ -410,9 +410,16 @@ impl Node {
                 }
             }
             Node::TokenIsNot(token) => {
-                let wt = p.name(schema.token_attribute);
+                // In no slot of the token history: a late attempt of a
+                // write applied before later ones is still recognised.
                 let v = p.value(AttributeValue::S(token.clone()));
-                format!("attribute_not_exists({wt}) OR {wt} <> {v}")
+                (0..TableSchema::TOKEN_HISTORY)
+                    .map(|slot| {
+                        let wt = p.name(&schema.token_slot(slot));
+                        format!("(attribute_not_exists({wt}) OR {wt} <> {v})")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" AND ")
             }
             Node::ItemExists(exists) => {
                 let pk = p.name(schema.primary.partition_key);

@@ -244,10 +244,15 @@ pub struct TableSchema {
     pub ttl_attribute: Option<&'static str>,
     /// The reserved attribute holding the write token of the last write
     /// that needed one (default `"_wt"`): a short random string per call,
-    /// overwritten by each such write (so it never grows), never part of an
-    /// entity's body. It is how a write resent after a lost answer
-    /// recognises that the item stored is its own (see the crate docs,
-    /// "Retries and exactly-once writes").
+    /// never part of an entity's body. It is how a write resent after a
+    /// lost answer recognises that the item stored is its own (see the
+    /// crate docs, "Retries and exactly-once writes").
+    ///
+    /// An update also keeps the tokens of the item's
+    /// [`TOKEN_HISTORY`](Self::TOKEN_HISTORY)` - 1` writes before it, in
+    /// `_wt1`, `_wt2`, `_wt3` (this name with the slot's digit): a late
+    /// attempt of an earlier write is recognised after later writes too.
+    /// The footprint is fixed: at most four tokens of up to 36 characters.
     pub token_attribute: &'static str,
     /// Whether writes that need one store a write token in
     /// [`token_attribute`](Self::token_attribute) (declared with
@@ -275,6 +280,37 @@ pub struct TableSchema {
 }
 
 impl TableSchema {
+    /// How many write tokens an item keeps: the last write's in
+    /// [`token_attribute`](Self::token_attribute) and the three before it
+    /// in its numbered slots.
+    ///
+    /// ```
+    /// assert_eq!(ddb_entity::table::TableSchema::TOKEN_HISTORY, 4);
+    /// ```
+    pub const TOKEN_HISTORY: usize = 4;
+
+    /// The attribute of the write-token slot `slot` (0 is the newest):
+    /// [`token_attribute`](Self::token_attribute), then its name with the
+    /// slot's digit.
+    pub(crate) fn token_slot(&self, slot: usize) -> std::borrow::Cow<'static, str> {
+        match slot {
+            0 => self.token_attribute.into(),
+            n => format!("{}{n}", self.token_attribute).into(),
+        }
+    }
+
+    /// Whether `name` is one of the write-token slots: the library's, never
+    /// an entity's field.
+    pub(crate) fn is_token_attribute(&self, name: &str) -> bool {
+        name.strip_prefix(self.token_attribute).is_some_and(|rest| {
+            rest.is_empty()
+                || (rest.len() == 1
+                    && rest
+                        .parse::<usize>()
+                        .is_ok_and(|n| (1..Self::TOKEN_HISTORY).contains(&n)))
+        })
+    }
+
     /// The index named `name`, global or local, if the table declares it.
     ///
     /// ```

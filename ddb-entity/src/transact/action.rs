@@ -271,7 +271,7 @@ impl Planned {
     pub(crate) fn retoken(&mut self, from: &WriteToken, to: &WriteToken, attribute: &str) {
         let Ok(parts) = &mut self.parts else { return };
         if let Write::Put(item) = &mut parts.write
-            && from.is_in(item, attribute)
+            && from.is_at(item, attribute)
         {
             item.insert(attribute.to_owned(), to.value());
         }

@@ -364,7 +364,6 @@ impl<'db, T: Table> Transaction<'db, T> {
                     err
                 }
             };
-            let attribute = T::SCHEMA.token_attribute;
             // The stored item of every action whose condition failed: as
             // DynamoDB returned it, else (for an action that asked for it)
             // by a consistent read — a server that ignores the request
@@ -391,7 +390,7 @@ impl<'db, T: Table> Transaction<'db, T> {
                 if stored
                     .iter()
                     .flatten()
-                    .any(|item| write_token.is_in(item, attribute))
+                    .any(|item| write_token.is_in(item, &T::SCHEMA))
                 {
                     // A resend of this transaction, applied before.
                     return Ok(());
@@ -431,7 +430,7 @@ async fn applied<T: Table>(
     for action in sent.iter().filter(|action| action.tokened) {
         let key = key_of::<T>(action);
         if let Ok(Some(item)) = read_stored(db.client(), db.table_name(), key, spent).await
-            && token.is_in(&item, T::SCHEMA.token_attribute)
+            && token.is_in(&item, &T::SCHEMA)
         {
             return true;
         }

@@ -246,8 +246,9 @@ impl<E: Versioned> Delete<'_, E> {
 impl<E: Entity> DeleteReturningOld<'_, E> {
     /// Sends the DeleteItem; `Ok(None)` when there was no such item.
     pub async fn send(self) -> Result<Option<E>> {
+        let key = self.0.key.clone();
         let old = self.0.run(ReturnValue::AllOld).await?;
-        old.map(crate::entity::convert::from_item_by_key)
+        old.map(|item| failure::decode_applied::<E>("delete", (key.partition(), key.sort()), item))
             .transpose()
     }
 }

@@ -156,3 +156,25 @@ pub(crate) fn condition_failed(
     }
     .into()
 }
+
+/// The entity an applied write returned (the item it left, replaced or
+/// deleted): one that does not decode is reported as applied
+/// ([`DecodeAfterWrite`](crate::error::ErrorKind::DecodeAfterWrite)), so
+/// nobody sends the write again as a new call — and nobody is told to
+/// rewrite an item that may be gone.
+pub(crate) fn decode_applied<E: Entity>(
+    operation: &'static str,
+    (partition, sort): (&str, &str),
+    item: Item,
+) -> Result<E> {
+    crate::entity::convert::from_item_by_key(item).map_err(|source| {
+        Repr::DecodeAfterWrite {
+            operation,
+            entity: E::RUST_NAME,
+            partition: partition.to_owned(),
+            sort: sort.to_owned(),
+            source,
+        }
+        .into()
+    })
+}

@@ -271,7 +271,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 if tokened && (attempts.ambiguous() || is_ambiguous(&err)) {
                     let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
-                        && token.is_in(&item, schema.token_attribute)
+                        && token.is_in(&item, &schema)
                     {
                         return Ok(applied());
                     }
@@ -283,7 +283,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                     .await?;
             if tokened
                 && let Some(item) = &stored
-                && token.is_in(item, schema.token_attribute)
+                && token.is_in(item, &schema)
             {
                 // An earlier attempt of this call wrote it.
                 return Ok(applied());
@@ -449,8 +449,10 @@ pub struct PutReturningOld<'db, 'e, E: Entity>(Put<'db, 'e, E>);
 impl<E: Entity> PutReturningOld<'_, '_, E> {
     /// Sends the PutItem; `Ok(None)` when no item was replaced.
     pub async fn send(self) -> Result<Option<E>> {
+        let operation = if self.0.only_if_new { "create" } else { "put" };
+        let key = self.0.entity.primary_key()?;
         let old = self.0.run(Returning::Old).await?;
-        old.map(crate::entity::convert::from_item_by_key)
+        old.map(|item| failure::decode_applied::<E>(operation, (key.partition(), key.sort()), item))
             .transpose()
     }
 }

@@ -19,6 +19,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{Repr, Result};
 use crate::item::Item;
+use crate::table::TableSchema;
 
 /// URL-safe base64 alphabet: the token is plain ASCII, no escaping on the wire.
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -87,9 +88,16 @@ impl WriteToken {
         AttributeValue::S(self.0.clone())
     }
 
-    /// Whether `item` (as stored) holds this token in `attribute`.
-    pub(crate) fn is_in(&self, item: &Item, attribute: &str) -> bool {
+    /// Whether `item` holds this token in `attribute` itself.
+    pub(crate) fn is_at(&self, item: &Item, attribute: &str) -> bool {
         matches!(item.get(attribute), Some(AttributeValue::S(stored)) if *stored == self.0)
+    }
+
+    /// Whether `item` (as stored) holds this token in one of the slots of
+    /// the table's token history: a write of this call was applied, and
+    /// fewer than [`TableSchema::TOKEN_HISTORY`] updates came after it.
+    pub(crate) fn is_in(&self, item: &Item, schema: &TableSchema) -> bool {
+        (0..TableSchema::TOKEN_HISTORY).any(|slot| self.is_at(item, &schema.token_slot(slot)))
     }
 }
 

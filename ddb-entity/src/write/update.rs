@@ -24,7 +24,7 @@ use crate::expr::version::{self, Expected};
 use crate::expr::{Condition, Placeholders, render_path};
 use crate::future::into_future;
 use crate::item::{Item, Set, SetElement, size};
-use crate::table::Table;
+use crate::table::{Table, TableSchema};
 
 /// Changes one stored entity in place (UpdateItem) and returns it as it is
 /// afterwards. Made by [`Db::update`].
@@ -725,7 +725,11 @@ impl<'db, E: Entity> Update<'db, E> {
         let operation = self.operation();
         let key = self.key.clone();
         let item = self.run(ReturnValue::AllNew).await?;
-        decode_applied(operation, &key, item.unwrap_or_default())
+        failure::decode_applied::<E>(
+            operation,
+            (key.partition(), key.sort()),
+            item.unwrap_or_default(),
+        )
     }
 
     /// Returns the entity as it was before the update (`ReturnValues =
@@ -830,7 +834,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 if schema.write_tokens && (attempts.ambiguous() || is_ambiguous(&err)) {
                     let stored = read_stored(client, table, key.to_attributes(), &mut charge).await;
                     if let Ok(Some(item)) = stored
-                        && parts.token.is_in(&item, schema.token_attribute)
+                        && parts.token.is_in(&item, &schema)
                     {
                         return applied(item);
                     }
@@ -867,7 +871,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 }
                 .into());
             };
-            if schema.write_tokens && parts.token.is_in(&stored, schema.token_attribute) {
+            if schema.write_tokens && parts.token.is_in(&stored, &schema) {
                 // An earlier attempt of this call was applied.
                 return applied(stored);
             }
@@ -933,21 +937,6 @@ impl<'db, E: Entity> Update<'db, E> {
     fn operation(&self) -> &'static str {
         if self.creates { "upsert" } else { "update" }
     }
-}
-
-/// The entity an applied update left: an item that does not decode is
-/// reported as applied, so nobody sends the update again as a new call.
-fn decode_applied<E: Entity>(operation: &'static str, key: &Key<E>, item: Item) -> Result<E> {
-    crate::entity::convert::from_item_by_key(item).map_err(|source| {
-        Repr::DecodeAfterWrite {
-            operation,
-            entity: E::RUST_NAME,
-            partition: key.partition().to_owned(),
-            sort: key.sort().to_owned(),
-            source,
-        }
-        .into()
-    })
 }
 
 /// The parts of one UpdateItem, shared by [`Update`] and transactions.
@@ -1098,14 +1087,6 @@ fn parts<E: Entity>(
                 .push(Change::maintained(attribute, Action::SetIfNotExists(now)));
         }
     }
-    // Without write tokens (a table kept byte for byte as other code
-    // writes it) a resent update is not told from its first attempt.
-    if schema.write_tokens {
-        changes.entries.push(Change::maintained(
-            schema.token_attribute,
-            Action::Set(token.value()),
-        ));
-    }
     check_overlaps::<E>(&changes)?;
     if creates {
         check_creates::<E>(key, &changes, &index_changes)?;
@@ -1114,7 +1095,10 @@ fn parts<E: Entity>(
         condition = condition.and(version::expect::<E>(expected.attribute, expected.version));
     }
     let mut placeholders = Placeholders::default();
-    let update = update_expression(&changes, &index_changes, &mut placeholders);
+    // Without write tokens (a table kept byte for byte as other code
+    // writes it) a resent update is not told from its first attempt.
+    let stored_token = schema.write_tokens.then_some(&token);
+    let update = update_expression::<E>(&changes, &index_changes, stored_token, &mut placeholders);
     if let Some(extra) = extra {
         condition = condition.and(extra);
     }
@@ -1221,12 +1205,32 @@ fn check_overlaps<E: Entity>(changes: &Changes) -> Result<()> {
 
 /// The `UPDATE` expression: SET, REMOVE, ADD and DELETE clauses for the
 /// changes and the index keys they move.
-fn update_expression(
+fn update_expression<E: Entity>(
     changes: &Changes,
     index_changes: &[IndexChange],
+    token: Option<&WriteToken>,
     p: &mut Placeholders,
 ) -> String {
     let (mut set, mut remove) = (Vec::new(), Vec::new());
+    if let Some(token) = token {
+        // The token history moves down one slot and this call's token
+        // takes slot 0, the oldest falling out: a late attempt of any of
+        // the last few writes still finds its token, and the item never
+        // holds more than `TOKEN_HISTORY` of them. The slots are listed
+        // from the oldest, so evaluating them in order or all against the
+        // item before the update gives the same result; a slot with
+        // nothing to take yet (a new item, or one a single-token version
+        // of the library wrote) takes this call's token, so no slot ever
+        // refers to a missing attribute.
+        let schema = E::Table::SCHEMA;
+        let v = p.value(token.value());
+        for slot in (1..TableSchema::TOKEN_HISTORY).rev() {
+            let to = p.name(&schema.token_slot(slot));
+            let from = p.name(&schema.token_slot(slot - 1));
+            set.push(format!("{to} = if_not_exists({from}, {v})"));
+        }
+        set.push(format!("{} = {v}", p.name(schema.token_attribute)));
+    }
     let (mut add, mut delete) = (Vec::new(), Vec::new());
     for change in &changes.entries {
         let n = render_path(&change.path, p);
@@ -1323,7 +1327,7 @@ impl<E: Entity> UpdateReturningOld<'_, E> {
         let operation = self.0.operation();
         let key = self.0.key.clone();
         let old = self.0.run(ReturnValue::AllOld).await?;
-        old.map(|item| decode_applied(operation, &key, item))
+        old.map(|item| failure::decode_applied::<E>(operation, (key.partition(), key.sort()), item))
             .transpose()
     }
 }
