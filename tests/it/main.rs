@@ -18,6 +18,7 @@ mod filters;
 mod guards;
 mod hash_only;
 mod keys;
+mod misconfig;
 mod model;
 mod modelling;
 mod multi_key;
