@@ -66,7 +66,7 @@ async fn listener(answer: Option<&'static str>) -> String {
     endpoint
 }
 
-fn profile_key() -> ddb_entity::Key<App> {
+fn profile_key() -> ddb_entity::Key<Profile> {
     Profile::key("ada@example.com").unwrap()
 }
 
