@@ -154,13 +154,14 @@ async fn missing_credentials_are_misconfigured() {
 
 #[tokio::test]
 async fn rejected_credentials_are_misconfigured() {
-    let endpoint = listener(Some(
+    let body = "{\"__type\":\"com.amazon.coral.service#UnrecognizedClientException\",\
+                \"message\":\"The security token included in the request is invalid.\"}";
+    let answer = format!(
         "HTTP/1.1 400 Bad Request\r\ncontent-type: application/x-amz-json-1.0\r\n\
-         connection: close\r\ncontent-length: 124\r\n\r\n\
-         {\"__type\":\"com.amazon.coral.service#UnrecognizedClientException\",\
-         \"message\":\"The security token included in the request is invalid.\"}",
-    ))
-    .await;
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let endpoint = listener(Some(answer.leak())).await;
     let client = quick().load_from(loader(&endpoint)).await.unwrap();
     let err = Db::<App>::new(client, "app")
         .get(profile_key())
