@@ -201,7 +201,7 @@ impl ClientOptions {
     /// Builds the client from aws-config's default chains (region,
     /// credentials, `AWS_ENDPOINT_URL`…) with these timeouts and retries.
     ///
-    /// Refused with [`Misconfiguration::MissingRegion`](crate::Misconfiguration::MissingRegion) when no region is
+    /// Refused with [`Misconfiguration::MissingRegion`] when no region is
     /// configured: set `AWS_REGION`, or `region` in the profile.
     ///
     /// ```no_run
