@@ -30,7 +30,6 @@ mod tests;
 
 use std::net::SocketAddr;
 
-use aws_sdk_dynamodb::Client;
 use ddb_entity::client::ClientOptions;
 use ddb_entity::local::LocalDynamo;
 use ddb_entity::{CursorSeal, Db};
