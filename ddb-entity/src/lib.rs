@@ -11,6 +11,9 @@ mod layering;
 
 mod batch;
 mod capacity;
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
 pub mod codec;
 mod collection;
 mod cursor;
@@ -54,7 +57,7 @@ pub use entity::{
     Entity, Field, FieldPath, IndexEntry, IndexKey, Key, KeyArg, Partition, RawKey, SortKey,
     SortRange, Timestamp, UnorderedSortKey, Versioned,
 };
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Misconfiguration, Result};
 pub use expr::{AttributeType, Condition, SizeOf};
 pub use item::{Item, Set, SetElement};
 pub use table::{

@@ -45,6 +45,15 @@ pub struct Order {
     pub total_cents: i64,
 }
 
+/// Claims an order id for the whole table: created with its order in one
+/// transaction, so an id posted again (under any customer) is 409, and
+/// `GET /orders/{id}` finds at most one order.
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = Shop, pk = "ORDERID#{order_id}", sk = "CLAIM")]
+pub struct OrderIdClaim {
+    pub order_id: u64,
+}
+
 /// The customer page: profile and latest orders, from ONE Query.
 #[derive(Collection, Serialize, Debug)]
 pub struct CustomerView {
@@ -248,7 +257,8 @@ struct NewOrder {
     total_cents: i64,
 }
 
-/// `POST /customers/{id}/orders`: a create (an order id is never reused).
+/// `POST /customers/{id}/orders`: the order and its id's claim, both or
+/// neither: an id taken (by any customer) is 409.
 async fn create_order(
     State(db): State<Db<Shop>>,
     Path(id): Path<u64>,
@@ -261,7 +271,12 @@ async fn create_order(
         placed: new.placed,
         total_cents: new.total_cents,
     };
-    db.create(&order).await?;
+    db.transact()
+        .create(&OrderIdClaim {
+            order_id: new.order_id,
+        })
+        .create(&order)
+        .await?;
     Ok(respond(StatusCode::CREATED, order, &capacity))
 }
 
@@ -295,27 +310,43 @@ impl ApiError {
     }
 }
 
-/// The library's errors as HTTP statuses, by its predicates.
+/// The library's errors as HTTP statuses, by its predicates. The client
+/// gets a fixed sentence (no keys, no table names, no library text); the
+/// whole error goes to the log.
 impl From<ddb_entity::Error> for ApiError {
     fn from(err: ddb_entity::Error) -> Self {
-        let status = if err.is_already_exists() {
-            StatusCode::CONFLICT
+        let (status, message) = if err.is_already_exists() {
+            (StatusCode::CONFLICT, "it exists already")
         } else if err.is_version_conflict() {
-            StatusCode::PRECONDITION_FAILED
+            (
+                StatusCode::PRECONDITION_FAILED,
+                "it changed since you read it",
+            )
         } else if err.is_not_found() {
-            StatusCode::NOT_FOUND
+            (StatusCode::NOT_FOUND, "not found")
+        } else if err.is_misconfigured() {
+            // Not transient: a 503 would hide it behind clients' retries.
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the service is misconfigured",
+            )
         } else if err.is_retryable() {
-            StatusCode::SERVICE_UNAVAILABLE
+            (StatusCode::SERVICE_UNAVAILABLE, "try again later")
         } else {
             match err.kind() {
-                ErrorKind::Key | ErrorKind::InvalidCursor => StatusCode::BAD_REQUEST,
-                _ => StatusCode::INTERNAL_SERVER_ERROR,
+                ErrorKind::InvalidCursor => {
+                    (StatusCode::BAD_REQUEST, "the cursor is not from this list")
+                }
+                ErrorKind::Key => (StatusCode::BAD_REQUEST, "a value cannot be used as an id"),
+                _ => (StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
             }
         };
         if status.is_server_error() {
-            tracing::error!(%err, "request failed");
+            tracing::error!(error = %err, misconfigured = err.is_misconfigured(), "request failed");
+        } else {
+            tracing::info!(error = %err, status = status.as_u16(), "request refused");
         }
-        ApiError::new(status, err.to_string())
+        ApiError::new(status, message)
     }
 }
 

@@ -30,9 +30,9 @@ mod tests;
 
 use std::net::SocketAddr;
 
-use aws_sdk_dynamodb::Client;
-use ddb_entity::Db;
+use ddb_entity::client::ClientOptions;
 use ddb_entity::local::LocalDynamo;
+use ddb_entity::{CursorSeal, Db};
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -61,21 +61,24 @@ fn options() -> Result<Options, Error> {
     Ok(options)
 }
 
-/// A client for real AWS, from aws-config's default chain. The SDK is
-/// built without its default HTTPS stack, so the example brings one:
-/// rustls with ring (no aws-lc build).
-async fn aws_client() -> Client {
-    use aws_smithy_http_client::tls;
-    let https = aws_smithy_http_client::Builder::new()
-        .tls_provider(tls::Provider::Rustls(
-            tls::rustls_provider::CryptoMode::Ring,
-        ))
-        .build_https();
-    let config = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .http_client(https)
-        .load()
-        .await;
-    Client::new(&config)
+/// The key that seals the cursors handed to clients: 64 hex digits from
+/// `SHOP_CURSOR_KEY` (your secret store), required on AWS; a fixed
+/// development key on the embedded server.
+fn cursor_key(aws: bool) -> Result<[u8; 32], Error> {
+    let Ok(hex) = std::env::var("SHOP_CURSOR_KEY") else {
+        if aws {
+            return Err("set SHOP_CURSOR_KEY to 64 hex digits (the cursor sealing key)".into());
+        }
+        return Ok(*b"development key, never in prod!!");
+    };
+    let mut key = [0u8; 32];
+    if hex.len() != 64 {
+        return Err("SHOP_CURSOR_KEY must be 64 hex digits".into());
+    }
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)?;
+    }
+    Ok(key)
 }
 
 #[tokio::main]
@@ -83,12 +86,15 @@ async fn main() -> Result<(), Error> {
     let options = options()?;
     // Keep the embedded server alive as long as the service.
     let (client, _local) = if options.aws {
-        (aws_client().await, None)
+        // The production client: bounded timeouts, retries, and a missing
+        // region refused here, at start-up.
+        (ClientOptions::default().load().await?, None)
     } else {
         let local = LocalDynamo::start().await?;
         (local.client(), Some(local))
     };
-    let db = Db::<app::Shop>::new(client, options.table);
+    let db = Db::<app::Shop>::new(client, options.table)
+        .with_cursor_seal(CursorSeal::new(1, cursor_key(options.aws)?));
     db.create_table_if_missing().await?;
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
     println!("serving on http://{}", listener.local_addr()?);

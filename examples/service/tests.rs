@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 
-use ddb_entity::Db;
 use ddb_entity::local::LocalDynamo;
+use ddb_entity::{CursorSeal, Db};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -20,8 +20,13 @@ struct Service {
 
 async fn start() -> Service {
     let dynamo = LocalDynamo::start().await.unwrap();
-    let db = Db::<app::Shop>::new(dynamo.client(), dynamo.unique_table_name("service"));
+    let db = Db::<app::Shop>::new(dynamo.client(), dynamo.unique_table_name("service"))
+        .with_cursor_seal(CursorSeal::new(1, [9; 32]));
     db.create_table_if_missing().await.unwrap();
+    serve(db, dynamo).await
+}
+
+async fn serve(db: Db<app::Shop>, dynamo: LocalDynamo) -> Service {
     let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app::router(db)).await });
@@ -157,12 +162,8 @@ async fn the_customer_page_is_one_query_and_a_taken_id_is_409() {
 
     let again = customer(&service, 42).await;
     assert_eq!(again.status, 409, "{again:?}");
-    assert!(
-        again.body["error"]
-            .as_str()
-            .unwrap()
-            .contains("already exists")
-    );
+    // A fixed sentence for the client: no key, no library text.
+    assert_eq!(again.body, json!({"error": "it exists already"}));
 
     for (order_id, placed) in [(1, 20260301), (2, 20260314), (3, 20260402)] {
         let order = service
@@ -293,4 +294,87 @@ async fn orders_are_listed_page_by_page_with_the_cursor_as_a_query_parameter() {
         service.get("/customers/5/orders?cursor=nope").await.status,
         400
     );
+}
+
+#[tokio::test]
+async fn an_order_id_posted_under_two_customers_is_409_and_stays_findable() {
+    let service = start().await;
+    let order = json!({"order_id": 77, "placed": 20260301, "total_cents": 500});
+    assert_eq!(
+        service
+            .post("/customers/1/orders", order.clone())
+            .await
+            .status,
+        201
+    );
+    let again = service.post("/customers/2/orders", order).await;
+    assert_eq!(again.status, 409, "{again:?}");
+    let found = service.get("/orders/77").await;
+    assert_eq!((found.status, &found.body["customer_id"]), (200, &json!(1)));
+}
+
+#[tokio::test]
+async fn forged_cursors_and_bad_input_are_400_with_client_safe_bodies() {
+    let service = start().await;
+    for order_id in 1..=3 {
+        let order = json!({"order_id": 100 + order_id, "placed": 20260301, "total_cents": 1});
+        assert_eq!(service.post("/customers/8/orders", order).await.status, 201);
+    }
+    let first = service.get("/customers/8/orders?limit=1").await;
+    let cursor = first.body["next"].as_str().unwrap().to_owned();
+    // Sealed: nothing of the customer's keys is readable in it.
+    assert!(
+        cursor.starts_with("s1.") && !cursor.contains("CUST"),
+        "{cursor}"
+    );
+    // One character changed is refused, with a body that names no key.
+    let mut forged = cursor.into_bytes();
+    let last = forged.len() - 1;
+    forged[last] = if forged[last] == b'A' { b'B' } else { b'A' };
+    let forged = String::from_utf8(forged).unwrap();
+    let refused = service
+        .get(&format!("/customers/8/orders?cursor={forged}"))
+        .await;
+    assert_eq!(refused.status, 400, "{refused:?}");
+    assert_eq!(
+        refused.body,
+        json!({"error": "the cursor is not from this list"})
+    );
+    // Input axum refuses before any handler: not a 500 either.
+    assert_eq!(service.get("/customers/not-a-number").await.status, 400);
+    let bad = service
+        .post("/customers", json!({"customer_id": "x"}))
+        .await;
+    assert!(bad.status == 400 || bad.status == 422, "{bad:?}");
+}
+
+#[tokio::test]
+async fn a_dead_endpoint_is_503_within_the_timeouts() {
+    use std::time::Duration;
+    // A DynamoDB endpoint that accepts connections and never answers.
+    let dead = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
+    let endpoint = format!("http://{}", dead.local_addr().unwrap());
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = dead.accept().await {
+            held.push(socket);
+        }
+    });
+    let loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(aws_config::Region::new("us-east-1"))
+        .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
+            "test", "test", None, None, "test",
+        ))
+        .endpoint_url(endpoint);
+    let client = ddb_entity::client::ClientOptions::default()
+        .attempt_timeout(Duration::from_millis(300))
+        .operation_timeout(Duration::from_secs(1))
+        .load_from(loader)
+        .await
+        .unwrap();
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let service = serve(Db::<app::Shop>::new(client, "shop"), dynamo).await;
+    let answer = service.get("/customers/1").await;
+    assert_eq!(answer.status, 503, "{answer:?}");
+    assert_eq!(answer.body, json!({"error": "try again later"}));
 }

@@ -20,6 +20,7 @@ mod guards;
 mod hash_only;
 mod keys;
 mod late_attempts;
+mod misconfig;
 mod model;
 mod modelling;
 mod multi_key;

@@ -17,6 +17,12 @@ pub enum ErrorKind {
     /// DynamoDB, or the HTTP layer under the SDK, answered a request with
     /// an error; the SDK's error is the [`source`](std::error::Error::source).
     Service,
+    /// The deployment is misconfigured, and no retry can fix it: no region,
+    /// credentials missing or refused, an endpoint that is not DynamoDB, a
+    /// table that does not exist.
+    /// [`Error::misconfiguration`](crate::Error::misconfiguration) says
+    /// which, and the message what to check.
+    Misconfigured,
     /// An entity (or a value in an update or condition) could not be
     /// written as DynamoDB attributes.
     Encode,

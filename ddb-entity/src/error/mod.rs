@@ -9,6 +9,7 @@
 mod cancel;
 mod cursor;
 mod kind;
+mod misconfig;
 mod pending;
 mod repr;
 mod text;
@@ -20,6 +21,7 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
 pub use kind::ErrorKind;
+pub use misconfig::Misconfiguration;
 pub(crate) use repr::{Expected, ItemAt, Repr};
 pub(crate) use text::a;
 
@@ -92,7 +94,17 @@ impl Error {
         SdkError<E, HttpResponse>: Into<aws_sdk_dynamodb::Error>,
     {
         let transient = is_transient(&err);
+        let answered = misconfig::from_answer(&err);
+        let unsent = matches!(
+            err,
+            SdkError::ConstructionFailure(_) | SdkError::DispatchFailure(_)
+        );
         let source: aws_sdk_dynamodb::Error = err.into();
+        let misconfigured =
+            answered.or_else(|| unsent.then(|| misconfig::from_causes(&source)).flatten());
+        // No resend fixes a misconfiguration (a dispatch failure for want
+        // of credentials would otherwise read as transient).
+        let transient = transient && misconfigured.is_none();
         let code = source.code().map(str::to_owned);
         let message = match (&code, source.message()) {
             (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
@@ -106,9 +118,53 @@ impl Error {
             code,
             message,
             transient,
+            misconfigured,
             source: Box::new(source),
         }
         .into()
+    }
+
+    /// What a misconfigured deployment lacks, when this is
+    /// [`ErrorKind::Misconfigured`]: its `Display` says what to check.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use ddb_entity::{Db, ErrorKind, Misconfiguration, local::LocalDynamo};
+    ///
+    /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    ///
+    /// let dynamo = LocalDynamo::start().await?;
+    /// // A table that was never created: no retry will find it.
+    /// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("missing"));
+    /// let err = db.drift().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Misconfigured);
+    /// assert_eq!(err.misconfiguration(), Some(Misconfiguration::TableNotFound));
+    /// assert!(err.is_misconfigured() && !err.is_retryable());
+    /// assert!(err.to_string().contains("check the table name"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn misconfiguration(&self) -> Option<Misconfiguration> {
+        match self.repr() {
+            Repr::Service { misconfigured, .. } => *misconfigured,
+            Repr::Misconfigured { what, .. } => Some(*what),
+            Repr::InShard { source, .. } => source.misconfiguration(),
+            _ => None,
+        }
+    }
+
+    /// The deployment is misconfigured (no region, credentials missing or
+    /// refused, an endpoint that is not DynamoDB, no such table): fix the
+    /// configuration, do not retry. [`misconfiguration`](Error::misconfiguration)
+    /// says which.
+    ///
+    /// ```
+    /// use ddb_entity::{Error, key::KeyError};
+    /// assert!(!Error::from(KeyError::NaN).is_misconfigured());
+    /// ```
+    pub fn is_misconfigured(&self) -> bool {
+        self.misconfiguration().is_some()
     }
 
     /// Wraps a DynamoDB Streams SDK error with the operation and stream it

@@ -44,7 +44,7 @@ pub(crate) enum Repr {
         found: &'static str,
     },
 
-    #[error("{operation} on table `{table}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    #[error("{operation} on table `{table}` failed: {}{}", ServiceReason(.code.as_deref(), .message.as_deref()), Check(*.misconfigured))]
     Service {
         operation: &'static str,
         table: String,
@@ -54,8 +54,17 @@ pub(crate) enum Repr {
         message: Option<String>,
         /// Sending the same request again may succeed.
         transient: bool,
+        /// No resend can succeed: the deployment is misconfigured.
+        misconfigured: Option<super::Misconfiguration>,
         #[source]
         source: Box<aws_sdk_dynamodb::Error>,
+    },
+
+    #[error("{operation} failed: {detail}; {what}")]
+    Misconfigured {
+        operation: &'static str,
+        what: super::Misconfiguration,
+        detail: String,
     },
 
     #[error("could not encode {} as DynamoDB attributes: {source}", a(entity))]
@@ -528,6 +537,11 @@ impl Repr {
             Repr::Key { .. } | Repr::IndexKey { .. } | Repr::IndexAttribute { .. } => {
                 ErrorKind::Key
             }
+            Repr::Service {
+                misconfigured: Some(_),
+                ..
+            }
+            | Repr::Misconfigured { .. } => ErrorKind::Misconfigured,
             Repr::Service { .. } => ErrorKind::Service,
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
@@ -673,6 +687,18 @@ impl fmt::Display for KeyMessage<'_> {
             ),
             (Some(entity), None) => write!(f, "invalid key of {}: {}", a(entity), self.source),
             (None, _) => write!(f, "invalid key: {}", self.source),
+        }
+    }
+}
+
+/// "; check …" after a misconfiguration's own reason.
+struct Check(Option<super::Misconfiguration>);
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(what) => write!(f, "; {what}"),
+            None => Ok(()),
         }
     }
 }
