@@ -9,7 +9,11 @@ fn the_readme_shows_these_files() {
         ("src/lib.rs", include_str!("../src/lib.rs")),
         ("tests/shop.rs", include_str!("shop.rs")),
     ] {
-        let block = format!("```rust,ignore\n// {path}\n{file}```");
+        assert!(
+            file.starts_with(&format!("// {path}\n")),
+            "tests/guide/{path}: first line `// {path}`"
+        );
+        let block = format!("```rust,ignore\n{file}```");
         assert!(
             readme.contains(&block),
             "README.md has no ```rust,ignore block of tests/guide/{path} as it is now \
