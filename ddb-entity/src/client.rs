@@ -48,8 +48,7 @@ use aws_config::{BehaviorVersion, ConfigLoader};
 use aws_sdk_dynamodb::Client;
 use aws_smithy_http_client::tls;
 
-use crate::Misconfiguration;
-use crate::error::{Error, Repr};
+use crate::error::{Error, Misconfiguration, Repr};
 
 /// How the production client times out and retries; the defaults are in
 /// the [module's table](self).
