@@ -285,7 +285,7 @@ impl TableSchema {
     /// in its numbered slots.
     ///
     /// ```
-    /// assert_eq!(ddb_entity::table::TableSchema::TOKEN_HISTORY, 4);
+    /// assert_eq!(ddb_entity::TableSchema::TOKEN_HISTORY, 4);
     /// ```
     pub const TOKEN_HISTORY: usize = 4;
 
