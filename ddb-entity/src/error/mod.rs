@@ -130,14 +130,19 @@ impl Error {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use ddb_entity::{Db, ErrorKind, Misconfiguration, local::LocalDynamo};
+    /// use ddb_entity::{Db, Entity, ErrorKind, Misconfiguration, local::LocalDynamo};
+    /// use serde::{Deserialize, Serialize};
     ///
     /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "USER#{id}", sk = "PROFILE")]
+    /// struct User { id: u64 }
     ///
     /// let dynamo = LocalDynamo::start().await?;
     /// // A table that was never created: no retry will find it.
     /// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("missing"));
-    /// let err = db.drift().await.unwrap_err();
+    /// let err = db.get(User::key(1)?).await.unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Misconfigured);
     /// assert_eq!(err.misconfiguration(), Some(Misconfiguration::TableNotFound));
     /// assert!(err.is_misconfigured() && !err.is_retryable());
