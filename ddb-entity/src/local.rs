@@ -176,8 +176,12 @@ impl LocalDynamo {
     /// Runs the embedded server's time-to-live sweep now: deletes every
     /// item whose time-to-live attribute has passed, in every table with
     /// time to live enabled, as DynamoDB does in the background (within a
-    /// few days of expiry) — so a test can see what an expiry does (its
-    /// stream records carry DynamoDB's service identity). Returns how many
+    /// few days of expiry) — so a test can see what an expiry does to its
+    /// reads. Unlike DynamoDB's, the embedded server's stream records of
+    /// these deletes carry no service identity (`userIdentity`), so a
+    /// stream consumer sees them as `stream::Origin::Request` deletes,
+    /// not `Origin::TimeToLive` ones; test a consumer's expiry handling with a hand-written record
+    /// that carries it. Returns how many
     /// items were deleted. A server from `DDB_ENDPOINT` cannot be asked:
     /// [`LocalError::NotEmbedded`].
     ///

@@ -30,12 +30,14 @@ pub enum IndexAdded {
 }
 
 /// Adds index `I`, declared in the table's [`table!`](crate::table!), to
-/// the live table: an UpdateTable creating the global secondary index
-/// (every attribute projected, like CreateTable's; on a provisioned table
-/// with the table's own read and write capacity — an index with less write
-/// capacity than its table throttles the table's writes, seed lesson 000),
-/// then DescribeTable until the table and every index are ACTIVE. Made by
-/// [`Db::add_index`]; send with `.await`.
+/// the live table: an UpdateTable creating the global secondary index as
+/// the table declares it, the same definition CreateTable sends — its
+/// projection (`ALL` unless declared otherwise) and, on a provisioned
+/// table, its declared capacity, or the table's own read and write
+/// capacity where it declares none (an index with less write capacity
+/// than its table throttles the table's writes) — then DescribeTable until
+/// the table and every index are ACTIVE. Made by [`Db::add_index`]; send
+/// with `.await`.
 ///
 /// DynamoDB fills the new index with the items that **already** carry its
 /// key attributes. Items written before the entity filled the index carry

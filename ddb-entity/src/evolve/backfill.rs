@@ -16,13 +16,12 @@ use super::scan::{Pending, RawPage, ScanFilter, ScanSpec};
 use crate::batch::BatchRetry;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{Repr, Result};
+use crate::error::Result;
 use crate::future::into_future;
 use crate::item::Item;
 use crate::table::Table;
 
 /// Segments unless told otherwise.
-const DEFAULT_SEGMENTS: u32 = 4;
 /// Segments read at once unless told otherwise.
 const DEFAULT_CONCURRENCY: usize = 4;
 /// Writes in flight per segment unless told otherwise.
@@ -220,7 +219,9 @@ struct Shared {
 
 impl<'db, E: Entity> Backfill<'db, E> {
     /// Split the scan into `segments` (1 to 1,000,000; default 4). A
-    /// resumed job keeps its checkpoint's segmentation.
+    /// resumed job keeps its checkpoint's segmentation: leave this out
+    /// there, or give the checkpoint's own number (another is refused
+    /// before any request).
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = Some(segments);
         self
@@ -291,32 +292,9 @@ impl<'db, E: Entity> Backfill<'db, E> {
     }
 
     fn plan(&self) -> Result<(Shared, Pending)> {
-        let checkpoint = match (&self.checkpoint, self.segments) {
-            (Some(checkpoint), Some(segments)) if checkpoint.segments() != segments => {
-                return Err(Repr::InvalidCursor {
-                        fault: crate::error::CursorFault::Mismatch,
-                    reason: format!(
-                        "the checkpoint is of a backfill in {} segments, this one asks for {segments}; resume with the checkpoint's segmentation",
-                        checkpoint.segments()
-                    ),
-                }
-                .into());
-            }
-            (Some(checkpoint), _) => checkpoint.clone(),
-            (None, segments) => {
-                let segments = segments.unwrap_or(DEFAULT_SEGMENTS);
-                if !(1..=1_000_000).contains(&segments) {
-                    return Err(Repr::InvalidExpression {
-                        what: format!("a backfill of {}", E::RUST_NAME),
-                        reason: format!(
-                            "it asks for {segments} segments; DynamoDB takes 1 to 1000000"
-                        ),
-                    }
-                    .into());
-                }
-                Checkpoint::start(segments)
-            }
-        };
+        let checkpoint = Checkpoint::for_job(self.checkpoint.as_ref(), self.segments, || {
+            format!("a backfill of {}", E::RUST_NAME)
+        })?;
         let schema = E::Table::SCHEMA;
         let filter = ScanFilter {
             expression: "#t = :t".to_owned(),

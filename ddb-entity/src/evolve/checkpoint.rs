@@ -53,11 +53,56 @@ pub struct Checkpoint {
 /// The text form's version tag.
 const TAG: &str = "ckpt1";
 
+/// A job's segments when it does not say.
+pub(crate) const DEFAULT_SEGMENTS: u32 = 4;
+
+/// DynamoDB's most segments of one parallel scan.
+const MAX_SEGMENTS: u32 = 1_000_000;
+
 impl Checkpoint {
     /// A job of `segments` segments (at least 1), none started.
     pub fn start(segments: u32) -> Self {
         Checkpoint {
             positions: vec![SegmentPosition::Start; segments.max(1) as usize],
+        }
+    }
+
+    /// Where a job starts: its `resumed` checkpoint, or `segments` (the
+    /// default 4 when unset) none started. `job` names it for the error
+    /// ("a backfill of `User`"). One rule for every job: a resumed job
+    /// keeps its checkpoint's segmentation, so a `segments` that differs
+    /// from it is refused before any request (a scan cannot be re-split
+    /// half way); DynamoDB takes 1 to 1,000,000 segments.
+    pub(crate) fn for_job(
+        resumed: Option<&Checkpoint>,
+        segments: Option<u32>,
+        job: impl FnOnce() -> String,
+    ) -> Result<Checkpoint> {
+        let refuse = |reason: String| -> crate::error::Error {
+            Repr::InvalidExpression {
+                what: job(),
+                reason,
+            }
+            .into()
+        };
+        match (resumed, segments) {
+            (Some(checkpoint), Some(asked)) if checkpoint.segments() != asked => {
+                Err(refuse(format!(
+                    "its checkpoint splits the table in {} segments and `.segments({asked})` asks for {asked}; a resumed job keeps its checkpoint's segmentation: leave `.segments` out, or give {}",
+                    checkpoint.segments(),
+                    checkpoint.segments()
+                )))
+            }
+            (Some(checkpoint), _) => Ok(checkpoint.clone()),
+            (None, segments) => {
+                let segments = segments.unwrap_or(DEFAULT_SEGMENTS);
+                if !(1..=MAX_SEGMENTS).contains(&segments) {
+                    return Err(refuse(format!(
+                        "it asks for {segments} segments; DynamoDB takes 1 to {MAX_SEGMENTS}"
+                    )));
+                }
+                Ok(Checkpoint::start(segments))
+            }
         }
     }
 

@@ -150,7 +150,7 @@ pub struct Migration<'db, T: Table, L> {
     db: &'db Db<T>,
     legacy: String,
     map: Arc<Mapper<T, L>>,
-    segments: u32,
+    segments: Option<u32>,
     concurrency: usize,
     writes: usize,
     page_size: Option<usize>,
@@ -251,7 +251,7 @@ impl<T: Table> Db<T> {
             db: self,
             legacy: legacy.into(),
             map: Arc::new(map),
-            segments: 4,
+            segments: None,
             concurrency: 4,
             writes: 8,
             page_size: None,
@@ -273,9 +273,12 @@ struct Shared<T: Table, L> {
 }
 
 impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
-    /// Split the legacy scan into `segments` (default 4).
+    /// Split the legacy scan into `segments` (1 to 1,000,000; default 4).
+    /// A resumed migration keeps its checkpoint's segmentation: leave
+    /// this out there, or give the checkpoint's own number (another is
+    /// refused before any request).
     pub fn segments(mut self, segments: u32) -> Self {
-        self.segments = segments.max(1);
+        self.segments = Some(segments);
         self
     }
 
@@ -327,11 +330,13 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         let db = self.db;
         let legacy = self.legacy.clone();
         let map = Arc::clone(&self.map);
-        let (segments, checkpoint) = (self.segments, self.checkpoint.clone());
+        let checkpoint = Checkpoint::for_job(self.checkpoint.as_ref(), self.segments, || {
+            format!("a migration from `{}`", self.legacy)
+        });
         let (concurrency, writes, page_size, retry) =
             (self.concurrency, self.writes, self.page_size, self.retry);
         let setup = async move {
-            let checkpoint = checkpoint.unwrap_or_else(|| Checkpoint::start(segments));
+            let checkpoint = checkpoint?;
             let key_names = legacy_keys(db.client(), &legacy).await?;
             let spec = ScanSpec {
                 client: db.client().clone(),
@@ -413,7 +418,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         let db = self.db;
         let legacy = self.legacy.clone();
         let map = Arc::clone(&self.map);
-        let (segments, page_size, retry) = (self.segments, self.page_size, self.retry);
+        let segments = self.segments.unwrap_or(super::checkpoint::DEFAULT_SEGMENTS);
+        let (page_size, retry) = (self.page_size, self.retry);
         let setup = async move {
             let key_names = legacy_keys(db.client(), &legacy).await?;
             let spec = ScanSpec {

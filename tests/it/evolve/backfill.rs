@@ -409,8 +409,26 @@ async fn a_bad_checkpoint_or_segmentation_is_refused_before_any_request() {
         .segments(3)
         .await
         .unwrap_err();
-    assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidCursor);
-    assert!(err.to_string().contains("4 segments"), "{err}");
+    // The user's mistake, said as one: the resumed job keeps its
+    // checkpoint's segmentation (not a "cursor from another query").
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidExpression);
+    let text = err.to_string();
+    assert!(text.contains("in 4 segments"), "{text}");
+    assert!(
+        text.contains("keeps its checkpoint's segmentation"),
+        "{text}"
+    );
+    assert!(!text.contains("cursor"), "{text}");
+    // The checkpoint's own number, or none, is the same job.
+    let same = db
+        .backfill::<User>()
+        .segments(2)
+        .resume("ckpt1;2;D,D".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(same.pages, 0);
+    let too_many = db.backfill::<User>().segments(1_000_001).await.unwrap_err();
+    assert_eq!(too_many.kind(), ddb_entity::ErrorKind::InvalidExpression);
     assert!("ckpt1;2;S,Xnope".parse::<Checkpoint>().is_err());
     let done = db
         .backfill::<User>()

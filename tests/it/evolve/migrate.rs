@@ -503,3 +503,27 @@ async fn a_legacy_item_of_another_shape_stops_the_migration_and_is_named() {
     );
     assert!(message.contains("make the legacy type accept"), "{message}");
 }
+
+/// One rule for both jobs: a resumed migration keeps its checkpoint's
+/// segmentation, and asking for another is refused before any request.
+#[tokio::test]
+async fn a_resumed_migration_with_another_segmentation_is_refused() {
+    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
+    let legacy = legacy_dataset(&dynamo, 4).await;
+    let db = single_table(&dynamo).await;
+    let err = db
+        .migrate_from(&legacy.users, map_user)
+        .segments(3)
+        .resume(ddb_entity::evolve::Checkpoint::start(2))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidExpression);
+    assert!(err.to_string().contains("in 2 segments"), "{err}");
+    let done = db
+        .migrate_from(&legacy.users, map_user)
+        .segments(2)
+        .resume("ckpt1;2;D,D".parse().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(done.written, 0);
+}
