@@ -1,0 +1,489 @@
+//! From response bytes to typed entities: a 1 MB Query response of a
+//! customer's mixed collection (a profile, five addresses, 3,000 orders),
+//! served to a real `aws_sdk_dynamodb::Client` by a static HTTP client, so
+//! no server is in the timing. In one run:
+//!
+//! - (a) the SDK alone: send and parse the body into `AttributeValue` maps;
+//! - (b) today's typed path: the same, then the library's decode, type
+//!   routing and stored-key verification into a `#[derive(Collection)]`;
+//! - (c) the floor: a hand-written borrowed serde decode of the same bytes
+//!   straight into the same typed rows (attribute strings borrowed from the
+//!   body, keys parsed by hand) — what reading below the SDK could reach.
+//!
+//! The body is what the library itself writes for these entities (each
+//! item from `Entity::to_item`), in DynamoDB's JSON wire format.
+//!
+//! `cargo bench --bench bytes`
+
+use std::borrow::Cow;
+use std::fmt;
+use std::hint::black_box;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::http::{HttpRequest, HttpResponse};
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, HttpClient, Region, RuntimeComponents};
+use aws_sdk_dynamodb::types::AttributeValue;
+use aws_smithy_runtime_api::client::http::{
+    HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_types::body::SdkBody;
+use criterion::{Criterion, criterion_group, criterion_main};
+use ddb_entity::{Collection, Db, Entity, Item, Table};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+ddb_entity::table! {
+    /// The bench table.
+    pub struct App { partition_key: "PK", sort_key: "SK" }
+}
+
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "PROFILE")]
+struct Customer {
+    customer_id: u64,
+    name: String,
+    email: String,
+    tier: String,
+}
+
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{seq:3}")]
+struct Address {
+    customer_id: u64,
+    seq: u16,
+    street: String,
+    city: String,
+    postcode: String,
+}
+
+#[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+struct Order {
+    customer_id: u64,
+    order_id: u64,
+    placed: u32,
+    total_cents: i64,
+    status: String,
+    currency: String,
+    ship_city: String,
+    item_count: u16,
+    gift_note: Option<String>,
+}
+
+#[derive(Collection, Debug)]
+struct CustomerView {
+    customer: Option<Customer>,
+    addresses: Vec<Address>,
+    orders: Vec<Order>,
+}
+
+const CUSTOMER: u64 = 42;
+const ORDERS: u64 = 3_000;
+
+/// The collection as the library stores it.
+fn items() -> Vec<Item> {
+    let mut items = vec![
+        Customer {
+            customer_id: CUSTOMER,
+            name: "Ada Lovelace".into(),
+            email: "ada@example.com".into(),
+            tier: "gold".into(),
+        }
+        .to_item()
+        .unwrap(),
+    ];
+    for seq in 0..5 {
+        let address = Address {
+            customer_id: CUSTOMER,
+            seq,
+            street: format!("{} St James's Square", seq + 1),
+            city: "London".into(),
+            postcode: "SW1Y 4JU".into(),
+        };
+        items.push(address.to_item().unwrap());
+    }
+    for i in 0..ORDERS {
+        let order = Order {
+            customer_id: CUSTOMER,
+            order_id: 9_000_000 + i,
+            placed: 20_250_101 + (i as u32 % 28),
+            total_cents: 1_000 + (i as i64 * 37) % 90_000,
+            status: ["PLACED", "SHIPPED", "DELIVERED"][i as usize % 3].into(),
+            currency: "GBP".into(),
+            ship_city: ["London", "Manchester", "Edinburgh", "Cardiff"][i as usize % 4].into(),
+            item_count: (i % 7) as u16 + 1,
+            gift_note: (i % 5 == 0).then(|| format!("Happy birthday, with love from all of us — order {i}")),
+        };
+        items.push(order.to_item().unwrap());
+    }
+    items
+}
+
+/// One attribute value in DynamoDB's JSON wire format.
+fn write_value(value: &AttributeValue, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).unwrap();
+    match value {
+        AttributeValue::S(s) => out.push_str(&format!(r#"{{"S":{}}}"#, quoted(s))),
+        AttributeValue::N(n) => out.push_str(&format!(r#"{{"N":{}}}"#, quoted(n))),
+        AttributeValue::Bool(b) => out.push_str(&format!(r#"{{"BOOL":{b}}}"#)),
+        AttributeValue::Null(_) => out.push_str(r#"{"NULL":true}"#),
+        AttributeValue::Ss(v) | AttributeValue::Ns(v) => {
+            let tag = if matches!(value, AttributeValue::Ss(_)) { "SS" } else { "NS" };
+            let list: Vec<String> = v.iter().map(|s| quoted(s)).collect();
+            out.push_str(&format!(r#"{{"{tag}":[{}]}}"#, list.join(",")));
+        }
+        AttributeValue::L(list) => {
+            out.push_str(r#"{"L":["#);
+            for (i, v) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(v, out);
+            }
+            out.push_str("]}");
+        }
+        AttributeValue::M(map) => {
+            out.push_str(r#"{"M":"#);
+            write_item(map, out);
+            out.push('}');
+        }
+        other => panic!("the bench's entities store no {other:?}"),
+    }
+}
+
+fn write_item(item: &Item, out: &mut String) {
+    out.push('{');
+    for (i, (name, value)) in item.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(name).unwrap());
+        out.push(':');
+        write_value(value, out);
+    }
+    out.push('}');
+}
+
+/// The Query response body: every item, one page.
+fn response_body(items: &[Item]) -> Vec<u8> {
+    let mut out = String::from(r#"{"Count":"#);
+    out.push_str(&format!("{},\"ScannedCount\":{},\"Items\":[", items.len(), items.len()));
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_item(item, &mut out);
+    }
+    out.push_str("]}");
+    out.into_bytes()
+}
+
+/// An HTTP client that answers every request with the same body.
+#[derive(Clone)]
+struct Canned(bytes::Bytes);
+
+impl fmt::Debug for Canned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Canned({} bytes)", self.0.len())
+    }
+}
+
+impl HttpConnector for Canned {
+    fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
+        let mut response = HttpResponse::new(200.try_into().unwrap(), SdkBody::from(self.0.clone()));
+        response
+            .headers_mut()
+            .insert("content-type", "application/x-amz-json-1.0");
+        HttpConnectorFuture::ready(Ok(response))
+    }
+}
+
+impl HttpClient for Canned {
+    fn http_connector(&self, _: &HttpConnectorSettings, _: &RuntimeComponents) -> SharedHttpConnector {
+        SharedHttpConnector::new(self.clone())
+    }
+}
+
+fn client(body: Vec<u8>) -> aws_sdk_dynamodb::Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("bench", "bench", None, None, "bench"))
+        .endpoint_url("http://localhost:1")
+        .http_client(Canned(body.into()))
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+// The floor: DynamoDB JSON decoded straight from the bytes, by hand.
+
+/// One attribute value, its text borrowed from the body where it has no
+/// escapes.
+enum Value<'a> {
+    S(Cow<'a, str>),
+    N(Cow<'a, str>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Value<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Value<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an attribute value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value<'de>, A::Error> {
+                let tag: Cow<'de, str> = map.next_key()?.ok_or_else(|| de::Error::custom("empty value"))?;
+                let value = match &*tag {
+                    "S" => Value::S(map.next_value::<Borrowed<'de>>()?.0),
+                    "N" => Value::N(map.next_value::<Borrowed<'de>>()?.0),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                        Value::Other
+                    }
+                };
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(value)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// A string borrowed from the body when it has no escapes.
+struct Borrowed<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Borrowed<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Borrowed<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Borrowed<'de>, E> {
+                Ok(Borrowed(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Borrowed<'de>, E> {
+                Ok(Borrowed(Cow::Owned(s.to_owned())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// One item: its attributes in the body's order.
+struct RawItem<'a>(Vec<(Cow<'a, str>, Value<'a>)>);
+
+impl<'de> Deserialize<'de> for RawItem<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawItem<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an item")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawItem<'de>, A::Error> {
+                let mut attributes = Vec::with_capacity(map.size_hint().unwrap_or(12));
+                while let Some(name) = map.next_key::<Borrowed<'de>>()? {
+                    attributes.push((name.0, map.next_value()?));
+                }
+                Ok(RawItem(attributes))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The response: its items decoded one by one into the view.
+struct FloorPage(CustomerView);
+
+impl<'de> Deserialize<'de> for FloorPage {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Items;
+        impl<'de> Visitor<'de> for Items {
+            type Value = CustomerView;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("items")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CustomerView, A::Error> {
+                let mut view = CustomerView::default();
+                while let Some(item) = seq.next_element::<RawItem<'de>>()? {
+                    route(item, &mut view).ok_or_else(|| de::Error::custom("an item of no known shape"))?;
+                }
+                Ok(view)
+            }
+        }
+        struct ItemsSeed;
+        impl<'de> de::DeserializeSeed<'de> for ItemsSeed {
+            type Value = CustomerView;
+            fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<CustomerView, D::Error> {
+                d.deserialize_seq(Items)
+            }
+        }
+        struct Page;
+        impl<'de> Visitor<'de> for Page {
+            type Value = FloorPage;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a Query response")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FloorPage, A::Error> {
+                let mut view = None;
+                while let Some(key) = map.next_key::<Borrowed<'de>>()? {
+                    if key.0 == "Items" {
+                        view = Some(map.next_value_seed(ItemsSeed)?);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(FloorPage(view.unwrap_or_default()))
+            }
+        }
+        d.deserialize_map(Page)
+    }
+}
+
+/// The attributes of one item a hand-written decoder looks at.
+#[derive(Default)]
+struct Fields<'i, 'a> {
+    tag: Option<&'i str>,
+    pk: Option<&'i str>,
+    sk: Option<&'i str>,
+    s: Vec<(&'i str, &'i Cow<'a, str>)>,
+    n: Vec<(&'i str, &'i Cow<'a, str>)>,
+}
+
+impl Fields<'_, '_> {
+    fn s(&self, name: &str) -> Option<String> {
+        self.s.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+    }
+    fn n<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
+        self.n.iter().find(|(n, _)| *n == name)?.1.parse().ok()
+    }
+}
+
+/// The key's fields parsed from the key strings (whether or not the item
+/// also carries them as attributes), the rest from the attributes.
+fn route(item: RawItem<'_>, view: &mut CustomerView) -> Option<()> {
+    let schema = &App::SCHEMA;
+    let mut f = Fields::default();
+    for (name, value) in &item.0 {
+        match value {
+            Value::S(s) if name == schema.type_attribute => f.tag = Some(s),
+            Value::S(s) if name == "PK" => f.pk = Some(s),
+            Value::S(s) if name == "SK" => f.sk = Some(s),
+            Value::S(s) => f.s.push((name, s)),
+            Value::N(n) => f.n.push((name, n)),
+            Value::Other => {}
+        }
+    }
+    let customer_id = f.pk?.strip_prefix("CUST#")?.parse().ok()?;
+    let sk = f.sk?;
+    match f.tag? {
+        tag if tag == Customer::TYPE_TAG => {
+            view.customer = Some(Customer {
+                customer_id,
+                name: f.s("name")?,
+                email: f.s("email")?,
+                tier: f.s("tier")?,
+            })
+        }
+        tag if tag == Address::TYPE_TAG => view.addresses.push(Address {
+            customer_id,
+            seq: sk.strip_prefix("ADDR#")?.parse().ok()?,
+            street: f.s("street")?,
+            city: f.s("city")?,
+            postcode: f.s("postcode")?,
+        }),
+        tag if tag == Order::TYPE_TAG => {
+            let (placed, order_id) = sk.strip_prefix("ORDER#")?.split_once('#')?;
+            view.orders.push(Order {
+                customer_id,
+                order_id: order_id.parse().ok()?,
+                placed: placed.parse().ok()?,
+                total_cents: f.n("total_cents")?,
+                status: f.s("status")?,
+                currency: f.s("currency")?,
+                ship_city: f.s("ship_city")?,
+                item_count: f.n("item_count")?,
+                gift_note: f.s("gift_note"),
+            })
+        }
+        _ => {}
+    }
+    Some(())
+}
+
+fn floor(body: &[u8]) -> CustomerView {
+    serde_json::from_slice::<FloorPage>(body).unwrap().0
+}
+
+fn bytes_to_entities(c: &mut Criterion) {
+    let items = items();
+    let body = response_body(&items);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = client(body.clone());
+    let db = Db::<App>::new(client.clone(), "app");
+
+    // Every path reads the same view.
+    let sdk = runtime.block_on(async {
+        client
+            .query()
+            .table_name("app")
+            .key_condition_expression("PK = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S("CUST#42".into()))
+            .send()
+            .await
+            .unwrap()
+    });
+    assert_eq!(sdk.items().len(), items.len());
+    let ours: CustomerView = runtime
+        .block_on(db.query(Customer::partition(CUSTOMER).unwrap()).collect())
+        .unwrap();
+    let hand = floor(&body);
+    assert_eq!(ours.customer, hand.customer);
+    assert_eq!(ours.addresses, hand.addresses);
+    assert_eq!(ours.orders, hand.orders);
+    assert_eq!(ours.orders.len(), ORDERS as usize);
+
+    let mut group = c.benchmark_group(format!(
+        "a {:.2} MB Query response of {} mixed items",
+        body.len() as f64 / 1e6,
+        items.len()
+    ));
+    group.sample_size(15).measurement_time(Duration::from_secs(8));
+    group.bench_function("(a) the SDK: send and parse into AttributeValue maps", |b| {
+        b.iter(|| {
+            runtime.block_on(async {
+                let out = client
+                    .query()
+                    .table_name("app")
+                    .key_condition_expression("PK = :pk")
+                    .expression_attribute_values(":pk", AttributeValue::S("CUST#42".into()))
+                    .send()
+                    .await
+                    .unwrap();
+                black_box(out.items().len())
+            })
+        })
+    });
+    group.bench_function("(b) ours today: the SDK's parse, then decode, route and verify", |b| {
+        b.iter(|| {
+            let view: CustomerView = runtime
+                .block_on(db.query(Customer::partition(CUSTOMER).unwrap()).collect())
+                .unwrap();
+            black_box(view.orders.len())
+        })
+    });
+    group.bench_function("(c) the floor: hand-written borrowed serde decode of the bytes", |b| {
+        b.iter(|| black_box(floor(black_box(&body)).orders.len()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bytes_to_entities);
+criterion_main!(benches);
