@@ -89,10 +89,12 @@ pub use cardinality::Cardinality;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 pub use iso::{IsoMillis, IsoSeconds};
 pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 pub use time::{DateOf, Year, YearMonth, date_of};
 pub use unordered::Unordered;
 

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::record::Record;
 
 /// The last record handled in each shard of a stream: what a
-/// [`Poller`](super::Poller) resumes after
-/// ([`Poller::resume`](super::Poller::resume)), so a restarted reader
+/// [`Poller`] resumes after
+/// ([`Poller::resume`]), so a restarted reader
 /// neither skips nor repeats a record it has checkpointed.
 ///
 /// Advance it with each record once that record is handled, and store it
@@ -25,6 +25,8 @@ use super::record::Record;
 /// assert_eq!(checkpoint.sequence_number("shardId-2"), None);
 /// assert_eq!(checkpoint.shards().count(), 1);
 /// ```
+#[cfg_attr(feature = "streams", doc = "[`Poller`]: super::Poller\n[`Poller::resume`]: super::Poller::resume")]
+#[cfg_attr(not(feature = "streams"), doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html\n[`Poller::resume`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html#method.resume")]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Shard id → the sequence number of the last record handled in it.

@@ -60,7 +60,10 @@ pub struct Record<T> {
     /// for a hand-made Lambda event without one.
     pub sequence_number: Option<String>,
     /// The shard the record was read from (from a
-    /// [`Poller`](crate::stream::Poller); a Lambda event does not say).
+    /// [`Poller`]; a Lambda event does not say).
+    ///
+    #[cfg_attr(feature = "streams", doc = "[`Poller`]: crate::stream::Poller")]
+    #[cfg_attr(not(feature = "streams"), doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html")]
     pub shard_id: Option<String>,
     /// The record's unique id (`eventID`).
     pub event_id: String,
