@@ -1,4 +1,4 @@
-//! Modelling lints over entity layouts: the seed lessons' failures, found
+//! Modelling lints over entity layouts: common DynamoDB modelling failures, found
 //! from the templates before any traffic finds them.
 //!
 //! [`hot_partitions`] flags partition keys (of the table and of every
@@ -53,7 +53,7 @@ use std::fmt;
 use crate::key::Cardinality;
 use crate::layout::{EntityLayout, KeyLayout};
 
-/// The seed's fix for a hot partition, which every finding carries.
+/// The usual fix for a hot partition, which every finding carries.
 pub const HOT_PARTITION_FIX: &str = "a higher-cardinality key, or write sharding with a calculated suffix — and accept the fan-out cost on reads";
 
 /// A partition key whose holes can only write this many distinct values
@@ -145,7 +145,7 @@ pub struct HotPartition {
     pub suggestion: String,
     /// `allow_hot = "…"`'s reason, when the template is allowed to be hot.
     pub allowed: Option<&'static str>,
-    /// The seed's fix: [`HOT_PARTITION_FIX`].
+    /// The usual fix: [`HOT_PARTITION_FIX`].
     pub fix: &'static str,
 }
 

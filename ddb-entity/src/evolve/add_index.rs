@@ -33,7 +33,7 @@ pub enum IndexAdded {
 /// the live table: an UpdateTable creating the global secondary index
 /// (every attribute projected, like CreateTable's; on a provisioned table
 /// with the table's own read and write capacity — an index with less write
-/// capacity than its table throttles the table's writes, seed lesson 000),
+/// capacity than its table throttles the table's writes),
 /// then DescribeTable until the table and every index are ACTIVE. Made by
 /// [`Db::add_index`]; send with `.await`.
 ///

@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::table::Table;
 
-/// Reads during a migration from a multi-table model (seed 003: "read from
-/// the new table first, falling back to the old if the item isn't found"):
+/// Reads during a migration from a multi-table model ("read from the new
+/// table first, falling back to the old if the item isn't found"):
 /// [`get`](DualRead::get) reads the single table, and only when the item
 /// is not there calls the legacy read it is given. Every fallback is a
 /// `tracing` event (target `ddb_entity::dual_read`, level INFO, with the

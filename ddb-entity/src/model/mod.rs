@@ -41,7 +41,7 @@
 //! # Ok::<(), ddb_entity::Error>(())
 //! ```
 //!
-//! This room sits above the entities and the operations: it reads the
+//! This module sits above the entities and the operations: it reads the
 //! table declaration, the entities' descriptions and the read plans of
 //! typed requests, and nothing below it imports from here (table creation
 //! lives here because it sends the model's definition).
