@@ -19,6 +19,11 @@
 //! - [`Migration`] copies legacy tables (any item shape, via serde) into
 //!   the single table, and [`DualRead`] reads new first, legacy second,
 //!   while the write path flips.
+//!
+//! Each job's page has its example, run against the embedded server:
+//! [`AddIndex`](AddIndex#example), [`Backfill`](Backfill#example),
+//! [`Checkpoint`](Checkpoint#example), [`Migration`](Migration#example),
+//! [`DualRead`](DualRead#example).
 
 mod add_index;
 mod backfill;

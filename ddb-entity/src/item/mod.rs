@@ -1,6 +1,9 @@
 //! Items as DynamoDB stores them, and the rules it holds every item to
 //! (size, numbers, time to live), checked here so operations only send
 //! what it accepts.
+//!
+//! Examples: [`Set`](Set#example), [`Item`], [`MAX_ITEM_SIZE`],
+//! [`SCHEMA_VERSION_ATTRIBUTE`], [`item_size`].
 
 mod schema_version;
 mod set;

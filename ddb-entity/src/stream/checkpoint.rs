@@ -15,6 +15,8 @@ use super::record::Record;
 /// (it is `Serialize`/`Deserialize`) as often as a repeat after a crash
 /// is acceptable: records after the stored checkpoint are delivered again.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::Checkpoint;
 ///
@@ -24,6 +26,7 @@ use super::record::Record;
 /// assert_eq!(checkpoint.sequence_number("shardId-1"), Some("000000000000000000102"));
 /// assert_eq!(checkpoint.sequence_number("shardId-2"), None);
 /// assert_eq!(checkpoint.shards().count(), 1);
+/// assert!(!checkpoint.is_empty() && Checkpoint::default().is_empty());
 /// ```
 #[cfg_attr(feature = "streams", doc = "[`Poller`]: super::Poller\n[`Poller::resume`]: super::Poller::resume")]
 #[cfg_attr(not(feature = "streams"), doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html\n[`Poller::resume`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html#method.resume")]
@@ -56,16 +59,22 @@ impl Checkpoint {
     }
 
     /// Sets the last record handled in `shard`.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn set(&mut self, shard: impl Into<String>, sequence_number: impl Into<String>) {
         self.shards.insert(shard.into(), sequence_number.into());
     }
 
     /// The sequence number of the last record handled in `shard`.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn sequence_number(&self, shard: &str) -> Option<&str> {
         self.shards.get(shard).map(String::as_str)
     }
 
     /// Every shard with its last sequence number, by shard id.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn shards(&self) -> impl Iterator<Item = (&str, &str)> {
         self.shards
             .iter()
@@ -73,6 +82,8 @@ impl Checkpoint {
     }
 
     /// Whether no shard has been checkpointed.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn is_empty(&self) -> bool {
         self.shards.is_empty()
     }

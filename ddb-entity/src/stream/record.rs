@@ -133,6 +133,8 @@ fn string<'i>(item: &'i Item, name: &str) -> Option<&'i str> {
 /// ([`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord)),
 /// never a silent `None`.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::{Change, ChangeKind};
 ///
@@ -167,6 +169,8 @@ pub enum Change<T> {
 
 impl<T> Change<T> {
     /// Insert, modify or remove.
+    ///
+    /// See [the example](Change#example).
     pub fn kind(&self) -> ChangeKind {
         match self {
             Change::Insert { .. } => ChangeKind::Insert,
@@ -177,6 +181,8 @@ impl<T> Change<T> {
 
     /// The item after the change, when there is one and the stream
     /// captures it.
+    ///
+    /// See [the example](Change#example).
     pub fn new_image(&self) -> Option<&T> {
         match self {
             Change::Insert { new } | Change::Modify { new, .. } => new.as_ref(),
@@ -186,6 +192,8 @@ impl<T> Change<T> {
 
     /// The item before the change, when there was one and the stream
     /// captures it.
+    ///
+    /// See [the example](Change#example).
     pub fn old_image(&self) -> Option<&T> {
         match self {
             Change::Modify { old, .. } | Change::Remove { old } => old.as_ref(),
@@ -194,6 +202,8 @@ impl<T> Change<T> {
     }
 
     /// The item after the change, owned.
+    ///
+    /// See [the example](Change#example).
     pub fn into_new_image(self) -> Option<T> {
         match self {
             Change::Insert { new } | Change::Modify { new, .. } => new,
@@ -204,11 +214,14 @@ impl<T> Change<T> {
 
 /// The kind of a [`Change`], as DynamoDB names it in `eventName`.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::ChangeKind;
 ///
 /// assert_eq!("MODIFY".parse::<ChangeKind>(), Ok(ChangeKind::Modify));
 /// assert_eq!(ChangeKind::Remove.to_string(), "REMOVE");
+/// assert_eq!(ChangeKind::Insert.as_str(), "INSERT");
 /// assert!("UPSERT".parse::<ChangeKind>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -223,6 +236,8 @@ pub enum ChangeKind {
 
 impl ChangeKind {
     /// The name DynamoDB gives it.
+    ///
+    /// See [the example](ChangeKind#example).
     pub fn as_str(self) -> &'static str {
         match self {
             ChangeKind::Insert => "INSERT",
@@ -253,12 +268,16 @@ impl FromStr for ChangeKind {
 
 /// What a stream captures of each changed item (its `StreamViewType`).
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::ViewType;
 ///
 /// let view: ViewType = "NEW_AND_OLD_IMAGES".parse().unwrap();
 /// assert!(view.captures_new() && view.captures_old());
 /// assert!(!ViewType::KeysOnly.captures_new());
+/// assert_eq!(ViewType::NewImage.as_str(), "NEW_IMAGE");
+/// assert!(ViewType::NewImage.captures_new() && !ViewType::NewImage.captures_old());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewType {
@@ -274,6 +293,8 @@ pub enum ViewType {
 
 impl ViewType {
     /// The name DynamoDB gives it.
+    ///
+    /// See [the example](ViewType#example).
     pub fn as_str(self) -> &'static str {
         match self {
             ViewType::KeysOnly => "KEYS_ONLY",
@@ -284,11 +305,15 @@ impl ViewType {
     }
 
     /// Whether records carry the item after the change.
+    ///
+    /// See [the example](ViewType#example).
     pub fn captures_new(self) -> bool {
         matches!(self, ViewType::NewImage | ViewType::NewAndOldImages)
     }
 
     /// Whether records carry the item before the change.
+    ///
+    /// See [the example](ViewType#example).
     pub fn captures_old(self) -> bool {
         matches!(self, ViewType::OldImage | ViewType::NewAndOldImages)
     }
@@ -326,6 +351,8 @@ pub struct UnknownName;
 
 /// Who made a change.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::Origin;
 ///
@@ -354,6 +381,8 @@ pub enum Origin {
 
 impl Origin {
     /// The origin a record's `userIdentity` (its type and principal) means.
+    ///
+    /// See [the example](Origin#example).
     pub fn from_identity(identity: Option<(&str, &str)>) -> Self {
         match identity {
             None => Origin::Request,
