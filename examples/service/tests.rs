@@ -343,7 +343,13 @@ async fn forged_cursors_and_bad_input_are_400_with_client_safe_bodies() {
     // A cursor of another customer's listing, and text that is no cursor
     // at all, are refused alike.
     let order = json!({"order_id": 200, "placed": 20260301, "total_cents": 1});
-    assert_eq!(service.post("/customers/9/orders", order.clone()).await.status, 201);
+    assert_eq!(
+        service
+            .post("/customers/9/orders", order.clone())
+            .await
+            .status,
+        201
+    );
     let order = json!({"order_id": 201, "placed": 20260302, "total_cents": 1});
     assert_eq!(service.post("/customers/9/orders", order).await.status, 201);
     let other = service.get("/customers/9/orders?limit=1").await;

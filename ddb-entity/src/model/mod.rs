@@ -46,8 +46,14 @@
 //! typed requests, and nothing below it imports from here (table creation
 //! lives here because it sends the model's definition).
 //!
-#![cfg_attr(feature = "model", doc = "[`Model`]: Model\n[`Report`]: Report\n[`Lint`]: Lint\n[`LayoutSnapshot`]: LayoutSnapshot\n[`TenantPolicy`]: TenantPolicy")]
-#![cfg_attr(not(feature = "model"), doc = "[`Model`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Model.html\n[`Report`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Report.html\n[`Lint`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/enum.Lint.html\n[`LayoutSnapshot`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.LayoutSnapshot.html\n[`TenantPolicy`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.TenantPolicy.html")]
+#![cfg_attr(
+    feature = "model",
+    doc = "[`Model`]: Model\n[`Report`]: Report\n[`Lint`]: Lint\n[`LayoutSnapshot`]: LayoutSnapshot\n[`TenantPolicy`]: TenantPolicy"
+)]
+#![cfg_attr(
+    not(feature = "model"),
+    doc = "[`Model`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Model.html\n[`Report`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Report.html\n[`Lint`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/enum.Lint.html\n[`LayoutSnapshot`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.LayoutSnapshot.html\n[`TenantPolicy`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.TenantPolicy.html"
+)]
 
 mod create;
 mod definition;

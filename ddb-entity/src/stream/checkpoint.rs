@@ -28,8 +28,14 @@ use super::record::Record;
 /// assert_eq!(checkpoint.shards().count(), 1);
 /// assert!(!checkpoint.is_empty() && Checkpoint::default().is_empty());
 /// ```
-#[cfg_attr(feature = "streams", doc = "[`Poller`]: super::Poller\n[`Poller::resume`]: super::Poller::resume")]
-#[cfg_attr(not(feature = "streams"), doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html\n[`Poller::resume`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html#method.resume")]
+#[cfg_attr(
+    feature = "streams",
+    doc = "[`Poller`]: super::Poller\n[`Poller::resume`]: super::Poller::resume"
+)]
+#[cfg_attr(
+    not(feature = "streams"),
+    doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html\n[`Poller::resume`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html#method.resume"
+)]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Shard id → the sequence number of the last record handled in it.

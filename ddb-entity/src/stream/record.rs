@@ -63,7 +63,10 @@ pub struct Record<T> {
     /// [`Poller`]; a Lambda event does not say).
     ///
     #[cfg_attr(feature = "streams", doc = "[`Poller`]: crate::stream::Poller")]
-    #[cfg_attr(not(feature = "streams"), doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html")]
+    #[cfg_attr(
+        not(feature = "streams"),
+        doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html"
+    )]
     pub shard_id: Option<String>,
     /// The record's unique id (`eventID`).
     pub event_id: String,
