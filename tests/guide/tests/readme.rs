@@ -53,7 +53,10 @@ fn the_readme_lists_every_feature() {
 
     declared.sort_unstable();
     listed.sort_unstable();
-    assert!(declared.len() >= 10, "features read from the manifest: {declared:?}");
+    assert!(
+        declared.len() >= 10,
+        "features read from the manifest: {declared:?}"
+    );
     assert_eq!(
         listed, declared,
         "README.md's Feature flags table and ddb-entity/Cargo.toml's [features] differ"
