@@ -17,6 +17,8 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 /// Every operation's `tracing` span records its own share too
 /// (`consumed_rcu`, `consumed_wcu`), metered or not.
 ///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -52,6 +54,8 @@ struct Totals {
 
 impl Capacity {
     /// A meter at zero.
+    ///
+    /// See [the example](Capacity#example).
     pub fn new() -> Self {
         Self::default()
     }
@@ -61,16 +65,22 @@ impl Capacity {
     }
 
     /// Read capacity units consumed so far.
+    ///
+    /// See [the example](Capacity#example).
     pub fn read_units(&self) -> f64 {
         self.totals().read
     }
 
     /// Write capacity units consumed so far.
+    ///
+    /// See [the example](Capacity#example).
     pub fn write_units(&self) -> f64 {
         self.totals().write
     }
 
     /// Requests sent so far (each page, each retry, each follow-up read).
+    ///
+    /// See [the example](Capacity#example).
     pub fn requests(&self) -> u64 {
         self.totals().requests
     }

@@ -28,6 +28,8 @@ use crate::table::{Table, TableSchema, Typing};
 
 /// One entity type a collection holds, as routing by key needs it.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::{Entity, Member};
 /// use serde::{Deserialize, Serialize};
@@ -59,6 +61,8 @@ pub struct Member {
 
 impl Member {
     /// The member for entity `E`.
+    ///
+    /// See [the example](Member#example).
     pub const fn of<E: Entity>() -> Self {
         Member {
             entity: E::RUST_NAME,
@@ -77,6 +81,8 @@ impl Member {
 
     /// Whether stored key values (partition, sort) parse as this entity's
     /// primary key.
+    ///
+    /// See [the example](Member#example).
     pub fn key_matches(&self, partition: &str, sort: Option<&str>) -> bool {
         (self.matches)(partition, sort)
     }
@@ -84,29 +90,83 @@ impl Member {
 
 /// A typed view of one Query's items: a struct of `Option<E>`/`Vec<E>`
 /// fields (`#[derive(Collection)]`), or a `Vec` of a [`CollectionItem`].
+///
+/// # Example
+///
+/// What the derive declares, and items from elsewhere demultiplexed as a
+/// query would:
+///
+/// ```
+/// use ddb_entity::{Collection, Entity, Error, Table, UnknownItems};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// #[derive(Collection, Debug)]
+/// struct CustomerView { customer: Option<Customer>, orders: Vec<Order> }
+///
+/// assert_eq!(CustomerView::NAME, "CustomerView");
+/// assert_eq!(CustomerView::TYPES, ["PROFILE", "ORDER"]);
+/// assert_eq!(CustomerView::MEMBERS.len(), 2);
+/// assert_eq!(<CustomerView as Collection>::Table::SCHEMA.primary.partition_key, "PK");
+///
+/// let items = [
+///     Customer { id: 1, name: "Ada".into() }.to_item()?,
+///     Order { customer_id: 1, order_id: 7 }.to_item()?,
+/// ];
+/// let view = CustomerView::from_items(items.clone(), UnknownItems::Error)?;
+/// assert_eq!(view.customer.unwrap().name, "Ada");
+/// assert_eq!(view.orders.len(), 1);
+///
+/// // One item at a time: `false` for a type no member holds.
+/// let mut orders: Vec<Order> = Vec::new();
+/// assert!(orders.push_item("ORDER", items[1].clone())?);
+/// assert!(!orders.push_item("PROFILE", items[0].clone())?);
+/// # Ok::<(), Error>(())
+/// ```
 pub trait Collection: Default + Send {
     /// The table its members live in.
+    ///
+    /// See [the example](Collection#example).
     type Table: Table;
 
     /// The collection's name, for errors.
+    ///
+    /// See [the example](Collection#example).
     const NAME: &'static str;
 
     /// The entity types it holds (their [`Entity::TYPE_TAG`]s).
+    ///
+    /// See [the example](Collection#example).
     const TYPES: &'static [&'static str];
 
     /// The entity types it holds, as routing by key needs them (on a table
     /// typed by key). `#[derive(Collection)]` lists every member; a
     /// hand-written collection that leaves it empty holds no item of such
     /// a table.
+    ///
+    /// See [the example](Collection#example).
     const MEMBERS: &'static [Member] = &[];
 
     /// Adds one item whose type attribute is `entity_type`, keeping the
     /// order items arrive in (the sort-key order). `Ok(false)` when no
     /// member has that type: the caller applies its [`UnknownItems`] policy.
+    ///
+    /// See [the example](Collection#example).
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool>;
 
     /// Demultiplexes items obtained elsewhere (a stream record, a raw SDK
     /// call) exactly as a query does, with the given [`UnknownItems`] policy.
+    ///
+    /// See [the example](Collection#example).
     fn from_items(items: impl IntoIterator<Item = Item>, policy: UnknownItems) -> Result<Self>
     where
         Self: Sized,
@@ -121,22 +181,63 @@ pub trait Collection: Default + Send {
 
 /// One item of a mixed stream: an enum of one-field variants
 /// (`#[derive(Collection)]` on the enum), or any single [`Entity`].
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::{Collection, CollectionItem, Entity, Error};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64 }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// #[derive(Collection, Debug)]
+/// enum Change { Customer(Customer), Order(Order) }
+///
+/// assert_eq!((Change::NAME, Change::TYPES), ("Change", &["PROFILE", "ORDER"][..]));
+/// assert_eq!(Change::MEMBERS[1].entity, "Order");
+/// // Any entity is a CollectionItem of its own type.
+/// assert_eq!(<Order as CollectionItem>::TYPES, ["ORDER"]);
+///
+/// let item = Order { customer_id: 1, order_id: 7 }.to_item()?;
+/// let change = Change::from_typed_item("ORDER", item.clone())?;
+/// assert!(matches!(change, Some(Change::Order(o)) if o.order_id == 7));
+/// assert!(Change::from_typed_item("INVOICE", item)?.is_none());
+/// # Ok::<(), Error>(())
+/// ```
 pub trait CollectionItem: Sized + Send {
     /// The table its variants live in.
+    ///
+    /// See [the example](CollectionItem#example).
     type Table: Table;
 
     /// The item type's name, for errors.
+    ///
+    /// See [the example](CollectionItem#example).
     const NAME: &'static str;
 
     /// The entity types it can be.
+    ///
+    /// See [the example](CollectionItem#example).
     const TYPES: &'static [&'static str];
 
     /// The entity types it can be, for routing by key (see
     /// [`Collection::MEMBERS`]).
+    ///
+    /// See [the example](CollectionItem#example).
     const MEMBERS: &'static [Member] = &[];
 
     /// Decodes an item of type `entity_type`; `Ok(None)` when no variant
     /// has that type.
+    ///
+    /// See [the example](CollectionItem#example).
     fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>>;
 }
 
@@ -175,6 +276,30 @@ impl<T: CollectionItem> Collection for Vec<T> {
 /// What a query does with an item whose entity type the collection does not
 /// hold (another entity type sharing the partition, or an item written by
 /// another tool).
+///
+/// ```
+/// use ddb_entity::{Collection, Entity, UnknownItems};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64 }
+/// # #[derive(Entity, Serialize, Deserialize, Debug)]
+/// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// # struct Order { customer_id: u64, order_id: u64 }
+///
+/// let items = vec![
+///     Customer { id: 1 }.to_item()?,
+///     Order { customer_id: 1, order_id: 7 }.to_item()?,
+/// ];
+/// // Orders only: the customer's profile is skipped, or refused.
+/// let orders = Vec::<Order>::from_items(items.clone(), UnknownItems::Skip)?;
+/// assert_eq!(orders.len(), 1);
+/// let refused = Vec::<Order>::from_items(items, UnknownItems::Error).unwrap_err();
+/// assert_eq!(refused.kind(), ddb_entity::ErrorKind::UnknownType);
+/// assert_eq!(UnknownItems::default(), UnknownItems::Skip);
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UnknownItems {

@@ -29,6 +29,32 @@ use crate::table::Table;
 /// assert_eq!(db.table_name(), "app-prod");
 /// # }
 /// ```
+///
+/// # Example
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::time::SystemTime;
+/// use ddb_entity::{Db, local::LocalDynamo};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), "app-test");
+/// assert_eq!(db.table_name(), "app-test");
+/// db.create_table_if_missing().await?;
+///
+/// // The SDK client, for what this crate does not cover.
+/// let tables = db.client().list_tables().send().await?;
+/// assert!(tables.table_names().iter().any(|name| name == "app-test"));
+///
+/// // The clock that stamps maintained timestamps (the system's by default).
+/// assert!(db.now() <= SystemTime::now());
+/// let _per_request = db.clone(); // cheap: shares the client and the name
+/// # Ok(())
+/// # }
+/// ```
 pub struct Db<T: Table> {
     client: Client,
     table_name: Arc<str>,
@@ -41,6 +67,8 @@ pub struct Db<T: Table> {
 impl<T: Table> Db<T> {
     /// A handle on the table named `table_name` (a runtime value: it usually
     /// differs per stage and per test).
+    ///
+    /// See [`Db`'s example](Db#example).
     pub fn new(client: Client, table_name: impl Into<Arc<str>>) -> Self {
         Db {
             client,
@@ -76,6 +104,8 @@ impl<T: Table> Db<T> {
     }
 
     /// The time by this handle's clock (see [`with_clock`](Db::with_clock)).
+    ///
+    /// See [`Db`'s example](Db#example).
     pub fn now(&self) -> SystemTime {
         match &self.clock {
             Some(clock) => clock(),
@@ -177,11 +207,15 @@ impl<T: Table> Db<T> {
     }
 
     /// The SDK client, for anything this crate does not cover.
+    ///
+    /// See [`Db`'s example](Db#example).
     pub fn client(&self) -> &Client {
         &self.client
     }
 
     /// The table's name.
+    ///
+    /// See [`Db`'s example](Db#example).
     pub fn table_name(&self) -> &str {
         &self.table_name
     }

@@ -10,6 +10,8 @@
 //! (a shard count too) changes the layout, so a snapshot of it shows the
 //! change.
 //!
+//! # Example
+//!
 //! ```
 //! use ddb_entity::Entity;
 //! use ddb_entity::layout::Piece;
@@ -43,6 +45,20 @@
 //! assert_eq!((status.field, status.type_name), ("status", "Status"));
 //! assert_eq!(status.cardinality, Cardinality::AtMost(2));
 //! assert!(matches!(by_status.partition.segments[0], [Piece::Literal("STATUS")]));
+//! assert!(!status.optional && !status.computed && status.width.is_none());
+//!
+//! // The primary key, and an entity implemented by hand.
+//! assert!(layout.is_described());
+//! let primary = layout.primary().unwrap();
+//! assert_eq!((primary.index_name(), by_status.index_name()), (None, Some("GSI1")));
+//! assert_eq!(layout.indexes().count(), 1);
+//! assert!(layout.index("GSI1").is_some());
+//! assert!(!by_status.sparse && by_status.when.is_none() && by_status.allow_hot.is_none());
+//! let sort = primary.sort.unwrap();
+//! assert_eq!((sort.source, sort.raw), ("ORDER#{order_id}", false));
+//! assert!(sort.shard().is_none());
+//! let by_hand = ddb_entity::layout::EntityLayout::undescribed("Legacy", "LEGACY");
+//! assert!(!by_hand.is_described() && by_hand.primary().is_none());
 //! ```
 
 use std::fmt;
@@ -52,6 +68,8 @@ use crate::shard::ShardSpec;
 use crate::table::IndexSchema;
 
 /// An entity's keys as data: what `#[derive(Entity)]` declared.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct EntityLayout {
@@ -72,6 +90,8 @@ pub struct EntityLayout {
 }
 
 /// One key of an entity: the table's primary key or an index's.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct KeyLayout {
@@ -94,6 +114,8 @@ pub struct KeyLayout {
 
 /// A key template: its segments, joined by `#` in every key, each made of
 /// pieces written side by side.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TemplateLayout {
@@ -107,6 +129,8 @@ pub struct TemplateLayout {
 }
 
 /// One piece of a template's segment.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Piece {
@@ -120,6 +144,8 @@ pub enum Piece {
 }
 
 /// A hole of a template.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HoleLayout {
@@ -144,6 +170,8 @@ pub struct HoleLayout {
 }
 
 /// A field an entity stores under its own attribute.
+///
+/// See [the module's example](crate::layout#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FieldLayout {
@@ -160,6 +188,8 @@ pub struct FieldLayout {
 impl EntityLayout {
     /// The layout of an entity that declares no templates (implemented by
     /// hand): no keys to describe.
+    ///
+    /// See [the module's example](crate::layout#example).
     pub const fn undescribed(entity: &'static str, type_tag: &'static str) -> Self {
         EntityLayout {
             entity,
@@ -189,11 +219,15 @@ impl EntityLayout {
 
     /// Whether `#[derive(Entity)]` described the entity (it has a primary
     /// key layout); one implemented by hand is [`undescribed`](Self::undescribed).
+    ///
+    /// See [the module's example](crate::layout#example).
     pub const fn is_described(&self) -> bool {
         !self.keys.is_empty()
     }
 
     /// The primary key's layout, `None` for an undescribed entity.
+    ///
+    /// See [the module's example](crate::layout#example).
     pub fn primary(&self) -> Option<&KeyLayout> {
         self.keys.first().filter(|key| key.index.is_none())
     }
@@ -302,6 +336,8 @@ impl KeyLayout {
     }
 
     /// The index's name, or `None` for the table's primary key.
+    ///
+    /// See [the module's example](crate::layout#example).
     pub fn index_name(&self) -> Option<&'static str> {
         self.index.map(|index| index.name)
     }
@@ -322,6 +358,8 @@ impl TemplateLayout {
     }
 
     /// The holes, in key order.
+    ///
+    /// See [the module's example](crate::layout#example).
     pub fn holes(&self) -> impl Iterator<Item = &HoleLayout> {
         self.segments.iter().flat_map(|segment| {
             segment.iter().filter_map(|piece| match piece {
@@ -367,6 +405,8 @@ impl TemplateLayout {
     }
 
     /// The shard declaration, when the template is sharded.
+    ///
+    /// See [the module's example](crate::layout#example).
     pub fn shard(&self) -> Option<ShardSpec> {
         self.segments
             .iter()

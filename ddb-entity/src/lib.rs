@@ -72,6 +72,12 @@ pub use table::{
 /// Builders are made by [`Db`] (`db.get(key)`, `db.query(partition)`, …),
 /// configured with their methods and sent with `.await` (or
 /// `.send().await`); each is `#[must_use]`.
+///
+/// Examples: the batches' ([`BatchGet`](op::BatchGet#example),
+/// [`BatchWrite`](op::BatchWrite#example)), a canceled transaction's
+/// reasons ([`CancellationReason`](op::CancellationReason#example)), what a
+/// batch left pending ([`PendingWrite`](op::PendingWrite#example)), and
+/// each builder's page.
 pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
     pub use crate::error::{
@@ -93,6 +99,23 @@ pub mod op {
 }
 
 /// Typed fields and their key roles: what an update may change.
+///
+/// ```
+/// use ddb_entity::Entity;
+/// use ddb_entity::field::{Field, PrimaryKeyPart, Stored};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, visits: u64 }
+///
+/// // `id` builds the primary key: no update can change it; `visits` can be
+/// // set or added to.
+/// let f = Customer::fields();
+/// let _id: Field<Customer, u64, PrimaryKeyPart> = f.id;
+/// let _visits: Field<Customer, u64, Stored> = f.visits;
+/// ```
 pub mod field {
     pub use crate::entity::{
         Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,

@@ -1,4 +1,4 @@
-//! Modelling lints over entity layouts: the seed lessons' failures, found
+//! Modelling lints over entity layouts: common DynamoDB modelling failures, found
 //! from the templates before any traffic finds them.
 //!
 //! [`hot_partitions`] flags partition keys (of the table and of every
@@ -8,7 +8,10 @@
 //! 3,000 read units and 1,000 write units per second applies no matter
 //! what the table is provisioned for."* Run it from a test:
 //!
+//! # Example
+//!
 //! ```
+//! use ddb_entity::lint::{FEW_VALUES, HOT_PARTITION_FIX, HotReason};
 //! use ddb_entity::{Entity, KeyPart};
 //! use serde::{Deserialize, Serialize};
 //!
@@ -40,6 +43,20 @@
 //! assert_eq!((finding.entity, finding.index, finding.template), ("Order", Some("GSI1"), "STATUS#{status}"));
 //! assert_eq!(finding.suggestion, "STATUS#{status}#{shard(customer_id, order_id) % 16}");
 //! assert!(lint.to_string().contains("write sharding with a calculated suffix"));
+//! assert_eq!(finding.reason, HotReason::FewValues { at_most: 2, fields: vec!["status"] });
+//! assert_eq!((finding.allowed, finding.fix), (None, HOT_PARTITION_FIX));
+//! assert!(!lint.is_empty() && lint.allowed().next().is_none());
+//! assert!(FEW_VALUES >= 2);
+//!
+//! // A literal partition key, allowed to be hot with a reason.
+//! #[derive(Entity, Serialize, Deserialize)]
+//! #[entity(table = App, pk = "CONFIG", sk = "CONFIG#{name}", allow_hot = "read once at start-up")]
+//! struct Setting { name: String }
+//!
+//! let lint = ddb_entity::lint::hot_partitions(&[Setting::LAYOUT]);
+//! assert!(lint.is_empty());
+//! let allowed = lint.allowed().next().unwrap();
+//! assert_eq!((&allowed.reason, allowed.allowed), (&HotReason::Literal, Some("read once at start-up")));
 //! ```
 //!
 //! A partition key that is hot by design (a sparse index of a few open
@@ -53,12 +70,16 @@ use std::fmt;
 use crate::key::Cardinality;
 use crate::layout::{EntityLayout, KeyLayout};
 
-/// The seed's fix for a hot partition, which every finding carries.
+/// The usual fix for a hot partition, which every finding carries.
+///
+/// See [the module's example](crate::lint#example).
 pub const HOT_PARTITION_FIX: &str = "a higher-cardinality key, or write sharding with a calculated suffix — and accept the fan-out cost on reads";
 
 /// A partition key whose holes can only write this many distinct values
 /// (or fewer) together is flagged: the writes of a table land on that many
 /// partitions at most.
+///
+/// See [the module's example](crate::lint#example).
 pub const FEW_VALUES: u64 = 1000;
 
 /// The shard count suggested for a flagged key.
@@ -71,6 +92,8 @@ const SUGGESTED_SHARDS: u16 = 16;
 /// it is sharded, is a raw key attribute (a string of the user's), or
 /// carries `allow_hot = "…"` (then listed as allowed). Pass each entity's
 /// [`Entity::LAYOUT`](crate::entity::Entity::LAYOUT).
+///
+/// See [the module's example](crate::lint#example).
 pub fn hot_partitions(entities: &[&EntityLayout]) -> HotPartitions {
     let mut found = Vec::new();
     for entity in entities {
@@ -92,6 +115,8 @@ pub fn hot_partitions(entities: &[&EntityLayout]) -> HotPartitions {
 }
 
 /// What [`hot_partitions`] found.
+///
+/// See [the module's example](crate::lint#example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use = "a lint reports nothing until its findings are checked, e.g. assert!(lint.is_empty(), \"{lint}\")"]
 pub struct HotPartitions {
@@ -100,16 +125,22 @@ pub struct HotPartitions {
 
 impl HotPartitions {
     /// Whether no partition key is hot, but for those allowed to be.
+    ///
+    /// See [the module's example](crate::lint#example).
     pub fn is_empty(&self) -> bool {
         self.findings().next().is_none()
     }
 
     /// The hot partition keys not allowed with `allow_hot`.
+    ///
+    /// See [the module's example](crate::lint#example).
     pub fn findings(&self) -> impl Iterator<Item = &HotPartition> {
         self.found.iter().filter(|found| found.allowed.is_none())
     }
 
     /// The hot partition keys allowed with `allow_hot = "reason"`.
+    ///
+    /// See [the module's example](crate::lint#example).
     pub fn allowed(&self) -> impl Iterator<Item = &HotPartition> {
         self.found.iter().filter(|found| found.allowed.is_some())
     }
@@ -129,6 +160,8 @@ impl fmt::Display for HotPartitions {
 }
 
 /// A partition key that concentrates writes.
+///
+/// See [the module's example](crate::lint#example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HotPartition {
@@ -145,11 +178,13 @@ pub struct HotPartition {
     pub suggestion: String,
     /// `allow_hot = "…"`'s reason, when the template is allowed to be hot.
     pub allowed: Option<&'static str>,
-    /// The seed's fix: [`HOT_PARTITION_FIX`].
+    /// The usual fix: [`HOT_PARTITION_FIX`].
     pub fix: &'static str,
 }
 
 /// Why a partition key is hot.
+///
+/// See [the module's example](crate::lint#example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HotReason {

@@ -38,10 +38,45 @@ use tokio::sync::oneshot;
 
 /// The environment variable naming an external endpoint to use instead of
 /// the embedded server.
+///
+/// See [`LocalDynamo`'s example](LocalDynamo#example).
 pub const ENDPOINT_ENV: &str = "DDB_ENDPOINT";
 
 /// A running local DynamoDB and a client for it. Dropping it stops the
 /// embedded server (an external one, from `DDB_ENDPOINT`, is left alone).
+///
+/// # Example
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::local::{ENDPOINT_ENV, LocalDynamo, LocalError};
+///
+/// // The embedded server, whatever DDB_ENDPOINT says.
+/// let embedded = LocalDynamo::start_embedded().await?;
+/// assert!(embedded.is_embedded() && embedded.endpoint().starts_with("http://127.0.0.1:"));
+///
+/// // A second handle on the same server, as `DDB_ENDPOINT` would give.
+/// let shared = LocalDynamo::connect(embedded.endpoint())?;
+/// assert!(!shared.is_embedded());
+/// let name = shared.unique_table_name("orders");
+/// assert!(name.starts_with("orders-") && name != shared.unique_table_name("orders"));
+///
+/// // A client of your own over the preset configuration.
+/// let config = embedded.config_builder().retry_config(
+///     ddb_entity::sdk::config::retry::RetryConfig::standard().with_max_attempts(1),
+/// );
+/// let client = ddb_entity::sdk::Client::from_conf(config.build());
+/// assert!(client.list_tables().send().await?.table_names().is_empty());
+/// let _same_server = embedded.client();
+///
+/// // What only the embedded server can do, refused elsewhere.
+/// assert!(matches!(shared.sweep_expired_items().await, Err(LocalError::NotEmbedded)));
+/// assert!(matches!(LocalDynamo::connect("localhost:8000"), Err(LocalError::BadEndpoint(_))));
+/// assert_eq!(ENDPOINT_ENV, "DDB_ENDPOINT");
+/// # Ok(())
+/// # }
+/// ```
 pub struct LocalDynamo {
     client: Client,
     endpoint: String,
@@ -53,6 +88,8 @@ pub struct LocalDynamo {
 }
 
 /// Why a local DynamoDB could not be started.
+///
+/// See [`LocalDynamo`'s example](LocalDynamo#example).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LocalError {
@@ -78,6 +115,8 @@ pub enum LocalError {
 impl LocalDynamo {
     /// Connects to `DDB_ENDPOINT` when it is set, otherwise starts the
     /// embedded server with a fresh in-memory database.
+    ///
+    /// See [the example](LocalDynamo#example).
     pub async fn start() -> Result<Self, LocalError> {
         match std::env::var(ENDPOINT_ENV) {
             Ok(endpoint) if !endpoint.trim().is_empty() => Self::connect(endpoint.trim()),
@@ -87,6 +126,8 @@ impl LocalDynamo {
 
     /// Starts the embedded server with a fresh in-memory database, whatever
     /// the environment says.
+    ///
+    /// See [the example](LocalDynamo#example).
     pub async fn start_embedded() -> Result<Self, LocalError> {
         let db = dynoxide::Database::memory().map_err(|e| LocalError::Database(e.to_string()))?;
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
@@ -114,6 +155,8 @@ impl LocalDynamo {
 
     /// Connects to a DynamoDB-compatible server at `endpoint` (no server is
     /// started; static test credentials and `us-east-1` are used).
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn connect(endpoint: impl Into<String>) -> Result<Self, LocalError> {
         let endpoint = endpoint.into();
         if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
@@ -128,6 +171,8 @@ impl LocalDynamo {
     }
 
     /// A client for this server (cheap: SDK clients share their internals).
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn client(&self) -> Client {
         self.client.clone()
     }
@@ -135,6 +180,8 @@ impl LocalDynamo {
     /// A config builder preset for this server (endpoint, plain-HTTP client,
     /// test credentials, region), to add interceptors, retry settings and
     /// the like before building your own client.
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn config_builder(&self) -> aws_sdk_dynamodb::config::Builder {
         config_builder_for(&self.endpoint)
     }
@@ -203,11 +250,15 @@ impl LocalDynamo {
     }
 
     /// The server's URL, e.g. `http://127.0.0.1:40213`.
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn endpoint(&self) -> &str {
         &self.endpoint
     }
 
     /// Whether this is the embedded server (not one from `DDB_ENDPOINT`).
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn is_embedded(&self) -> bool {
         self.shutdown.is_some()
     }
@@ -215,6 +266,8 @@ impl LocalDynamo {
     /// A table name no other caller in this process (or, with overwhelming
     /// likelihood, any other process) gets: `"{prefix}-{unique}"`. Use it
     /// when tests share one server.
+    ///
+    /// See [the example](LocalDynamo#example).
     pub fn unique_table_name(&self, prefix: &str) -> String {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);

@@ -18,6 +18,10 @@
 //! | `POST /customers/{id}/orders` | a create |
 //! | `GET /orders/{order_id}` | `one()` on GSI1 |
 //!
+//! Log lines go to stderr through a `tracing` subscriber, at the level
+//! `RUST_LOG` names (`info` by default): each refused or failed request
+//! with its full error, which the client's body never carries.
+//!
 //! Every answer carries what DynamoDB cost (`x-ddb-requests`,
 //! `x-ddb-read-units`, `x-ddb-write-units`), metered per request with
 //! `Db::metered`. Its tests (`cargo test --example service --features
@@ -33,6 +37,7 @@ use std::net::SocketAddr;
 use ddb_entity::client::ClientOptions;
 use ddb_entity::local::LocalDynamo;
 use ddb_entity::{CursorSeal, Db};
+use tracing_subscriber::filter::LevelFilter;
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -81,8 +86,27 @@ fn cursor_key(aws: bool) -> Result<[u8; 32], Error> {
     Ok(key)
 }
 
+/// The level of the log lines, from `RUST_LOG` (`info` when unset): one
+/// level name, `error` to `trace` or `off`. Refused requests are logged at
+/// `info` and failed ones at `error`, with the full error a client never
+/// sees (see `app.rs`).
+fn log_level(rust_log: Option<&str>) -> Result<LevelFilter, Error> {
+    let Some(level) = rust_log else {
+        return Ok(LevelFilter::INFO);
+    };
+    level.trim().parse().map_err(|_| {
+        format!("RUST_LOG={level:?}: give one level (error, warn, info, debug, trace, off)").into()
+    })
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Error> {
+    // Log lines on stderr, for the platform's log collector.
+    let level = log_level(std::env::var("RUST_LOG").ok().as_deref())?;
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .try_init()?;
     let options = options()?;
     // Keep the embedded server alive as long as the service.
     let (client, _local) = if options.aws {
@@ -97,7 +121,7 @@ async fn main() -> Result<(), Error> {
         .with_cursor_seal(CursorSeal::new(1, cursor_key(options.aws)?));
     db.create_table_if_missing().await?;
     let listener = tokio::net::TcpListener::bind(options.addr).await?;
-    println!("serving on http://{}", listener.local_addr()?);
+    tracing::info!(addr = %listener.local_addr()?, "serving");
     axum::serve(listener, app::router(db)).await?;
     Ok(())
 }

@@ -340,8 +340,36 @@ async fn forged_cursors_and_bad_input_are_400_with_client_safe_bodies() {
         refused.body,
         json!({"error": "the cursor is not from this list"})
     );
+    // A cursor of another customer's listing, and text that is no cursor
+    // at all, are refused alike.
+    let order = json!({"order_id": 200, "placed": 20260301, "total_cents": 1});
+    assert_eq!(
+        service
+            .post("/customers/9/orders", order.clone())
+            .await
+            .status,
+        201
+    );
+    let order = json!({"order_id": 201, "placed": 20260302, "total_cents": 1});
+    assert_eq!(service.post("/customers/9/orders", order).await.status, 201);
+    let other = service.get("/customers/9/orders?limit=1").await;
+    let other = other.body["next"].as_str().unwrap().to_owned();
+    for cursor in [other.as_str(), "x", "s1.", "s9.AAAA"] {
+        let refused = service
+            .get(&format!("/customers/8/orders?cursor={cursor}"))
+            .await;
+        assert_eq!(
+            (refused.status, &refused.body),
+            (400, &json!({"error": "the cursor is not from this list"})),
+            "{cursor}"
+        );
+    }
     // Input axum refuses before any handler: not a 500 either.
     assert_eq!(service.get("/customers/not-a-number").await.status, 400);
+    assert_eq!(
+        service.get("/customers/8/orders?limit=many").await.status,
+        400
+    );
     let bad = service
         .post("/customers", json!({"customer_id": "x"}))
         .await;
@@ -377,4 +405,14 @@ async fn a_dead_endpoint_is_503_within_the_timeouts() {
     let answer = service.get("/customers/1").await;
     assert_eq!(answer.status, 503, "{answer:?}");
     assert_eq!(answer.body, json!({"error": "try again later"}));
+}
+
+#[test]
+fn the_log_level_is_one_name_from_rust_log() {
+    use tracing_subscriber::filter::LevelFilter;
+    assert_eq!(super::log_level(None).unwrap(), LevelFilter::INFO);
+    assert_eq!(super::log_level(Some("debug")).unwrap(), LevelFilter::DEBUG);
+    assert_eq!(super::log_level(Some("off")).unwrap(), LevelFilter::OFF);
+    let refused = super::log_level(Some("ddb_entity=debug")).unwrap_err();
+    assert!(refused.to_string().contains("give one level"), "{refused}");
 }

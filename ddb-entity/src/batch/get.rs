@@ -45,6 +45,50 @@ const MAX_KEYS: usize = 100;
 /// - Items past their time to live are hidden, as by [`Db::get`], unless
 ///   [`include_expired`](BatchGet::include_expired).
 /// - No key: nothing is sent.
+///
+/// # Example
+///
+/// Every setting, and the two ways to finish (the full read is
+/// [`Db::batch_get`]'s example; keys sent again, [`PendingKey`]'s):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::{BatchGetPartial, BatchRetry};
+/// use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("batch"));
+/// db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, name: "Ada".into() }).await?;
+///
+/// let batch = db
+///     .batch_get()
+///     .get(Customer::key(1)?)
+///     .get(Customer::key(2)?)
+///     .resend(Vec::new()) // what an earlier batch left unread
+///     .consistent_read(true)
+///     .include_expired(false)
+///     .concurrency(2)
+///     .retry(BatchRetry::no_retries());
+/// assert_eq!((batch.len(), batch.is_empty()), (2, false));
+/// let read: BatchGetPartial<Vec<Customer>> = batch.collect_partial().await?;
+/// assert_eq!(read.items, [Customer { id: 1, name: "Ada".into() }]);
+/// assert!(read.unprocessed.is_empty());
+///
+/// // No key, no request.
+/// let none: Vec<Customer> = db.batch_get().collect().await?;
+/// assert!(none.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.collect().await`"]
 pub struct BatchGet<'db, T: Table> {
     db: &'db Db<T>,
@@ -73,7 +117,21 @@ impl Entry for PendingKey {
 }
 
 /// What a [`BatchGet::collect_partial`] read, and the keys it could not
-/// read within its retry budget.
+/// read within its retry budget: see [`BatchGet`'s example](BatchGet#example).
+///
+/// ```
+/// use ddb_entity::op::BatchGetPartial;
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64 }
+///
+/// fn report(read: &BatchGetPartial<Vec<Customer>>) -> String {
+///     format!("{} read, {} to ask again", read.items.len(), read.unprocessed.len())
+/// }
+/// let read = BatchGetPartial { items: vec![Customer { id: 1 }], unprocessed: vec![] };
+/// assert_eq!(report(&read), "1 read, 0 to ask again");
+/// ```
 #[derive(Debug)]
 pub struct BatchGetPartial<C> {
     /// The items read, in the order of their keys.
@@ -145,6 +203,8 @@ impl<T: Table> Db<T> {
 
 impl<'db, T: Table> BatchGet<'db, T> {
     /// Reads the entity with `key`.
+    ///
+    /// See [the example](BatchGet#example).
     pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         let attributes = key.to_attributes();
         if key_of(&attributes, T::SCHEMA.primary).is_none() {
@@ -170,6 +230,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
 
     /// Asks again for keys a previous batch could not read
     /// ([`Error::unprocessed_keys`], [`BatchGetPartial::unprocessed`]).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn resend(mut self, keys: impl IntoIterator<Item = PendingKey>) -> Self {
         for mut key in keys {
             let expected = (key.partition.as_str(), key.sort.as_str());
@@ -192,6 +254,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
     }
 
     /// Strongly consistent reads (twice the read capacity).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn consistent_read(mut self, consistent: bool) -> Self {
         self.consistent = consistent;
         self
@@ -199,29 +263,39 @@ impl<'db, T: Table> BatchGet<'db, T> {
 
     /// Also return items whose time to live has passed but which DynamoDB
     /// has not deleted yet (hidden by default, as by [`Db::get`]).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
     }
 
     /// At most `requests` requests in flight at once (default 4, at least 1).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn concurrency(mut self, requests: usize) -> Self {
         self.concurrency = requests.max(1);
         self
     }
 
     /// The retry budget (default [`BatchRetry::new`]).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn retry(mut self, retry: BatchRetry) -> Self {
         self.retry = retry;
         self
     }
 
     /// How many keys the batch holds so far.
+    ///
+    /// See [the example](BatchGet#example).
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether the batch holds no key (reading it sends nothing).
+    ///
+    /// See [the example](BatchGet#example).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -232,6 +306,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
     /// which must hold every entity type asked for. Fails with
     /// an error listing them ([`Error::unprocessed_keys`]) if some keys are still
     /// unanswered when the retry budget runs out.
+    ///
+    /// See [the example](BatchGet#example).
     pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
         let table = self.db.table_name().to_owned();
         let (read, outcome) = self.run::<C>().await?;
@@ -250,6 +326,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
     /// Like [`collect`](BatchGet::collect), but when the retry budget runs
     /// out, returns what was read with the keys that were not. A request
     /// that fails for good (no such table, …) is still an error.
+    ///
+    /// See [the example](BatchGet#example).
     pub async fn collect_partial<C: Collection<Table = T>>(self) -> Result<BatchGetPartial<C>> {
         self.run::<C>().await.map(|(read, _)| read)
     }

@@ -26,6 +26,8 @@ use std::time::Duration;
 /// and the chunk's number: good enough to decorrelate retriers, not
 /// cryptographic, and no dependency.
 ///
+/// # Example
+///
 /// ```
 /// use std::time::Duration;
 /// use ddb_entity::op::BatchRetry;
@@ -39,6 +41,8 @@ use std::time::Duration;
 /// assert_eq!(retry.delay_ceiling(3), Duration::from_millis(160));
 /// assert_eq!(retry.delay_ceiling(9), Duration::from_millis(500));
 /// assert_eq!(BatchRetry::default(), BatchRetry::new());
+/// assert_eq!((retry.attempts(), BatchRetry::new().attempts()), (5, 10));
+/// assert_eq!(BatchRetry::no_retries().attempts(), 1);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchRetry {
@@ -51,6 +55,8 @@ pub struct BatchRetry {
 impl BatchRetry {
     /// The default budget: 10 attempts per chunk, backoff from 50 ms up to
     /// 5 s, no overall time limit.
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn new() -> Self {
         BatchRetry {
             max_attempts: 10,
@@ -62,11 +68,15 @@ impl BatchRetry {
 
     /// One attempt per chunk, no retry: whatever DynamoDB leaves
     /// unprocessed is returned at once.
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn no_retries() -> Self {
         BatchRetry::new().max_attempts(1)
     }
 
     /// Requests per chunk, the first one included (at least 1).
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn max_attempts(mut self, attempts: u32) -> Self {
         self.max_attempts = if attempts == 0 { 1 } else { attempts };
         self
@@ -74,30 +84,40 @@ impl BatchRetry {
 
     /// The ceiling of the first retry's random pause; it doubles with each
     /// further retry, up to [`max_delay`](BatchRetry::max_delay).
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn base_delay(mut self, delay: Duration) -> Self {
         self.base_delay = delay;
         self
     }
 
     /// The largest ceiling a pause can have.
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn max_delay(mut self, delay: Duration) -> Self {
         self.max_delay = delay;
         self
     }
 
     /// No retry starts later than this after the batch began.
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn max_elapsed(mut self, limit: Duration) -> Self {
         self.max_elapsed = Some(limit);
         self
     }
 
     /// The attempts each chunk gets.
+    ///
+    /// See [the example](BatchRetry#example).
     pub const fn attempts(&self) -> u32 {
         self.max_attempts
     }
 
     /// The upper end of the random pause before retry `retry` (0-based):
     /// `min(max_delay, base_delay · 2^retry)`.
+    ///
+    /// See [the example](BatchRetry#example).
     pub fn delay_ceiling(&self, retry: u32) -> Duration {
         let factor = 1u32.checked_shl(retry.min(31)).unwrap_or(u32::MAX);
         self.base_delay

@@ -58,6 +58,44 @@ const PER_WRITE_BYTES: usize = 32;
 ///
 /// A batch is not a transaction: each write succeeds or fails on its own,
 /// and there are no conditions.
+///
+/// # Example
+///
+/// Every setting (the full batch is [`Db::batch_write`]'s example; writes
+/// sent again, [`PendingWrite`]'s):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::BatchRetry;
+/// use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("batch"));
+/// db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 2, name: "Bo".into() }).await?;
+///
+/// let batch = db
+///     .batch_write()
+///     .put(&Customer { id: 1, name: "Ada".into() })
+///     .delete(Customer::key(2)?)
+///     .resend(Vec::new()) // what an earlier batch left unwritten
+///     .concurrency(1)
+///     .retry(BatchRetry::new().max_attempts(3));
+/// assert_eq!((batch.len(), batch.is_empty()), (2, false));
+/// batch.send().await?;
+/// assert!(db.get(Customer::key(1)?).await?.is_some());
+/// assert!(db.get(Customer::key(2)?).await?.is_none());
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct BatchWrite<'db, T: Table> {
     db: &'db Db<T>,
@@ -145,6 +183,8 @@ impl<T: Table> Db<T> {
 impl<'db, T: Table> BatchWrite<'db, T> {
     /// Puts `entity`, replacing any item with its key. The item is built
     /// and checked now; an error is reported by [`send`](BatchWrite::send).
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn put<E: Entity<Table = T>>(mut self, entity: &E) -> Self {
         if self.error.is_none() {
             match self.put_request(entity) {
@@ -157,6 +197,8 @@ impl<'db, T: Table> BatchWrite<'db, T> {
 
     /// Deletes the entity with `key` (deleting a missing item is not an
     /// error).
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn delete<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         if self.error.is_none() {
             match self.delete_request(key) {
@@ -169,6 +211,8 @@ impl<'db, T: Table> BatchWrite<'db, T> {
 
     /// Adds writes returned by a previous batch ([`Error::unprocessed_writes`],
     /// [`Error::into_unprocessed_writes`]), to send them again.
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn resend(mut self, writes: impl IntoIterator<Item = PendingWrite>) -> Self {
         let keys = T::SCHEMA.primary;
         for mut write in writes {
@@ -199,23 +243,31 @@ impl<'db, T: Table> BatchWrite<'db, T> {
     }
 
     /// At most `requests` requests in flight at once (default 4, at least 1).
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn concurrency(mut self, requests: usize) -> Self {
         self.concurrency = requests.max(1);
         self
     }
 
     /// The retry budget (default [`BatchRetry::new`]).
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn retry(mut self, retry: BatchRetry) -> Self {
         self.retry = retry;
         self
     }
 
     /// How many writes the batch holds so far.
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn len(&self) -> usize {
         self.writes.len()
     }
 
     /// Whether the batch holds no write (sending it sends nothing).
+    ///
+    /// See [the example](BatchWrite#example).
     pub fn is_empty(&self) -> bool {
         self.writes.is_empty()
     }
@@ -289,6 +341,8 @@ impl<'db, T: Table> BatchWrite<'db, T> {
     /// effect. What a batch cannot do: carry conditions, so it checks
     /// neither a version (versioned entities are refused) nor the type of
     /// an item it replaces or deletes.
+    ///
+    /// See [the example](BatchWrite#example).
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let names = EntityNames::of(self.writes.iter().map(|w| w.entity));

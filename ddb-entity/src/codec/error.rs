@@ -51,6 +51,8 @@ impl Path {
 /// [`Display`](fmt::Display) prints `path: message`, e.g.
 /// `lines[3].sku: expected a string, found a number`.
 ///
+/// # Example
+///
 /// ```
 /// use std::collections::HashMap;
 /// use aws_sdk_dynamodb::types::AttributeValue;
@@ -79,6 +81,22 @@ pub struct DecodeError(Box<Inner>);
 /// string, a `string_set` that is not a list of strings; and where it sits.
 ///
 /// [`Display`](fmt::Display) prints `path: message`.
+///
+/// # Example
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use ddb_entity::codec;
+///
+/// #[derive(serde::Serialize)]
+/// struct Ledger { totals: BTreeMap<String, u128> }
+///
+/// let ledger = Ledger { totals: BTreeMap::from([("eur".to_owned(), 1)]) };
+/// let err = codec::to_item(&ledger).unwrap_err();
+/// assert_eq!(err.path(), "totals.eur");
+/// assert!(err.message().contains("128"), "{err}");
+/// assert_eq!(err.to_string(), format!("totals.eur: {}", err.message()));
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct EncodeError(Box<Inner>);
 
@@ -127,12 +145,18 @@ macro_rules! common {
             /// Where the bad value sits: attribute names and map keys
             /// joined by `.`, list positions in brackets (`lines[3].sku`);
             /// empty when it is the item (or value) itself.
+            ///
+            /// See [`DecodeError`'s example](DecodeError#example) and
+            /// [`EncodeError`'s](EncodeError#example).
             pub fn path(&self) -> String {
                 self.0.path.render()
             }
 
             /// What was wrong, without the path (`expected a number, found
             /// a string`).
+            ///
+            /// See [`DecodeError`'s example](DecodeError#example) and
+            /// [`EncodeError`'s](EncodeError#example).
             pub fn message(&self) -> String {
                 self.0.message.to_string()
             }

@@ -26,6 +26,8 @@
 //! are for items and values outside an entity (a stream record, a raw SDK
 //! call, a key condition value).
 //!
+//! # Example
+//!
 //! ```
 //! use std::collections::HashMap;
 //! use ddb_entity::codec;
@@ -47,6 +49,13 @@
 //! let owned: Order = codec::from_item(item)?;
 //! assert_eq!(owned, order);
 //! assert_eq!(borrowed, order);
+//!
+//! // One value, outside an item.
+//! let qty = codec::to_attribute_value(&2u32)?;
+//! assert_eq!(qty.as_n().unwrap(), "2");
+//! let sku = codec::to_attribute_value("A-1")?;
+//! assert_eq!(codec::from_attribute_value_ref::<&str>(&sku)?, "A-1");
+//! assert_eq!(codec::from_attribute_value::<u32>(qty)?, 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -66,17 +75,23 @@ pub use error::{DecodeError, EncodeError};
 
 /// Decodes an owned item, moving its strings and binaries into the value.
 /// What `serde_dynamo::from_item` returns for the same item, faster.
+///
+/// See [the module's example](crate::codec#example).
 pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, DecodeError> {
     from_attribute_value(AttributeValue::M(item))
 }
 
 /// Decodes a borrowed item: `&str` and `Cow<str>` fields borrow from it,
 /// other strings are copied.
+///
+/// See [the module's example](crate::codec#example).
 pub fn from_item_ref<'de, T: Deserialize<'de>>(item: &'de Item) -> Result<T, DecodeError> {
     T::deserialize(de::borrowed::Item(item))
 }
 
 /// Decodes one owned attribute value (`serde_dynamo::from_attribute_value`).
+///
+/// See [the module's example](crate::codec#example).
 pub fn from_attribute_value<T: DeserializeOwned>(
     mut value: AttributeValue,
 ) -> Result<T, DecodeError> {
@@ -85,6 +100,8 @@ pub fn from_attribute_value<T: DeserializeOwned>(
 }
 
 /// Decodes one borrowed attribute value.
+///
+/// See [the module's example](crate::codec#example).
 pub fn from_attribute_value_ref<'de, T: Deserialize<'de>>(
     value: &'de AttributeValue,
 ) -> Result<T, DecodeError> {
@@ -94,6 +111,8 @@ pub fn from_attribute_value_ref<'de, T: Deserialize<'de>>(
 /// Encodes a value as an item, exactly as `serde_dynamo::to_item` does:
 /// it must serialise as a map, and a `None` field is a `NULL` attribute.
 /// ([`Entity::to_item`](crate::entity::Entity::to_item) leaves `None` out instead.)
+///
+/// See [the module's example](crate::codec#example).
 pub fn to_item<T: ?Sized + Serialize>(value: &T) -> Result<Item, EncodeError> {
     ser::ItemSer {
         reserve: 0,
@@ -103,6 +122,8 @@ pub fn to_item<T: ?Sized + Serialize>(value: &T) -> Result<Item, EncodeError> {
 }
 
 /// Encodes one value (`serde_dynamo::to_attribute_value`).
+///
+/// See [the module's example](crate::codec#example).
 pub fn to_attribute_value<T: ?Sized + Serialize>(value: &T) -> Result<AttributeValue, EncodeError> {
     value.serialize(ser::ValueSer)
 }

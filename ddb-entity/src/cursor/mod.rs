@@ -17,6 +17,7 @@ use crate::item::Item;
 
 pub(crate) use scope::Scope;
 #[cfg(feature = "sealed-cursors")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sealed-cursors")))]
 pub use seal::CursorSeal;
 use shards::Positions;
 pub(crate) use shards::ShardPosition;

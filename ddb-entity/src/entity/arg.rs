@@ -17,6 +17,8 @@ use crate::key::{KeyError, KeyPart};
 /// field's type has a key encoding is checked once, where the template
 /// names the field, so a builder's call never reports it again.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::KeyArg;
 ///
@@ -47,6 +49,8 @@ use crate::key::{KeyError, KeyPart};
 pub trait KeyArg<T: ?Sized> {
     /// Appends the key encoding of the `T` this value stands for: the
     /// bytes [`KeyPart::encode_key`] of that `T` writes.
+    ///
+    /// See [`KeyArg`'s example](KeyArg#example).
     fn encode_as(&self, out: &mut String) -> Result<(), KeyError>
     where
         T: KeyPart;
@@ -106,6 +110,8 @@ owned_str_args!(&str, Box<str>, Cow<'_, str>);
 /// value has no string form the stored key could be compared with. For any
 /// other type, use a template (`pk = "{field}"`), which keeps the order.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::RawKey;
 ///
@@ -119,6 +125,8 @@ owned_str_args!(&str, Box<str>, Cow<'_, str>);
 )]
 pub trait RawKey {
     /// The string stored as the key attribute: what serde writes.
+    ///
+    /// See [`RawKey`'s example](RawKey#example).
     fn raw_key(&self) -> &str;
 }
 

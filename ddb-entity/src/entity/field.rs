@@ -27,6 +27,43 @@ use std::marker::PhantomData;
 ///     Ok(())
 /// }
 /// ```
+///
+/// # Example
+///
+/// Each field's role, and what the role allows:
+///
+/// ```
+/// use ddb_entity::Entity;
+/// use ddb_entity::field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u64, email: String, #[serde(rename = "n")] name: String, visits: u64 }
+///
+/// let f = Customer::fields();
+/// let _: Field<Customer, u64, PrimaryKeyPart> = f.id;
+/// let _: Field<Customer, String, IndexKeyPart> = f.email;
+/// let name: Field<Customer, String, Stored> = f.name;
+/// assert_eq!((name.name(), name.attribute()), ("name", "n"));
+///
+/// fn settable<T, R: Settable>(_: Field<Customer, T, R>) {}
+/// fn addable<T, R: Addable>(_: Field<Customer, T, R>) {}
+/// fn computed_on_the_server<T, R: Unkeyed>(_: Field<Customer, T, R>) {}
+/// settable(f.email); // the index key follows
+/// settable(f.name);
+/// addable(f.visits);
+/// computed_on_the_server(f.visits);
+/// ```
 pub struct Field<E, T, R = Stored> {
     name: &'static str,
     attribute: &'static str,
@@ -37,19 +74,27 @@ pub struct Field<E, T, R = Stored> {
 type Marker<E, T, R> = fn() -> (E, T, R);
 
 /// The key role of a field in no key template.
+///
+/// See [`Field`'s example](Field#example).
 #[derive(Debug, Clone, Copy)]
 pub struct Stored;
 
 /// The key role of a field in an index key template only: an update may
 /// set it (the index key follows), not add to it.
+///
+/// See [`Field`'s example](Field#example).
 #[derive(Debug, Clone, Copy)]
 pub struct IndexKeyPart;
 
 /// The key role of a field of the primary key: no update may change it.
+///
+/// See [`Field`'s example](Field#example).
 #[derive(Debug, Clone, Copy)]
 pub struct PrimaryKeyPart;
 
 /// Key roles whose field an update may set or remove.
+///
+/// See [`Field`'s example](Field#example).
 #[diagnostic::on_unimplemented(
     message = "this field is part of the entity's primary key, so an update cannot change it",
     label = "a primary-key field",
@@ -61,6 +106,8 @@ impl Settable for Stored {}
 impl Settable for IndexKeyPart {}
 
 /// Key roles whose field an update may add to.
+///
+/// See [`Field`'s example](Field#example).
 #[diagnostic::on_unimplemented(
     message = "this field is part of a key template, so an update cannot add to it",
     label = "a key field",
@@ -72,6 +119,8 @@ impl Addable for Stored {}
 
 /// Key roles whose field's new value may be computed on the server: kept
 /// if present (`if_not_exists`), appended to, added to as a set.
+///
+/// See [`Field`'s example](Field#example).
 #[diagnostic::on_unimplemented(
     message = "this field is part of a key template, so an update must know its new value",
     label = "a key field",
@@ -100,11 +149,15 @@ impl<E, T, R> Field<E, T, R> {
     }
 
     /// The Rust field name.
+    ///
+    /// See [the example](Field#example).
     pub fn name(&self) -> &'static str {
         self.name
     }
 
     /// The attribute it is stored under (its serde name).
+    ///
+    /// See [the example](Field#example).
     pub fn attribute(&self) -> &'static str {
         self.attribute
     }

@@ -18,6 +18,30 @@ use crate::table::{LocalIndex, Primary, QueryIndex, Table};
 /// The whole primary key of one entity `E`: what GetItem, DeleteItem and
 /// UpdateItem address. Built by the generated `E::key(…)` or by
 /// [`Entity::primary_key`].
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::{Entity, Key};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// let key: Key<Order> = Order::key(42, 7)?;
+/// assert_eq!(key.partition(), "CUST#00000000000000000042");
+/// assert_eq!(key.sort(), "ORDER#00000000000000000007");
+/// assert_eq!(key.to_attributes()["PK"].as_s().unwrap(), key.partition());
+/// // From stored values, checked against the entity's templates.
+/// let again = Key::<Order>::new(key.partition().to_owned(), key.sort().to_owned())?;
+/// assert!(again == key);
+/// let (partition, sort) = again.into_parts();
+/// assert_eq!((partition.len(), sort.len()), (25, 26));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub struct Key<E> {
     partition: String,
     sort: String,
@@ -54,6 +78,8 @@ impl<E: Entity> Key<E> {
     }
 
     /// The key as the attribute map a GetItem `Key` parameter takes.
+    ///
+    /// See [the example](Key#example).
     pub fn to_attributes(&self) -> Item {
         let keys = E::Table::SCHEMA.primary;
         let mut item = Item::with_capacity(2);
@@ -70,16 +96,22 @@ impl<E: Entity> Key<E> {
 
 impl<E> Key<E> {
     /// The partition key value, e.g. `CUST#00000000000000000042`.
+    ///
+    /// See [the example](Key#example).
     pub fn partition(&self) -> &str {
         &self.partition
     }
 
     /// The sort key value, e.g. `PROFILE`.
+    ///
+    /// See [the example](Key#example).
     pub fn sort(&self) -> &str {
         &self.sort
     }
 
     /// The partition and sort key values.
+    ///
+    /// See [the example](Key#example).
     pub fn into_parts(self) -> (String, String) {
         (self.partition, self.sort)
     }
@@ -167,6 +199,13 @@ impl<E: Entity> fmt::Debug for Key<E> {
 }
 
 /// An entity's key values in one global secondary index.
+///
+/// ```
+/// use ddb_entity::IndexKey;
+///
+/// let key = IndexKey { partition: "EMAIL#ada@example.com".into(), sort: Some("PROFILE".into()) };
+/// assert_eq!(key.sort.as_deref(), Some("PROFILE"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexKey {
     /// The index partition key value.
@@ -185,6 +224,33 @@ pub struct IndexKey {
 /// says how many, [`shard_partitions`](Self::shard_partitions) lists them,
 /// and a Query of it reads them all and merges them into one sort-key
 /// order.
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::shard::ShardSpec;
+/// use ddb_entity::{Entity, Partition, Primary};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// let customer = Order::partition(42)?;
+/// assert_eq!(customer.as_str(), "CUST#00000000000000000042");
+/// assert!(!customer.is_sharded() && customer.shards().is_none() && customer.shard(0).is_none());
+/// assert!(customer.shard_partitions() == [customer.clone()]);
+///
+/// let spec = ShardSpec::new(4, &["event_id"]);
+/// let day = Partition::<Primary<App>>::sharded("DAY#2026-03-14#".into(), spec)?;
+/// assert!(day.is_sharded());
+/// assert_eq!(day.shard(1).unwrap().into_string(), "DAY#2026-03-14#1/4");
+/// assert!(day.shard(4).is_none());
+/// assert_eq!(customer.into_string(), "CUST#00000000000000000042");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub struct Partition<I> {
     /// The value, or for a sharded partition what every shard's value
     /// starts with (`STATUS#Open#`).
@@ -266,29 +332,39 @@ impl<I: QueryIndex> Partition<I> {
     /// sharded partition, what every shard's value starts with
     /// (`STATUS#Open#`), which is no partition key itself: see
     /// [`shard_partitions`](Self::shard_partitions).
+    ///
+    /// See [the example](Partition#example).
     pub fn as_str(&self) -> &str {
         &self.value
     }
 
     /// The partition key value (for a sharded partition, as
     /// [`as_str`](Self::as_str)).
+    ///
+    /// See [the example](Partition#example).
     pub fn into_string(self) -> String {
         self.value
     }
 
     /// How the partition is sharded, `None` for a partition stored as one.
+    ///
+    /// See [the example](Partition#example).
     pub fn shards(&self) -> Option<ShardSpec> {
         self.shards
     }
 
     /// Whether the partition is spread over shards, and a Query of it
     /// reads them all.
+    ///
+    /// See [the example](Partition#example).
     pub fn is_sharded(&self) -> bool {
         self.shards.is_some()
     }
 
     /// Shard `shard` alone, as a partition stored as one; `None` past the
     /// last shard, or for a partition that is not sharded.
+    ///
+    /// See [the example](Partition#example).
     pub fn shard(&self, shard: u16) -> Option<Partition<I>> {
         let spec = self.shards?;
         (shard < spec.count()).then(|| Partition {
@@ -300,6 +376,8 @@ impl<I: QueryIndex> Partition<I> {
 
     /// Every partition the items are stored in: each shard's, in shard
     /// order, or this one alone when it is not sharded.
+    ///
+    /// See [the example](Partition#example).
     pub fn shard_partitions(&self) -> Vec<Partition<I>> {
         match self.shards {
             None => vec![self.clone()],
@@ -314,6 +392,8 @@ impl<T: Table> Partition<Primary<T>> {
     /// The same partition of local index `L`: a local index keeps the
     /// table's partition key, and sorts its items by another attribute.
     /// See [`LocalIndex`] for an example.
+    ///
+    /// See [the example](Partition#example).
     pub fn local<L: LocalIndex<Table = T>>(self) -> Partition<L> {
         Partition {
             value: self.value,
@@ -387,6 +467,32 @@ impl KeyFault {
 /// The generated `…sk()` builders make one; they only cut coarse to fine.
 /// An encoding error (a NaN, a width overflow) is kept and reported before
 /// any request is sent, so the builders chain without `?` at every step.
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::{Entity, SortKey};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+/// struct Order { customer_id: u64, placed: String, order_id: u64 }
+///
+/// // A prefix: every order of one day.
+/// let day: SortKey<_> = Order::sk().placed("2026-03-14").into();
+/// assert_eq!(day.value()?, "ORDER#2026-03-14#");
+/// assert!(!day.is_whole());
+/// assert!(day.upper_bound()? > "ORDER#2026-03-14#99999999999999999999".to_owned());
+///
+/// // A whole key is its own upper bound.
+/// let one: SortKey<_> = Order::sk().placed("2026-03-14").order_id(7).into();
+/// assert!(one.is_whole());
+/// assert_eq!(one.upper_bound()?, one.value()?);
+/// assert_eq!(one.into_value()?, "ORDER#2026-03-14#00000000000000000007");
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub struct SortKey<I> {
     value: std::result::Result<String, KeyFault>,
     whole: bool,
@@ -441,6 +547,8 @@ impl KeySpace {
 /// items around it with the stage before the hole. Index keys are built
 /// with it as usual ([`into_value`](UnorderedSortKey::into_value)).
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::{Entity, key::Unordered};
 /// use serde::{Deserialize, Serialize};
@@ -460,11 +568,15 @@ pub struct UnorderedSortKey<I>(SortKey<I>);
 
 impl<I> UnorderedSortKey<I> {
     /// The encoded value, or why it could not be encoded.
+    ///
+    /// See [the example](UnorderedSortKey#example).
     pub fn value(&self) -> Result<&str> {
         self.0.value()
     }
 
     /// The encoded value, or why it could not be encoded.
+    ///
+    /// See [the example](UnorderedSortKey#example).
     pub fn into_value(self) -> Result<String> {
         self.0.into_value()
     }
@@ -481,6 +593,8 @@ impl<I> fmt::Debug for UnorderedSortKey<I> {
 impl<I> SortKey<I> {
     /// The encoded value: a whole sort key or a prefix of one, or why it
     /// could not be encoded.
+    ///
+    /// See [the example](SortKey#example).
     pub fn value(&self) -> Result<&str> {
         self.value
             .as_deref()
@@ -488,12 +602,16 @@ impl<I> SortKey<I> {
     }
 
     /// The encoded value, or why it could not be encoded.
+    ///
+    /// See [the example](SortKey#example).
     pub fn into_value(self) -> Result<String> {
         self.value.map_err(KeyFault::into_error)
     }
 
     /// Whether every hole of the template is filled (an exact sort key), as
     /// opposed to a prefix.
+    ///
+    /// See [the example](SortKey#example).
     pub fn is_whole(&self) -> bool {
         self.whole
     }
@@ -502,6 +620,8 @@ impl<I> SortKey<I> {
     /// upper end of an inclusive `BETWEEN` (see
     /// [`prefix_upper_bound`](crate::key::prefix_upper_bound)). A whole key
     /// is its own upper bound.
+    ///
+    /// See [the example](SortKey#example).
     pub fn upper_bound(&self) -> Result<String> {
         let value = self.value()?;
         Ok(if self.whole {

@@ -12,8 +12,10 @@ use super::{Field, Stored};
 /// field with [`Field::key`] (maps) and [`Field::at`] (lists), and from a
 /// path the same way:
 ///
+/// # Example
+///
 /// ```
-/// use std::collections::HashMap;
+/// use std::collections::{BTreeMap, HashMap};
 /// use ddb_entity::Entity;
 /// use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -23,13 +25,22 @@ use super::{Field, Stored};
 ///
 /// #[derive(Entity, Serialize, Deserialize)]
 /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
-/// struct Customer { id: u64, addresses: HashMap<String, Address>, visits: Vec<Vec<u32>> }
+/// struct Customer {
+///     id: u64,
+///     addresses: HashMap<String, Address>,
+///     visits: Vec<Vec<u32>>,
+///     limits: BTreeMap<String, HashMap<String, BTreeMap<String, u32>>>,
+/// }
 ///
 /// let f = Customer::fields();
 /// let home = f.addresses.key("home");      // addresses.#home: an Address
 /// let day = f.visits.at(3).at(0);          // visits[3][0]: a u32
 /// assert_eq!(home.to_string(), "addresses.home");
 /// assert_eq!(day.to_string(), "visits[3][0]");
+/// assert_eq!((home.field_name(), day.field_name()), ("addresses", "visits"));
+/// // Maps of either kind, inside each other.
+/// let cap = f.limits.key("eu").key("api").key("burst");
+/// assert_eq!(cap.to_string(), "limits.eu.api.burst");
 /// ```
 ///
 /// An update sets or removes what is there
@@ -110,6 +121,8 @@ impl<E, T> FieldPath<E, T> {
     }
 
     /// The Rust name of the field the path starts from.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn field_name(&self) -> &'static str {
         self.field
     }
@@ -153,6 +166,8 @@ impl<E, T> fmt::Display for FieldPath<E, T> {
 
 impl<E, K, V, S> Field<E, HashMap<K, V, S>, Stored> {
     /// The entry `key` of this map field.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         FieldPath::of(self).step(Step::Key(key.into()))
     }
@@ -160,6 +175,8 @@ impl<E, K, V, S> Field<E, HashMap<K, V, S>, Stored> {
 
 impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
     /// The entry `key` of this map.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         self.step(Step::Key(key.into()))
     }
@@ -167,6 +184,8 @@ impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
 
 impl<E, K, V> Field<E, BTreeMap<K, V>, Stored> {
     /// The entry `key` of this map field.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         FieldPath::of(self).step(Step::Key(key.into()))
     }
@@ -174,6 +193,8 @@ impl<E, K, V> Field<E, BTreeMap<K, V>, Stored> {
 
 impl<E, K, V> FieldPath<E, BTreeMap<K, V>> {
     /// The entry `key` of this map.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn key(self, key: impl Into<String>) -> FieldPath<E, V> {
         self.step(Step::Key(key.into()))
     }
@@ -181,6 +202,8 @@ impl<E, K, V> FieldPath<E, BTreeMap<K, V>> {
 
 impl<E, T> Field<E, Vec<T>, Stored> {
     /// The element at `index` of this list field.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn at(self, index: usize) -> FieldPath<E, T> {
         FieldPath::of(self).step(Step::Index(index))
     }
@@ -188,6 +211,8 @@ impl<E, T> Field<E, Vec<T>, Stored> {
 
 impl<E, T> FieldPath<E, Vec<T>> {
     /// The element at `index` of this list.
+    ///
+    /// See [`FieldPath`'s example](FieldPath#example).
     pub fn at(self, index: usize) -> FieldPath<E, T> {
         self.step(Step::Index(index))
     }

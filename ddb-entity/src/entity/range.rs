@@ -54,6 +54,8 @@ use crate::key::prefix_upper_bound;
 /// `between(empty, k)` a one-sided `<=`, `lt` and `gt` of it an empty result
 /// with no request.
 ///
+/// # Example
+///
 /// ```
 /// # use ddb_entity::{Entity, Primary, SortRange};
 /// # use serde::{Deserialize, Serialize};
@@ -67,6 +69,20 @@ use crate::key::prefix_upper_bound;
 /// assert!(after.contains(order(151)?.sort()));
 /// assert!(!after.contains(order(150)?.sort()));
 /// assert!(!after.contains("PROFILE"), "outside the orders' key space");
+///
+/// // Every constructor, and the range's ends.
+/// type Range = SortRange<Primary<App>>;
+/// let day = || Order::sk().placed(150u32);
+/// let on_day = Range::begins_with(day())?;
+/// assert!(on_day.contains(order(150)?.sort()) && !on_day.contains(order(151)?.sort()));
+/// let span = Range::between(Order::sk().placed(150u32), Order::sk().placed(152u32))?;
+/// assert!(span.contains(order(152)?.sort()) && !span.contains(order(153)?.sort()));
+/// assert!(span.low().unwrap() < span.high().unwrap());
+/// assert!(Range::lt(day())?.contains(order(149)?.sort()) && !Range::lt(day())?.contains(order(150)?.sort()));
+/// assert!(Range::le(day())?.contains(order(150)?.sort()));
+/// assert!(Range::ge(day())?.contains(order(150)?.sort()));
+/// assert!(!on_day.is_empty());
+/// assert!(Range::between(Order::sk().placed(152u32), Order::sk().placed(150u32))?.is_empty());
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 pub struct SortRange<I> {
@@ -135,6 +151,8 @@ impl<I> SortRange<I> {
     /// itself, never a longer value of its last component (`first("Ann")`
     /// is not "Anna"). What [`Query::sk_eq`](crate::read::Query::sk_eq) and
     /// [`Query::sk_begins_with`](crate::read::Query::sk_begins_with) send.
+    ///
+    /// See [the example](SortRange#example).
     pub fn begins_with(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(Self::new(sk.first()?, sk.last()?))
@@ -142,12 +160,16 @@ impl<I> SortRange<I> {
 
     /// From the first key `low` denotes through the last key `high`
     /// denotes, both included (`between(March, April)` includes April 30).
+    ///
+    /// See [the example](SortRange#example).
     pub fn between(low: impl Into<SortKey<I>>, high: impl Into<SortKey<I>>) -> Result<Self> {
         let (low, high) = (low.into(), high.into());
         Ok(Self::new(low.first()?, high.last()?))
     }
 
     /// The key space of `sk`'s template before `sk` and everything under it.
+    ///
+    /// See [the example](SortRange#example).
     pub fn lt(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(match sk.before()? {
@@ -158,12 +180,16 @@ impl<I> SortRange<I> {
 
     /// The key space of `sk`'s template up to and including everything
     /// under `sk`.
+    ///
+    /// See [the example](SortRange#example).
     pub fn le(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(Self::new(sk.space().low(), sk.last()?))
     }
 
     /// The key space of `sk`'s template after `sk` and everything under it.
+    ///
+    /// See [the example](SortRange#example).
     pub fn gt(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(match sk.after()? {
@@ -174,6 +200,8 @@ impl<I> SortRange<I> {
 
     /// The key space of `sk`'s template from `sk` (and everything under
     /// it) on.
+    ///
+    /// See [the example](SortRange#example).
     pub fn ge(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(Self::new(sk.first()?, sk.space().high()))
@@ -181,22 +209,30 @@ impl<I> SortRange<I> {
 
     /// Whether the range holds no sort key at all; a query of it returns
     /// nothing without sending a request.
+    ///
+    /// See [the example](SortRange#example).
     pub fn is_empty(&self) -> bool {
         self.bounds.is_none()
     }
 
     /// The inclusive lower bound sent, `None` when there is none.
+    ///
+    /// See [the example](SortRange#example).
     pub fn low(&self) -> Option<&str> {
         self.bounds.as_ref()?.low.as_deref()
     }
 
     /// The inclusive upper bound sent, `None` when there is none.
+    ///
+    /// See [the example](SortRange#example).
     pub fn high(&self) -> Option<&str> {
         self.bounds.as_ref()?.high.as_deref()
     }
 
     /// Whether the range holds the sort key `sort_key`, comparing bytes as
     /// DynamoDB does.
+    ///
+    /// See [the example](SortRange#example).
     pub fn contains(&self, sort_key: &str) -> bool {
         let Some(bounds) = &self.bounds else {
             return false;

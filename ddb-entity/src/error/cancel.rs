@@ -8,6 +8,18 @@ use super::Error;
 use super::Item;
 
 /// What one action of a transaction does to its item.
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::op::ActionKind;
+///
+/// assert_eq!(ActionKind::ConditionCheck.as_str(), "condition check");
+/// assert_eq!(ActionKind::Upsert.to_string(), "upsert");
+/// ```
+///
+/// A canceled transaction names each action's kind: see
+/// [`CancellationReason`'s example](CancellationReason#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ActionKind {
@@ -32,6 +44,8 @@ pub enum ActionKind {
 impl ActionKind {
     /// `"put"`, `"create"`, `"update"`, `"upsert"`, `"delete"`,
     /// `"condition check"` or `"get"`.
+    ///
+    /// See [the example](ActionKind#example).
     pub fn as_str(self) -> &'static str {
         match self {
             ActionKind::Put => "put",
@@ -53,6 +67,18 @@ impl fmt::Display for ActionKind {
 
 /// Why DynamoDB canceled one action of a transaction (the `Code` of its
 /// `CancellationReason`).
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::op::CancellationCode;
+///
+/// let conflict = CancellationCode::TransactionConflict;
+/// assert_eq!(conflict.as_str(), "TransactionConflict");
+/// assert!(conflict.is_retryable());
+/// assert!(!CancellationCode::ConditionalCheckFailed.is_retryable());
+/// assert_eq!(CancellationCode::None.to_string(), "None");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CancellationCode {
@@ -98,6 +124,8 @@ impl CancellationCode {
 
     /// The code as DynamoDB spells it (`"None"` for an action that did not
     /// fail).
+    ///
+    /// See [the example](CancellationCode#example).
     pub fn as_str(&self) -> &str {
         match self {
             CancellationCode::None => "None",
@@ -113,6 +141,8 @@ impl CancellationCode {
 
     /// Sending the same transaction again may succeed: a conflict with
     /// another writer, or throttling.
+    ///
+    /// See [the example](CancellationCode#example).
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
@@ -131,6 +161,16 @@ impl fmt::Display for CancellationCode {
 
 /// A versioned write of a canceled transaction found another version
 /// stored than the one it expected: someone else wrote first.
+///
+/// [`CancellationReason::stale_version`] returns it; see
+/// [`CancellationReason`'s example](CancellationReason#example).
+///
+/// ```
+/// use ddb_entity::op::StaleVersion;
+///
+/// let stale = StaleVersion { expected: 3, found: Some(4) };
+/// assert_ne!(stale.found, Some(stale.expected));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StaleVersion {
     /// The version the write expected.
@@ -146,6 +186,62 @@ pub struct StaleVersion {
 /// A canceled transaction has one reason per action, in the order the
 /// actions were added; the actions that did not fail read
 /// [`CancellationCode::None`].
+///
+/// # Example
+///
+/// A transaction that creates an order over a taken key, updates an item
+/// that does not exist and renames a user over a stale version:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::{ActionKind, CancellationCode, StaleVersion};
+/// use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, Clone)]
+/// #[entity(table = App, pk = "USER#{id}", sk = "PROFILE", version = "version")]
+/// struct User { id: u64, name: String, #[serde(default)] version: u64 }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, Clone)]
+/// #[entity(table = App, pk = "USER#{user_id}", sk = "ORDER#{order_id}")]
+/// struct Order { user_id: u64, order_id: u64 }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("reasons"));
+/// db.create_table_if_missing().await?;
+/// let order = Order { user_id: 1, order_id: 7 };
+/// db.create(&User { id: 1, name: "Ada".into(), version: 0 }).await?;
+/// db.create(&order).await?;
+///
+/// let f = User::fields();
+/// let err = db
+///     .transact()
+///     .create(&order)
+///     .update(db.update(User::key(2)?).set(f.name, "Bo".to_owned()))
+///     .update(db.update(User::key(1)?).set(f.name, "Ada L.".to_owned()).expect_version(5))
+///     .await
+///     .unwrap_err();
+/// let [taken, missing, stale] = err.cancellation_reasons() else { panic!("{err}") };
+///
+/// assert_eq!((taken.index(), taken.action(), taken.entity()), (0, ActionKind::Create, "Order"));
+/// assert!(taken.partition().starts_with("USER#") && taken.sort().starts_with("ORDER#"));
+/// assert_eq!(taken.code(), &CancellationCode::ConditionalCheckFailed);
+/// assert!(taken.is_failure() && taken.is_condition_failed() && taken.is_already_exists());
+/// assert!(taken.old_item().is_some()); // the item that holds the key
+///
+/// assert_eq!((missing.index(), missing.action()), (1, ActionKind::Update));
+/// assert!(missing.is_not_found() && missing.old_item().is_none());
+///
+/// assert!(stale.is_version_conflict());
+/// assert_eq!(stale.stale_version(), Some(StaleVersion { expected: 5, found: Some(1) }));
+/// assert!(!stale.is_transaction_conflict() && !stale.is_wrong_type());
+/// let _ = stale.message(); // DynamoDB's text, when it gives one
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct CancellationReason {
     pub(crate) index: usize,
@@ -164,36 +260,50 @@ pub struct CancellationReason {
 impl CancellationReason {
     /// The action's position in the transaction, from 0 in the order the
     /// actions were added.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn index(&self) -> usize {
         self.index
     }
 
     /// What the action did: put, create, update, delete or condition check.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn action(&self) -> ActionKind {
         self.action
     }
 
     /// The entity type the action addressed ([`Entity::RUST_NAME`](crate::entity::Entity::RUST_NAME)).
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn entity(&self) -> &'static str {
         self.entity
     }
 
     /// The partition key value of the action's item.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn partition(&self) -> &str {
         &self.partition
     }
 
     /// The sort key value of the action's item.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn sort(&self) -> &str {
         &self.sort
     }
 
     /// DynamoDB's reason code for this action.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn code(&self) -> &CancellationCode {
         &self.code
     }
 
     /// DynamoDB's message for this action, if it gave one.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
     }
@@ -202,23 +312,31 @@ impl CancellationReason {
     /// (`ReturnValuesOnConditionCheckFailure = ALL_OLD`, asked for every
     /// action: it tells their failures apart), `None` when no item is
     /// stored.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn old_item(&self) -> Option<&Item> {
         self.old_item.as_ref()
     }
 
     /// For a versioned write whose condition failed because another
     /// version is stored: the version expected and the one found.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn stale_version(&self) -> Option<StaleVersion> {
         self.stale_version
     }
 
     /// This action's condition failed (`ConditionalCheckFailed`).
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_condition_failed(&self) -> bool {
         self.code == CancellationCode::ConditionalCheckFailed
     }
 
     /// Another transaction or write was in progress on the item
     /// (`TransactionConflict`): send the transaction again.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_transaction_conflict(&self) -> bool {
         self.code == CancellationCode::TransactionConflict
     }
@@ -226,6 +344,8 @@ impl CancellationReason {
     /// A versioned write found another version stored (see
     /// [`stale_version`](CancellationReason::stale_version)): read again,
     /// rebuild the transaction and send it again.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_version_conflict(&self) -> bool {
         self.stale_version.is_some()
     }
@@ -234,21 +354,29 @@ impl CancellationReason {
     /// without a type attribute) at its key, and left it untouched: its
     /// type guard failed. (A create's key is simply taken:
     /// [`is_already_exists`](Self::is_already_exists).)
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_wrong_type(&self) -> bool {
         self.wrong_type
     }
 
     /// A create found its key taken.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_already_exists(&self) -> bool {
         self.action == ActionKind::Create && self.is_condition_failed() && self.old_item.is_some()
     }
 
     /// An update found no item at its key.
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_not_found(&self) -> bool {
         self.action == ActionKind::Update && self.is_condition_failed() && self.old_item.is_none()
     }
 
     /// This action failed (its code is not [`CancellationCode::None`]).
+    ///
+    /// See [the example](CancellationReason#example).
     pub fn is_failure(&self) -> bool {
         self.code != CancellationCode::None
     }

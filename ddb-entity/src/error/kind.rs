@@ -7,6 +7,27 @@
 /// accessors ([`Error::item_key`](crate::error::Error::item_key),
 /// [`Error::cancellation_reasons`](crate::error::Error::cancellation_reasons), …).
 /// New kinds may be added in minor releases.
+///
+/// ```
+/// use ddb_entity::{Error, ErrorKind, key::KeyError};
+///
+/// /// The HTTP status a service answers with: the client's fault, a
+/// /// conflict, an outage worth retrying, or a misconfiguration to fix.
+/// fn status(err: &Error) -> u16 {
+///     match err.kind() {
+///         ErrorKind::Key | ErrorKind::InvalidCursor => 400,
+///         ErrorKind::NotFound => 404,
+///         ErrorKind::AlreadyExists | ErrorKind::VersionConflict => 409,
+///         ErrorKind::Misconfigured => 500,
+///         _ if err.is_retryable() => 503,
+///         _ => 500,
+///     }
+/// }
+/// assert_eq!(status(&Error::from(KeyError::EmptyKey)), 400);
+/// let malformed = "not a cursor".parse::<ddb_entity::Cursor>().unwrap_err();
+/// assert_eq!(malformed.kind(), ErrorKind::InvalidCursor);
+/// assert_eq!(status(&malformed), 400);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

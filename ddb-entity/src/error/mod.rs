@@ -35,6 +35,17 @@ pub use cancel::{ActionKind, CancellationCode, CancellationReason, StaleVersion}
 pub use cursor::CursorFault;
 
 /// `Result` with this crate's [`Error`] as the default error type.
+///
+/// ```
+/// use ddb_entity::{Result, key::KeyError};
+///
+/// fn parse_id(text: &str) -> Result<u64> {
+///     text.parse().map_err(|_| KeyError::EmptyKey.into())
+/// }
+/// assert_eq!(parse_id("42")?, 42);
+/// assert!(parse_id("").unwrap_err().is_key());
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong in `ddb-entity`.
@@ -74,10 +85,107 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// assert!(err.to_string().starts_with("invalid key: "));
 /// assert!(std::mem::size_of::<Error>() <= 16);
 /// ```
+///
+/// # Examples
+///
+/// The failures of each kind of write, as the embedded server answers them,
+/// and what the predicates and accessors say about each (the accessors'
+/// own docs link here):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::{ActionKind, CancellationCode};
+/// use ddb_entity::{Condition, Db, Entity, ErrorKind, local::LocalDynamo, sdk};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, Clone)]
+/// #[entity(table = App, pk = "USER#{id}", sk = "PROFILE", version = "version")]
+/// struct User { id: u64, name: String, #[serde(default)] version: u64 }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("errors"));
+/// db.create_table_if_missing().await?;
+/// let ada = User { id: 1, name: "Ada".into(), version: 0 };
+/// db.create(&ada).await?;
+///
+/// // A create whose key is taken: DynamoDB answered, the condition failed.
+/// let taken = db.create(&ada).await.unwrap_err();
+/// assert_eq!(taken.kind(), ErrorKind::AlreadyExists);
+/// assert!(taken.is_already_exists() && taken.is_condition_failed());
+/// assert!(!taken.is_retryable() && !taken.is_throttled() && !taken.is_transaction_conflict());
+/// assert_eq!(taken.entity(), Some("User"));
+/// let (partition, sort) = taken.item_key().unwrap();
+/// assert!(partition.starts_with("USER#") && sort == "PROFILE");
+/// assert_eq!(taken.code(), Some("ConditionalCheckFailedException"));
+/// assert!(matches!(
+///     taken.sdk_error(),
+///     Some(sdk::Error::ConditionalCheckFailedException(_))
+/// ));
+/// assert_eq!((taken.shard(), taken.field(), taken.key_error()), (None, None, None));
+///
+/// // An update with no item to change.
+/// let f = User::fields();
+/// let missing = db.update(User::key(2)?).set(f.name, "Bo".to_owned()).await.unwrap_err();
+/// assert!(missing.is_not_found() && missing.is_condition_failed());
+///
+/// // An update over a version someone else already replaced (1 is stored).
+/// let stale = db.update(User::key(1)?).set(f.name, "Ada L.".to_owned()).expect_version(7);
+/// let stale = stale.await.unwrap_err();
+/// assert!(stale.is_version_conflict() && !stale.is_not_found());
+/// assert_eq!(stale.version_conflict(), Some((7, Some(1))));
+///
+/// // A transaction whose condition check found no item: nothing was written.
+/// let canceled = db
+///     .transact()
+///     .condition_check(User::key(9)?, Condition::item_exists())
+///     .put(&User { id: 3, name: "Cy".into(), version: 0 })
+///     .await
+///     .unwrap_err();
+/// assert!(canceled.is_transaction_canceled() && canceled.is_condition_failed());
+/// let reasons = canceled.cancellation_reasons();
+/// assert_eq!(reasons.len(), 2);
+/// assert_eq!((reasons[0].index(), reasons[0].action()), (0, ActionKind::ConditionCheck));
+/// assert_eq!(reasons[0].code(), &CancellationCode::ConditionalCheckFailed);
+/// assert_eq!(reasons[1].code(), &CancellationCode::None);
+/// assert_eq!(canceled.entity(), Some("User")); // the first failed action's
+/// assert!(db.get(User::key(3)?).await?.is_none());
+///
+/// // A batch that names one key twice is refused before it is sent.
+/// let twice = db.batch_write().delete(User::key(5)?).delete(User::key(5)?).send().await;
+/// let twice = twice.unwrap_err();
+/// assert!(twice.is_duplicate_key());
+/// assert!(!twice.is_unprocessed() && twice.unprocessed_writes().is_empty());
+/// assert!(twice.unprocessed_keys().is_empty());
+///
+/// // An item over DynamoDB's 400 KB, refused before it is sent.
+/// let big = User { id: 4, name: "x".repeat(500_000), version: 0 };
+/// assert!(db.put(&big).await.unwrap_err().is_item_too_large());
+///
+/// // An item stored by other code, whose `name` is not a string: the field
+/// // is named.
+/// let mut item = ada.to_item()?;
+/// item.insert("name".into(), sdk::types::AttributeValue::N("7".into()));
+/// let client = dynamo.client();
+/// client.put_item().table_name(db.table_name()).set_item(Some(item)).send().await?;
+/// let decode = db.get(User::key(1)?).await.unwrap_err();
+/// assert_eq!((decode.kind(), decode.field()), (ErrorKind::Decode, Some("name")));
+///
+/// // DynamoDB refusing a request: a table that does not exist.
+/// let gone = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("gone"));
+/// let err = gone.get(User::key(1)?).await.unwrap_err();
+/// assert!(err.is_resource_not_found() && !err.is_validation());
+/// # Ok(())
+/// # }
+/// ```
 pub struct Error(Box<Repr>);
 
 impl Error {
     /// What kind of failure this is.
+    ///
+    /// See [the examples](Error#examples).
     pub fn kind(&self) -> ErrorKind {
         self.0.kind()
     }
@@ -213,6 +321,8 @@ impl Error {
     /// The SDK error behind a failure DynamoDB (or the HTTP layer) answered
     /// with, also when it is wrapped (a create that found its key taken, the
     /// last error of a batch).
+    ///
+    /// See [the examples](Error#examples).
     pub fn sdk_error(&self) -> Option<&aws_sdk_dynamodb::Error> {
         match self.repr() {
             Repr::Service { source, .. } | Repr::TransactionCanceled { source, .. } => Some(source),
@@ -231,6 +341,8 @@ impl Error {
     /// and the shard count (`(3, 16)`). The read returned nothing — never
     /// the other shards' items alone — and the error's kind and predicates
     /// are the shard's failure's.
+    ///
+    /// See [the examples](Error#examples).
     pub fn shard(&self) -> Option<(u16, u16)> {
         match self.repr() {
             Repr::InShard { shard, count, .. } => Some((*shard, *count)),
@@ -240,6 +352,8 @@ impl Error {
 
     /// The service's error code (`ConditionalCheckFailedException`, …),
     /// when DynamoDB answered with one.
+    ///
+    /// See [the examples](Error#examples).
     pub fn code(&self) -> Option<&str> {
         match self.repr() {
             #[cfg(feature = "streams")]
@@ -284,6 +398,8 @@ impl Error {
     /// The entity type (its [`RUST_NAME`](crate::entity::Entity::RUST_NAME)) the
     /// failure is about, when it is about one; for a canceled transaction,
     /// the entity of its first failed action.
+    ///
+    /// See [the examples](Error#examples).
     pub fn entity(&self) -> Option<&'static str> {
         self.repr()
             .entity()
@@ -294,6 +410,8 @@ impl Error {
     /// when it names one (a taken key, a missing item, a stored key that
     /// does not match its entity, …); for a canceled transaction, the key
     /// of its first failed action.
+    ///
+    /// See [the examples](Error#examples).
     pub fn item_key(&self) -> Option<(&str, &str)> {
         self.repr().item_key().or_else(|| {
             self.first_failure()
@@ -310,6 +428,8 @@ impl Error {
 
     /// The entity field a decode failure is about (`total_cents`), when
     /// it is known: its top-level attribute.
+    ///
+    /// See [the examples](Error#examples).
     pub fn field(&self) -> Option<&str> {
         match self.repr() {
             Repr::Decode { field, .. } => field.as_deref(),
@@ -338,6 +458,8 @@ impl Error {
 
     /// No item to update at the key (single update, or an update action of a
     /// canceled transaction).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_not_found(&self) -> bool {
         matches!(self.repr(), Repr::NotFound { .. })
             || self
@@ -348,6 +470,8 @@ impl Error {
 
     /// A create found its key taken (single create, or a create action of a
     /// canceled transaction).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_already_exists(&self) -> bool {
         matches!(self.repr(), Repr::AlreadyExists { .. })
             || self
@@ -358,12 +482,16 @@ impl Error {
 
     /// A key could not be encoded, or a stored key could not be parsed;
     /// nothing was sent.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_key(&self) -> bool {
         self.kind() == ErrorKind::Key
     }
 
     /// The encoder's error behind a key error (a NaN, a width overflow, an
     /// empty or too long key, …).
+    ///
+    /// See [the examples](Error#examples).
     pub fn key_error(&self) -> Option<&KeyError> {
         match self.repr() {
             Repr::Key { source, .. } | Repr::IndexKey { source, .. } => Some(source),
@@ -375,6 +503,8 @@ impl Error {
     /// A condition (including "the item must not exist yet", "the item must
     /// exist", a version check and the type guard) did not hold, for a
     /// single write or for an action of a canceled transaction.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_condition_failed(&self) -> bool {
         matches!(
             self.repr(),
@@ -394,6 +524,8 @@ impl Error {
 
     /// Another writer changed a versioned entity first (single write, or a
     /// versioned action of a canceled transaction): read again and retry.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_version_conflict(&self) -> bool {
         matches!(self.repr(), Repr::VersionConflict { .. })
             || self
@@ -406,6 +538,8 @@ impl Error {
     /// stored (`None` when no item is stored) — of a single write, or of
     /// the first versioned action of a canceled transaction that found
     /// another version.
+    ///
+    /// See [the examples](Error#examples).
     pub fn version_conflict(&self) -> Option<(u64, Option<u64>)> {
         match self.repr() {
             Repr::VersionConflict {
@@ -458,6 +592,8 @@ impl Error {
 
     /// The request (or an action of a canceled transaction) was
     /// throttled; it is safe to retry after a back-off.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_throttled(&self) -> bool {
         use aws_sdk_dynamodb::Error as E;
         matches!(
@@ -480,11 +616,15 @@ impl Error {
     }
 
     /// DynamoDB rejected the request as invalid (`ValidationException`).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_validation(&self) -> bool {
         self.code() == Some("ValidationException")
     }
 
     /// The table (or index) does not exist.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_resource_not_found(&self) -> bool {
         matches!(
             self.sdk_error(),
@@ -495,6 +635,8 @@ impl Error {
     /// A batch left writes or keys unprocessed
     /// ([`unprocessed_writes`](Error::unprocessed_writes),
     /// [`unprocessed_keys`](Error::unprocessed_keys) list them).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_unprocessed(&self) -> bool {
         matches!(
             self.kind(),
@@ -504,6 +646,8 @@ impl Error {
 
     /// The writes of a batch that were not processed (empty for any other
     /// error).
+    ///
+    /// See [the examples](Error#examples).
     pub fn unprocessed_writes(&self) -> &[PendingWrite] {
         match self.repr() {
             Repr::UnprocessedWrites { writes, .. } => writes,
@@ -514,6 +658,8 @@ impl Error {
     /// The writes of a batch that were not processed, to send them again
     /// ([`BatchWrite::resend`](crate::batch::BatchWrite::resend)); empty for
     /// any other error.
+    ///
+    /// See [the examples](Error#examples).
     pub fn into_unprocessed_writes(self) -> Vec<PendingWrite> {
         match *self.0 {
             Repr::UnprocessedWrites { writes, .. } => writes,
@@ -523,6 +669,8 @@ impl Error {
 
     /// The keys of a batch read that were not answered (empty for any other
     /// error).
+    ///
+    /// See [the examples](Error#examples).
     pub fn unprocessed_keys(&self) -> &[PendingKey] {
         match self.repr() {
             Repr::UnprocessedKeys { keys, .. } => keys,
@@ -533,6 +681,8 @@ impl Error {
     /// The keys of a batch read that were not answered, to ask for them
     /// again ([`BatchGet::resend`](crate::batch::BatchGet::resend)); empty for
     /// any other error.
+    ///
+    /// See [the examples](Error#examples).
     pub fn into_unprocessed_keys(self) -> Vec<PendingKey> {
         match *self.0 {
             Repr::UnprocessedKeys { keys, .. } => keys,
@@ -541,6 +691,8 @@ impl Error {
     }
 
     /// A batch or a transaction addressed one key twice (nothing was sent).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_duplicate_key(&self) -> bool {
         matches!(
             self.kind(),
@@ -549,12 +701,16 @@ impl Error {
     }
 
     /// An item was over 400 KB (nothing was sent).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_item_too_large(&self) -> bool {
         self.kind() == ErrorKind::ItemTooLarge
     }
 
     /// DynamoDB canceled a transaction; nothing was written
     /// ([`cancellation_reasons`](Error::cancellation_reasons) says why).
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_transaction_canceled(&self) -> bool {
         self.kind() == ErrorKind::TransactionCanceled
     }
@@ -564,6 +720,8 @@ impl Error {
     /// single-item write met an item a transaction was writing
     /// (`TransactionConflictException`). Nothing was written; sending the
     /// same request again is safe and usually succeeds.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_transaction_conflict(&self) -> bool {
         matches!(
             self.sdk_error(),
@@ -584,6 +742,8 @@ impl Error {
     /// timeout or a lost answer it may have been. Each operation's docs say
     /// whether resending that operation is safe. A failed condition or a
     /// refused request is not retryable: read again and decide.
+    ///
+    /// See [the examples](Error#examples).
     pub fn is_retryable(&self) -> bool {
         let transient = match self.repr() {
             Repr::Service { transient, .. } => *transient,
@@ -608,6 +768,8 @@ impl Error {
     /// Why DynamoDB canceled a transaction: one reason per action, in the
     /// order they were added, mapped back to each action's index, entity
     /// type and key (empty for any other error).
+    ///
+    /// See [the examples](Error#examples).
     pub fn cancellation_reasons(&self) -> &[CancellationReason] {
         match self.repr() {
             Repr::TransactionCanceled { reasons, .. } => reasons,

@@ -60,7 +60,9 @@ pub(crate) enum Repr {
         source: Box<aws_sdk_dynamodb::Error>,
     },
 
+    // Made only by the production client (feature `client`).
     #[error("{operation} failed: {detail}; {what}")]
+    #[cfg_attr(not(feature = "client"), allow(dead_code))]
     Misconfigured {
         operation: &'static str,
         what: super::Misconfiguration,

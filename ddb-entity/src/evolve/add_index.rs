@@ -19,7 +19,13 @@ use crate::table::{Index, IndexSchema, Table};
 /// a second call finds the index and only waits.
 const DEFAULT_WAIT: Duration = Duration::from_secs(600);
 
-/// What [`AddIndex`] did.
+/// What [`AddIndex`] did: see [its example](AddIndex#example) and
+/// [`Db::add_index`]'s.
+///
+/// ```
+/// use ddb_entity::evolve::IndexAdded;
+/// assert_ne!(IndexAdded::Created, IndexAdded::AlreadyExisted);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum IndexAdded {
@@ -42,6 +48,33 @@ pub enum IndexAdded {
 /// DynamoDB fills the new index with the items that **already** carry its
 /// key attributes. Items written before the entity filled the index carry
 /// none: [`Db::backfill`] writes them.
+///
+/// # Example
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::time::Duration;
+/// use ddb_entity::{Db, evolve::IndexAdded, local::LocalDynamo};
+///
+/// ddb_entity::table! { pub struct V1 { partition_key: "PK", sort_key: "SK" } }
+/// ddb_entity::table! {
+///     pub struct V2 {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub ByEmail = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+/// let dynamo = LocalDynamo::start().await?;
+/// let name = dynamo.unique_table_name("index");
+/// Db::<V1>::new(dynamo.client(), name.clone()).create_table_if_missing().await?;
+///
+/// let db = Db::<V2>::new(dynamo.client(), name);
+/// let added = db.add_index::<ByEmail>().wait(Duration::from_secs(60)).send().await?;
+/// assert_eq!(added, IndexAdded::Created);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until the request is sent"]
 pub struct AddIndex<'db, T: Table> {
     db: &'db Db<T>,
@@ -92,12 +125,16 @@ impl<'db, T: Table> AddIndex<'db, T> {
     /// How long to wait for the index to become ACTIVE (default 10 minutes);
     /// past it, [`ErrorKind::NotActive`](crate::error::ErrorKind::NotActive) — the
     /// index keeps building: call again to go on waiting.
+    ///
+    /// See [the example](AddIndex#example).
     pub fn wait(mut self, wait: Duration) -> Self {
         self.wait = wait;
         self
     }
 
     /// Sends the UpdateTable (unless the index exists) and waits.
+    ///
+    /// See [the example](AddIndex#example).
     pub async fn send(self) -> Result<IndexAdded> {
         let table = self.db.table_name();
         let span = tracing::info_span!(

@@ -77,9 +77,12 @@ const DEFAULT_WRITES: usize = 8;
 /// new keys, which an update cannot do; such an item fails the backfill
 /// with [`ErrorKind::KeyMismatch`](crate::error::ErrorKind::KeyMismatch).
 ///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::BatchRetry;
 /// use ddb_entity::{Db, Entity, local::LocalDynamo};
 /// use futures_util::TryStreamExt;
 /// use serde::{Deserialize, Serialize};
@@ -127,7 +130,21 @@ const DEFAULT_WRITES: usize = 8;
 /// // Every customer is now in the index; a second run finds nothing to do.
 /// let found: Vec<Customer> = db.query(Customer::by_email_partition("c7@example.com")?).all().await?;
 /// assert_eq!(found.len(), 1);
-/// assert_eq!(db.backfill::<Customer>().await?.updated, 0);
+/// let again = db.backfill::<Customer>().await?;
+/// assert_eq!((again.updated, again.skipped, again.read, again.gone), (0, 25, 25, 0));
+/// assert!(again.scanned >= 25 && again.pages >= 1 && again.retries == 0);
+///
+/// // Every setting, resumed from a checkpoint where every segment is done.
+/// let resumed = db
+///     .backfill::<Customer>()
+///     .concurrency(1)
+///     .writes(4)
+///     .retry(BatchRetry::new().max_attempts(3))
+///     .resume(last.checkpoint)
+///     .send()
+///     .await?;
+/// assert_eq!(resumed.read, 0);
+/// # let _ = (last.page, last.segment_done);
 /// # Ok(())
 /// # }
 /// ```
@@ -144,6 +161,8 @@ pub struct Backfill<'db, E: Entity> {
 }
 
 /// Counts of a backfill: of one page, or of a whole run.
+///
+/// See [the example](Backfill#example).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct BackfillTotals {
@@ -177,6 +196,8 @@ impl BackfillTotals {
 }
 
 /// One page of a backfill done: every write of it succeeded.
+///
+/// See [the example](Backfill#example).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct BackfillEvent {
@@ -195,6 +216,8 @@ pub struct BackfillEvent {
 
 impl<T: Table> Db<T> {
     /// Starts a backfill of entity `E` (see [`Backfill`]).
+    ///
+    /// See [the example](Backfill#example).
     pub fn backfill<E: Entity<Table = T>>(&self) -> Backfill<'_, E> {
         Backfill {
             db: self,
@@ -222,18 +245,24 @@ impl<'db, E: Entity> Backfill<'db, E> {
     /// resumed job keeps its checkpoint's segmentation: leave this out
     /// there, or give the checkpoint's own number (another is refused
     /// before any request).
+    ///
+    /// See [the example](Backfill#example).
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = Some(segments);
         self
     }
 
     /// At most `segments` read and written at once (default 4).
+    ///
+    /// See [the example](Backfill#example).
     pub fn concurrency(mut self, segments: usize) -> Self {
         self.concurrency = segments.max(1);
         self
     }
 
     /// At most `writes` updates in flight per segment (default 8).
+    ///
+    /// See [the example](Backfill#example).
     pub fn writes(mut self, writes: usize) -> Self {
         self.writes = writes.max(1);
         self
@@ -241,6 +270,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
 
     /// At most `size` items read per request (DynamoDB also stops at 1 MB):
     /// smaller pages, more frequent checkpoints.
+    ///
+    /// See [the example](Backfill#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
@@ -248,6 +279,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
 
     /// The retry budget of each request (the batch engine's policy;
     /// default [`BatchRetry::new`]).
+    ///
+    /// See [the example](Backfill#example).
     pub fn retry(mut self, retry: BatchRetry) -> Self {
         self.retry = retry;
         self
@@ -256,12 +289,16 @@ impl<'db, E: Entity> Backfill<'db, E> {
     /// Go on from `checkpoint`, the last one a previous run of this
     /// backfill reported: segments done stay done, the others go on after
     /// their cursor.
+    ///
+    /// See [the example](Backfill#example).
     pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
         self.checkpoint = Some(checkpoint);
         self
     }
 
     /// Runs the backfill to the end and returns what it did.
+    ///
+    /// See [the example](Backfill#example).
     pub async fn send(self) -> Result<BackfillTotals> {
         let mut events = std::pin::pin!(self.events());
         let mut totals = BackfillTotals::default();
@@ -276,6 +313,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
     /// the first error (later pages are not started; resume from the last
     /// event's checkpoint). Dropping it stops the job; the checkpoint of
     /// the last event received is safe to resume from.
+    ///
+    /// See [the example](Backfill#example).
     pub fn events(self) -> impl Stream<Item = Result<BackfillEvent>> + Send + 'db {
         match self.plan() {
             Ok((shared, pending)) => {

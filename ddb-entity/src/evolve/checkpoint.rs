@@ -9,7 +9,17 @@ use serde::{Deserialize, Serialize};
 use crate::cursor::Cursor;
 use crate::error::{Repr, Result};
 
-/// How far one segment of a job has gone.
+/// How far one segment of a job has gone: see
+/// [`Checkpoint`'s example](Checkpoint#example).
+///
+/// ```
+/// use ddb_entity::evolve::{Checkpoint, SegmentPosition};
+///
+/// let done: Checkpoint = "ckpt1;2;D,D".parse()?;
+/// assert!(done.is_done());
+/// assert!((0..2).all(|s| done.position(s) == Some(&SegmentPosition::Done)));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SegmentPosition {
@@ -31,6 +41,8 @@ pub enum SegmentPosition {
 /// Save it after each event — it is `Serialize`/`Deserialize` (as its
 /// text), and a plain string ([`Display`](fmt::Display) / [`FromStr`]):
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::evolve::{Checkpoint, SegmentPosition};
 ///
@@ -38,6 +50,7 @@ pub enum SegmentPosition {
 /// assert_eq!(start.segments(), 4);
 /// assert!(!start.is_done());
 /// assert_eq!(start.position(2), Some(&SegmentPosition::Start));
+/// assert_eq!((start.position(4), start.segments_done()), (None, 0));
 ///
 /// let text = start.to_string();
 /// assert_eq!(text, "ckpt1;4;S,S,S,S");
@@ -61,6 +74,8 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 
 impl Checkpoint {
     /// A job of `segments` segments (at least 1), none started.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn start(segments: u32) -> Self {
         Checkpoint {
             positions: vec![SegmentPosition::Start; segments.max(1) as usize],
@@ -107,21 +122,29 @@ impl Checkpoint {
     }
 
     /// The number of segments.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn segments(&self) -> u32 {
         u32::try_from(self.positions.len()).unwrap_or(u32::MAX)
     }
 
     /// Where segment `segment` stands, `None` past the last segment.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn position(&self, segment: u32) -> Option<&SegmentPosition> {
         self.positions.get(segment as usize)
     }
 
     /// Whether every segment is done.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn is_done(&self) -> bool {
         self.positions.iter().all(|p| *p == SegmentPosition::Done)
     }
 
     /// How many segments are done.
+    ///
+    /// See [the example](Checkpoint#example).
     pub fn segments_done(&self) -> u32 {
         let done = self
             .positions

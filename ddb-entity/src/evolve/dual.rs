@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::table::Table;
 
-/// Reads during a migration from a multi-table model (seed 003: "read from
-/// the new table first, falling back to the old if the item isn't found"):
+/// Reads during a migration from a multi-table model ("read from the new
+/// table first, falling back to the old if the item isn't found"):
 /// [`get`](DualRead::get) reads the single table, and only when the item
 /// is not there calls the legacy read it is given. Every fallback is a
 /// `tracing` event (target `ddb_entity::dual_read`, level INFO, with the
@@ -46,6 +46,8 @@ use crate::table::Table;
 ///    and reads back; the fallback count falls to the misses (items that
 ///    exist nowhere).
 /// 5. **Retire.** Remove the fallback, then the legacy tables.
+///
+/// # Example
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -79,6 +81,11 @@ use crate::table::Table;
 ///
 /// let stats = reads.stats();
 /// assert_eq!((stats.reads, stats.fallbacks, stats.legacy_hits, stats.misses), (3, 2, 1, 1));
+/// assert_eq!(stats.new_hits, 1);
+///
+/// let found = two.unwrap();
+/// assert!(found.is_legacy());
+/// assert_eq!(found.into_inner().name, "legacy");
 /// # Ok(())
 /// # }
 /// ```
@@ -90,6 +97,8 @@ pub struct DualRead<'db, T: Table> {
 }
 
 /// Where a dual read found the item.
+///
+/// See [the example](DualRead#example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Found<E> {
     /// In the single table.
@@ -100,6 +109,8 @@ pub enum Found<E> {
 
 impl<E> Found<E> {
     /// The item, wherever it was found.
+    ///
+    /// See [the example](DualRead#example).
     pub fn into_inner(self) -> E {
         match self {
             Found::New(e) | Found::Legacy(e) => e,
@@ -107,12 +118,16 @@ impl<E> Found<E> {
     }
 
     /// Whether it came from the legacy store.
+    ///
+    /// See [the example](DualRead#example).
     pub fn is_legacy(&self) -> bool {
         matches!(self, Found::Legacy(_))
     }
 }
 
 /// What a [`DualRead`] has done so far (shared by its clones).
+///
+/// See [the example](DualRead#example).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DualReadStats {
@@ -140,6 +155,8 @@ struct Counters {
 impl<'db, T: Table> DualRead<'db, T> {
     /// Dual reads on `db` for the migration named `migration` (the name
     /// in its `tracing` events).
+    ///
+    /// See [the example](DualRead#example).
     pub fn new(db: &'db Db<T>, migration: &'static str) -> Self {
         DualRead {
             db,
@@ -150,6 +167,8 @@ impl<'db, T: Table> DualRead<'db, T> {
 
     /// The item at `key` in the single table; when there is none, what
     /// `legacy` reads from the legacy store.
+    ///
+    /// See [the example](DualRead#example).
     pub async fn get<E, F, Fut>(&self, key: Key<E>, legacy: F) -> Result<Option<Found<E>>>
     where
         E: Entity<Table = T>,
@@ -196,6 +215,8 @@ impl<'db, T: Table> DualRead<'db, T> {
     }
 
     /// What the reads have done so far.
+    ///
+    /// See [the example](DualRead#example).
     pub fn stats(&self) -> DualReadStats {
         let c = &self.counters;
         let load = |n: &AtomicU64| n.load(Ordering::Relaxed);

@@ -28,6 +28,8 @@ type Mapper<T, L> = dyn Fn(L, &mut Writes<T>) -> Result<()> + Send + Sync;
 
 /// The new items one legacy item maps to: collect them with
 /// [`put`](Writes::put) in the migration's mapping function.
+///
+/// See [the example](Migration#example).
 pub struct Writes<T: Table> {
     items: Vec<NewItem>,
     now: SystemTime,
@@ -47,6 +49,8 @@ impl<T: Table> Writes<T> {
     /// item becomes. Its item is built now: an entity that cannot be
     /// stored (a key too long, a clashing attribute) fails the migration
     /// here, naming it, before anything of its page is written.
+    ///
+    /// See [the example](Migration#example).
     pub fn put<E: Entity<Table = T>>(&mut self, entity: &E) -> Result<()> {
         let item = crate::entity::convert::to_item(entity, self.now)?;
         let stamped = [E::created_at(self.now)?, E::updated_at(self.now)?]
@@ -63,11 +67,15 @@ impl<T: Table> Writes<T> {
     }
 
     /// How many items were added.
+    ///
+    /// See [the example](Migration#example).
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
     /// Whether nothing was added (the legacy item maps to nothing).
+    ///
+    /// See [the example](Migration#example).
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -97,10 +105,15 @@ impl<T: Table> Writes<T> {
 /// [`writes`](Migration::writes) at a time rather than BatchWriteItems
 /// (which take no condition).
 ///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::evolve::{MigrationEvent, Writes};
+/// use ddb_entity::op::BatchRetry;
 /// use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// use futures_util::StreamExt;
 /// use serde::{Deserialize, Serialize};
 ///
 /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
@@ -130,11 +143,17 @@ impl<T: Table> Writes<T> {
 /// let db = Db::<App>::new(client, dynamo.unique_table_name("app"));
 /// db.create_table_if_missing().await?;
 ///
-/// let migration = db
-///     .migrate_from(&legacy, |old: LegacyUser, out| out.put(&User { id: old.user_id, name: old.full_name }))
-///     .segments(2);
+/// // One legacy user becomes one user (`out` gathers a page's writes).
+/// let map = |old: LegacyUser, out: &mut Writes<App>| {
+///     let before = out.len();
+///     out.put(&User { id: old.user_id, name: old.full_name })?;
+///     assert!(out.len() == before + 1 && !out.is_empty());
+///     Ok(())
+/// };
+/// let migration = db.migrate_from(&legacy, map).segments(2);
 /// let done = migration.run().await?;
-/// assert_eq!((done.read, done.written, done.existing), (30, 30, 0));
+/// assert_eq!((done.read, done.mapped, done.written, done.existing), (30, 30, 30, 0));
+/// assert!(done.pages >= 2 && done.retries == 0);
 ///
 /// // Idempotent: a second run writes nothing.
 /// assert_eq!(migration.run().await?.existing, 30);
@@ -142,6 +161,29 @@ impl<T: Table> Writes<T> {
 /// let report = migration.verify(1).await?;
 /// assert!(report.is_complete(), "{report:?}");
 /// assert_eq!(report.expected["User"], 30);
+/// assert_eq!((report.legacy_items, report.checked), (30, 30));
+/// assert!(report.mismatches.is_empty());
+///
+/// // Watched page by page into another table, stopped after one page and
+/// // resumed from its checkpoint: every item is written once.
+/// let other = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("app"));
+/// other.create_table_if_missing().await?;
+/// let watched = other
+///     .migrate_from(&legacy, map)
+///     .segments(2)
+///     .concurrency(1)
+///     .writes(4)
+///     .page_size(10)
+///     .retry(BatchRetry::new().max_attempts(3));
+/// let first: MigrationEvent = {
+///     let mut events = std::pin::pin!(watched.events());
+///     events.next().await.unwrap()?
+/// };
+/// assert_eq!((first.page.pages, first.totals.pages), (1, 1));
+/// assert!(first.segment < 2 && first.page.read <= 10);
+/// let _ = first.segment_done;
+/// let rest = watched.resume(first.checkpoint).run().await?;
+/// assert_eq!(first.page.written + rest.written, 30);
 /// # Ok(())
 /// # }
 /// ```
@@ -159,6 +201,8 @@ pub struct Migration<'db, T: Table, L> {
 }
 
 /// Counts of a migration: of one page, or of a whole run.
+///
+/// See [the example](Migration#example).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MigrationTotals {
@@ -189,6 +233,8 @@ impl MigrationTotals {
 }
 
 /// One page of a migration done: every write of it succeeded.
+///
+/// See [the example](Migration#example).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct MigrationEvent {
@@ -206,6 +252,8 @@ pub struct MigrationEvent {
 }
 
 /// What [`Migration::verify`] found.
+///
+/// See [the example](Migration#example).
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub struct MigrationReport {
@@ -221,12 +269,16 @@ pub struct MigrationReport {
 
 impl MigrationReport {
     /// Whether every item read back is there and as mapped.
+    ///
+    /// See [the example](Migration#example).
     pub fn is_complete(&self) -> bool {
         self.mismatches.is_empty()
     }
 }
 
 /// One new item that is not what its legacy item maps to.
+///
+/// See [the example](Migration#example).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Mismatch {
@@ -242,6 +294,8 @@ impl<T: Table> Db<T> {
     /// Starts a migration from the legacy table `legacy` (see
     /// [`Migration`]): each of its items, decoded into `L` with serde, is
     /// given to `map`, which puts the new entities it becomes.
+    ///
+    /// See [the example](Migration#example).
     pub fn migrate_from<L, F>(&self, legacy: impl Into<String>, map: F) -> Migration<'_, T, L>
     where
         L: DeserializeOwned + Send + 'static,
@@ -277,30 +331,40 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
     /// A resumed migration keeps its checkpoint's segmentation: leave
     /// this out there, or give the checkpoint's own number (another is
     /// refused before any request).
+    ///
+    /// See [the example](Migration#example).
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = Some(segments);
         self
     }
 
     /// At most `segments` read and written at once (default 4).
+    ///
+    /// See [the example](Migration#example).
     pub fn concurrency(mut self, segments: usize) -> Self {
         self.concurrency = segments.max(1);
         self
     }
 
     /// At most `writes` puts in flight per segment (default 8).
+    ///
+    /// See [the example](Migration#example).
     pub fn writes(mut self, writes: usize) -> Self {
         self.writes = writes.max(1);
         self
     }
 
     /// At most `size` legacy items read per request.
+    ///
+    /// See [the example](Migration#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
     }
 
     /// The retry budget of each request (default [`BatchRetry::new`]).
+    ///
+    /// See [the example](Migration#example).
     pub fn retry(mut self, retry: BatchRetry) -> Self {
         self.retry = retry;
         self
@@ -308,6 +372,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
 
     /// Go on from `checkpoint`, the last one a previous run reported (its
     /// segmentation is kept).
+    ///
+    /// See [the example](Migration#example).
     pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
         self.checkpoint = Some(checkpoint);
         self
@@ -315,6 +381,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
 
     /// Runs the migration to the end and returns what it did (the builder
     /// stays: run it again, or [`verify`](Migration::verify)).
+    ///
+    /// See [the example](Migration#example).
     pub async fn run(&self) -> Result<MigrationTotals> {
         let mut events = std::pin::pin!(self.events());
         let mut totals = MigrationTotals::default();
@@ -326,6 +394,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
 
     /// The migration as a `Stream` of [`MigrationEvent`]s, one per page;
     /// it ends when every segment is done, or with the first error.
+    ///
+    /// See [the example](Migration#example).
     pub fn events(&self) -> impl Stream<Item = Result<MigrationEvent>> + Send + 'db {
         let db = self.db;
         let legacy = self.legacy.clone();
@@ -385,6 +455,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
     /// again, counts the new items by entity type, and reads back every
     /// `every`-th legacy item's new items (1: all of them), comparing each
     /// attribute but the maintained timestamps and the write token.
+    ///
+    /// See [the example](Migration#example).
     pub async fn verify(&self, every: u64) -> Result<MigrationReport> {
         let mut report = MigrationReport::default();
         let events = self.events_with(Verify {

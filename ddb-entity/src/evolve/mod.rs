@@ -1,10 +1,9 @@
 //! Evolving a live table: add an index and backfill it, rewrite items after
 //! a key template or schema change, migrate from a multi-table model.
 //!
-//! "A genuinely new access pattern may need a new index and a backfill"
-//! (seed lesson 000), and "you can't just 'alter' a DynamoDB table"
-//! (seed 003). These are the days a team loses data; this module makes
-//! them routine:
+//! A genuinely new access pattern may need a new index and a backfill,
+//! and a DynamoDB table cannot just be altered. These are the days a
+//! team loses data; this module makes them routine:
 //!
 //! - [`Db::add_index`](crate::db::Db::add_index) creates a declared index on a
 //!   live table (UpdateTable) and waits until it is ACTIVE;
@@ -20,6 +19,11 @@
 //! - [`Migration`] copies legacy tables (any item shape, via serde) into
 //!   the single table, and [`DualRead`] reads new first, legacy second,
 //!   while the write path flips.
+//!
+//! Each job's page has its example, run against the embedded server:
+//! [`AddIndex`](AddIndex#example), [`Backfill`](Backfill#example),
+//! [`Checkpoint`](Checkpoint#example), [`Migration`](Migration#example),
+//! [`DualRead`](DualRead#example).
 
 mod add_index;
 mod backfill;

@@ -62,6 +62,106 @@ const MAX_IN_VALUES: usize = 100;
 /// let _any = open_and_small.or(not_cancelled).and(gift).and(unnoted);
 /// let _new = Condition::<Order>::item_not_exists();
 /// ```
+///
+/// # Examples
+///
+/// Every condition, as a filter over three orders on the embedded server
+/// (each operand method's docs link here):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::collections::{BTreeMap, HashMap};
+/// use ddb_entity::{AttributeType, Condition, Db, Entity, Set, local::LocalDynamo};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "SHOP#{shop}", sk = "ORDER#{id}")]
+/// struct Order {
+///     shop: u64,
+///     id: u64,
+///     status: String,
+///     total_cents: i64,
+///     tags: Set<String>,
+///     lines: Vec<String>,
+///     notes: HashMap<String, String>,
+///     weights: BTreeMap<String, u32>,
+///     note: Option<String>,
+/// }
+///
+/// let dynamo = LocalDynamo::start().await?;
+/// let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("conditions"));
+/// db.create_table_if_missing().await?;
+/// let order = |id, status: &str, total_cents, tags: &[&str], lines: &[&str]| Order {
+///     shop: 1,
+///     id,
+///     status: status.to_owned(),
+///     total_cents,
+///     tags: tags.iter().map(|t| t.to_string()).collect(),
+///     lines: lines.iter().map(|l| l.to_string()).collect(),
+///     notes: HashMap::new(),
+///     weights: BTreeMap::new(),
+///     note: None,
+/// };
+/// db.put(&order(1, "OPEN", 500, &["gift"], &["pen"])).await?;
+/// db.put(&Order {
+///     notes: HashMap::from([("door".to_owned(), "left".to_owned())]),
+///     weights: BTreeMap::from([("pen".to_owned(), 12)]),
+///     note: Some("fragile".to_owned()),
+///     ..order(2, "SHIPPED", 20_000, &["gift", "rush"], &["pen", "ink"])
+/// })
+/// .await?;
+/// db.put(&order(3, "CANCELLED", 1_500, &["rush"], &[])).await?;
+///
+/// // How many of the three orders a condition keeps.
+/// let matching = |condition: Condition<Order>| {
+///     let db = &db;
+///     async move { db.query(Order::partition(1)?).filter(condition).count().await }
+/// };
+/// let f = Order::fields();
+/// let s = |text: &str| text.to_owned();
+/// assert_eq!(matching(f.status.equals(s("OPEN"))).await?, 1);
+/// assert_eq!(matching(f.status.not_equals(s("OPEN"))).await?, 2);
+/// assert_eq!(matching(f.total_cents.lt(1_500)).await?, 1);
+/// assert_eq!(matching(f.total_cents.le(1_500)).await?, 2);
+/// assert_eq!(matching(f.total_cents.gt(1_500)).await?, 1);
+/// assert_eq!(matching(f.total_cents.ge(1_500)).await?, 2);
+/// assert_eq!(matching(f.total_cents.between(500, 1_500)).await?, 2);
+/// assert_eq!(matching(f.status.is_in([s("OPEN"), s("SHIPPED")])).await?, 2);
+/// assert_eq!(matching(f.note.exists()).await?, 1);
+/// assert_eq!(matching(f.note.not_exists()).await?, 2);
+/// assert_eq!(matching(f.note.equals(None)).await?, 2);
+/// assert_eq!(matching(f.note.has_type(AttributeType::S)).await?, 1);
+/// assert_eq!(matching(f.status.begins_with("SHIP")).await?, 1);
+/// assert_eq!(matching(f.status.contains("CEL")).await?, 1);
+/// assert_eq!(matching(f.status.size().ge(7)).await?, 2); // SHIPPED, CANCELLED
+/// assert_eq!(matching(f.tags.contains(s("gift"))).await?, 2);
+/// assert_eq!(matching(f.tags.size().equals(2)).await?, 1);
+/// assert_eq!(matching(f.lines.contains(s("ink"))).await?, 1);
+/// assert_eq!(matching(f.lines.size().not_equals(0)).await?, 2);
+/// assert_eq!(matching(f.lines.size().between(1, 1)).await?, 1);
+/// assert_eq!(matching(f.notes.size().gt(0)).await?, 1);
+/// assert_eq!(matching(f.weights.size().lt(1)).await?, 2);
+/// assert_eq!(matching(f.weights.size().le(1)).await?, 3);
+/// // Paths inside a field: a map's key, a list's position.
+/// assert_eq!(matching(f.notes.key("door").equals(s("left"))).await?, 1);
+/// assert_eq!(matching(f.lines.at(1).equals(s("ink"))).await?, 1);
+/// // Combined.
+/// let big_or_open = f.status.equals(s("OPEN")).or(f.total_cents.gt(10_000));
+/// assert_eq!(matching(big_or_open).await?, 2);
+/// assert_eq!(matching(!f.tags.contains(s("gift")).and(f.total_cents.gt(0))).await?, 1);
+///
+/// // On a write: the whole item, by its key.
+/// let gone = db.delete(Order::key(1, 9)?).condition(Condition::item_exists()).await;
+/// assert!(gone.unwrap_err().is_condition_failed());
+/// let fresh = order(4, "OPEN", 1, &["gift"], &[]);
+/// db.put(&fresh).condition(Condition::item_not_exists()).await?;
+/// assert_eq!(AttributeType::S.code(), "S");
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "a condition does nothing until it is given to a write or a filter"]
 pub struct Condition<E> {
     node: Node,
@@ -119,11 +219,15 @@ impl<E> From<Node> for Condition<E> {
 
 impl<E> Condition<E> {
     /// The item exists (some item has the key).
+    ///
+    /// See [the examples](Condition#examples).
     pub fn item_exists() -> Self {
         Node::ItemExists(true).into()
     }
 
     /// No item has the key yet.
+    ///
+    /// See [the examples](Condition#examples).
     pub fn item_not_exists() -> Self {
         Node::ItemExists(false).into()
     }
@@ -182,11 +286,15 @@ impl<E> Condition<E> {
     }
 
     /// Both hold.
+    ///
+    /// See [the examples](Condition#examples).
     pub fn and(self, other: Condition<E>) -> Self {
         Node::And(Box::new(self.node), Box::new(other.node)).into()
     }
 
     /// Either holds.
+    ///
+    /// See [the examples](Condition#examples).
     pub fn or(self, other: Condition<E>) -> Self {
         Node::Or(Box::new(self.node), Box::new(other.node)).into()
     }

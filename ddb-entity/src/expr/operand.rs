@@ -23,36 +23,50 @@ macro_rules! comparisons {
             }
 
             /// `= value` (`None`: not stored).
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn equals(self, value: T) -> Condition<E> {
                 self.compare("=", value)
             }
 
             /// `<> value` (`None`: stored).
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn not_equals(self, value: T) -> Condition<E> {
                 self.compare("<>", value)
             }
 
             /// `< value`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn lt(self, value: T) -> Condition<E> {
                 self.compare("<", value)
             }
 
             /// `<= value`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn le(self, value: T) -> Condition<E> {
                 self.compare("<=", value)
             }
 
             /// `> value`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn gt(self, value: T) -> Condition<E> {
                 self.compare(">", value)
             }
 
             /// `>= value`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn ge(self, value: T) -> Condition<E> {
                 self.compare(">=", value)
             }
 
             /// `low <= value <= high`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn between(self, low: T, high: T) -> Condition<E> {
                 let $path = self;
                 let bounds =
@@ -62,6 +76,8 @@ macro_rules! comparisons {
 
             /// Equal to one of `values` (`IN`; DynamoDB takes 1 to 100, more
             /// or none is refused before sending).
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn is_in(self, values: impl IntoIterator<Item = T>) -> Condition<E> {
                 let $path = self;
                 let values = values.into_iter().map(|v| attribute_value(&v)).collect();
@@ -69,12 +85,16 @@ macro_rules! comparisons {
             }
 
             /// The attribute is stored (for an `Option`: it is `Some`).
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn exists(self) -> Condition<E> {
                 let $path = self;
                 Node::Exists($attr, true).into()
             }
 
             /// The attribute is not stored.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn not_exists(self) -> Condition<E> {
                 let $path = self;
                 Node::Exists($attr, false).into()
@@ -83,6 +103,8 @@ macro_rules! comparisons {
             /// The stored attribute is of DynamoDB type `kind`
             /// (`attribute_type`): for data written by other code, or a
             /// field whose type changed.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn has_type(self, kind: AttributeType) -> Condition<E> {
                 let $path = self;
                 Node::Type($attr, kind).into()
@@ -99,18 +121,24 @@ macro_rules! collections {
     ($target:ident, $path:ident => $attr:expr) => {
         impl<E, R> $target<E, String, R> {
             /// The stored string starts with `prefix`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn begins_with(self, prefix: &str) -> Condition<E> {
                 let $path = self;
                 Node::BeginsWith($attr, prefix.to_owned()).into()
             }
 
             /// The stored string contains `part`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn contains(self, part: &str) -> Condition<E> {
                 let $path = self;
                 Node::Contains($attr, Ok(AttributeValue::S(part.to_owned()))).into()
             }
 
             /// The stored string's length in bytes (UTF-8).
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn size(self) -> SizeOf<E> {
                 let $path = self;
                 SizeOf::new($attr)
@@ -119,12 +147,16 @@ macro_rules! collections {
 
         impl<E, T: SetElement + Serialize, R> $target<E, Set<T>, R> {
             /// The stored set holds `element`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn contains(self, element: T) -> Condition<E> {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
 
             /// The number of elements of the stored set.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn size(self) -> SizeOf<E> {
                 let $path = self;
                 SizeOf::new($attr)
@@ -133,12 +165,16 @@ macro_rules! collections {
 
         impl<E, T: Serialize, R> $target<E, Vec<T>, R> {
             /// The stored list holds an element equal to `element`.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn contains(self, element: T) -> Condition<E> {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
 
             /// The number of elements of the stored list.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn size(self) -> SizeOf<E> {
                 let $path = self;
                 SizeOf::new($attr)
@@ -147,6 +183,8 @@ macro_rules! collections {
 
         impl<E, K, V, S, R> $target<E, HashMap<K, V, S>, R> {
             /// The number of entries of the stored map.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn size(self) -> SizeOf<E> {
                 let $path = self;
                 SizeOf::new($attr)
@@ -155,6 +193,8 @@ macro_rules! collections {
 
         impl<E, K, V, R> $target<E, BTreeMap<K, V>, R> {
             /// The number of entries of the stored map.
+            ///
+            /// See [the examples](crate::Condition#examples).
             pub fn size(self) -> SizeOf<E> {
                 let $path = self;
                 SizeOf::new($attr)
@@ -168,17 +208,23 @@ collections!(Field, field => AttrPath::top(field.attribute()));
 // Paths: the same conditions as fields of these types.
 impl<E> FieldPath<E, String> {
     /// The stored string starts with `prefix`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn begins_with(self, prefix: &str) -> Condition<E> {
         Node::BeginsWith(self.path, prefix.to_owned()).into()
     }
 
     /// The stored string contains `part`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn contains(self, part: &str) -> Condition<E> {
         let part = AttributeValue::S(part.to_owned());
         Node::Contains(self.path, Ok(part)).into()
     }
 
     /// The stored string's length in bytes (UTF-8).
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
@@ -186,11 +232,15 @@ impl<E> FieldPath<E, String> {
 
 impl<E, T: SetElement + Serialize> FieldPath<E, Set<T>> {
     /// The stored set holds `element`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn contains(self, element: T) -> Condition<E> {
         Node::Contains(self.path, attribute_value(&element)).into()
     }
 
     /// The number of elements of the stored set.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
@@ -198,11 +248,15 @@ impl<E, T: SetElement + Serialize> FieldPath<E, Set<T>> {
 
 impl<E, T: Serialize> FieldPath<E, Vec<T>> {
     /// The stored list holds an element equal to `element`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn contains(self, element: T) -> Condition<E> {
         Node::Contains(self.path, attribute_value(&element)).into()
     }
 
     /// The number of elements of the stored list.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
@@ -210,6 +264,8 @@ impl<E, T: Serialize> FieldPath<E, Vec<T>> {
 
 impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
     /// The number of entries of the stored map.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
@@ -217,6 +273,8 @@ impl<E, K, V, S> FieldPath<E, HashMap<K, V, S>> {
 
 impl<E, K, V> FieldPath<E, BTreeMap<K, V>> {
     /// The number of entries of the stored map.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn size(self) -> SizeOf<E> {
         SizeOf::new(self.path)
     }
@@ -257,36 +315,50 @@ impl<E> SizeOf<E> {
     }
 
     /// `size = n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn equals(self, n: u64) -> Condition<E> {
         self.compare("=", n)
     }
 
     /// `size <> n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn not_equals(self, n: u64) -> Condition<E> {
         self.compare("<>", n)
     }
 
     /// `size < n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn lt(self, n: u64) -> Condition<E> {
         self.compare("<", n)
     }
 
     /// `size <= n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn le(self, n: u64) -> Condition<E> {
         self.compare("<=", n)
     }
 
     /// `size > n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn gt(self, n: u64) -> Condition<E> {
         self.compare(">", n)
     }
 
     /// `size >= n`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn ge(self, n: u64) -> Condition<E> {
         self.compare(">=", n)
     }
 
     /// `low <= size <= high`.
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn between(self, low: u64, high: u64) -> Condition<E> {
         Node::SizeBetween(self.path, low, high).into()
     }
@@ -342,6 +414,8 @@ pub enum AttributeType {
 
 impl AttributeType {
     /// The type's code, as DynamoDB spells it (`"S"`, `"SS"`, …).
+    ///
+    /// See [the examples](crate::Condition#examples).
     pub fn code(self) -> &'static str {
         match self {
             AttributeType::S => "S",

@@ -1,6 +1,9 @@
 //! Items as DynamoDB stores them, and the rules it holds every item to
 //! (size, numbers, time to live), checked here so operations only send
 //! what it accepts.
+//!
+//! Examples: [`Set`](Set#example), [`Item`], [`MAX_ITEM_SIZE`],
+//! [`SCHEMA_VERSION_ATTRIBUTE`], [`item_size`].
 
 mod schema_version;
 mod set;
@@ -73,6 +76,20 @@ pub(crate) fn check_index_attribute(
 }
 
 /// A DynamoDB item as the SDK represents it.
+///
+/// ```
+/// use ddb_entity::{Entity, item::Item, sdk::types::AttributeValue};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, name: String }
+///
+/// let item: Item = Customer { id: 1, name: "Ada".into() }.to_item()?;
+/// assert_eq!(item["SK"], AttributeValue::S("PROFILE".into()));
+/// assert_eq!(item["name"], AttributeValue::S("Ada".into()));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub type Item = HashMap<String, AttributeValue>;
 
 /// The entity type an item's type attribute names: `None` when it has no

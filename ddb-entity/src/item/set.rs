@@ -33,6 +33,8 @@ pub(crate) const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
 /// Elements are kept in order (a `BTreeSet`), so an item encodes the same
 /// way every time.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::{Entity, Set};
 /// use serde::{Deserialize, Serialize};
@@ -47,6 +49,14 @@ pub(crate) const BINARY_SET: &str = "\u{037E}BYTESSET\u{037E}";
 /// assert_eq!(item["topics"].as_ss().unwrap(), &["aws", "rust"]);
 /// assert!(!item.contains_key("stars_by_year")); // empty: no attribute
 /// assert_eq!(Repo::from_item(item)?, repo);
+///
+/// let mut topics = Set::new();
+/// assert!(topics.insert("rust".to_owned()) && !topics.insert("rust".to_owned()));
+/// topics.extend(["aws".to_owned(), "orm".to_owned()]);
+/// assert!(topics.remove(&"orm".to_owned()) && !topics.remove(&"orm".to_owned()));
+/// assert!(topics.contains(&"aws".to_owned()) && !topics.is_empty());
+/// assert_eq!(topics.len(), 2);
+/// assert_eq!(topics.iter().collect::<Vec<_>>(), ["aws", "rust"]); // in order
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -167,36 +177,50 @@ impl<'de> Deserialize<'de> for ByteBuf {
 
 impl<T: SetElement> Set<T> {
     /// An empty set (stored as no attribute).
+    ///
+    /// See [the example](Set#example).
     pub fn new() -> Self {
         Set(BTreeSet::new())
     }
 
     /// Adds `value`; `false` when it was there already.
+    ///
+    /// See [the example](Set#example).
     pub fn insert(&mut self, value: T) -> bool {
         self.0.insert(value)
     }
 
     /// Takes `value` out; `false` when it was not there.
+    ///
+    /// See [the example](Set#example).
     pub fn remove(&mut self, value: &T) -> bool {
         self.0.remove(value)
     }
 
     /// Whether `value` is in the set.
+    ///
+    /// See [the example](Set#example).
     pub fn contains(&self, value: &T) -> bool {
         self.0.contains(value)
     }
 
     /// The number of elements.
+    ///
+    /// See [the example](Set#example).
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
     /// Whether the set is empty (and so stored as no attribute).
+    ///
+    /// See [the example](Set#example).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// The elements, in order.
+    ///
+    /// See [the example](Set#example).
     pub fn iter(&self) -> std::collections::btree_set::Iter<'_, T> {
         self.0.iter()
     }

@@ -9,6 +9,22 @@ use crate::error::{Error, Repr, Result};
 
 /// DynamoDB's limit on one item: 400 KB, attribute names included
 /// (409 600 bytes as [`item_size`] counts them).
+///
+/// ```
+/// use ddb_entity::item::MAX_ITEM_SIZE;
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "NOTE#{id}", sk = "NOTE")]
+/// # struct Note { id: u64, text: String }
+///
+/// assert_eq!(MAX_ITEM_SIZE, 409_600);
+/// let too_big = Note { id: 1, text: "x".repeat(MAX_ITEM_SIZE) };
+/// // Over the limit: a put of it is refused before it is sent (`ErrorKind::ItemTooLarge`).
+/// assert!(ddb_entity::item::item_size(&too_big.to_item()?) > MAX_ITEM_SIZE);
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
 pub const MAX_ITEM_SIZE: usize = 400 * 1024;
 
 /// The most significant digits a DynamoDB number holds.

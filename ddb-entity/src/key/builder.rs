@@ -168,6 +168,15 @@ impl KeyBuf {
     /// delimiter: the `{comment}` of `ISSUE#{number}-{comment}`. The
     /// template decides where this keeps the [`KeyPart`] contract (see
     /// [`KeyPart::PREFIX_FREE`] and [`KeyPart::FIXED_LEN`]).
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyBuf;
+    ///
+    /// let mut key = KeyBuf::new();
+    /// key.literal("REACT").join_part(&2u8)?.join_literal("HEART");
+    /// assert_eq!(key.finish(), "REACT002HEART");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
     pub fn join_part<P: KeyPart + ?Sized>(&mut self, part: &P) -> Result<&mut Self, KeyError> {
         self.join();
         part.encode_key(&mut self.key)?;
@@ -175,6 +184,15 @@ impl KeyBuf {
     }
 
     /// [`cut`](Self::cut) inside a value joined to the last segment.
+    ///
+    /// ```
+    /// use ddb_entity::key::{KeyBuf, StrPrefix};
+    ///
+    /// let mut key = KeyBuf::new();
+    /// key.literal("NAME").join_literal("-").join_cut::<String, _>(&StrPrefix("Smi"))?;
+    /// assert_eq!(key.finish_prefix(), "NAME-Smi");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
     pub fn join_cut<T: ?Sized, P: PrefixOf<T> + ?Sized>(
         &mut self,
         cut: &P,

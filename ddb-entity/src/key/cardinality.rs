@@ -47,6 +47,13 @@ impl Cardinality {
 
     /// The smaller of two: a value that is both a `u8` and of width 2 has
     /// at most 100 values.
+    ///
+    /// ```
+    /// use ddb_entity::key::Cardinality;
+    /// let narrow = Cardinality::AtMost(256).min(Cardinality::AtMost(100));
+    /// assert_eq!(narrow, Cardinality::AtMost(100));
+    /// assert_eq!(Cardinality::Unbounded.min(Cardinality::AtMost(2)), Cardinality::AtMost(2));
+    /// ```
     pub const fn min(self, other: Cardinality) -> Cardinality {
         match (self, other) {
             (Cardinality::AtMost(a), Cardinality::AtMost(b)) => {

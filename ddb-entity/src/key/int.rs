@@ -37,6 +37,8 @@ use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart};
 /// Implemented for every primitive integer type; the full-width
 /// [`KeyPart`] implementations are `encode_padded(MAX_DIGITS)`.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::key::{KeyError, PaddedInt};
 ///
@@ -44,6 +46,7 @@ use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart};
 /// 42u32.encode_padded(6, &mut out)?;
 /// assert_eq!(out, "000042");
 /// assert_eq!(u32::decode_padded("000042", 6)?, 42);
+/// assert_eq!((u8::MAX_DIGITS, u32::MAX_DIGITS, i64::MAX_DIGITS), (3, 10, 19));
 ///
 /// let mut out = String::new();
 /// assert_eq!(
@@ -58,6 +61,8 @@ use super::{Cardinality, DecodeKeyPart, KeyError, KeyPart};
 /// ```
 pub trait PaddedInt: KeyPart + DecodeKeyPart + Copy {
     /// Decimal digits of the type's `MAX`: its full key width.
+    ///
+    /// See [the example](PaddedInt#example).
     const MAX_DIGITS: usize;
 
     /// Appends the value as `width` digits (plus a leading `-` for a
@@ -66,10 +71,14 @@ pub trait PaddedInt: KeyPart + DecodeKeyPart + Copy {
     /// Errors with [`KeyError::InvalidWidth`] unless
     /// `1 <= width <= MAX_DIGITS`, and with [`KeyError::WidthOverflow`] if
     /// the magnitude has more than `width` digits.
+    ///
+    /// See [the example](PaddedInt#example).
     fn encode_padded(&self, width: usize, out: &mut String) -> Result<(), KeyError>;
 
     /// Parses exactly what [`encode_padded`](Self::encode_padded) writes for
     /// `width`, and nothing else.
+    ///
+    /// See [the example](PaddedInt#example).
     fn decode_padded(component: &str, width: usize) -> Result<Self, KeyError>;
 }
 

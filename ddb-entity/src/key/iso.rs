@@ -32,6 +32,8 @@ macro_rules! iso {
             #[doc = concat!("`", $example, "`.")]
             /// An instant finer than the type's precision is
             /// [`KeyError::OutOfRange`]: it could not be written back.
+            ///
+            /// See [`IsoSeconds`'s example](IsoSeconds#example).
             pub fn to_text(&self) -> Result<String, KeyError> {
                 let mut out = String::with_capacity($len);
                 self.encode_key(&mut out)?;
@@ -119,12 +121,18 @@ iso!(
     /// A UTC instant written to the second, `YYYY-MM-DDTHH:MM:SSZ`, as keys
     /// written by other code often hold it (feature `chrono`).
     ///
+    /// # Example
+    ///
     /// ```
     /// use chrono::{TimeZone, Utc};
-    /// use ddb_entity::key::{self, IsoSeconds};
+    /// use ddb_entity::key::{self, IsoMillis, IsoSeconds};
     ///
     /// let at = IsoSeconds(Utc.with_ymd_and_hms(2026, 3, 14, 9, 31, 0).unwrap());
     /// assert_eq!(key::encode(&at)?, "2026-03-14T09:31:00Z");
+    /// assert_eq!(at.to_text()?, "2026-03-14T09:31:00Z");
+    /// assert_eq!(IsoMillis(at.0).to_text()?, "2026-03-14T09:31:00.000Z");
+    /// let finer = IsoSeconds(at.0 + chrono::Duration::milliseconds(5));
+    /// assert!(finer.to_text().is_err()); // it could not be written back
     /// assert_eq!(key::decode::<IsoSeconds>("2026-03-14T09:31:00Z")?, at);
     /// // Other spellings of the instant are not this key part's: they
     /// // would be written back differently.

@@ -89,10 +89,12 @@ pub use cardinality::Cardinality;
 pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 pub use iso::{IsoMillis, IsoSeconds};
 pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 pub use time::{DateOf, Year, YearMonth, date_of};
 pub use unordered::Unordered;
 
@@ -136,7 +138,11 @@ pub const DELIMITER: char = '#';
 /// ```
 pub const KEY_DELIMITERS: &[char] = &['#', '|', ':', '_', '/', '~', ';', ','];
 
-/// Whether `delimiter` is one of [`KEY_DELIMITERS`].
+/// Whether `delimiter` is one of [`KEY_DELIMITERS`] (see its example).
+///
+/// ```
+/// assert!(ddb_entity::key::is_key_delimiter('#'));
+/// ```
 pub const fn is_key_delimiter(delimiter: char) -> bool {
     let mut i = 0;
     while i < KEY_DELIMITERS.len() {
@@ -236,6 +242,21 @@ pub const fn is_key_delimiter(delimiter: char) -> bool {
 /// assert_eq!(key::decode::<Priority>("001")?, Priority(1));
 /// # Ok::<(), KeyError>(())
 /// ```
+///
+/// # Example
+///
+/// What the built-in types declare:
+///
+/// ```
+/// use ddb_entity::key::{Cardinality, KeyPart, Unordered};
+///
+/// assert_eq!(<u32 as KeyPart>::FIXED_LEN, Some(10));
+/// assert_eq!(<String as KeyPart>::FIXED_LEN, None);
+/// assert!(<u32 as KeyPart>::PREFIX_FREE && !<String as KeyPart>::PREFIX_FREE);
+/// assert_eq!(<bool as KeyPart>::CARDINALITY, Cardinality::AtMost(2));
+/// assert_eq!(<String as KeyPart>::CARDINALITY, Cardinality::Unbounded);
+/// assert!(<i64 as KeyPart>::ORDERED && !<Unordered<u64> as KeyPart>::ORDERED);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used in a DynamoDB key template",
     label = "this field's type has no order-preserving key encoding",
@@ -274,6 +295,8 @@ pub trait KeyPart {
     /// hole must have a fixed length, which is how a key is cut back into
     /// its parts. `#[derive(Entity)]` checks it at compile time. Declaring
     /// it is a promise: every encoding has exactly this many bytes.
+    ///
+    /// See [the example](KeyPart#example).
     const FIXED_LEN: Option<usize> = None;
 
     /// Whether no encoding of this type is a proper prefix of another's
@@ -286,6 +309,8 @@ pub trait KeyPart {
     /// keeps the order of rule 1 only for such a type: for a string,
     /// `"a" + "REACTION"` sorts after `"aB" + "REACTION"` although `"a"` is
     /// less than `"aB"`. `#[derive(Entity)]` checks it at compile time.
+    ///
+    /// See [the example](KeyPart#example).
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
 
     /// How many distinct values the type can write, as far as it decides
@@ -295,6 +320,8 @@ pub trait KeyPart {
     /// lint (`ddb_entity::lint::hot_partitions`) flags a
     /// partition key whose holes all have few values. Declaring it is a
     /// promise only as far as the lint goes: nothing else reads it.
+    ///
+    /// See [the example](KeyPart#example).
     const CARDINALITY: Cardinality = Cardinality::Unbounded;
     /// Whether byte order of encodings is the order of values (promise 1
     /// above). [`Unordered`] says no (numbers that hand-written keys hold
@@ -302,6 +329,8 @@ pub trait KeyPart {
     /// not sort as declared. A sort-key builder refuses to make a range
     /// bound of an `Unordered` hole; `#[derive(Entity)]` refuses any other
     /// unordered type in a sort key at compile time.
+    ///
+    /// See [the example](KeyPart#example).
     const ORDERED: bool = true;
 }
 
@@ -311,6 +340,8 @@ pub trait KeyPart {
 /// `decode(enc(x)) == x` and any other text — a hand-written key, another
 /// type's component, a foreign entity's key — is a [`KeyError`], never a
 /// near-miss value.
+///
+/// # Example
 ///
 /// ```
 /// use ddb_entity::key::DecodeKeyPart;
@@ -322,6 +353,8 @@ pub trait KeyPart {
 /// ```
 pub trait DecodeKeyPart: Sized {
     /// Parses one component (the text between two `#`).
+    ///
+    /// See [the example](DecodeKeyPart#example).
     fn decode_key(component: &str) -> Result<Self, KeyError>;
 }
 
@@ -336,6 +369,8 @@ pub trait DecodeKeyPart: Sized {
 ///
 /// A cut ends a key: [`KeyBuf::cut`] writes it as the last, partial
 /// component of a `begins_with` prefix.
+///
+/// # Example
 ///
 /// ```
 /// use ddb_entity::key::{self, PrefixOf, StrPrefix};
@@ -353,6 +388,8 @@ pub trait DecodeKeyPart: Sized {
 )]
 pub trait PrefixOf<T: ?Sized> {
     /// Appends the partial component to `out`.
+    ///
+    /// See [the example](PrefixOf#example).
     fn encode_prefix(&self, out: &mut String) -> Result<(), KeyError>;
 }
 

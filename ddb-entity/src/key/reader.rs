@@ -205,6 +205,28 @@ impl<'a> KeyReader<'a> {
 /// One segment of a key read piece by piece: literal text, holes of a fixed
 /// length, and a last hole that runs to the segment's literal end. Made by
 /// [`KeyReader::segment`]; errors name the segment as `KeyReader`'s do.
+///
+/// # Example
+///
+/// ```
+/// use ddb_entity::key::KeyReader;
+///
+/// // `ISSUE#{number}-{comment}`: a fixed-length hole, literal text, a last hole.
+/// let mut key = KeyReader::new("ISSUE#00007-003#REACT");
+/// key.literal("ISSUE")?;
+/// let mut segment = key.segment()?;
+/// let number: u16 = segment.fixed()?;
+/// segment.literal("-")?;
+/// let comment: u8 = segment.last("")?;
+/// assert_eq!((number, comment), (7, 3));
+///
+/// // A segment read whole, then checked to hold nothing more.
+/// let mut segment = key.segment()?;
+/// segment.literal("REACT")?;
+/// segment.finish()?;
+/// key.finish()?;
+/// # Ok::<(), ddb_entity::key::KeyError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SegmentReader<'a> {
     index: usize,
@@ -251,6 +273,8 @@ impl<'a> SegmentReader<'a> {
 
     /// Decodes a hole of a type with a [`FIXED_LEN`](KeyPart::FIXED_LEN):
     /// exactly that many bytes.
+    ///
+    /// See [`SegmentReader`'s example](SegmentReader#example).
     pub fn fixed<P: KeyPart + DecodeKeyPart>(&mut self) -> Result<P, KeyError> {
         let len = P::FIXED_LEN.unwrap_or(usize::MAX);
         let (Some(text), Some(rest)) = (self.rest.get(..len), self.rest.get(len..)) else {
@@ -271,6 +295,8 @@ impl<'a> SegmentReader<'a> {
 
     /// Decodes the segment's last hole: everything left but the literal
     /// `suffix` that ends the segment, which must be there.
+    ///
+    /// See [`SegmentReader`'s example](SegmentReader#example).
     pub fn last<P: DecodeKeyPart>(mut self, suffix: &str) -> Result<P, KeyError> {
         let Some(text) = self.rest.strip_suffix(suffix) else {
             return Err(self.unexpected(suffix));
@@ -280,6 +306,8 @@ impl<'a> SegmentReader<'a> {
     }
 
     /// Checks that the whole segment has been read.
+    ///
+    /// See [`SegmentReader`'s example](SegmentReader#example).
     pub fn finish(self) -> Result<(), KeyError> {
         if self.rest.is_empty() {
             Ok(())

@@ -416,11 +416,27 @@ impl PrefixOf<DateTime<Utc>> for NaiveDate {
 }
 
 /// A value with a UTC calendar date: what [`date_of`] reads.
+///
+/// # Example
+///
+/// ```
+/// use chrono::{NaiveDate, TimeZone, Utc};
+/// use ddb_entity::key::DateOf;
+///
+/// let at = Utc.with_ymd_and_hms(2026, 3, 14, 23, 59, 59).unwrap();
+/// let day = NaiveDate::from_ymd_opt(2026, 3, 14).unwrap();
+/// assert_eq!(at.date_of(), day);
+/// assert_eq!(Some(at).date_of(), Some(day));
+/// ```
 pub trait DateOf {
     /// The date: a `NaiveDate`, or an `Option` of one for an `Option`.
+    ///
+    /// See [the example](DateOf#example).
     type Date;
 
     /// The calendar date of the value.
+    ///
+    /// See [the example](DateOf#example).
     fn date_of(&self) -> Self::Date;
 }
 

@@ -4,8 +4,8 @@
 //! A table designed by hand often writes `LINE#7` and `LINE#12` where this
 //! library would write `LINE#0000000007`. Such keys do not sort as their
 //! numbers (`12` < `7` as text), so a range over them returns nonsense
-//! rather than an error (the seeds' "a sort key that is not
-//! lexicographically ordered"). [`Unordered`] reads and writes them as
+//! rather than an error (a sort key that is not lexicographically
+//! ordered). [`Unordered`] reads and writes them as
 //! they are, and says so in its name: a sort-key builder stops before an
 //! `Unordered` hole can bound a range (see the type's docs).
 

@@ -1,7 +1,7 @@
 //! Idempotent table creation for examples, tests and development stages,
 //! from the one definition every deploy artefact is made of.
 //!
-//! It lives in the model room, not among the operations, because it sends
+//! It lives in the model module, not among the operations, because it sends
 //! the model's definition ([`create_table_input`](super::create_table_input))
 //! and checks an existing table with the model's drift comparison; the
 //! operations below never need the model, so imports still point down.

@@ -65,12 +65,11 @@ pub enum Lint {
     /// every attribute they store: decoding them fails.
     PatternProjection,
     /// A global index of a provisioned table has less write capacity than
-    /// the table: its back-pressure throttles the table's writes (seed
-    /// 000, failure 3).
+    /// the table: its back-pressure throttles the table's writes.
     IndexUnderProvisioned,
     /// An index projects `ALL` while every pattern reading it asks for a
     /// few attributes: the others cost storage and write capacity for
-    /// nothing (seed 000, failure 3's second half).
+    /// nothing.
     IndexProjectsAll,
     /// An index no declared pattern reads: every write to it costs capacity.
     UnusedIndex,
@@ -81,8 +80,7 @@ pub enum Lint {
     TooManyGlobalIndexes,
     /// A partition key whose values are few (a literal, a status, a flag)
     /// or follow the clock (a date): writes concentrate on a few
-    /// partitions, each capped at about 1,000 write units per second
-    /// (seed 000, failure 1).
+    /// partitions, each capped at about 1,000 write units per second.
     HotPartition,
 }
 

@@ -34,7 +34,7 @@ fn is_sparse(entities: &[&EntityLayout], hot: &HotPartition) -> bool {
         .any(|key| key.index_name() == hot.index && hot.index.is_some() && key.sparse)
 }
 
-/// What is hot, why, and the seed's fix with the sharded template.
+/// What is hot, why, and the usual fix with the sharded template.
 fn message(hot: &HotPartition, sparse: bool) -> String {
     let fields = |fields: &[&str]| {
         fields

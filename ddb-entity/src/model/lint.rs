@@ -1,4 +1,4 @@
-//! The lints: the seeds' modelling failures, found in the model, each with
+//! The lints: common DynamoDB modelling failures, found in the model, each with
 //! a name, a severity and a rationale, and silenced only by saying why.
 
 use super::described::PrimaryKey;

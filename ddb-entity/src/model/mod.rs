@@ -12,10 +12,10 @@
 //! `#[derive(Entity)]` describes them) and the access patterns the
 //! application declares next to the queries that serve them. From it:
 //!
-//! - the [`Report`]: seed 000's access-pattern table generated from code,
+//! - the [`Report`]: the access-pattern table, generated from code,
 //!   each pattern checked to be a GetItem or a Query on one partition key
 //!   value, on which index, reading which entity types, none of which can
-//!   share a key there; and the seeds' [`Lint`]s;
+//!   share a key there; and the model's [`Lint`]s;
 //! - deploy definitions: the AWS CLI's `create-table` input, a
 //!   CloudFormation/SAM template, Terraform (HCL or JSON), a NoSQL
 //!   Workbench data model — all from the one `CreateTableInput`;
@@ -41,10 +41,19 @@
 //! # Ok::<(), ddb_entity::Error>(())
 //! ```
 //!
-//! This room sits above the entities and the operations: it reads the
+//! This module sits above the entities and the operations: it reads the
 //! table declaration, the entities' descriptions and the read plans of
 //! typed requests, and nothing below it imports from here (table creation
 //! lives here because it sends the model's definition).
+//!
+#![cfg_attr(
+    feature = "model",
+    doc = "[`Model`]: Model\n[`Report`]: Report\n[`Lint`]: Lint\n[`LayoutSnapshot`]: LayoutSnapshot\n[`TenantPolicy`]: TenantPolicy"
+)]
+#![cfg_attr(
+    not(feature = "model"),
+    doc = "[`Model`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Model.html\n[`Report`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.Report.html\n[`Lint`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/enum.Lint.html\n[`LayoutSnapshot`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.LayoutSnapshot.html\n[`TenantPolicy`]: https://docs.rs/ddb-entity/latest/ddb_entity/model/struct.TenantPolicy.html"
+)]
 
 mod create;
 mod definition;
@@ -84,16 +93,23 @@ pub use definition::{create_table_input, time_to_live_specification};
 pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
 
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use analysis::PatternRow;
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use finding::{Finding, Lint, Severity};
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use layout::LayoutSnapshot;
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use pattern::AccessPattern;
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use report::Report;
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use table_model::Model;
 #[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use tenant::{TenantPolicy, TenantPolicyDocument};

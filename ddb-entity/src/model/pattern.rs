@@ -13,7 +13,7 @@ use crate::table::{QueryIndex, Table};
 
 type PlanFn<T> = Box<dyn FnOnce(&Db<T>) -> Result<ReadPlan>>;
 
-/// One access pattern of seed 000's enumeration: a name, the typed GetItem
+/// One access pattern the application lists: a name, the typed GetItem
 /// or Query that serves it, and optionally what it returns, how many items
 /// it expects and its latency budget.
 ///
@@ -214,7 +214,7 @@ impl<T: Table> AccessPattern<T> {
         self
     }
 
-    /// The largest result set expected: the seed's "expected result set".
+    /// The largest result set expected for this pattern.
     ///
     /// ```
     /// # use ddb_entity::Entity;

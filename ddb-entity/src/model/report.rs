@@ -1,5 +1,5 @@
 //! The model's report: the table, its entities, the access-pattern table
-//! of seed 000 and the lints' findings, as Markdown.
+//! and the lints' findings, as Markdown.
 
 use std::fmt::{self, Write};
 

@@ -37,8 +37,7 @@ const DEFAULT_CONCURRENCY: usize = 4;
 /// finish with [`collect`](Scan::collect), [`pages`](Scan::pages) (a
 /// `Stream`) or [`count`](Scan::count).
 ///
-/// **A scan is not an access pattern** (seed lesson 000: "Expecting a
-/// Scan to be the answer"): it reads — and bills — the whole table, however
+/// **A scan is not an access pattern**: it reads — and bills — the whole table, however
 /// few items it returns, and a filter changes what comes back, not what is
 /// read. An application question wants a key: a partition and a sort-key
 /// range, or a sparse index. Scans are for operations and migrations:

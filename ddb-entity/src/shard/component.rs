@@ -15,12 +15,16 @@ use crate::key::{DecodeKeyPart, KeyError, KeyPart};
 /// derive's reference). Decoding is strict: only what [`KeyPart`] writes,
 /// with a count of 2 to 1000 and a shard below it.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::key;
 /// use ddb_entity::shard::ShardComponent;
 ///
 /// assert_eq!(key::encode(&ShardComponent::new(3, 16))?, "03/16");
 /// assert_eq!(key::decode::<ShardComponent>("03/16")?, ShardComponent::new(3, 16));
+/// let component = ShardComponent::new(3, 16);
+/// assert_eq!((component.shard(), component.count()), (3, 16));
 /// for bad in ["3/16", "003/16", "16/16", "03/016", "0/1", "03-16"] {
 ///     assert!(key::decode::<ShardComponent>(bad).is_err(), "{bad}");
 /// }
@@ -35,6 +39,8 @@ pub struct ShardComponent {
 impl ShardComponent {
     /// Shard `shard` of `count`. Panics unless `count` is 2 to 1000 and
     /// `shard` is below it.
+    ///
+    /// See [the example](ShardComponent#example).
     pub fn new(shard: u16, count: u16) -> Self {
         assert!(
             (MIN_SHARDS..=MAX_SHARDS).contains(&count) && shard < count,
@@ -44,11 +50,15 @@ impl ShardComponent {
     }
 
     /// The shard's number, from 0.
+    ///
+    /// See [the example](ShardComponent#example).
     pub fn shard(&self) -> u16 {
         self.shard
     }
 
     /// The number of shards.
+    ///
+    /// See [the example](ShardComponent#example).
     pub fn count(&self) -> u16 {
         self.count
     }

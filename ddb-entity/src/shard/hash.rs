@@ -30,12 +30,20 @@ pub fn shard_of(count: u16, encoded: &[&str]) -> u16 {
 /// The shard function fed one key part at a time, encoding each with its
 /// [`KeyPart`] (what generated code uses).
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::shard::{ShardHasher, shard_of};
 ///
 /// let mut hasher = ShardHasher::new();
 /// hasher.input(&9931u64)?;
 /// assert_eq!(hasher.shard(16), shard_of(16, &["00000000000000009931"]));
+///
+/// // Parts already encoded, as a template writes them, in order.
+/// let mut by_text = ShardHasher::new();
+/// by_text.encoded("00000000000000009931");
+/// assert_eq!(by_text.shard(16), hasher.shard(16));
+/// assert!(ShardHasher::new().encoded("a").encoded("b").shard(1000) < 1000);
 /// # Ok::<(), ddb_entity::key::KeyError>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -53,6 +61,8 @@ impl Default for ShardHasher {
 
 impl ShardHasher {
     /// No input yet.
+    ///
+    /// See [the example](ShardHasher#example).
     pub fn new() -> Self {
         ShardHasher {
             hash: FNV_OFFSET,
@@ -62,6 +72,8 @@ impl ShardHasher {
     }
 
     /// Adds the next field's value, encoded as its type encodes it in a key.
+    ///
+    /// See [the example](ShardHasher#example).
     pub fn input<P: KeyPart + ?Sized>(&mut self, value: &P) -> Result<&mut Self, KeyError> {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
@@ -74,6 +86,8 @@ impl ShardHasher {
     }
 
     /// Adds the next field's value as already encoded.
+    ///
+    /// See [the example](ShardHasher#example).
     pub fn encoded(&mut self, encoded: &str) -> &mut Self {
         if self.inputs > 0 {
             self.bytes(&[DELIMITER as u8]);
@@ -92,6 +106,8 @@ impl ShardHasher {
 
     /// The shard, of `count`, of the inputs so far. Panics for a count of
     /// zero.
+    ///
+    /// See [the example](ShardHasher#example).
     pub fn shard(&self, count: u16) -> u16 {
         // The remainder is below `count`, a `u16`.
         (fmix64(self.hash) % u64::from(count)) as u16

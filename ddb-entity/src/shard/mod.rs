@@ -64,20 +64,29 @@ pub use component::ShardComponent;
 pub use hash::{ShardHasher, shard_of};
 
 /// The fewest shards a template may declare: one shard is no sharding.
+///
+/// See [`ShardSpec`'s example](ShardSpec#example).
 pub const MIN_SHARDS: u16 = 2;
 /// The most shards a template may declare: a query of the partition sends
 /// one request per shard.
+///
+/// See [`ShardSpec`'s example](ShardSpec#example).
 pub const MAX_SHARDS: u16 = 1000;
 
 /// A template's shard declaration, `{shard(order_id) % 16}`: how many
 /// shards, and the fields whose values choose one.
 ///
+/// # Example
+///
 /// ```
-/// use ddb_entity::shard::ShardSpec;
+/// use ddb_entity::shard::{MAX_SHARDS, MIN_SHARDS, ShardSpec};
 ///
 /// let spec = ShardSpec::new(16, &["order_id"]);
 /// assert_eq!((spec.count(), spec.by()), (16, &["order_id"][..]));
 /// assert_eq!(spec.to_string(), "{shard(order_id) % 16}");
+/// assert_eq!(spec.component(3).to_string(), "03/16");
+/// assert!((MIN_SHARDS..=MAX_SHARDS).contains(&spec.count()));
+/// assert_eq!((MIN_SHARDS, MAX_SHARDS), (2, 1000));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShardSpec {
@@ -88,6 +97,8 @@ pub struct ShardSpec {
 impl ShardSpec {
     /// `count` shards chosen by the fields `by`. Panics (at compile time in
     /// a const) unless `count` is 2 to 1000 and `by` names a field.
+    ///
+    /// See [the example](ShardSpec#example).
     pub const fn new(count: u16, by: &'static [&'static str]) -> Self {
         assert!(
             count >= MIN_SHARDS && count <= MAX_SHARDS,
@@ -98,11 +109,15 @@ impl ShardSpec {
     }
 
     /// The number of shards.
+    ///
+    /// See [the example](ShardSpec#example).
     pub const fn count(&self) -> u16 {
         self.count
     }
 
     /// The fields whose values choose the shard, in hashing order.
+    ///
+    /// See [the example](ShardSpec#example).
     pub const fn by(&self) -> &'static [&'static str] {
         self.by
     }

@@ -75,6 +75,20 @@
 //!     Ok(())
 //! }
 //! ```
+//!
+#![cfg_attr(feature = "lambda", doc = "[`lambda::records`]: lambda::records")]
+#![cfg_attr(
+    not(feature = "lambda"),
+    doc = "[`lambda::records`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/lambda/fn.records.html"
+)]
+#![cfg_attr(
+    feature = "streams",
+    doc = "[`Poller`]: Poller\n[`from_sdk_record`]: from_sdk_record"
+)]
+#![cfg_attr(
+    not(feature = "streams"),
+    doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html\n[`from_sdk_record`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/fn.from_sdk_record.html"
+)]
 
 #[cfg(feature = "streams")]
 mod api;

@@ -43,6 +43,8 @@ pub enum StartAt {
 /// the changes of one item arrive in the order they were made), as a
 /// `Stream` of typed [`Record`]s, with sequence numbers to checkpoint.
 ///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -139,6 +141,8 @@ impl<T: CollectionItem> Poller<T> {
     /// ListStreams (and DescribeStream when the table has had several).
     /// [`ErrorKind::NoStream`](crate::error::ErrorKind::NoStream) when it has none
     /// enabled.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub async fn for_table(client: Client, table_name: &str) -> Result<Self> {
         let span = tracing::info_span!("ddb.stream.list_streams", table = table_name);
         let arn = async {
@@ -186,6 +190,8 @@ impl<T: CollectionItem> Poller<T> {
     /// Where shards without a checkpoint are read from (default: the
     /// oldest record kept). Shards that appear after a resumed poller
     /// started are always read from their start.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn start_at(mut self, start: StartAt) -> Self {
         self.start = start;
         self
@@ -197,6 +203,8 @@ impl<T: CollectionItem> Poller<T> {
     /// `TrimmedDataAccessException`: records were lost; start again from
     /// [`StartAt::TrimHorizon`] with an empty checkpoint if that is
     /// acceptable.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn resume(mut self, checkpoint: Checkpoint) -> Self {
         self.checkpoint = checkpoint;
         self
@@ -204,6 +212,8 @@ impl<T: CollectionItem> Poller<T> {
 
     /// How long to wait when no shard had new records (default 1 s; AWS
     /// allows 5 GetRecords a second per shard, shared by every reader).
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn poll_interval(mut self, interval: Duration) -> Self {
         self.poll_interval = interval;
         self
@@ -215,6 +225,8 @@ impl<T: CollectionItem> Poller<T> {
     /// batch jobs and tests. DynamoDB may answer a GetRecords with no record
     /// now and then while a shard has later ones; a caught-up poller may
     /// therefore stop early: resume from its checkpoint to go on.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn follow(mut self, follow: bool) -> Self {
         self.follow = follow;
         self
@@ -222,12 +234,16 @@ impl<T: CollectionItem> Poller<T> {
 
     /// At most `size` records per GetRecords request (1 to 1000; default:
     /// DynamoDB's, 1000).
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn batch_size(mut self, size: usize) -> Self {
         self.batch_size = Some(size.clamp(1, 1000) as i32);
         self
     }
 
     /// The stream read.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn stream_arn(&self) -> &str {
         &self.stream_arn
     }
@@ -236,6 +252,8 @@ impl<T: CollectionItem> Poller<T> {
     /// children's. A failed request ends the stream with its error (the
     /// SDK has already retried what it retries): resume from your
     /// checkpoint. An expired shard iterator is renewed without one.
+    ///
+    /// See [`Poller`'s example](Poller#example) and [`new`](Poller::new)'s.
     pub fn records(self) -> impl Stream<Item = Result<Record<T>>> + Send + 'static
     where
         T: 'static,

@@ -60,7 +60,13 @@ pub struct Record<T> {
     /// for a hand-made Lambda event without one.
     pub sequence_number: Option<String>,
     /// The shard the record was read from (from a
-    /// [`Poller`](crate::stream::Poller); a Lambda event does not say).
+    /// [`Poller`]; a Lambda event does not say).
+    ///
+    #[cfg_attr(feature = "streams", doc = "[`Poller`]: crate::stream::Poller")]
+    #[cfg_attr(
+        not(feature = "streams"),
+        doc = "[`Poller`]: https://docs.rs/ddb-entity/latest/ddb_entity/stream/struct.Poller.html"
+    )]
     pub shard_id: Option<String>,
     /// The record's unique id (`eventID`).
     pub event_id: String,
@@ -130,6 +136,8 @@ fn string<'i>(item: &'i Item, name: &str) -> Option<&'i str> {
 /// ([`ErrorKind::MalformedRecord`](crate::error::ErrorKind::MalformedRecord)),
 /// never a silent `None`.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::{Change, ChangeKind};
 ///
@@ -164,6 +172,8 @@ pub enum Change<T> {
 
 impl<T> Change<T> {
     /// Insert, modify or remove.
+    ///
+    /// See [the example](Change#example).
     pub fn kind(&self) -> ChangeKind {
         match self {
             Change::Insert { .. } => ChangeKind::Insert,
@@ -174,6 +184,8 @@ impl<T> Change<T> {
 
     /// The item after the change, when there is one and the stream
     /// captures it.
+    ///
+    /// See [the example](Change#example).
     pub fn new_image(&self) -> Option<&T> {
         match self {
             Change::Insert { new } | Change::Modify { new, .. } => new.as_ref(),
@@ -183,6 +195,8 @@ impl<T> Change<T> {
 
     /// The item before the change, when there was one and the stream
     /// captures it.
+    ///
+    /// See [the example](Change#example).
     pub fn old_image(&self) -> Option<&T> {
         match self {
             Change::Modify { old, .. } | Change::Remove { old } => old.as_ref(),
@@ -191,6 +205,8 @@ impl<T> Change<T> {
     }
 
     /// The item after the change, owned.
+    ///
+    /// See [the example](Change#example).
     pub fn into_new_image(self) -> Option<T> {
         match self {
             Change::Insert { new } | Change::Modify { new, .. } => new,
@@ -201,11 +217,14 @@ impl<T> Change<T> {
 
 /// The kind of a [`Change`], as DynamoDB names it in `eventName`.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::ChangeKind;
 ///
 /// assert_eq!("MODIFY".parse::<ChangeKind>(), Ok(ChangeKind::Modify));
 /// assert_eq!(ChangeKind::Remove.to_string(), "REMOVE");
+/// assert_eq!(ChangeKind::Insert.as_str(), "INSERT");
 /// assert!("UPSERT".parse::<ChangeKind>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -220,6 +239,8 @@ pub enum ChangeKind {
 
 impl ChangeKind {
     /// The name DynamoDB gives it.
+    ///
+    /// See [the example](ChangeKind#example).
     pub fn as_str(self) -> &'static str {
         match self {
             ChangeKind::Insert => "INSERT",
@@ -250,12 +271,16 @@ impl FromStr for ChangeKind {
 
 /// What a stream captures of each changed item (its `StreamViewType`).
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::ViewType;
 ///
 /// let view: ViewType = "NEW_AND_OLD_IMAGES".parse().unwrap();
 /// assert!(view.captures_new() && view.captures_old());
 /// assert!(!ViewType::KeysOnly.captures_new());
+/// assert_eq!(ViewType::NewImage.as_str(), "NEW_IMAGE");
+/// assert!(ViewType::NewImage.captures_new() && !ViewType::NewImage.captures_old());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViewType {
@@ -271,6 +296,8 @@ pub enum ViewType {
 
 impl ViewType {
     /// The name DynamoDB gives it.
+    ///
+    /// See [the example](ViewType#example).
     pub fn as_str(self) -> &'static str {
         match self {
             ViewType::KeysOnly => "KEYS_ONLY",
@@ -281,11 +308,15 @@ impl ViewType {
     }
 
     /// Whether records carry the item after the change.
+    ///
+    /// See [the example](ViewType#example).
     pub fn captures_new(self) -> bool {
         matches!(self, ViewType::NewImage | ViewType::NewAndOldImages)
     }
 
     /// Whether records carry the item before the change.
+    ///
+    /// See [the example](ViewType#example).
     pub fn captures_old(self) -> bool {
         matches!(self, ViewType::OldImage | ViewType::NewAndOldImages)
     }
@@ -323,6 +354,8 @@ pub struct UnknownName;
 
 /// Who made a change.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::stream::Origin;
 ///
@@ -351,6 +384,8 @@ pub enum Origin {
 
 impl Origin {
     /// The origin a record's `userIdentity` (its type and principal) means.
+    ///
+    /// See [the example](Origin#example).
     pub fn from_identity(identity: Option<(&str, &str)>) -> Self {
         match identity {
             None => Origin::Request,

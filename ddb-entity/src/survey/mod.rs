@@ -1,6 +1,7 @@
 //! A read-only survey of a table: which entity every item is, and the items
 //! that are no entity's (or several's) — the first thing to run before
-//! adopting a table that other code wrote.
+//! adopting a table that other code wrote. See [`Survey`'s example](Survey#example)
+//! and [`Db::survey`](crate::db::Db::survey)'s.
 //!
 //! A survey scans the whole table (in parallel segments, a bounded number
 //! at once, with progress), and for every item asks the collection's
@@ -36,6 +37,8 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 
 /// How far a running survey has got, handed to
 /// [`on_progress`](Survey::on_progress) after every page.
+///
+/// See [the example](Survey#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyProgress {
@@ -55,11 +58,13 @@ type Progress = Arc<dyn Fn(SurveyProgress) + Send + Sync>;
 /// run it off-peak, with few segments at once). Defaults: 4 segments, 2
 /// read at once, pages as DynamoDB cuts them, 3 sample keys per group.
 ///
+/// # Example
+///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
-/// # use ddb_entity::survey::{SurveyProgress, SurveyReport};
+/// # use ddb_entity::survey::{ShapeGroup, SurveyProgress, SurveyReport};
 /// # use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
 /// # #[derive(Entity, Serialize, Deserialize)]
@@ -78,11 +83,24 @@ type Progress = Arc<dyn Fn(SurveyProgress) + Send + Sync>;
 ///     .page_size(100)     // smaller pages, more frequent progress
 ///     .max_items(10_000)  // a sample of a large table
 ///     .samples(5)         // sample keys per reported group
-///     .on_progress(|p: SurveyProgress| eprintln!("{} items read", p.scanned))
+///     .on_progress(|p: SurveyProgress| eprintln!("{} of {} segments: {} items read", p.segments, 8, p.scanned))
+///     .send()
 ///     .await?;
 /// assert!(report.is_clean());
-/// assert_eq!(report.count("User"), 3);
-/// assert!(!report.truncated);
+/// assert_eq!((report.count("User"), report.matched.clone()), (3, vec![("User", 3)]));
+/// assert!(!report.truncated && report.ambiguous.is_empty() && report.undecodable.is_empty());
+///
+/// // An item no entity describes, written by other code: grouped by its shape.
+/// # let s = |v: &str| ddb_entity::sdk::types::AttributeValue::S(v.into());
+/// db.client().put_item().table_name(db.table_name())
+///     .item("PK", s("SESSION#42")).item("SK", s("SESSION#42"))
+///     .send().await?;
+/// let report = db.survey::<User>().samples(1).await?;
+/// assert!(!report.is_clean() && report.scanned == 4);
+/// let group: &ShapeGroup = &report.unmatched[0];
+/// assert_eq!((group.shape.as_str(), group.count), ("PK=SESSION#{number} SK=SESSION#{number}", 1));
+/// assert_eq!(group.samples, [("SESSION#42".to_owned(), Some("SESSION#42".to_owned()))]);
+/// assert!(group.entities.is_empty() && group.reason.is_none());
 /// # Ok(())
 /// # }
 /// ```
@@ -155,6 +173,8 @@ impl<T: Table> Db<T> {
 impl<C: CollectionItem> Survey<'_, C> {
     /// Split the scan into `segments` (1 to 1,000,000), which DynamoDB
     /// reads independently.
+    ///
+    /// See [the example](Survey#example).
     pub fn segments(mut self, segments: u32) -> Self {
         self.plan.segments = segments.clamp(1, MAX_SEGMENTS);
         self
@@ -162,6 +182,8 @@ impl<C: CollectionItem> Survey<'_, C> {
 
     /// At most `segments` read at once (at least 1): the bound on the read
     /// load the survey puts on the table.
+    ///
+    /// See [the example](Survey#example).
     pub fn concurrency(mut self, segments: usize) -> Self {
         self.plan.concurrency = segments.max(1);
         self
@@ -169,6 +191,8 @@ impl<C: CollectionItem> Survey<'_, C> {
 
     /// At most `items` per request (1 to 2^31 - 1): smaller pages, more
     /// frequent progress.
+    ///
+    /// See [the example](Survey#example).
     pub fn page_size(mut self, items: u32) -> Self {
         self.plan.page_size = Some(i32::try_from(items.max(1)).unwrap_or(i32::MAX));
         self
@@ -176,12 +200,16 @@ impl<C: CollectionItem> Survey<'_, C> {
 
     /// Stop reading new pages once `items` were read (a sample of a large
     /// table); the report says it was truncated.
+    ///
+    /// See [the example](Survey#example).
     pub fn max_items(mut self, items: u64) -> Self {
         self.plan.max_items = Some(items);
         self
     }
 
     /// Up to `keys` sample keys per group of the report (default 3).
+    ///
+    /// See [the example](Survey#example).
     pub fn samples(mut self, keys: usize) -> Self {
         self.samples = keys;
         self
@@ -189,6 +217,8 @@ impl<C: CollectionItem> Survey<'_, C> {
 
     /// Calls `progress` after every page read, from whichever segment read
     /// it.
+    ///
+    /// See [the example](Survey#example).
     pub fn on_progress(
         mut self,
         progress: impl Fn(SurveyProgress) + Send + Sync + 'static,
@@ -198,6 +228,8 @@ impl<C: CollectionItem> Survey<'_, C> {
     }
 
     /// Runs the survey.
+    ///
+    /// See [the example](Survey#example).
     pub async fn send(self) -> Result<SurveyReport> {
         let table = self.db.table_name();
         let span = tracing::info_span!(

@@ -7,6 +7,8 @@ use std::fmt;
 /// The outcome of a [`Survey`](super::Survey): how many items each entity
 /// claims, and every item that is not exactly one entity's, grouped by
 /// key shape. Printed with `{}` as a table to read before adopting.
+///
+/// See [`Survey`'s example](crate::survey::Survey#example).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyReport {
@@ -32,11 +34,15 @@ pub struct SurveyReport {
 impl SurveyReport {
     /// Whether every item read is exactly one member entity: nothing
     /// unmatched, ambiguous or undecodable.
+    ///
+    /// See [`Survey`'s example](crate::survey::Survey#example).
     pub fn is_clean(&self) -> bool {
         self.unmatched.is_empty() && self.ambiguous.is_empty() && self.undecodable.is_empty()
     }
 
     /// How many items `entity` (a Rust name) claims.
+    ///
+    /// See [`Survey`'s example](crate::survey::Survey#example).
     pub fn count(&self, entity: &str) -> u64 {
         self.matched
             .iter()
@@ -47,6 +53,8 @@ impl SurveyReport {
 
 /// Items of one key shape: how many, which entities they concern, a few
 /// of their keys.
+///
+/// See [`Survey`'s example](crate::survey::Survey#example).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShapeGroup {

@@ -46,7 +46,7 @@
 ///
 /// ```
 /// ddb_entity::table! {
-///     /// The e-commerce table of the seed lessons.
+///     /// An e-commerce table.
 ///     pub struct App {
 ///         partition_key: "PK",
 ///         sort_key: "SK",

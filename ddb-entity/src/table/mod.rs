@@ -22,6 +22,8 @@ pub use check::validate_table_name;
 pub use typing::Typing;
 
 /// The key attributes of the table or of one index.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeySchema {
     /// The partition (HASH) key attribute, e.g. `"PK"`.
@@ -59,6 +61,8 @@ pub enum Projection {
 
 impl Projection {
     /// DynamoDB's name for it: `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub const fn as_str(&self) -> &'static str {
         match self {
             Projection::All => "ALL",
@@ -68,6 +72,8 @@ impl Projection {
     }
 
     /// The attributes an `INCLUDE` projection names (none otherwise).
+    ///
+    /// See [`Table`'s example](Table#example).
     pub const fn non_key_attributes(&self) -> &'static [&'static str] {
         match self {
             Projection::Include(attributes) => attributes,
@@ -113,6 +119,8 @@ pub enum Billing {
 
 impl Billing {
     /// DynamoDB's name for it: `PAY_PER_REQUEST` or `PROVISIONED`.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub const fn as_str(&self) -> &'static str {
         match self {
             Billing::OnDemand => "PAY_PER_REQUEST",
@@ -121,6 +129,8 @@ impl Billing {
     }
 
     /// The table's provisioned capacity, `None` on demand.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub const fn capacity(&self) -> Option<Throughput> {
         match self {
             Billing::OnDemand => None,
@@ -130,6 +140,8 @@ impl Billing {
 }
 
 /// Whether a secondary index is global or local.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IndexKind {
     /// A global secondary index: its own partition key, its own capacity,
@@ -142,6 +154,8 @@ pub enum IndexKind {
 }
 
 /// A secondary index: its name, key attributes, projection and capacity.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IndexSchema {
     /// The index name, e.g. `"GSI1"`.
@@ -160,6 +174,8 @@ pub struct IndexSchema {
 
 /// The scalar type of a key attribute that holds an entity's field as it
 /// is (not a string key the library encodes): how CreateTable defines it.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyAttributeType {
     /// A string (`S`).
@@ -187,6 +203,8 @@ impl KeyAttributeType {
 
 /// One attribute of a multi-attribute index key: its name (an entity
 /// field's stored name) and scalar type.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyAttribute {
     /// The attribute name, e.g. `"tournament"`.
@@ -203,6 +221,8 @@ pub struct KeyAttribute {
 /// with [`Db::query_multi`](crate::db::Db::query_multi). Every attribute is
 /// projected (`ALL`), and on a provisioned table the index has the
 /// table's capacity.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MultiKeyIndexSchema {
     /// The index name.
@@ -216,6 +236,8 @@ pub struct MultiKeyIndexSchema {
 
 impl MultiKeyIndexSchema {
     /// The attributes in key order: the partition's, then the sort key's.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub fn attributes(&self) -> impl Iterator<Item = &'static KeyAttribute> + use<> {
         self.partition_key.iter().chain(self.sort_key.iter())
     }
@@ -225,6 +247,8 @@ impl MultiKeyIndexSchema {
 /// billing.
 ///
 /// Declare it with [`table!`](crate::table!) rather than by hand.
+///
+/// See [`Table`'s example](Table#example).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableSchema {
     /// The primary key. A single table of several entity types has a sort
@@ -340,6 +364,8 @@ impl TableSchema {
     }
 
     /// Every secondary index: the global ones, then the local ones.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub fn all_indexes(&self) -> impl Iterator<Item = &IndexSchema> {
         self.indexes.iter().chain(self.local_indexes)
     }
@@ -413,6 +439,8 @@ impl TableSchema {
     /// Every distinct key attribute of the table and its indexes, in
     /// declaration order (table, global indexes, local indexes): the
     /// `AttributeDefinitions` of a CreateTable request.
+    ///
+    /// See [`Table`'s example](Table#example).
     pub fn key_attributes(&self) -> Vec<&'static str> {
         let all = std::iter::once(self.primary)
             .chain(self.all_indexes().map(|index| index.keys))
@@ -428,6 +456,58 @@ impl TableSchema {
 }
 
 /// A table shape, implemented by [`table!`](crate::table!).
+///
+/// # Example
+///
+/// A table's declaration read back through its schema and its indexes'
+/// traits (the schema types' fields and methods link here):
+///
+/// ```
+/// use ddb_entity::{
+///     Index, IndexKind, KeyAttributeType, MultiKeyIndex, Primary, Projection, QueryIndex, Table,
+/// };
+///
+/// ddb_entity::table! {
+///     /// Orders, by id through GSI1, by total locally, by round through a multi-key index.
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///         local_indexes: {
+///             /// By total, keys only.
+///             pub ByTotal = "ByTotal" { sort_key: "total", projection: keys_only },
+///         },
+///         multi_key_indexes: {
+///             /// Per tournament, by round.
+///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+///         },
+///     }
+/// }
+///
+/// let schema = App::SCHEMA;
+/// assert_eq!((schema.primary.partition_key, schema.primary.sort_key), ("PK", Some("SK")));
+/// let names: Vec<_> = schema.all_indexes().map(|index| index.name).collect();
+/// assert_eq!(names, ["GSI1", "ByTotal"]); // global ones, then local ones
+/// assert_eq!(schema.key_attributes(), ["PK", "SK", "GSI1PK", "GSI1SK", "total"]);
+///
+/// let gsi = <Gsi1 as Index>::SCHEMA;
+/// assert_eq!((gsi.kind, gsi.projection.as_str(), gsi.capacity), (IndexKind::Global, "ALL", None));
+/// let local = <ByTotal as Index>::SCHEMA;
+/// assert_eq!((local.kind, local.projection), (IndexKind::Local, Projection::KeysOnly));
+/// assert!(local.projection.non_key_attributes().is_empty());
+///
+/// let multi = <ByRound as MultiKeyIndex>::SCHEMA;
+/// let attributes: Vec<_> = multi.attributes().map(|a| (a.name, a.ty.as_str())).collect();
+/// assert_eq!(attributes, [("tournament", "S"), ("round", "N")]);
+/// assert_eq!(multi.sort_key[0].ty, KeyAttributeType::N);
+///
+/// // What a query reads: the table (`Primary`) or an index.
+/// assert_eq!(<Primary<App> as QueryIndex>::INDEX_NAME, None);
+/// assert_eq!(<Gsi1 as QueryIndex>::INDEX_NAME, Some("GSI1"));
+/// assert_eq!(<Gsi1 as QueryIndex>::KEYS.sort_key, Some("GSI1SK"));
+/// fn table_of<I: QueryIndex>() -> &'static str { <I::Table as Table>::SCHEMA.primary.partition_key }
+/// assert_eq!(table_of::<Gsi1>(), "PK");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a table declared with `table!`",
     label = "not a table",
@@ -435,12 +515,16 @@ impl TableSchema {
 )]
 pub trait Table: 'static {
     /// The key attributes, type attribute and indexes.
+    ///
+    /// See [`Table`'s example](Table#example).
     const SCHEMA: TableSchema;
 }
 
 /// A secondary index of table [`Index::Table`], implemented by
 /// [`table!`](crate::table!). Entities name a global one to fill its key
 /// attributes; a local one ([`LocalIndex`]) they fill with a field.
+///
+/// See [`Table`'s example](Table#example).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an index declared with `table!`",
     label = "not an index",
@@ -448,8 +532,12 @@ pub trait Table: 'static {
 )]
 pub trait Index: 'static {
     /// The table the index belongs to.
+    ///
+    /// See [`Table`'s example](Table#example).
     type Table: Table;
     /// The index's name, key attributes, projection and capacity.
+    ///
+    /// See [`Table`'s example](Table#example).
     const SCHEMA: IndexSchema;
 }
 
@@ -457,6 +545,8 @@ pub trait Index: 'static {
 /// themselves, implemented by [`table!`](crate::table!) (its
 /// `multi_key_indexes: { … }` block). Queried with
 /// [`Db::query_multi`](crate::db::Db::query_multi).
+///
+/// See [`Table`'s example](Table#example).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a multi-attribute index declared with `table!`",
     label = "not a multi-attribute index",
@@ -464,8 +554,12 @@ pub trait Index: 'static {
 )]
 pub trait MultiKeyIndex: 'static {
     /// The table the index belongs to.
+    ///
+    /// See [`Table`'s example](Table#example).
     type Table: Table;
     /// The index's name and key attributes.
+    ///
+    /// See [`Table`'s example](Table#example).
     const SCHEMA: MultiKeyIndexSchema;
 }
 
@@ -510,18 +604,48 @@ pub trait LocalIndex: Index {}
 /// one of its secondary indexes. Key values ([`Partition`](crate::entity::Partition),
 /// [`SortKey`](crate::entity::SortKey)) are typed by it, so a partition of one index
 /// can never be sent to another.
+///
+/// See [`Table`'s example](Table#example).
 pub trait QueryIndex: 'static {
     /// The table.
+    ///
+    /// See [`Table`'s example](Table#example).
     type Table: Table;
     /// The index name to send, `None` for the table itself.
+    ///
+    /// See [`Table`'s example](Table#example).
     const INDEX_NAME: Option<&'static str>;
     /// The key attributes.
+    ///
+    /// See [`Table`'s example](Table#example).
     const KEYS: KeySchema;
 }
 
 /// A [`QueryIndex`] with a sort key: only a query on one takes sort-key
 /// conditions (`sk_eq`, `sk_between`, …), so a condition on an index
 /// without a sort key does not compile. Implemented by [`table!`](crate::table!).
+///
+/// ```
+/// use ddb_entity::{QueryIndex, SortedIndex, SortedTable, Table};
+///
+/// ddb_entity::table! {
+///     /// Sorted, with a sorted index.
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// fn sort_key_of<I: SortedIndex>() -> &'static str {
+///     I::KEYS.sort_key.expect("a sorted index has a sort key")
+/// }
+/// fn table_sort_key<T: SortedTable>() -> &'static str {
+///     T::SCHEMA.primary.sort_key.expect("a sorted table has a sort key")
+/// }
+/// assert_eq!(sort_key_of::<Gsi1>(), "GSI1SK");
+/// assert_eq!(table_sort_key::<App>(), "SK");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no sort key, so a query on it takes no sort-key condition",
     label = "an index without a sort key",
@@ -532,6 +656,28 @@ pub trait SortedIndex: QueryIndex {}
 /// A table whose primary key has a sort key, implemented by
 /// [`table!`](crate::table!) when it declares `sort_key`: only a query on
 /// such a table takes sort-key conditions.
+///
+/// ```
+/// use ddb_entity::{QueryIndex, SortedIndex, SortedTable, Table};
+///
+/// ddb_entity::table! {
+///     /// Sorted, with a sorted index.
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// fn sort_key_of<I: SortedIndex>() -> &'static str {
+///     I::KEYS.sort_key.expect("a sorted index has a sort key")
+/// }
+/// fn table_sort_key<T: SortedTable>() -> &'static str {
+///     T::SCHEMA.primary.sort_key.expect("a sorted table has a sort key")
+/// }
+/// assert_eq!(sort_key_of::<Gsi1>(), "GSI1SK");
+/// assert_eq!(table_sort_key::<App>(), "SK");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "table `{Self}` has no sort key, so a query on it takes no sort-key condition",
     label = "a table without a sort key",

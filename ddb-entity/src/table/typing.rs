@@ -12,6 +12,8 @@
 /// one member whose templates its keys match, and writes add no type
 /// attribute.
 ///
+/// # Example
+///
 /// ```
 /// use ddb_entity::{Table, Typing};
 /// ddb_entity::table! {
@@ -20,6 +22,9 @@
 /// }
 /// assert_eq!(Legacy::SCHEMA.typing, Typing::Key);
 /// assert!(!Legacy::SCHEMA.typing.writes_type_attribute());
+/// assert!(Legacy::SCHEMA.typing.reads_keys());
+/// assert!(Typing::KeyAndAttribute.writes_type_attribute() && Typing::KeyAndAttribute.reads_keys());
+/// assert!(!Typing::Attribute.reads_keys());
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -41,6 +46,8 @@ pub enum Typing {
 
 impl Typing {
     /// Whether writes store the type attribute.
+    ///
+    /// See [the example](Typing#example).
     pub const fn writes_type_attribute(self) -> bool {
         !matches!(self, Typing::Key)
     }
@@ -98,6 +105,8 @@ impl Typing {
     }
 
     /// Whether an item without a type attribute is recognised by its keys.
+    ///
+    /// See [the example](Typing#example).
     pub const fn reads_keys(self) -> bool {
         !matches!(self, Typing::Attribute)
     }

@@ -21,3 +21,44 @@ fn the_readme_shows_these_files() {
         );
     }
 }
+
+/// The crate page (the README) lists every feature of `ddb-entity`'s
+/// manifest, and no other, in its "Feature flags" table.
+#[test]
+fn the_readme_lists_every_feature() {
+    let manifest = include_str!("../../../ddb-entity/Cargo.toml");
+    let section = manifest
+        .split("\n[features]\n")
+        .nth(1)
+        .expect("ddb-entity/Cargo.toml has a [features] table");
+    let section = section.split("\n[").next().unwrap();
+    let mut declared: Vec<&str> = section
+        .lines()
+        .filter(|line| !line.starts_with('#') && line.contains(" = "))
+        .map(|line| line.split(" = ").next().unwrap().trim())
+        .filter(|name| *name != "default")
+        .collect();
+
+    let readme = include_str!("../../../README.md");
+    let table = readme
+        .split("\n## Feature flags\n")
+        .nth(1)
+        .expect("README.md has a `## Feature flags` section");
+    let table = table.split("\n## ").next().unwrap();
+    let mut listed: Vec<&str> = table
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .map(|rest| rest.split('`').next().unwrap())
+        .collect();
+
+    declared.sort_unstable();
+    listed.sort_unstable();
+    assert!(
+        declared.len() >= 10,
+        "features read from the manifest: {declared:?}"
+    );
+    assert_eq!(
+        listed, declared,
+        "README.md's Feature flags table and ddb-entity/Cargo.toml's [features] differ"
+    );
+}
