@@ -3,6 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use aws_sdk_dynamodb::Client;
@@ -61,6 +62,10 @@ pub struct Db<T: Table> {
     clock: Option<Clock>,
     meter: Option<Capacity>,
     seal: Option<Arc<CursorSeal>>,
+    /// Whether the server has been seen returning the stored item with a
+    /// failed condition (`ReturnValuesOnConditionCheckFailure`): shared by
+    /// the handle's clones, learnt once.
+    returns_old_items: Arc<AtomicBool>,
     table: PhantomData<fn() -> T>,
 }
 
@@ -76,6 +81,7 @@ impl<T: Table> Db<T> {
             clock: None,
             meter: None,
             seal: None,
+            returns_old_items: Arc::default(),
             table: PhantomData,
         }
     }
@@ -206,6 +212,21 @@ impl<T: Table> Db<T> {
         self.seal.as_deref()
     }
 
+    /// Whether a failed condition without a stored item means that none is
+    /// stored: true once this handle's server has returned the stored item
+    /// with a failed condition (DynamoDB, dynoxide and moto do; a server
+    /// that ignores `ReturnValuesOnConditionCheckFailure` never does, and
+    /// there a consistent read decides).
+    pub(crate) fn returns_old_items(&self) -> bool {
+        self.returns_old_items.load(Ordering::Acquire)
+    }
+
+    /// Records that the server returned the stored item with a failed
+    /// condition.
+    pub(crate) fn saw_old_item(&self) {
+        self.returns_old_items.store(true, Ordering::Release);
+    }
+
     /// The SDK client, for anything this crate does not cover.
     ///
     /// See [`Db`'s example](Db#example).
@@ -313,6 +334,7 @@ impl<T: Table> Clone for Db<T> {
             clock: self.clock.clone(),
             meter: self.meter.clone(),
             seal: self.seal.clone(),
+            returns_old_items: Arc::clone(&self.returns_old_items),
             table: PhantomData,
         }
     }

@@ -23,18 +23,14 @@
 //! applied nothing, and no call that applied reported a conflict.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::{HttpRequest, HttpResponse};
-use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
-use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-use aws_sdk_dynamodb::config::{HttpClient, RuntimeComponents, SharedHttpClient};
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_smithy_runtime_api::client::http::{
-    HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+    HttpConnector, HttpConnectorFuture, SharedHttpConnector,
 };
 use aws_smithy_runtime_api::client::result::ConnectorError;
 use aws_smithy_types::body::SdkBody;
@@ -43,7 +39,7 @@ use ddb_entity::{Db, Entity};
 use serde::{Deserialize, Serialize};
 use tokio::task::JoinSet;
 
-use crate::support::App;
+use crate::support::{App, Around, WRITES, operation, read_body, table_around};
 
 /// A counter: created once, then added to.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -142,10 +138,9 @@ struct State {
     attempts: Mutex<HashMap<u64, u32>>,
 }
 
-/// The HTTP client wrapper; clones share their state.
+/// The HTTP layer; clones share their state.
 #[derive(Debug, Clone)]
 pub struct LostAnswers {
-    inner: SharedHttpClient,
     state: Arc<State>,
 }
 
@@ -157,18 +152,6 @@ impl LostAnswers {
     pub fn set_plan(&self, plan: Plan) {
         *self.state.plan.lock().unwrap() = plan;
     }
-}
-
-const WRITES: [&str; 4] = ["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems"];
-
-fn operation(request: &HttpRequest) -> &'static str {
-    let target = request.headers().get("x-amz-target").unwrap_or_default();
-    let name = target.rsplit('.').next().unwrap_or_default();
-    WRITES
-        .into_iter()
-        .chain(["GetItem", "Query", "CreateTable", "DescribeTable"])
-        .find(|op| *op == name)
-        .unwrap_or("other")
 }
 
 impl State {
@@ -222,30 +205,6 @@ impl State {
     }
 }
 
-impl HttpClient for LostAnswers {
-    fn http_connector(
-        &self,
-        settings: &HttpConnectorSettings,
-        components: &RuntimeComponents,
-    ) -> SharedHttpConnector {
-        SharedHttpConnector::new(LostAnswersConnector {
-            inner: self.inner.http_connector(settings, components),
-            state: Arc::clone(&self.state),
-        })
-    }
-}
-
-struct LostAnswersConnector {
-    inner: SharedHttpConnector,
-    state: Arc<State>,
-}
-
-impl fmt::Debug for LostAnswersConnector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("LostAnswersConnector")
-    }
-}
-
 /// The SDK's attempt timeout: 350 ms on the embedded server. moto, one
 /// Python process serving the whole suite in parallel (and copying a whole
 /// table for every transaction), at times takes seconds to *apply* a
@@ -262,12 +221,12 @@ fn attempt_timeout(embedded: bool) -> Duration {
     }
 }
 
-impl HttpConnector for LostAnswersConnector {
-    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+impl Around for LostAnswers {
+    fn call(&self, inner: &SharedHttpConnector, request: HttpRequest) -> HttpConnectorFuture {
         let operation = operation(&request);
         let body = request.body().bytes().unwrap_or_default().to_vec();
         let fault = self.state.draw(operation, &body);
-        let inner = self.inner.clone();
+        let inner = inner.clone();
         let state = Arc::clone(&self.state);
         HttpConnectorFuture::new(async move {
             let mut response = inner.call(request).await?;
@@ -366,75 +325,23 @@ fn forget_old_item(state: &State, body: Vec<u8>) -> Vec<u8> {
     serde_json::to_vec(&json).unwrap()
 }
 
-async fn read_body(mut body: SdkBody) -> Result<Vec<u8>, ConnectorError> {
-    use http_body::Body;
-    let mut bytes = Vec::new();
-    while let Some(frame) =
-        std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
-    {
-        let frame = frame.map_err(ConnectorError::io)?;
-        if let Ok(data) = frame.into_data() {
-            bytes.extend_from_slice(&data);
-        }
-    }
-    Ok(bytes)
-}
-
 /// A table reached through the lossy client (SDK standard retries, 3
 /// attempts, an attempt timeout of 350 ms, 10 s on moto) and through a clean one, for the truth.
 pub async fn lossy_table(
     plan: Plan,
     retries: bool,
 ) -> (LocalDynamo, Db<App>, Db<App>, LostAnswers) {
-    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
-    let name = dynamo.unique_table_name("once");
-    let clean = Db::<App>::new(dynamo.client(), name.clone());
-    clean
-        .create_table_if_missing()
-        .await
-        .expect("table is created");
-    let timeout = attempt_timeout(dynamo.is_embedded());
-    let lossy = LostAnswers {
-        inner: dynamo
-            .client()
-            .config()
-            .http_client()
-            .expect("the local client has an HTTP client"),
-        state: Arc::new(State {
-            held: dynamo
-                .is_embedded()
-                .then(|| timeout + Duration::from_millis(250)),
-            plan: Mutex::new(plan),
-            ledger: Mutex::default(),
-            attempts: Mutex::default(),
-        }),
-    };
-    let retry = if retries {
-        RetryConfig::standard()
-            .with_max_attempts(3)
-            .with_initial_backoff(Duration::from_millis(10))
-            .with_max_backoff(Duration::from_millis(50))
-    } else {
-        RetryConfig::disabled()
-    };
-    let config = dynamo
-        .config_builder()
-        .http_client(lossy.clone())
-        .retry_config(retry)
-        // Its own, unlimited retry quota: every retry standard mode allows
-        // happens, however many faults the run injects.
-        .retry_partition(
-            RetryPartition::custom(format!("{name}-retries"))
-                .token_bucket(TokenBucket::unlimited())
-                .build(),
-        )
-        .timeout_config(
-            TimeoutConfig::builder()
-                .operation_attempt_timeout(timeout)
-                .build(),
-        )
-        .build();
-    let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), name);
+    let (dynamo, db, clean, lossy) =
+        table_around("once", retries, attempt_timeout, |embedded| LostAnswers {
+            state: Arc::new(State {
+                held: embedded.then(|| attempt_timeout(true) + Duration::from_millis(250)),
+                plan: Mutex::new(plan),
+                ledger: Mutex::default(),
+                attempts: Mutex::default(),
+            }),
+        })
+        .await;
+    let lossy = LostAnswers::clone(&lossy);
     (dynamo, db, clean, lossy)
 }
 

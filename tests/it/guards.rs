@@ -187,13 +187,7 @@ async fn a_typed_write_never_touches_an_item_written_without_a_type() {
     let mut raw = key.to_attributes();
     raw.insert("name".into(), AttributeValue::S("Ada".into()));
     raw.insert("visits".into(), AttributeValue::N("5".into()));
-    db.client()
-        .put_item()
-        .table_name(db.table_name())
-        .set_item(Some(raw))
-        .send()
-        .await
-        .unwrap();
+    crate::support::put_raw(&db, raw).await;
     every_write_leaves_it_untouched(&db, &log, None).await;
 }
 
@@ -636,10 +630,12 @@ async fn a_failed_condition_is_decided_from_the_stored_item_when_the_server_retu
         assert!(reasons[1].is_not_found(), "{reasons:?}");
 
         // A failure without an item is read once: "no item came back" is
-        // not "no item is stored". With the items returned, that is only
-        // the updates of missing keys; without, every failure.
+        // not "no item is stored" — until the handle has seen the server
+        // return items with failures, after which a single write's missing
+        // item costs no read (issue 24). With the items returned, that
+        // leaves the transaction's missing update; without, every failure.
         let ledger = lossy.ledger();
-        let (forgotten, read) = if forget { (7, 9) } else { (0, 2) };
+        let (forgotten, read) = if forget { (7, 9) } else { (0, 1) };
         assert_eq!(ledger.forgotten, forgotten, "{ledger:?}");
         assert_eq!(ledger.delivered["GetItem"], read, "{ledger:?}");
     }

@@ -15,18 +15,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::HttpRequest;
-use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
-use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-use aws_sdk_dynamodb::config::{HttpClient, RuntimeComponents, SharedHttpClient};
 use aws_smithy_runtime_api::client::http::{
-    HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+    HttpConnector, HttpConnectorFuture, SharedHttpConnector,
 };
 use ddb_entity::local::LocalDynamo;
 use ddb_entity::{Db, Entity, Set};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, oneshot};
 
-use crate::support::App;
+use crate::support::{App, Around, WRITES, answer_of, operation, table_around};
 
 /// A counter.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -50,8 +47,6 @@ struct Page {
     version: u64,
 }
 
-const WRITES: [&str; 4] = ["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems"];
-
 /// The held attempt: released by [`HeldFirst::release`], which waits for
 /// the server's answer (its HTTP status and error type, if any).
 struct Held {
@@ -65,17 +60,10 @@ struct State {
     held: Option<Held>,
 }
 
-/// The HTTP client wrapper; clones share their state.
-#[derive(Clone)]
+/// The HTTP layer that holds attempts.
+#[derive(Default)]
 struct HeldFirst {
-    inner: SharedHttpClient,
-    state: Arc<Mutex<State>>,
-}
-
-impl std::fmt::Debug for HeldFirst {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("HeldFirst")
-    }
+    state: Mutex<State>,
 }
 
 impl HeldFirst {
@@ -98,37 +86,12 @@ impl HeldFirst {
     }
 }
 
-impl HttpClient for HeldFirst {
-    fn http_connector(
-        &self,
-        settings: &HttpConnectorSettings,
-        components: &RuntimeComponents,
-    ) -> SharedHttpConnector {
-        SharedHttpConnector::new(HeldConnector {
-            inner: self.inner.http_connector(settings, components),
-            state: Arc::clone(&self.state),
-        })
-    }
-}
-
-struct HeldConnector {
-    inner: SharedHttpConnector,
-    state: Arc<Mutex<State>>,
-}
-
-impl std::fmt::Debug for HeldConnector {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("HeldConnector")
-    }
-}
-
-impl HttpConnector for HeldConnector {
-    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
-        let target = request.headers().get("x-amz-target").unwrap_or_default();
-        let write = WRITES.iter().any(|op| target.ends_with(op));
+impl Around for HeldFirst {
+    fn call(&self, inner: &SharedHttpConnector, request: HttpRequest) -> HttpConnectorFuture {
+        let write = WRITES.contains(&operation(&request));
         let mut state = self.state.lock().unwrap();
         if !(write && state.armed) {
-            return self.inner.call(request);
+            return inner.call(request);
         }
         state.armed = false;
         let release = Arc::new(Notify::new());
@@ -137,90 +100,33 @@ impl HttpConnector for HeldConnector {
             release: Arc::clone(&release),
             answered,
         });
-        let inner = self.inner.clone();
+        let inner = inner.clone();
         // The attempt goes on in its own task: the SDK's timeout drops the
         // future below, not the request.
         tokio::spawn(async move {
             release.notified().await;
-            let answer = match inner.call(request).await {
-                Ok(mut response) => {
-                    let status = response.status().as_u16();
-                    let body = read_body(response.take_body()).await;
-                    let kind = serde_json::from_slice::<serde_json::Value>(&body)
-                        .ok()
-                        .and_then(|json| json["__type"].as_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    (status, kind)
-                }
-                Err(err) => (0, format!("{err:?}")),
-            };
+            let answer = answer_of(inner.call(request).await).await;
             let _ = tx.send(answer);
         });
         HttpConnectorFuture::new(std::future::pending())
     }
 }
 
-async fn read_body(mut body: aws_smithy_types::body::SdkBody) -> Vec<u8> {
-    use http_body::Body;
-    let mut bytes = Vec::new();
-    while let Some(Ok(frame)) =
-        std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
-    {
-        if let Ok(data) = frame.into_data() {
-            bytes.extend_from_slice(&data);
-        }
+/// moto, one Python process for the whole suite, may take seconds to
+/// answer; the timeout only has to give up on the held attempt.
+fn attempt_timeout(embedded: bool) -> Duration {
+    if embedded {
+        Duration::from_millis(300)
+    } else {
+        Duration::from_secs(5)
     }
-    bytes
 }
 
 /// A table reached through the holding client (SDK standard retries, 3
 /// attempts, an attempt timeout that gives up on the held attempt) and
 /// through a clean one: the other writer, and the truth.
-async fn table() -> (LocalDynamo, Db<App>, Db<App>, HeldFirst) {
-    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
-    let name = dynamo.unique_table_name("late");
-    let clean = Db::<App>::new(dynamo.client(), name.clone());
-    clean
-        .create_table_if_missing()
-        .await
-        .expect("table is created");
-    let held = HeldFirst {
-        inner: dynamo
-            .client()
-            .config()
-            .http_client()
-            .expect("the local client has an HTTP client"),
-        state: Arc::default(),
-    };
-    // moto, one Python process for the whole suite, may take seconds to
-    // answer; the timeout only has to give up on the held attempt.
-    let timeout = if dynamo.is_embedded() {
-        Duration::from_millis(300)
-    } else {
-        Duration::from_secs(5)
-    };
-    let config = dynamo
-        .config_builder()
-        .http_client(held.clone())
-        .retry_config(
-            RetryConfig::standard()
-                .with_max_attempts(3)
-                .with_initial_backoff(Duration::from_millis(10))
-                .with_max_backoff(Duration::from_millis(50)),
-        )
-        .retry_partition(
-            RetryPartition::custom(format!("{name}-retries"))
-                .token_bucket(TokenBucket::unlimited())
-                .build(),
-        )
-        .timeout_config(
-            TimeoutConfig::builder()
-                .operation_attempt_timeout(timeout)
-                .build(),
-        )
-        .build();
-    let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), name);
-    (dynamo, db, clean, held)
+async fn table() -> (LocalDynamo, Db<App>, Db<App>, Arc<HeldFirst>) {
+    table_around("late", true, attempt_timeout, |_| HeldFirst::default()).await
 }
 
 fn counter(id: u32) -> Counter {
@@ -453,4 +359,104 @@ async fn the_token_history_holds_four_tokens_whatever_the_number_of_writes() {
             "{item:?}"
         );
     }
+}
+
+/// What the token history cannot cover, as documented: a plain put stores
+/// no history and a delete leaves no item, so a late attempt of an earlier
+/// update (upsert) arriving after them is a first attempt as far as the
+/// item can tell, and applies. Sent [`server_idempotent`], DynamoDB's own
+/// idempotency refuses it whatever the item holds — on the embedded
+/// server; moto ignores `ClientRequestToken`, so that half is skipped there.
+///
+/// [`server_idempotent`]: ddb_entity::op::Update::server_idempotent
+#[tokio::test]
+async fn a_late_update_after_a_plain_put_applies_again_unless_server_idempotent() {
+    let (dynamo, db, clean, held) = table().await;
+    let f = Counter::fields();
+    clean.put(&counter(9)).await.unwrap();
+
+    held.hold_next_write();
+    db.update(Counter::key(9).unwrap())
+        .add(f.hits, 1)
+        .await
+        .unwrap();
+    // A plain put replaces the item, and its token history with it.
+    clean
+        .put(&Counter {
+            hits: 50,
+            ..counter(9)
+        })
+        .await
+        .unwrap();
+    let (status, _) = held.release().await;
+    assert_eq!(status, 200, "documented: the late attempt applies");
+    assert_eq!(stored(&clean, 9).await.hits, 51);
+
+    if !dynamo.is_embedded() {
+        eprintln!("skipped on moto: it ignores ClientRequestToken");
+        return;
+    }
+    clean.put(&counter(10)).await.unwrap();
+    held.hold_next_write();
+    db.update(Counter::key(10).unwrap())
+        .add(f.hits, 1)
+        .server_idempotent()
+        .await
+        .unwrap();
+    assert_eq!(stored(&clean, 10).await.hits, 1, "the resend applied");
+    clean
+        .put(&Counter {
+            hits: 50,
+            ..counter(10)
+        })
+        .await
+        .unwrap();
+    for _ in 0..5 {
+        clean
+            .update(Counter::key(10).unwrap())
+            .add(f.hits, 100)
+            .await
+            .unwrap();
+    }
+    let (status, _) = held.release().await;
+    // DynamoDB's answer to a request token it has seen: success, nothing
+    // applied.
+    assert_eq!(status, 200);
+    assert_eq!(stored(&clean, 10).await.hits, 550);
+}
+
+#[tokio::test]
+async fn a_late_upsert_after_a_delete_recreates_the_item_unless_server_idempotent() {
+    let (dynamo, db, clean, held) = table().await;
+    let f = Counter::fields();
+
+    held.hold_next_write();
+    db.upsert(Counter::key(11).unwrap())
+        .add(f.hits, 1)
+        .await
+        .unwrap();
+    db.delete(Counter::key(11).unwrap()).await.unwrap();
+    let (status, _) = held.release().await;
+    assert_eq!(status, 200, "documented: the late attempt applies");
+    assert_eq!(stored(&clean, 11).await.hits, 1, "the item is back");
+
+    if !dynamo.is_embedded() {
+        eprintln!("skipped on moto: it ignores ClientRequestToken");
+        return;
+    }
+    held.hold_next_write();
+    db.upsert(Counter::key(12).unwrap())
+        .add(f.hits, 1)
+        .server_idempotent()
+        .await
+        .unwrap();
+    db.delete(Counter::key(12).unwrap()).await.unwrap();
+    let (status, _) = held.release().await;
+    assert_eq!(status, 200);
+    let gone = clean
+        .get(Counter::key(12).unwrap())
+        .consistent_read(true)
+        .await
+        .unwrap();
+    assert_eq!(gone, None, "the late attempt did not bring it back");
 }

@@ -4,11 +4,13 @@
 //! the CI cross-check).
 
 mod adopt;
+mod applied_decode;
 mod batch;
 mod codec;
 mod collection;
 mod computed;
 mod conditions;
+mod counters;
 mod engine;
 mod entity;
 mod evolve;
@@ -20,6 +22,7 @@ mod guards;
 mod hash_only;
 mod keys;
 mod late_attempts;
+mod late_random;
 mod misconfig;
 mod model;
 mod modelling;
@@ -43,3 +46,5 @@ mod ttl;
 mod update;
 mod upsert;
 mod verify;
+mod write_preview;
+mod write_requests;

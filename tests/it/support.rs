@@ -1,5 +1,17 @@
 //! What every integration test starts from.
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::http::HttpRequest;
+use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
+use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+use aws_sdk_dynamodb::config::{HttpClient, RuntimeComponents, SharedHttpClient};
+use aws_smithy_runtime_api::client::http::{
+    HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
+};
+use aws_smithy_runtime_api::client::result::ConnectorError;
+use aws_smithy_types::body::SdkBody;
 use ddb_entity::Db;
 use ddb_entity::local::LocalDynamo;
 
@@ -119,4 +131,169 @@ pub async fn stored_item<E: ddb_entity::Entity>(
         .expect("GetItem succeeds")
         .item
         .expect("the item exists")
+}
+
+/// Stores `item` as it is (a PutItem through the raw SDK): an item another
+/// program wrote.
+pub async fn put_raw(db: &Db<App>, item: ddb_entity::Item) {
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .set_item(Some(item))
+        .send()
+        .await
+        .expect("PutItem succeeds");
+}
+
+/// The write operations, by their `X-Amz-Target` names.
+pub const WRITES: [&str; 4] = ["PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems"];
+
+/// A request's DynamoDB operation: one of [`WRITES`], a read the library
+/// makes, or `"other"`.
+pub fn operation(request: &HttpRequest) -> &'static str {
+    let target = request.headers().get("x-amz-target").unwrap_or_default();
+    let name = target.rsplit('.').next().unwrap_or_default();
+    WRITES
+        .into_iter()
+        .chain(["GetItem", "Query", "CreateTable", "DescribeTable"])
+        .find(|op| *op == name)
+        .unwrap_or("other")
+}
+
+/// What a test's HTTP layer does with each request on its way to the real
+/// server (dynoxide, or moto with `DDB_ENDPOINT`) and back: hold it, lose
+/// it, cut or rewrite its answer. `inner` sends it for real.
+pub trait Around: Send + Sync + 'static {
+    fn call(&self, inner: &SharedHttpConnector, request: HttpRequest) -> HttpConnectorFuture;
+}
+
+/// The client's HTTP layer: the real one, with `L` around it.
+pub struct AroundClient<L> {
+    inner: SharedHttpClient,
+    layer: Arc<L>,
+}
+
+impl<L> std::fmt::Debug for AroundClient<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AroundClient")
+    }
+}
+
+impl<L: Around> HttpClient for AroundClient<L> {
+    fn http_connector(
+        &self,
+        settings: &HttpConnectorSettings,
+        components: &RuntimeComponents,
+    ) -> SharedHttpConnector {
+        SharedHttpConnector::new(AroundConnector {
+            inner: self.inner.http_connector(settings, components),
+            layer: Arc::clone(&self.layer),
+        })
+    }
+}
+
+struct AroundConnector<L> {
+    inner: SharedHttpConnector,
+    layer: Arc<L>,
+}
+
+impl<L> std::fmt::Debug for AroundConnector<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AroundConnector")
+    }
+}
+
+impl<L: Around> HttpConnector for AroundConnector<L> {
+    fn call(&self, request: HttpRequest) -> HttpConnectorFuture {
+        self.layer.call(&self.inner, request)
+    }
+}
+
+/// A whole response body.
+pub async fn read_body(mut body: SdkBody) -> Result<Vec<u8>, ConnectorError> {
+    use http_body::Body;
+    let mut bytes = Vec::new();
+    while let Some(frame) =
+        std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await
+    {
+        let frame = frame.map_err(ConnectorError::io)?;
+        if let Ok(data) = frame.into_data() {
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
+}
+
+/// A delivered request's answer: its HTTP status and DynamoDB error type
+/// (`""` on success); `(0, the error)` when no answer came.
+pub async fn answer_of(
+    sent: Result<aws_sdk_dynamodb::config::http::HttpResponse, ConnectorError>,
+) -> (u16, String) {
+    match sent {
+        Ok(mut response) => {
+            let status = response.status().as_u16();
+            let body = read_body(response.take_body()).await.unwrap_or_default();
+            let kind = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|json| json["__type"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            (status, kind)
+        }
+        Err(err) => (0, format!("{err:?}")),
+    }
+}
+
+/// A table reached through `layer` around the real server — with the SDK's
+/// standard retries (3 attempts, 10–50 ms backoff, its own unlimited retry
+/// quota, so every retry the mode allows happens) when `retries`, and the
+/// attempt timeout `attempt_timeout(embedded)` — and through a clean
+/// client: the other writer, and the truth. `layer` is made knowing
+/// whether the server is the embedded one.
+pub async fn table_around<L: Around>(
+    prefix: &str,
+    retries: bool,
+    attempt_timeout: fn(bool) -> Duration,
+    layer: impl FnOnce(bool) -> L,
+) -> (LocalDynamo, Db<App>, Db<App>, Arc<L>) {
+    let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
+    let name = dynamo.unique_table_name(prefix);
+    let clean = Db::<App>::new(dynamo.client(), name.clone());
+    clean
+        .create_table_if_missing()
+        .await
+        .expect("table is created");
+    let layer = Arc::new(layer(dynamo.is_embedded()));
+    let around = AroundClient {
+        inner: dynamo
+            .client()
+            .config()
+            .http_client()
+            .expect("the local client has an HTTP client"),
+        layer: Arc::clone(&layer),
+    };
+    let retry = if retries {
+        RetryConfig::standard()
+            .with_max_attempts(3)
+            .with_initial_backoff(Duration::from_millis(10))
+            .with_max_backoff(Duration::from_millis(50))
+    } else {
+        RetryConfig::disabled()
+    };
+    let config = dynamo
+        .config_builder()
+        .http_client(around)
+        .retry_config(retry)
+        .retry_partition(
+            RetryPartition::custom(format!("{name}-retries"))
+                .token_bucket(TokenBucket::unlimited())
+                .build(),
+        )
+        .timeout_config(
+            TimeoutConfig::builder()
+                .operation_attempt_timeout(attempt_timeout(dynamo.is_embedded()))
+                .build(),
+        )
+        .build();
+    let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), name);
+    (dynamo, db, clean, layer)
 }

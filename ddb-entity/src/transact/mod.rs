@@ -9,13 +9,17 @@
 mod action;
 mod cancel;
 mod get;
+mod idempotent;
 
 pub use action::{TransactDelete, TransactPut};
 pub use get::{TransactGet, TransactGetResult};
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::builders::TransactWriteItemsFluentBuilder;
+use aws_sdk_dynamodb::operation::transact_write_items::{
+    TransactWriteItemsError, TransactWriteItemsInput,
+};
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, TransactWriteItem};
 use tracing::Instrument;
 
@@ -299,6 +303,46 @@ impl<'db, T: Table> Transaction<'db, T> {
         self.actions.is_empty()
     }
 
+    /// The TransactWriteItems that [`send`](Transaction::send) would send,
+    /// without sending it: every action's item or key, expressions,
+    /// attribute names and values, and the `ClientRequestToken` — built by
+    /// the same function, and refused as `send` would refuse it (too many
+    /// actions, two on one item, an action that cannot be built). The
+    /// token is this call's: a transaction previewed and one sent are two
+    /// calls, unless both are given the same
+    /// [`idempotency_token`](Transaction::idempotency_token).
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "ACCOUNT#{id}", sk = "BALANCE")]
+    /// struct Balance { id: u64, cents: i64 }
+    ///
+    /// let db = Db::<App>::new(client(), "app"); // nothing is sent
+    /// let f = Balance::fields();
+    /// let request = db
+    ///     .transact()
+    ///     .update(db.update(Balance::key(1)?).add(f.cents, -500))
+    ///     .update(db.update(Balance::key(2)?).add(f.cents, 500))
+    ///     .idempotency_token("transfer-42")
+    ///     .preview()?;
+    /// assert_eq!(request.client_request_token(), Some("transfer-42"));
+    /// let actions = request.transact_items();
+    /// assert_eq!(actions.len(), 2);
+    /// assert!(actions[0].update().unwrap().update_expression().contains(" ADD "));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn preview(self) -> Result<TransactWriteItemsInput> {
+        let (request, _, _) = request(self.db, self.actions, self.token, self.write_token)?;
+        crate::write::preview::built("TransactWriteItems", request.as_input().clone().build())
+    }
+
     /// Sends the TransactWriteItems: every action happens, or none does.
     ///
     /// **Retrying.** Safe, for the SDK's retries and for a new call with
@@ -326,30 +370,10 @@ impl<'db, T: Table> Transaction<'db, T> {
                 return Ok(());
             }
             let mut charge = self.db.charge();
-            let mut actions = self.actions;
-            // A caller's token is the transaction's write token too: the
-            // same transaction sent again as a new call is then the same
-            // request, which DynamoDB recognises, and stores the same token.
-            let write_token = match self.token {
-                Some(token) => {
-                    let given = WriteToken::given(token)?;
-                    for action in &mut actions {
-                        action.retoken(&self.write_token, &given, T::SCHEMA.token_attribute);
-                    }
-                    given
-                }
-                None => self.write_token,
-            };
-            let request_token = write_token.as_str().to_owned();
-            let (items, sent) = prepare(actions, table)?;
+            let (request, sent, write_token) =
+                request(self.db, self.actions, self.token, self.write_token)?;
             let attempts = Attempts::default();
-            let response = self
-                .db
-                .client()
-                .transact_write_items()
-                .set_transact_items(Some(items))
-                .client_request_token(request_token)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            let response = request
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
@@ -415,6 +439,39 @@ impl<'db, T: Table> Transaction<'db, T> {
         .instrument(span)
         .await
     }
+}
+
+/// The TransactWriteItems of `actions` — with what mapping its failure
+/// needs, and its token (the caller's `token`, which then replaces the
+/// generated `write_token` in every action) — the one place
+/// [`Transaction::send`] and [`Transaction::preview`] build it.
+fn request<T: Table>(
+    db: &Db<T>,
+    mut actions: Vec<Planned>,
+    token: Option<String>,
+    write_token: WriteToken,
+) -> Result<(TransactWriteItemsFluentBuilder, Vec<Sent>, WriteToken)> {
+    // A caller's token is the transaction's write token too: the same
+    // transaction sent again as a new call is then the same request, which
+    // DynamoDB recognises, and stores the same token.
+    let write_token = match token {
+        Some(token) => {
+            let given = WriteToken::given(token)?;
+            for action in &mut actions {
+                action.retoken(&write_token, &given, T::SCHEMA.token_attribute);
+            }
+            given
+        }
+        None => write_token,
+    };
+    let (items, sent) = prepare(actions, db.table_name())?;
+    let request = db
+        .client()
+        .transact_write_items()
+        .set_transact_items(Some(items))
+        .client_request_token(write_token.as_str())
+        .return_consumed_capacity(ReturnConsumedCapacity::Total);
+    Ok((request, sent, write_token))
 }
 
 /// Whether one of the items the transaction writes holds its token, by

@@ -5,8 +5,12 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemFluentBuilder;
+
 use super::attempts::Attempts;
 use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_after_failure};
+use super::preview;
 use crate::db::Db;
 use crate::entity::{Entity, Key, Versioned};
 use crate::error::{Error, Result};
@@ -129,19 +133,7 @@ impl<'db, E: Entity> Delete<'db, E> {
             let mut charge = db.charge();
             let parts = parts?;
             let attempts = Attempts::default();
-            let response = db
-                .client()
-                .delete_item()
-                .table_name(table)
-                .set_key(Some(key.to_attributes()))
-                .set_condition_expression(parts.condition)
-                .set_expression_attribute_names(parts.placeholders.names_or_none())
-                .set_expression_attribute_values(parts.placeholders.values_or_none())
-                .return_values(returning)
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            let response = request(db, &key, &parts, returning)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
@@ -168,9 +160,9 @@ impl<'db, E: Entity> Delete<'db, E> {
                 }
                 return Err(Error::service("DeleteItem", table, err));
             };
+            let item_key = key.to_attributes();
             let stored =
-                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
-                    .await?;
+                stored_after_failure(db, item_key, returned, &attempts, &mut charge).await?;
             let at = (key.partition(), key.sort());
             if let Some(foreign) =
                 failure::foreign::<E>(&E::Table::SCHEMA, "delete", at, stored.as_ref())
@@ -195,12 +187,67 @@ impl<'db, E: Entity> Delete<'db, E> {
         .await
     }
 
+    /// The DeleteItem that [`send`](Delete::send) would send, without
+    /// sending it: the key, the condition (the type guard, yours, the
+    /// version), their attribute names and values — built by the same
+    /// function.
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+    /// struct Doc { id: u64, #[serde(default)] version: u64 }
+    ///
+    /// let db = Db::<App>::new(client(), "app"); // nothing is sent
+    /// let request = db.delete(Doc::key(7)?).expect_version(3).preview()?;
+    /// assert_eq!(request.key().unwrap()["SK"].as_s().unwrap(), "DOC");
+    /// let values = request.expression_attribute_values().unwrap();
+    /// assert!(values.values().any(|v| v.as_n().is_ok_and(|n| n == "3")));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn preview(self) -> Result<DeleteItemInput> {
+        let (db, key, parts) = self.into_parts();
+        let request = request(db, &key, &parts?, ReturnValue::None);
+        preview::built("DeleteItem", request.as_input().clone().build())
+    }
+
+    /// The handle it was made on.
+    pub(crate) fn db(&self) -> &'db Db<E::Table> {
+        self.db
+    }
+
     /// The table, the key, and the parts of the DeleteItem (or why they
     /// cannot be built): shared by [`send`](Delete::send) and transactions.
     pub(crate) fn into_parts(self) -> (&'db Db<E::Table>, Key<E>, Result<DeleteParts>) {
         let parts = parts::<E>(self.condition, self.expected_version);
         (self.db, self.key, parts)
     }
+}
+
+/// The DeleteItem of `parts` at `key`: the one place [`Delete::send`] and
+/// [`Delete::preview`] build it.
+fn request<E: Entity>(
+    db: &Db<E::Table>,
+    key: &Key<E>,
+    parts: &DeleteParts,
+    returning: ReturnValue,
+) -> DeleteItemFluentBuilder {
+    db.client()
+        .delete_item()
+        .table_name(db.table_name())
+        .set_key(Some(key.to_attributes()))
+        .set_condition_expression(parts.condition.clone())
+        .set_expression_attribute_names(parts.placeholders.names_or_none())
+        .set_expression_attribute_values(parts.placeholders.values_or_none())
+        .return_values(returning)
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
 }
 
 /// The parts of one DeleteItem, shared by [`Delete`] and transactions.

@@ -4,6 +4,7 @@
 mod attempts;
 pub(crate) mod delete;
 pub(crate) mod failure;
+pub(crate) mod preview;
 pub(crate) mod put;
 pub(crate) mod token;
 pub(crate) mod update;

@@ -7,8 +7,12 @@ use aws_sdk_dynamodb::types::{
 };
 use tracing::Instrument;
 
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemFluentBuilder;
+
 use super::attempts::Attempts;
 use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_after_failure};
+use super::preview;
 use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::Entity;
@@ -207,37 +211,19 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
         async move {
             let mut charge = self.db.charge();
             let user_condition = self.condition.is_some();
-            let token = WriteToken::given_or_generated(self.token)?;
-            let old = returning == Returning::Old;
-            let parts = parts(
-                self.db.now(),
-                self.entity,
-                self.only_if_new,
-                self.condition,
-                &token,
-                false,
-                old,
-            )?;
-            let key = self.entity.primary_key()?;
+            let (db, entity, only_if_new) = (self.db, self.entity, self.only_if_new);
+            let Prepared {
+                request,
+                token,
+                version,
+                tokened,
+            } = self.prepare(returning == Returning::Old)?;
+            let key = entity.primary_key()?;
             // What was written, for `returning_new`.
-            let written = (returning == Returning::New).then(|| parts.item.clone());
+            let written = (returning == Returning::New)
+                .then(|| request.get_item().clone().unwrap_or_default());
             let attempts = Attempts::default();
-            let response = self
-                .db
-                .client()
-                .put_item()
-                .table_name(table)
-                .set_item(Some(parts.item))
-                .set_condition_expression(parts.condition)
-                .set_expression_attribute_names(parts.placeholders.names_or_none())
-                .set_expression_attribute_values(parts.placeholders.values_or_none())
-                // Tells "taken", "stale version", "another type" and "my
-                // own earlier attempt" from other failures.
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .set_return_values(old.then_some(ReturnValue::AllOld))
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            let response = request
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
@@ -262,9 +248,8 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 Returning::New => written.clone(),
                 _ => None,
             };
-            let client = self.db.client();
+            let client = db.client();
             let schema = E::Table::SCHEMA;
-            let tokened = parts.tokened;
             let Some(returned) = condition_failure(&err) else {
                 // No answer, or a server error: the put may have been
                 // applied. A tokened put can tell by reading.
@@ -278,9 +263,9 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 }
                 return Err(Error::service("PutItem", table, err));
             };
+            let item_key = key.to_attributes();
             let stored =
-                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
-                    .await?;
+                stored_after_failure(db, item_key, returned, &attempts, &mut charge).await?;
             if tokened
                 && let Some(item) = &stored
                 && token.is_in(item, &schema)
@@ -289,7 +274,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
                 return Ok(applied());
             }
             let (partition, sort) = key.into_parts();
-            if self.only_if_new {
+            if only_if_new {
                 if stored.is_some() || !user_condition {
                     return Err(Repr::AlreadyExists {
                         entity: E::RUST_NAME,
@@ -312,10 +297,7 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
             if let Some(foreign) = failure::foreign::<E>(&schema, operation, at, stored.as_ref()) {
                 return Err(foreign);
             }
-            match parts
-                .version
-                .and_then(|v| v.conflict(E::RUST_NAME, at, stored.as_ref()))
-            {
+            match version.and_then(|v| v.conflict(E::RUST_NAME, at, stored.as_ref())) {
                 Some(conflict) => Err(conflict),
                 None => Err(failure::condition_failed(
                     operation,
@@ -327,6 +309,84 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
         }
         .instrument(span)
         .await
+    }
+
+    /// The handle it was made on, and the caller's token (taken out): what
+    /// [`server_idempotent`](Put::server_idempotent) sends it with.
+    pub(crate) fn db_and_token(&mut self) -> (&'db Db<E::Table>, Option<String>) {
+        (self.db, self.token.take())
+    }
+
+    /// The PutItem this put sends (`old`: returning the item it replaces),
+    /// with what deciding its failure needs: the one place `send` and
+    /// [`preview`](Put::preview) build it.
+    fn prepare(self, old: bool) -> Result<Prepared> {
+        let token = WriteToken::given_or_generated(self.token)?;
+        let parts = parts(
+            self.db.now(),
+            self.entity,
+            self.only_if_new,
+            self.condition,
+            &token,
+            false,
+            old,
+        )?;
+        let request = self
+            .db
+            .client()
+            .put_item()
+            .table_name(self.db.table_name())
+            .set_item(Some(parts.item))
+            .set_condition_expression(parts.condition)
+            .set_expression_attribute_names(parts.placeholders.names_or_none())
+            .set_expression_attribute_values(parts.placeholders.values_or_none())
+            // Tells "taken", "stale version", "another type" and "my
+            // own earlier attempt" from other failures.
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .set_return_values(old.then_some(ReturnValue::AllOld))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        Ok(Prepared {
+            request,
+            token,
+            version: parts.version,
+            tokened: parts.tokened,
+        })
+    }
+
+    /// The PutItem that [`send`](Put::send) would send, without sending
+    /// it: the item (type, index keys, version and write token included),
+    /// the condition, its attribute names and values — built by the same
+    /// function. The write token is this call's: a put previewed and a put
+    /// sent are two calls, with two tokens, unless both are given the same
+    /// [`idempotency_token`](Put::idempotency_token). Values can be
+    /// personal data: mind where a preview is logged.
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+    /// struct User { email: String }
+    ///
+    /// let db = Db::<App>::new(client(), "app"); // nothing is sent
+    /// let request = db.create(&User { email: "ada@example.com".into() }).preview()?;
+    /// assert_eq!(request.table_name(), Some("app"));
+    /// let item = request.item().unwrap();
+    /// assert_eq!(item["PK"].as_s().unwrap(), "USER#ada@example.com");
+    /// // "no item has this key yet", every name a placeholder
+    /// let condition = request.condition_expression().unwrap();
+    /// assert!(condition.starts_with("attribute_not_exists(#"), "{condition}");
+    /// assert!(request.expression_attribute_names().unwrap().values().any(|name| name == "PK"));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn preview(self) -> Result<PutItemInput> {
+        let prepared = self.prepare(false)?;
+        preview::built("PutItem", prepared.request.as_input().clone().build())
     }
 
     /// The table, entity, whether it is a create, the condition and the
@@ -434,6 +494,14 @@ pub(crate) fn parts<E: Entity>(
     })
 }
 
+/// A put's request, and what deciding its failure needs.
+struct Prepared {
+    request: PutItemFluentBuilder,
+    token: WriteToken,
+    version: Option<Expected>,
+    tokened: bool,
+}
+
 /// What a put sends back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Returning {
@@ -464,9 +532,11 @@ pub struct PutReturningNew<'db, 'e, E: Entity>(Put<'db, 'e, E>);
 impl<E: Entity> PutReturningNew<'_, '_, E> {
     /// Sends the PutItem and returns the entity as written.
     pub async fn send(self) -> Result<E> {
+        let operation = if self.0.only_if_new { "create" } else { "put" };
+        let key = self.0.entity.primary_key()?;
         let written = self.0.run(Returning::New).await?;
         let item = written.unwrap_or_default();
-        crate::entity::convert::from_item_by_key(item)
+        failure::decode_applied::<E>(operation, (key.partition(), key.sort()), item)
     }
 }
 

@@ -11,8 +11,12 @@ use aws_sdk_dynamodb::types::{
 use serde::Serialize;
 use tracing::Instrument;
 
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
+
 use super::attempts::Attempts;
 use super::failure::{self, condition_failure, is_ambiguous, read_stored, stored_after_failure};
+use super::preview;
 use super::token::WriteToken;
 use crate::db::Db;
 use crate::entity::{
@@ -58,6 +62,9 @@ pub struct Update<'db, E: Entity> {
     token: Option<String>,
     /// An upsert: the item may not exist yet, and is then created.
     creates: bool,
+    /// Whether a versioned entity's version is incremented (see
+    /// [`Update::bump_version`]).
+    bump_version: bool,
 }
 
 impl<T: Table> Db<T> {
@@ -100,6 +107,7 @@ impl<T: Table> Db<T> {
             error: None,
             token: None,
             creates: false,
+            bump_version: true,
         }
     }
 
@@ -693,6 +701,58 @@ impl<E: Versioned> Update<'_, E> {
         self.expected_version = Some(version);
         self
     }
+
+    /// Whether this update increments the version (`true` by default).
+    /// `false` declares it **commutative** — only `add` on numbers
+    /// ([`add`](Update::add), [`add_at`](Update::add_at)) and
+    /// [`add_to_set`](Update::add_to_set) — so that a counter or a set of
+    /// likes does not make concurrent editors fail: an editor's update with
+    /// [`expect_version`](Update::expect_version) still matches after any
+    /// number of such updates, and keeps them (its `set`s do not touch the
+    /// counter). An editor's versioned **put** matches too, and writes back
+    /// the counter as it read it: edit such entities with updates. The version is
+    /// kept as stored (an item an upsert creates starts at 1). Any other
+    /// change in the same update (`set`, `remove`, `append`,
+    /// `delete_from_set`, …) changes what an editor read, and is refused
+    /// before sending
+    /// ([`ErrorKind::InvalidExpression`](crate::error::ErrorKind::InvalidExpression)).
+    ///
+    /// Which updates bump the version: every update and upsert of a
+    /// versioned entity, and every put, except an update sent with
+    /// `bump_version(false)`. A maintained `updated_at` still follows it.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "TASK#{id}", sk = "TASK", version = "version")]
+    /// struct Task { id: u64, title: String, comments: u32, #[serde(default)] version: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let f = Task::fields();
+    /// let task = db.create(&Task { id: 1, title: "draft".into(), comments: 0, version: 0 })
+    ///     .returning_new().await?;
+    /// // Comments arrive while an editor holds version 1.
+    /// for _ in 0..3 {
+    ///     db.update(Task::key(1)?).add(f.comments, 1).bump_version(false).await?;
+    /// }
+    /// let edited = db.update(Task::key(1)?)
+    ///     .set(f.title, "final".into())
+    ///     .expect_version(task.version) // still 1: no conflict
+    ///     .await?;
+    /// assert_eq!((edited.title.as_str(), edited.comments, edited.version), ("final", 3, 2));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn bump_version(mut self, bump: bool) -> Self {
+        self.bump_version = bump;
+        self
+    }
 }
 
 impl<'db, E: Entity> Update<'db, E> {
@@ -791,22 +851,7 @@ impl<'db, E: Entity> Update<'db, E> {
             let applied = |stored: Item| Ok(new.then_some(stored));
             let creates = parts.creates;
             let attempts = Attempts::default();
-            let response = db
-                .client()
-                .update_item()
-                .table_name(table)
-                .set_key(Some(key.to_attributes()))
-                .update_expression(parts.update)
-                .condition_expression(parts.condition)
-                .set_expression_attribute_names(parts.placeholders.names_or_none())
-                .set_expression_attribute_values(parts.placeholders.values_or_none())
-                .return_values(returning)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                // Tells "no such item", "another type", "stale version" and
-                // "my own earlier attempt" from "your condition failed".
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
+            let response = request(db, &key, &parts, returning)
                 .customize()
                 .interceptor(attempts.clone())
                 .send()
@@ -841,9 +886,9 @@ impl<'db, E: Entity> Update<'db, E> {
                 }
                 return Err(Error::service("UpdateItem", table, err));
             };
+            let item_key = key.to_attributes();
             let stored =
-                stored_after_failure(client, table, key.to_attributes(), returned, &mut charge)
-                    .await?;
+                stored_after_failure(db, item_key, returned, &attempts, &mut charge).await?;
             let at = (key.partition(), key.sort());
             let Some(stored) = stored else {
                 if creates {
@@ -898,6 +943,45 @@ impl<'db, E: Entity> Update<'db, E> {
         .await
     }
 
+    /// The UpdateItem that [`send`](Update::send) would send, without
+    /// sending it: the update expression (the changes, the index keys they
+    /// move, the version, the token history), the condition, their
+    /// attribute names and values — built by the same function. Refused as
+    /// `send` would refuse it. The write token is this call's: an update
+    /// previewed and one sent are two calls, with two tokens, unless both
+    /// are given the same [`idempotency_token`](Update::idempotency_token).
+    /// Values can be personal data: mind where a preview is logged.
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # fn client() -> aws_sdk_dynamodb::Client {
+    /// #     aws_sdk_dynamodb::Client::from_conf(aws_sdk_dynamodb::Config::builder()
+    /// #         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest()).build())
+    /// # }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "PAGE#{path}", sk = "VIEWS")]
+    /// struct PageViews { path: String, views: u64 }
+    ///
+    /// let db = Db::<App>::new(client(), "app"); // nothing is sent
+    /// let request = db
+    ///     .update(PageViews::key("/docs")?)
+    ///     .add(PageViews::fields().views, 1)
+    ///     .preview()?;
+    /// assert_eq!(request.key().unwrap()["PK"].as_s().unwrap(), "PAGE#/docs");
+    /// let update = request.update_expression().unwrap();
+    /// assert!(update.contains(" ADD "), "{update}"); // and the token history's SETs
+    /// let names = request.expression_attribute_names().unwrap();
+    /// assert!(names.values().any(|name| name == "views"));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn preview(self) -> Result<UpdateItemInput> {
+        let (db, key, parts) = self.into_parts();
+        let request = request(db, &key, &parts?, ReturnValue::AllNew);
+        preview::built("UpdateItem", request.as_input().clone().build())
+    }
+
     /// The table, the key, and the parts of the UpdateItem (or why they
     /// cannot be built): shared by [`send`](Update::send) and transactions,
     /// which give their own token.
@@ -918,6 +1002,7 @@ impl<'db, E: Entity> Update<'db, E> {
                 Plan {
                     changes: self.changes,
                     creates: self.creates,
+                    bump_version: self.bump_version,
                 },
                 self.condition,
                 self.expected_version,
@@ -926,6 +1011,12 @@ impl<'db, E: Entity> Update<'db, E> {
             )
         });
         (self.db, self.key, parts)
+    }
+
+    /// The handle it was made on, and the caller's token (taken out): what
+    /// [`server_idempotent`](Update::server_idempotent) sends it with.
+    pub(crate) fn db_and_token(&mut self) -> (&'db Db<E::Table>, Option<String>) {
+        (self.db, self.token.take())
     }
 
     /// Whether it is an upsert (it may create the item).
@@ -956,10 +1047,12 @@ pub(crate) struct UpdateParts {
     pub(crate) creates: bool,
 }
 
-/// What an update changes, and whether it may create the item.
+/// What an update changes, whether it may create the item, and whether it
+/// increments a versioned entity's version.
 struct Plan {
     changes: Changes,
     creates: bool,
+    bump_version: bool,
 }
 
 /// Builds the parts of an update of the item at `key`: the changes, the
@@ -981,12 +1074,16 @@ fn parts<E: Entity>(
     let Plan {
         mut changes,
         creates,
+        bump_version,
     } = plan;
     if changes.entries.is_empty() {
         return Err(Repr::EmptyUpdate {
             entity: E::RUST_NAME,
         }
         .into());
+    }
+    if E::VERSION_ATTRIBUTE.is_some() && !bump_version {
+        check_commutative::<E>(&changes)?;
     }
     // Values DynamoDB cannot store, in a `set`, an `add` or a list element,
     // are refused before sending, naming the field.
@@ -1043,11 +1140,13 @@ fn parts<E: Entity>(
     let expected = version::expected::<E>(expected_version);
     if let Some(attribute) = E::VERSION_ATTRIBUTE {
         // Every update of a versioned entity increments its version (from
-        // 0 for an item an upsert creates).
-        changes.entries.push(Change::maintained(
-            attribute,
-            Action::Add(version::number(1)),
-        ));
+        // 0 for an item an upsert creates), but one declared commutative,
+        // which keeps it (1 for an item an upsert creates).
+        let action = match bump_version {
+            true => Action::Add(version::number(1)),
+            false => Action::SetIfNotExists(version::number(1)),
+        };
+        changes.entries.push(Change::maintained(attribute, action));
     }
     let set_by_caller = |changes: &Changes, attribute: &str| {
         changes
@@ -1111,6 +1210,29 @@ fn parts<E: Entity>(
         token,
         creates,
     })
+}
+
+/// The UpdateItem of `parts` at `key`: the one place [`Update::send`] and
+/// [`Update::preview`] build it.
+fn request<E: Entity>(
+    db: &Db<E::Table>,
+    key: &Key<E>,
+    parts: &UpdateParts,
+    returning: ReturnValue,
+) -> UpdateItemFluentBuilder {
+    db.client()
+        .update_item()
+        .table_name(db.table_name())
+        .set_key(Some(key.to_attributes()))
+        .update_expression(parts.update.clone())
+        .condition_expression(parts.condition.clone())
+        .set_expression_attribute_names(parts.placeholders.names_or_none())
+        .set_expression_attribute_values(parts.placeholders.values_or_none())
+        .return_values(returning)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        // Tells "no such item", "another type", "stale version" and "my own
+        // earlier attempt" from "your condition failed".
+        .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
 }
 
 /// An upsert DynamoDB would refuse, or that could leave a half item.
@@ -1183,6 +1305,23 @@ fn check_creates<E: Entity>(
         }
     }
     Ok(())
+}
+
+/// Refuses an update declared not to bump the version whose changes are not
+/// all additions (numbers, set elements): only those leave what an editor
+/// read unchanged.
+fn check_commutative<E: Entity>(changes: &Changes) -> Result<()> {
+    let other = changes
+        .entries
+        .iter()
+        .find(|change| !matches!(change.action, Action::Add(_) | Action::Increment(_)));
+    match other {
+        Some(change) => Err(self_invalid::<E>(format!(
+            "it changes `{}` other than by adding, and only additions (`add`, `add_at`, `add_to_set`) may keep the version (`bump_version(false)`): what an editor read would change under the same version",
+            change.path
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Refuses two changes of one place, or of a place and a place inside it:
