@@ -136,3 +136,77 @@ async fn a_sharded_cursor_resumes_from_the_merged_position() {
     // what follows comes in order.
     assert_eq!(rest, (11..=100u64).map(|n| n * 1000).collect::<Vec<_>>());
 }
+
+#[tokio::test]
+async fn a_scan_can_skip_and_report_items_that_do_not_decode() {
+    use std::sync::{Arc, Mutex};
+
+    use aws_sdk_dynamodb::types::AttributeValue::S;
+    use futures_util::TryStreamExt;
+
+    let (_dynamo, db, _log) = logged_app_table().await;
+    for id in 1..=3 {
+        db.put(&Note {
+            id,
+            board: 1,
+            updated_at: id,
+        })
+        .await
+        .unwrap();
+    }
+    // A `NOTE` another tool wrote without its fields.
+    db.client()
+        .put_item()
+        .table_name(db.table_name())
+        .item("PK", S("NOTE#broken".into()))
+        .item("SK", S("NOTE".into()))
+        .item("_type", S("NOTE".into()))
+        .send()
+        .await
+        .unwrap();
+    // Strict by default: the first such item fails the scan.
+    let err = db.scan().all::<Note>().await.unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::Decode, "{err}");
+
+    let skipped = Arc::new(Mutex::new(Vec::new()));
+    let report = |log: Arc<Mutex<Vec<String>>>| {
+        move |err: ddb_entity::Error| log.lock().unwrap().push(err.to_string())
+    };
+    let notes: Vec<Note> = db
+        .scan()
+        .on_undecodable(report(Arc::clone(&skipped)))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(notes.len(), 3);
+    assert_eq!(skipped.lock().unwrap().len(), 1);
+    assert!(
+        skipped.lock().unwrap()[0].contains("NOTE#broken"),
+        "{skipped:?}"
+    );
+
+    // The jobs' page stream alike, with a limit kept exact past it.
+    let pages: Vec<ddb_entity::op::ScanPage<Vec<Note>>> = db
+        .scan()
+        .page_size(1)
+        .on_undecodable(report(Arc::clone(&skipped)))
+        .pages()
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(pages.iter().map(|p| p.items.len()).sum::<usize>(), 3);
+    let three: Vec<Note> = db
+        .scan()
+        .page_size(1)
+        .limit(3)
+        .on_undecodable(report(Arc::clone(&skipped)))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(three.len(), 3);
+    // Reported once more only if the scan read it before the third note.
+    assert!(
+        (2..=3).contains(&skipped.lock().unwrap().len()),
+        "{skipped:?}"
+    );
+}

@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
 
-use super::engine::finish::{self, Source};
+use super::engine::finish::{self, Source, undecodable};
 use super::engine::run::{Lane, Named, Order, Run, Setup};
 use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading, unexpired};
@@ -84,6 +84,8 @@ pub struct Scan<'db, I: QueryIndex> {
     projection: Option<Vec<&'static str>>,
     /// Once started: the segment each lane reads.
     lane_segments: Vec<u32>,
+    /// Skip items that do not decode, each error handed here.
+    report: Option<Report<'db>>,
     index: PhantomData<fn() -> I>,
 }
 
@@ -184,6 +186,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             limit: None,
             projection: None,
             lane_segments: Vec::new(),
+            report: None,
             index: PhantomData,
         }
     }
@@ -378,6 +381,55 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         self
     }
 
+    /// Skip the items that do not decode — a field missing or of another
+    /// type, keys that are not the decoded value's
+    /// ([`ErrorKind::Decode`](crate::error::ErrorKind::Decode),
+    /// [`KeyMismatch`](crate::error::ErrorKind::KeyMismatch),
+    /// [`AmbiguousKey`](crate::error::ErrorKind::AmbiguousKey)) — handing
+    /// each one's error (which names its key) to `report`, and go on: for
+    /// operations work over a table other code writes too. By default a
+    /// typed scan fails at the first such item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::{Arc, Mutex};
+    /// # use aws_sdk_dynamodb::types::AttributeValue::S;
+    /// # use ddb_entity::{Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32, firmware: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Device { id: 1, firmware: "2.1".into() }).await?;
+    /// // Another tool's `Device` without its firmware.
+    /// db.client().put_item().table_name(db.table_name())
+    ///     .item("PK", S("DEVICE#0000000002".into())).item("SK", S("DEVICE".into()))
+    ///     .item("_type", S("DEVICE".into())).send().await?;
+    ///
+    /// let err = db.scan().all::<Device>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Decode);
+    /// let skipped = Arc::new(Mutex::new(Vec::new()));
+    /// let log = Arc::clone(&skipped);
+    /// let devices: Vec<Device> = db
+    ///     .scan()
+    ///     .on_undecodable(move |err| log.lock().unwrap().push(err.kind()))
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(devices.len(), 1);
+    /// assert_eq!(*skipped.lock().unwrap(), [ErrorKind::Decode]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn on_undecodable(mut self, report: impl Fn(Error) + Send + Sync + 'db) -> Self {
+        self.report = Some(Arc::new(report));
+        self
+    }
+
     /// Every item of every segment, up to the limit, into one collection;
     /// the first error of any segment is the scan's error (never a partial
     /// result).
@@ -454,12 +506,18 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         self,
     ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
         let unknown = self.unknown;
+        let report = self.report.clone();
         self.pages_of(C::NAME, Some(Reading::of::<C>()))
             .map(move |raw| {
                 let raw = raw?;
                 let mut items = C::default();
                 for item in raw.items {
-                    demultiplex(&mut items, item, unknown)?;
+                    match (demultiplex(&mut items, item, unknown), &report) {
+                        (Err(err), Some(report)) if undecodable(&err) => report(err),
+                        (result, _) => {
+                            result?;
+                        }
+                    }
                 }
                 Ok(ScanPage {
                     items,
@@ -898,7 +956,20 @@ impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
         }
         .into()
     }
+
+    fn undecodable(&self, err: Error) -> Result<()> {
+        match &self.report {
+            Some(report) => {
+                report(err);
+                Ok(())
+            }
+            None => Err(err),
+        }
+    }
 }
+
+/// Where a scan that skips undecodable items reports them.
+type Report<'db> = Arc<dyn Fn(Error) + Send + Sync + 'db>;
 
 /// What DynamoDB's `LastEvaluatedKey` holds on a scan of `I`: the index's
 /// keys, and on a global secondary index the table's too.

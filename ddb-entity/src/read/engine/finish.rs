@@ -12,7 +12,7 @@ use tracing::Instrument;
 use super::run::Run;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::read::filter::Reading;
 use crate::table::Table;
 
@@ -57,6 +57,23 @@ pub(crate) trait Source<'db>: Send + Sync + Sized + 'db {
 
     /// The error of [`one`] finding a second `entity`.
     fn not_unique(&self, entity: &'static str) -> Error;
+
+    /// What to do with `err`, the error of an item that does not decode
+    /// ([`undecodable`]): by default the read fails with it; a source
+    /// whose caller asked to skip such items reports it and goes on.
+    fn undecodable(&self, err: Error) -> Result<()> {
+        Err(err)
+    }
+}
+
+/// Whether `err` says an item does not decode as the member it is routed
+/// to (a field missing or of another type, keys that are not the value's,
+/// keys two members parse).
+pub(crate) fn undecodable(err: &Error) -> bool {
+    matches!(
+        err.kind(),
+        ErrorKind::Decode | ErrorKind::KeyMismatch | ErrorKind::AmbiguousKey
+    )
 }
 
 /// Hands items of `run` into `into` until it kept `most` (and what the
@@ -64,13 +81,14 @@ pub(crate) trait Source<'db>: Send + Sync + Sized + 'db {
 /// requests are used up. Each request asks for what is still missing until
 /// an item is handed out and not kept (another type, an unknown item) or a
 /// response leaves items out: whole pages from then on.
-async fn fill<C: Collection>(
-    run: &mut Run<'_>,
+async fn fill<'db, S: Source<'db>, C: Collection>(
+    source: &S,
+    run: &mut Run<'db>,
     into: &mut C,
-    unknown: UnknownItems,
     most: Option<usize>,
     mut rounds: Option<usize>,
 ) -> Result<()> {
+    let unknown = source.unknown();
     let most = [most, run.left].into_iter().flatten().min();
     let mut kept = 0;
     while most.is_none_or(|most| kept < most) {
@@ -78,13 +96,19 @@ async fn fill<C: Collection>(
         let Some(item) = run.next(wanted, &mut rounds).await? else {
             break;
         };
-        if demultiplex(into, item, unknown)? {
-            kept += 1;
-            if let Some(left) = &mut run.left {
-                *left -= 1;
+        match demultiplex(into, item, unknown) {
+            Ok(true) => {
+                kept += 1;
+                if let Some(left) = &mut run.left {
+                    *left -= 1;
+                }
             }
-        } else {
-            run.whole_pages();
+            Ok(false) => run.whole_pages(),
+            Err(err) if undecodable(&err) => {
+                source.undecodable(err)?;
+                run.whole_pages();
+            }
+            Err(err) => return Err(err),
         }
     }
     Ok(())
@@ -100,7 +124,7 @@ where
     async move {
         let mut run = source.start(Some(Reading::of::<C>()))?;
         let mut collection = C::default();
-        let result = fill(&mut run, &mut collection, source.unknown(), None, None).await;
+        let result = fill(&source, &mut run, &mut collection, None, None).await;
         run.totals().record();
         result.map(|()| collection)
     }
@@ -123,7 +147,7 @@ where
     let page_size = source.page_size();
     let rounds = page_size.is_none().then_some(1);
     let mut items = C::default();
-    fill(run, &mut items, source.unknown(), page_size, rounds).await?;
+    fill(source, run, &mut items, page_size, rounds).await?;
     Ok(Some(Page {
         items,
         cursor: source.cursor(run)?,
@@ -215,7 +239,7 @@ where
 {
     let mut run = source.start(Some(Reading::of_item::<T>()))?;
     let mut found = Vec::<T>::new();
-    let result = fill(&mut run, &mut found, source.unknown(), Some(most), None).await;
+    let result = fill(&*source, &mut run, &mut found, Some(most), None).await;
     run.totals().record();
     result.map(|()| found)
 }
