@@ -325,7 +325,7 @@ pub(crate) fn demultiplex<C: Collection>(
     collection: &mut C,
     item: Item,
     policy: UnknownItems,
-) -> Result<()> {
+) -> Result<bool> {
     let schema = C::Table::SCHEMA;
     let unknown = |item: &Item, found| Repr::UnknownType {
         collection: C::NAME,
@@ -340,7 +340,7 @@ pub(crate) fn demultiplex<C: Collection>(
                 entity_type,
                 "skipping an item of a type the collection does not hold"
             );
-            Ok(())
+            Ok(false)
         }
         // The server was asked not to return it: it did anyway.
         UnknownItems::Error | UnknownItems::Filter => Err(unknown.into()),
@@ -367,7 +367,7 @@ pub(crate) fn demultiplex<C: Collection>(
                 // Asked for the collection's items only, on a table with no
                 // type attribute to filter on: what the server could not
                 // leave out is left out here.
-                None if policy == UnknownItems::Filter => return Ok(()),
+                None if policy == UnknownItems::Filter => return Ok(false),
                 None => {
                     let unmatched = Repr::UnmatchedKey {
                         collection: C::NAME,
@@ -380,7 +380,7 @@ pub(crate) fn demultiplex<C: Collection>(
         None => return Err(unknown(&item, None).into()),
     };
     if collection.push_item(known, item)? {
-        return Ok(());
+        return Ok(true);
     }
     // A hand-written collection whose `TYPES` and `push_item` disagree:
     // the same policy, without the key (the item went to `push_item`).

@@ -537,13 +537,13 @@ async fn a_sealed_cursor_of_a_filtered_listing_resumes_only_that_filter() {
     // Orders of 2 € or more, read three at a time.
     let filtered = |at_least: i64| listing(&db).filter(total().ge(at_least));
     let page: Page<Vec<Order>> = filtered(200).page_size(3).page().await.unwrap();
-    assert_eq!(ids(&page.items), ["A-2"]);
+    assert_eq!(ids(&page.items), ["A-2", "A-3", "A-4"]);
     let cursor = page.cursor.expect("more to read");
     log.clear();
 
     // The same filter, built again: the listing goes on.
     let rest: Vec<Order> = filtered(200).after(cursor.clone()).all().await.unwrap();
-    assert_eq!(ids(&rest), ["A-3", "A-4", "A-5", "A-6"]);
+    assert_eq!(ids(&rest), ["A-5", "A-6"]);
     log.clear();
     // No filter, another value, another condition: refused before sending.
     let others = [

@@ -100,12 +100,17 @@ impl aws_sdk_dynamodb::config::Intercept for RequestLog {
     }
 }
 
+/// A client of `dynamo` whose every request is logged.
+pub fn logged_client(dynamo: &LocalDynamo) -> (aws_sdk_dynamodb::Client, RequestLog) {
+    let log = RequestLog::default();
+    let config = dynamo.config_builder().interceptor(log.clone()).build();
+    (aws_sdk_dynamodb::Client::from_conf(config), log)
+}
+
 /// Like [`app_table`], with every request the returned `Db` sends logged.
 pub async fn logged_app_table() -> (LocalDynamo, Db<App>, RequestLog) {
     let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
-    let log = RequestLog::default();
-    let config = dynamo.config_builder().interceptor(log.clone()).build();
-    let client = aws_sdk_dynamodb::Client::from_conf(config);
+    let (client, log) = logged_client(&dynamo);
     let db = Db::<App>::new(client, dynamo.unique_table_name("it"));
     db.create_table_if_missing()
         .send()

@@ -1,5 +1,6 @@
 //! Opaque, checked query cursors, sealed for untrusted clients.
 
+mod multi;
 mod scope;
 #[cfg(feature = "sealed-cursors")]
 mod seal;
@@ -48,11 +49,16 @@ pub(crate) use shards::ShardPosition;
 /// with the detail in [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///
 /// A query of a **sharded** partition (read over all its shards, merged)
-/// hands out one cursor for all of them: unsealed (`m1.…`) it holds the
-/// index, the partition and the shard count, checked on use, and where the
-/// merge stands in each shard; sealed (`s1.…`) the positions alone, bound
-/// to the query and its shard count. A cursor of another shard count, or
-/// of a single partition, is refused.
+/// hands out one cursor for all of them: unsealed (`m2.…`) it holds the
+/// index, the partition and the shard count, checked on use, where the
+/// merge stands in each shard, and the merged position (the sort key and
+/// shard of the last item handed out); sealed (`s1.…`) the positions
+/// alone, bound to the query and its shard count. A resumed read hands out
+/// nothing that sorts before the merged position, so items written below
+/// it meanwhile never come back out of order (as on one partition). A
+/// cursor of another shard count, or of a single partition, is refused;
+/// one of the earlier format (`m1.…`, and sealed ones made by it) with
+/// [`CursorFault::Outdated`](crate::error::CursorFault::Outdated).
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -89,12 +95,18 @@ enum Form {
     Sealed(Vec<u8>),
     /// Every shard's position of a query read over shards, checked on use.
     Shards(Positions),
+    /// The index, key condition and typed key of a multi-attribute index
+    /// query, checked on use.
+    Multi(Vec<u8>),
 }
 
 /// The text prefix of each form: the version of its format.
 const PLAIN: &str = "c2";
 const SEALED: &str = "s1";
-const SHARDS: &str = "m1";
+const SHARDS: &str = "m2";
+const MULTI: &str = "k1";
+/// The sharded form before the merged position was part of it.
+const SHARDS_V1: &str = "m1";
 
 /// Without the `sealed-cursors` feature no handle holds a seal: a stand-in
 /// that has no values, so the code that would use one is never reached.
@@ -154,14 +166,14 @@ impl Cursor {
                 CursorFault::Mismatch,
                 "it is the cursor of a query read over shards, and this partition is not sharded",
             )),
-            (Form::Plain(_) | Form::Shards(_), Some(_)) => Err(invalid(
-                CursorFault::Unsealed,
-                "it is not sealed, and this handle takes sealed cursors only",
+            (Form::Multi(_), None) => Err(invalid(
+                CursorFault::Mismatch,
+                "it is the cursor of a query of a multi-attribute index",
             )),
-            (Form::Sealed(_), None) => Err(invalid(
-                CursorFault::NoSeal,
-                "it is sealed, and this handle has no cursor seal to open it with (Db::with_cursor_seal)",
-            )),
+            (Form::Plain(_) | Form::Shards(_) | Form::Multi(_), Some(_)) => {
+                Err(sealing_mismatch(false))
+            }
+            (Form::Sealed(_), None) => Err(sealing_mismatch(true)),
         }
     }
 
@@ -352,6 +364,7 @@ impl fmt::Display for Cursor {
             Form::Plain(position) => (PLAIN, position.encode()),
             Form::Sealed(sealed) => (SEALED, sealed.clone()),
             Form::Shards(positions) => (SHARDS, positions.encode()),
+            Form::Multi(bytes) => (MULTI, bytes.clone()),
         };
         let mut text = String::with_capacity(3 + bytes.len().div_ceil(3) * 4);
         text.push_str(version);
@@ -373,6 +386,10 @@ impl fmt::Debug for Cursor {
             Form::Sealed(sealed) => f
                 .debug_struct("Cursor")
                 .field("sealed_bytes", &sealed.len())
+                .finish(),
+            Form::Multi(bytes) => f
+                .debug_struct("Cursor")
+                .field("multi_bytes", &bytes.len())
                 .finish(),
             Form::Shards(positions) => f
                 .debug_struct("Cursor")
@@ -398,6 +415,11 @@ impl FromStr for Cursor {
         match version {
             PLAIN => Ok(Cursor(Form::Plain(Position::decode(&bytes()?)?))),
             SHARDS => Ok(Cursor(Form::Shards(Positions::decode(&bytes()?)?))),
+            MULTI => Ok(Cursor(Form::Multi(bytes()?))),
+            SHARDS_V1 => Err(invalid(
+                CursorFault::Outdated,
+                "it is a sharded cursor of an earlier format (per-shard positions only, `m1.`), which could repeat items written below the merged position; start the listing again",
+            )),
             SEALED => {
                 let sealed = bytes()?;
                 if sealed.len() < SEALED_MIN_LEN {
@@ -422,6 +444,22 @@ fn scan_scope(index: Option<&str>, segment: u32, total: u32) -> String {
 
 /// Key id, 24-byte nonce, the expiry (at least one byte), 16-byte tag.
 const SEALED_MIN_LEN: usize = 1 + 24 + 1 + 16;
+
+/// A sealed cursor on a handle without a seal (`sealed`), or an unsealed
+/// one on a handle that takes sealed cursors only.
+fn sealing_mismatch(sealed: bool) -> Error {
+    if sealed {
+        invalid(
+            CursorFault::NoSeal,
+            "it is sealed, and this handle has no cursor seal to open it with (Db::with_cursor_seal)",
+        )
+    } else {
+        invalid(
+            CursorFault::Unsealed,
+            "it is not sealed, and this handle takes sealed cursors only",
+        )
+    }
+}
 
 fn invalid(fault: CursorFault, reason: impl Into<String>) -> Error {
     Repr::InvalidCursor {

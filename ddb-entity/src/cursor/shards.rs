@@ -7,6 +7,12 @@
 //! a k-way merge every item handed out sorts before every item still to
 //! come, so the rest of the merge is the merge of the rests.
 //!
+//! Resuming also needs the merged position: a shard's own position may be
+//! well below the last item handed out (its items were not reached yet),
+//! and items written there meanwhile sort before what the client already
+//! has. The cursor ends with that position (the sort key and shard of the
+//! last item handed out), and a resumed read hands out nothing before it.
+//!
 //! The content is, per shard in shard order, a tag (`0` start, `1` after,
 //! `2` done) and after a `1` the values of the scope's key attributes
 //! except the partition's (each shard's partition value is known: the
@@ -15,6 +21,8 @@
 //! length of their common prefix, then the rest, length-prefixed. The
 //! keys of one listing's shards share long prefixes (`ORDER#0000…`), so
 //! a 16-shard cursor is about half as long as the values written out.
+//! Then `0` (nothing handed out yet), or `1`, the shard and the sort key of
+//! the merged position.
 //! Unsealed (`m1.`), it is preceded by the index, the partition prefix and
 //! the shard count, which the query checks; sealed (`s1.`), those are the
 //! binding ([`Scope::binding`] with the count), so only this query opens it.
@@ -26,6 +34,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::{Cursor, CursorSeal, Form, Scope, invalid, wire};
 use crate::error::{CursorFault, Result};
 use crate::item::Item;
+
+/// The merged order's position: the sort key of the last item handed out
+/// and its shard.
+pub(crate) type Merged = (String, usize);
 
 /// Where a query read over shards stands in one shard.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,10 +110,19 @@ impl Cursor {
     pub(crate) fn at_shards(
         scope: &Scope<'_>,
         positions: &[ShardPosition],
+        merged: Option<(&str, usize)>,
         seal: Option<&CursorSeal>,
         now: SystemTime,
     ) -> Result<Self> {
-        let content = content(scope, positions)?;
+        let mut content = content(scope, positions)?;
+        match merged {
+            None => content.push(0),
+            Some((sort_key, shard)) => {
+                content.push(1);
+                wire::put_varint(&mut content, shard as u64);
+                wire::put_field(&mut content, sort_key.as_bytes());
+            }
+        }
         match seal {
             None => Ok(Cursor(Form::Shards(Positions {
                 index: scope.index.unwrap_or_default().to_owned(),
@@ -114,13 +135,14 @@ impl Cursor {
     }
 
     /// Where every shard of the query read over shards in `scope` resumes
-    /// from this cursor, or why it is not this query's.
+    /// from this cursor, and the merged position (sort key and shard of the
+    /// last item handed out), or why it is not this query's.
     pub(crate) fn resume_shards(
         &self,
         scope: &Scope<'_>,
         seal: Option<&CursorSeal>,
         now: SystemTime,
-    ) -> Result<Vec<ShardPosition>> {
+    ) -> Result<(Vec<ShardPosition>, Option<Merged>)> {
         let mismatch = |reason: String| invalid(CursorFault::Mismatch, reason);
         let count = scope.shards.expect("a sharded scope");
         let content = match (&self.0, seal) {
@@ -145,18 +167,8 @@ impl Cursor {
                 ));
             }
             (Form::Sealed(sealed), Some(seal)) => seal.open_content(sealed, scope, now)?,
-            (_, None) => {
-                return Err(invalid(
-                    CursorFault::NoSeal,
-                    "it is sealed, and this handle has no cursor seal to open it with (Db::with_cursor_seal)",
-                ));
-            }
-            (_, Some(_)) => {
-                return Err(invalid(
-                    CursorFault::Unsealed,
-                    "it is not sealed, and this handle takes sealed cursors only",
-                ));
-            }
+            (_, None) => return Err(super::sealing_mismatch(true)),
+            (_, Some(_)) => return Err(super::sealing_mismatch(false)),
         };
         let malformed = |reason: &str| invalid(CursorFault::Malformed, reason);
         let attributes = scope.key_attributes();
@@ -197,6 +209,32 @@ impl Cursor {
                 _ => return Err(malformed("it holds an unknown shard position")),
             });
         }
+        let merged = match reader.0.split_first() {
+            // What the earlier format (`m1.`, sealed alike) ended with.
+            None => {
+                return Err(invalid(
+                    CursorFault::Outdated,
+                    "it is a sharded cursor of an earlier format (per-shard positions only); start the listing again",
+                ));
+            }
+            Some((0, rest)) => {
+                reader.0 = rest;
+                None
+            }
+            Some((1, rest)) => {
+                reader.0 = rest;
+                let shard = reader
+                    .varint()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|n| *n < usize::from(count))
+                    .ok_or_else(|| malformed("its merged position is incomplete"))?;
+                let key = reader
+                    .string()
+                    .ok_or_else(|| malformed("its merged position is incomplete"))?;
+                Some((key, shard))
+            }
+            Some(_) => return Err(malformed("it holds an unknown merged position")),
+        };
         if !reader.is_empty() {
             return Err(malformed("it holds more than its shards"));
         }
@@ -207,7 +245,7 @@ impl Cursor {
                 "it has every shard done, which no page hands out",
             ));
         }
-        Ok(positions)
+        Ok((positions, merged))
     }
 }
 

@@ -190,7 +190,7 @@ mod sealed {
     fn bytes(cursor: &Cursor) -> &[u8] {
         match &cursor.0 {
             Form::Sealed(bytes) => bytes,
-            Form::Plain(_) | Form::Shards(_) => panic!("not sealed"),
+            Form::Plain(_) | Form::Shards(_) | Form::Multi(_) => panic!("not sealed"),
         }
     }
 
@@ -495,12 +495,25 @@ mod shards {
     #[test]
     fn a_composite_cursor_round_trips_and_is_checked_exactly() {
         let here = sharded(4);
-        let cursor = Cursor::at_shards(&here, &positions(), None, now()).unwrap();
+        let cursor = Cursor::at_shards(&here, &positions(), None, None, now()).unwrap();
         let text = cursor.to_string();
-        assert!(text.starts_with("m1."), "{text}");
+        assert!(text.starts_with("m2."), "{text}");
+        // The merged position round-trips; the earlier format is refused
+        // with its own fault, never read as a position.
+        let merged = Cursor::at_shards(&here, &positions(), Some(("NAME#Smith", 3)), None, now())
+            .unwrap()
+            .to_string();
+        let (_, at) = merged
+            .parse::<Cursor>()
+            .unwrap()
+            .resume_shards(&here, None, now())
+            .unwrap();
+        assert_eq!(at, Some(("NAME#Smith".to_owned(), 3)));
+        let old = format!("m1.{}", &text[3..]);
+        assert_eq!(fault(old.parse::<Cursor>()), CursorFault::Outdated);
         let parsed: Cursor = text.parse().unwrap();
         assert_eq!(
-            parsed.resume_shards(&here, None, now()).unwrap(),
+            parsed.resume_shards(&here, None, now()).unwrap().0,
             positions()
         );
         assert_eq!(
@@ -550,12 +563,15 @@ mod shards {
             ShardPosition::Done,
             with_sort(3, "NAME#"),
         ];
-        let cursor = Cursor::at_shards(&here, &positions, None, now()).unwrap();
+        let cursor = Cursor::at_shards(&here, &positions, None, None, now()).unwrap();
         let parsed: Cursor = cursor.to_string().parse().unwrap();
-        assert_eq!(parsed.resume_shards(&here, None, now()).unwrap(), positions);
+        assert_eq!(
+            parsed.resume_shards(&here, None, now()).unwrap().0,
+            positions
+        );
         // Repeated values cost two bytes a shard, not the value again.
         let same: Vec<ShardPosition> = (0..4).map(|shard| with_sort(shard, "NAME#Smith")).collect();
-        let short = Cursor::at_shards(&here, &same, None, now())
+        let short = Cursor::at_shards(&here, &same, None, None, now())
             .unwrap()
             .to_string();
         let first = Cursor::at_shards(
@@ -566,6 +582,7 @@ mod shards {
                 ShardPosition::Done,
                 ShardPosition::Done,
             ],
+            None,
             None,
             now(),
         )
@@ -586,7 +603,7 @@ mod shards {
         let mut wrong = positions();
         wrong[1] = ShardPosition::After(key_in(0, 1));
         assert_eq!(
-            fault(Cursor::at_shards(&here, &wrong, None, now())),
+            fault(Cursor::at_shards(&here, &wrong, None, None, now())),
             CursorFault::Mismatch
         );
         // A key without the index's sort key.
@@ -594,12 +611,18 @@ mod shards {
         partial.remove("GSI1SK");
         wrong[1] = ShardPosition::After(partial);
         assert_eq!(
-            fault(Cursor::at_shards(&here, &wrong, None, now())),
+            fault(Cursor::at_shards(&here, &wrong, None, None, now())),
             CursorFault::Mismatch
         );
         // Three positions for four shards.
         assert_eq!(
-            fault(Cursor::at_shards(&here, &positions()[..3], None, now())),
+            fault(Cursor::at_shards(
+                &here,
+                &positions()[..3],
+                None,
+                None,
+                now()
+            )),
             CursorFault::Mismatch
         );
     }
@@ -607,7 +630,7 @@ mod shards {
     #[test]
     fn a_malformed_composite_is_refused() {
         let here = sharded(4);
-        let text = Cursor::at_shards(&here, &positions(), None, now())
+        let text = Cursor::at_shards(&here, &positions(), None, None, now())
             .unwrap()
             .to_string();
         for len in 3..text.len() {
@@ -620,7 +643,7 @@ mod shards {
             index: "GSI1".into(),
             prefix: PREFIX.into(),
             count: 4,
-            content: vec![2, 2, 2, 2],
+            content: vec![2, 2, 2, 2, 0],
         };
         assert_eq!(
             fault(Cursor(Form::Shards(done)).resume_shards(&here, None, now())),
@@ -643,12 +666,12 @@ mod shards {
     fn a_sealed_composite_opens_only_for_its_query_and_count() {
         let seal = CursorSeal::new(1, [3; 32]);
         let here = sharded(4);
-        let cursor = Cursor::at_shards(&here, &positions(), Some(&seal), now()).unwrap();
+        let cursor = Cursor::at_shards(&here, &positions(), None, Some(&seal), now()).unwrap();
         assert!(cursor.is_sealed());
         let text = cursor.to_string();
         let parsed: Cursor = text.parse().unwrap();
         assert_eq!(
-            parsed.resume_shards(&here, Some(&seal), now()).unwrap(),
+            parsed.resume_shards(&here, Some(&seal), now()).unwrap().0,
             positions()
         );
         for other in [

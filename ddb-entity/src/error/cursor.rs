@@ -49,11 +49,22 @@ pub enum CursorFault {
     /// A sealed cursor of this query, authentic, past the expiry it was
     /// sealed with: the client should start the listing again.
     Expired,
+    /// A cursor of an earlier format this version no longer resumes from
+    /// (a sharded query's `m1.` cursor, which held per-shard positions
+    /// only): the client should start the listing again.
+    ///
+    /// ```
+    /// use ddb_entity::{Cursor, op::CursorFault};
+    ///
+    /// let err = "m1.AAAAAA".parse::<Cursor>().unwrap_err();
+    /// assert_eq!(err.cursor_fault(), Some(CursorFault::Outdated));
+    /// ```
+    Outdated,
 }
 
 impl CursorFault {
     /// A short name: `"malformed"`, `"mismatch"`, `"unsealed"`, `"no seal"`,
-    /// `"unauthentic"` or `"expired"`.
+    /// `"unauthentic"`, `"expired"` or `"outdated"`.
     ///
     /// ```
     /// assert_eq!(ddb_entity::op::CursorFault::Expired.as_str(), "expired");
@@ -66,6 +77,7 @@ impl CursorFault {
             CursorFault::NoSeal => "no seal",
             CursorFault::Unauthentic => "unauthentic",
             CursorFault::Expired => "expired",
+            CursorFault::Outdated => "outdated",
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Reads: one entity by key (GetItem) and one partition of the table or an
-//! index (Query), typed and demultiplexed.
+//! Reads: one entity by key (GetItem), one partition of the table or an
+//! index (Query), a multi-attribute index (MultiQuery) and scans, typed
+//! and demultiplexed, all finished by the one engine (`engine/`).
 
 pub(crate) mod engine;
 mod filter;
@@ -10,10 +11,11 @@ mod plan;
 mod query;
 mod scan;
 
+pub use engine::finish::Page;
 pub use get::Get;
 pub use multi::MultiQuery;
 #[cfg(feature = "model")]
 pub(crate) use plan::shown as shown_key;
 pub use plan::{ReadOperation, ReadPlan, SortCondition};
-pub use query::{Page, Query};
+pub use query::Query;
 pub use scan::{Scan, ScanPage};

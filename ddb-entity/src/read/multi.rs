@@ -3,17 +3,20 @@
 //! value of its field's own type.
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use futures_util::stream::Stream;
 use serde::Serialize;
-use tracing::Instrument;
 
-use super::engine::{Items, Operation, Rendered, Target, Totals, page};
+use super::engine::finish::{self, Page, Source};
+use super::engine::run::{Lane, Named, Order, Run, Setup};
+use super::engine::{Operation, Rendered, Target};
 use super::filter::{Filters, Reading};
-use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
+use super::query::projection;
+use crate::collection::{Collection, CollectionItem, UnknownItems};
+use crate::cursor::{Cursor, Scope, ShardPosition};
 use crate::db::Db;
 use crate::entity::{Entity, Field};
 use crate::error::{Error, Repr, Result};
 use crate::expr::{Condition, Placeholders};
-use crate::item::Item;
 use crate::table::{KeyAttribute, KeyAttributeType, MultiKeyIndex, Table};
 
 impl<T: Table> Db<T> {
@@ -97,14 +100,18 @@ impl<T: Table> Db<T> {
             page_size: None,
             unknown: UnknownItems::default(),
             include_expired: false,
-            select_count: false,
+            cursor: None,
+            projection: None,
+            filter_text: None,
         }
     }
 }
 
 /// A Query of a multi-attribute index; see [`Db::query_multi`]. Finish
 /// with [`collect`](Self::collect), [`all`](Self::all),
-/// [`first`](Self::first), [`one`](Self::one) or [`count`](Self::count).
+/// [`page`](Self::page), [`pages`](Self::pages), [`first`](Self::first),
+/// [`one`](Self::one) or [`count`](Self::count) — the same finishing
+/// methods, with the same guarantees, as [`Query`](crate::read::Query)'s.
 #[must_use = "nothing is read until you call `.collect().await` or `.all().await`"]
 pub struct MultiQuery<'db, I: MultiKeyIndex> {
     db: &'db Db<I::Table>,
@@ -115,8 +122,10 @@ pub struct MultiQuery<'db, I: MultiKeyIndex> {
     page_size: Option<usize>,
     unknown: UnknownItems,
     include_expired: bool,
-    /// Only count (`Select=COUNT`).
-    select_count: bool,
+    cursor: Option<Cursor>,
+    projection: Option<Vec<&'static str>>,
+    /// Once started: the filter's canonical text, when cursors are sealed.
+    filter_text: Option<Vec<u8>>,
 }
 
 impl<I: MultiKeyIndex> std::fmt::Debug for MultiQuery<'_, I> {
@@ -252,8 +261,10 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
         self
     }
 
-    /// At most `limit` items read in all (before any filter, as DynamoDB
-    /// counts).
+    /// At most `limit` items returned in all: exactly `limit` of the asked
+    /// type(s) when the index holds that many (items of other types,
+    /// expired items and items a filter drops are read past, never
+    /// counted), as [`Query::limit`](crate::read::Query::limit).
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = Some(limit);
         self
@@ -278,16 +289,134 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
         self
     }
 
-    /// Every page into a [`Collection`].
+    /// Resume after a [`Page::cursor`] of the same query (the same index,
+    /// key conditions and, on a handle that seals its cursors, direction
+    /// and filter): checked before anything is sent, refused otherwise.
+    /// A multi-attribute index's cursor (`k1.…` unsealed) holds its key
+    /// values with their types, numbers and bytes included.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Page};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct Games { partition_key: "PK", sort_key: "SK",
+    /// #     multi_key_indexes: { pub ByScore = "ByScore" {
+    /// #         partition_key: ["tournament": S], sort_key: ["score": N] } } } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, score: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 1..=5 {
+    ///     db.put(&Match { id, tournament: "T1".into(), score: id * 10 }).await?;
+    /// }
+    /// let f = Match::fields();
+    /// let by_score = || db.query_multi::<ByScore>().eq(f.tournament, "T1".to_owned());
+    /// let first: Page<Vec<Match>> = by_score().page_size(2).page().await?;
+    /// assert_eq!(first.items.iter().map(|m| m.score).collect::<Vec<_>>(), [10, 20]);
+    /// let cursor = first.cursor.unwrap().to_string().parse()?; // to a client and back
+    /// let rest: Vec<Match> = by_score().after(cursor).all().await?;
+    /// assert_eq!(rest.iter().map(|m| m.score).collect::<Vec<_>>(), [30, 40, 50]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn after(mut self, cursor: Cursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// Read only these attributes of each item, plus the keys of the table
+    /// and the index's attributes and the type and time-to-live attributes
+    /// (what demultiplexing, verification and cursors need), as
+    /// [`Query::projection`](crate::read::Query::projection).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct Games { partition_key: "PK", sort_key: "SK",
+    /// #     multi_key_indexes: { pub ByScore = "ByScore" {
+    /// #         partition_key: ["tournament": S], sort_key: ["score": N] } } } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, score: u32, #[serde(default)] notes: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Match { id: 1, tournament: "T1".into(), score: 7, notes: "x".repeat(1000) }).await?;
+    /// let f = Match::fields();
+    /// let scores: Vec<Match> = db
+    ///     .query_multi::<ByScore>()
+    ///     .eq(f.tournament, "T1".to_owned())
+    ///     .projection(["id"])
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!((scores[0].score, scores[0].notes.as_str()), (7, ""));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn projection(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
+        self.projection = Some(attributes.into_iter().collect());
+        self
+    }
+
+    /// Every page, up to the limit, into a [`Collection`].
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
-        let mut collection = C::default();
-        let unknown = self.unknown;
-        self.run(Some(Reading::of::<C>()), None, |item| {
-            demultiplex(&mut collection, item, unknown)?;
-            Ok(false)
-        })
-        .await?;
-        Ok(collection)
+        finish::collect(self).await
+    }
+
+    /// One page — up to [`page_size`](Self::page_size) items (reading on
+    /// while items are left out), or without one the items of one request
+    /// — and the cursor to resume from (see [`after`](Self::after) for an
+    /// example).
+    pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
+        finish::page(self).await
+    }
+
+    /// The pages as a `Stream`, up to the limit; the last page's cursor is
+    /// `None` once the index's items are exhausted.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use futures_util::TryStreamExt;
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Page};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct Games { partition_key: "PK", sort_key: "SK",
+    /// #     multi_key_indexes: { pub ByScore = "ByScore" {
+    /// #         partition_key: ["tournament": S], sort_key: ["score": N] } } } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = Games, pk = "MATCH#{id}", sk = "MATCH")]
+    /// struct Match { id: u32, tournament: String, score: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 1..=5 {
+    ///     db.put(&Match { id, tournament: "T1".into(), score: id }).await?;
+    /// }
+    /// let f = Match::fields();
+    /// let pages: Vec<Page<Vec<Match>>> = db
+    ///     .query_multi::<ByScore>()
+    ///     .eq(f.tournament, "T1".to_owned())
+    ///     .page_size(2)
+    ///     .pages()
+    ///     .try_collect()
+    ///     .await?;
+    /// assert_eq!(pages.iter().map(|p| p.items.len()).collect::<Vec<_>>(), [2, 2, 1]);
+    /// assert!(pages[2].cursor.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn pages<C: Collection<Table = I::Table>>(
+        self,
+    ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
+        finish::pages(self)
     }
 
     /// The first item in key order (the last with
@@ -337,15 +466,7 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     where
         T: CollectionItem<Table = I::Table>,
     {
-        let cap = self.cap(1);
-        let mut found = Vec::<T>::new();
-        let unknown = self.unknown;
-        self.run(Some(Reading::of_item::<T>()), cap, |item| {
-            demultiplex(&mut found, item, unknown)?;
-            Ok(!found.is_empty())
-        })
-        .await?;
-        Ok(found.into_iter().next())
+        finish::first(self).await
     }
 
     /// The one item the conditions select, `None` if none, and
@@ -356,39 +477,16 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     where
         T: CollectionItem<Table = I::Table>,
     {
-        let cap = self.cap(2);
-        let described = self.describe();
-        let mut found = Vec::<T>::new();
-        let unknown = self.unknown;
-        self.run(Some(Reading::of_item::<T>()), cap, |item| {
-            demultiplex(&mut found, item, unknown)?;
-            Ok(found.len() > 1)
-        })
-        .await?;
-        if found.len() > 1 {
-            return Err(Repr::NotUnique {
-                entity: T::NAME,
-                index: Some(I::SCHEMA.name),
-                partition: described,
-            }
-            .into());
-        }
-        Ok(found.pop())
+        finish::one(self).await
     }
 
-    /// How many items of every type the conditions (and filters) select
+    /// How many items the conditions (and filters) select, up to the limit
     /// (`Select=COUNT`, across pages; see [`first`](Self::first) for an
-    /// example). Items past their time to live that DynamoDB has not
-    /// deleted yet count too: the count is the server's.
-    pub async fn count(mut self) -> Result<usize> {
-        self.select_count = true;
-        self.run(None, None, |_| Ok(false)).await
-    }
-
-    /// Items per request for `first` (1) and `one` (2): only without a
-    /// filter, which may drop the few read.
-    fn cap(&self, n: usize) -> Option<usize> {
-        (!self.filters.drop_items(&I::Table::SCHEMA, self.unknown)).then_some(n)
+    /// example): without a filter items of every type, with one only the
+    /// items of the filters' entities that satisfy them; items past their
+    /// time to live only with [`include_expired`](Self::include_expired).
+    pub async fn count(self) -> Result<usize> {
+        finish::count(self).await
     }
 
     /// The equality conditions, for messages: `tournament = "T1", …`.
@@ -409,131 +507,48 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
         parts.join(", ")
     }
 
-    /// Sends the Query page after page, each item to `each` until it
-    /// returns true or the limit or the index's items run out; returns how
-    /// many items DynamoDB counted (`Count`: all of them with
-    /// `Select=COUNT`, which returns none).
-    async fn run(
-        self,
-        read: Option<Reading>,
-        cap: Option<usize>,
-        mut each: impl FnMut(Item) -> Result<bool>,
-    ) -> Result<usize> {
-        let schema = I::SCHEMA;
-        let collection = read.map_or("(count)", |read| read.collection);
-        let span = tracing::info_span!(
-            "ddb.query",
-            table = self.db.table_name(),
-            index = schema.name,
-            collection,
-            filtered = !self.filters.is_empty(),
-            requests = tracing::field::Empty,
-            items = tracing::field::Empty,
-            scanned = tracing::field::Empty,
-            consumed_rcu = tracing::field::Empty,
-            consumed_wcu = tracing::field::Empty,
-        );
-        async move {
-            let mut p = Placeholders::default();
-            let key_condition = self.key_condition(&mut p)?;
-            let table_schema = I::Table::SCHEMA;
-            self.filters.check(&table_schema, None)?;
-            // A filter cannot name the index's own key attributes.
-            let index_attributes: Vec<&str> = schema.attributes().map(|key| key.name).collect();
-            if let Some(attribute) = self.filters.attributes().find(|name| {
-                schema.attributes().any(|key| key.name == *name)
-            }) {
-                return Err(Repr::InvalidExpression {
-                    what: format!("a filter on index `{}`", schema.name),
-                    reason: format!(
-                        "it names `{attribute}`, one of the index's key attributes; select by key with the query's conditions instead"
-                    ),
-                }
-                .into());
-            }
-            let filter = self
-                .filters
-                .render(&table_schema, self.unknown, read, &index_attributes, &mut p)?;
-            let rendered = Rendered {
-                operation: Operation::Query {
-                    key_condition,
-                    reverse: self.reverse,
-                },
-                index: Some(schema.name),
-                filter,
-                projection: None,
-                names: p.names_or_none(),
-                values: p.values_or_none(),
-                consistent: false,
-                count: self.select_count,
-            };
-            let target = Target {
-                client: self.db.client(),
-                table: self.db.table_name(),
-                meter: self.db.meter(),
-                now: self.db.now(),
-            };
-            // Decoding verifies the table's keys; the index's are the
-            // entity's own fields.
-            let kept = Items::Typed {
-                    schema: &table_schema,
-                include_expired: self.include_expired,
-                found_by: None,
-            };
-            let mut start_key: Option<Item> = None;
-            let mut remaining = self.limit;
-            let mut counted = 0usize;
-            let mut totals = Totals::default();
-            let mut short = false;
-            loop {
-                if remaining == Some(0) {
-                    break;
-                }
-                // `cap` until a response leaves items out: then whole pages.
-                let cap = cap.filter(|_| !short);
-                let per_request = [self.page_size, remaining, cap].into_iter().flatten().min();
-                let answer = match page::send(
-                    target,
-                    &rendered,
-                    start_key.take(),
-                    per_request,
-                    kept,
-                    &mut totals,
-                )
-                .await
-                {
-                    Ok(answer) => answer,
-                    Err(err) => {
-                        totals.record();
-                        return Err(err);
-                    }
-                };
-                if let Some(left) = &mut remaining {
-                    *left = left.saturating_sub(answer.scanned);
-                }
-                counted += answer.counted;
-                if answer.last_key.is_some()
-                    && per_request.is_some_and(|asked| answer.items.len() < asked)
-                {
-                    short = true;
-                }
-                let mut stop = false;
-                for item in answer.items {
-                    if each(item)? {
-                        stop = true;
-                        break;
-                    }
-                }
-                start_key = answer.last_key;
-                if stop || start_key.is_none() {
-                    break;
-                }
-            }
-            totals.record();
-            Ok(counted)
+    /// Every condition in one text form: what this query's cursors are
+    /// held to (a cursor of other conditions is refused).
+    fn condition_text(&self) -> String {
+        let mut text = String::new();
+        for c in &self.conditions {
+            text.push_str(&format!("{}{:?}{:?};", c.attribute, c.op, c.values));
         }
-        .instrument(span)
-        .await
+        text
+    }
+
+    /// What the index's `LastEvaluatedKey` holds: its attributes and the
+    /// table's keys, sorted, each once.
+    fn key_attributes() -> Vec<&'static str> {
+        let primary = I::Table::SCHEMA.primary;
+        let mut names: Vec<&'static str> = I::SCHEMA
+            .attributes()
+            .map(|a| a.name)
+            .chain(
+                [Some(primary.partition_key), primary.sort_key]
+                    .into_iter()
+                    .flatten(),
+            )
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// The scope its cursors are made and resumed in, with the key
+    /// condition's text `conditions`.
+    fn scope<'a>(&'a self, conditions: &'a str) -> Scope<'a> {
+        let primary = I::Table::SCHEMA.primary;
+        Scope {
+            table: self.db.table_name(),
+            index: Some(I::SCHEMA.name),
+            keys: [primary, primary],
+            partition: conditions,
+            range: None,
+            reverse: self.reverse,
+            filter: self.filter_text.as_deref(),
+            shards: None,
+        }
     }
 
     /// [`collect`](Self::collect) into a `Vec<E>`.
@@ -652,4 +667,161 @@ fn check_type(key: &KeyAttribute, value: &AttributeValue) -> std::result::Result
         key.ty.as_str(),
         key.ty.as_str()
     ))
+}
+
+impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
+    type Table = I::Table;
+
+    fn unknown(&self) -> UnknownItems {
+        self.unknown
+    }
+
+    fn page_size(&self) -> Option<usize> {
+        self.page_size
+    }
+
+    fn span(&self, collection: &'static str) -> tracing::Span {
+        tracing::info_span!(
+            "ddb.query",
+            table = self.db.table_name(),
+            index = I::SCHEMA.name,
+            collection,
+            filtered = !self.filters.is_empty(),
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        )
+    }
+
+    fn start(&mut self, read: Option<Reading>) -> Result<Run<'db>> {
+        let schema = I::SCHEMA;
+        let table_schema = I::Table::SCHEMA;
+        let mut p = Placeholders::default();
+        let key_condition = self.key_condition(&mut p)?;
+        self.filters.check(&table_schema, None)?;
+        // A filter cannot name the index's own key attributes.
+        let index_attributes: Vec<&'static str> = schema.attributes().map(|key| key.name).collect();
+        if let Some(attribute) = self
+            .filters
+            .attributes()
+            .find(|name| index_attributes.contains(name))
+        {
+            return Err(Repr::InvalidExpression {
+                what: format!("a filter on index `{}`", schema.name),
+                reason: format!(
+                    "it names `{attribute}`, one of the index's key attributes; select by key with the query's conditions instead"
+                ),
+            }
+            .into());
+        }
+        let mut filter =
+            self.filters
+                .render(&table_schema, self.unknown, read, &index_attributes, &mut p)?;
+        if read.is_none() && !self.include_expired {
+            // Counted on the server, where reads hide them here.
+            if let Some(unexpired) = super::filter::unexpired(&table_schema, self.db.now(), &mut p)
+            {
+                filter = Some(match filter {
+                    Some(f) => format!("({f}) AND ({unexpired})"),
+                    None => unexpired,
+                });
+            }
+        }
+        self.filter_text = match self.db.cursor_seal() {
+            Some(_) => self
+                .filters
+                .text(&table_schema, self.unknown, read, &index_attributes)?
+                .map(String::into_bytes),
+            None => None,
+        };
+        // A count returns no item: DynamoDB refuses a projection with it.
+        let projection = self
+            .projection
+            .as_ref()
+            .filter(|_| read.is_some())
+            .map(|attributes| {
+                projection(
+                    &table_schema,
+                    table_schema.primary,
+                    &index_attributes,
+                    attributes,
+                    &mut p,
+                )
+            });
+        let rendered = Rendered {
+            operation: Operation::Query {
+                key_condition,
+                reverse: self.reverse,
+            },
+            index: Some(schema.name),
+            filter,
+            projection,
+            names: p.names_or_none(),
+            values: p.values_or_none(),
+            consistent: false,
+            count: read.is_none(),
+        };
+        let keys = Self::key_attributes();
+        let position = match &self.cursor {
+            None => ShardPosition::Start,
+            Some(cursor) => {
+                let conditions = self.condition_text();
+                let scope = self.scope(&conditions);
+                ShardPosition::After(cursor.resume_multi(
+                    &scope,
+                    &keys,
+                    self.db.cursor_seal(),
+                    self.db.now(),
+                )?)
+            }
+        };
+        let short = self.filters.drop_items(&table_schema, self.unknown);
+        let db = self.db;
+        let setup = Setup {
+            target: Target::of(db),
+            schema: table_schema,
+            include_expired: self.include_expired,
+            // Decoding verifies the table's keys; the index's are the
+            // entity's own fields.
+            found_by: None,
+            order: Order::Sorted {
+                attribute: None,
+                reverse: self.reverse,
+            },
+            keys,
+            concurrency: 1,
+            page_size: self.page_size,
+            floor: None,
+            empty: false,
+            limit: self.limit,
+        };
+        let lane = Lane::new(rendered, Named::Plain, position, short);
+        Ok(Run::new(setup, vec![lane]))
+    }
+
+    fn cursor(&self, run: &Run<'db>) -> Result<Option<Cursor>> {
+        let Some(positions) = run.positions() else {
+            return Ok(None);
+        };
+        match &positions[0] {
+            ShardPosition::After(key) => {
+                let conditions = self.condition_text();
+                let scope = self.scope(&conditions);
+                Cursor::at_multi(&scope, key, self.db.cursor_seal(), self.db.now()).map(Some)
+            }
+            ShardPosition::Start => Ok(self.cursor.clone()),
+            ShardPosition::Done => Ok(None),
+        }
+    }
+
+    fn not_unique(&self, entity: &'static str) -> Error {
+        Repr::NotUnique {
+            entity,
+            index: Some(I::SCHEMA.name),
+            partition: self.describe(),
+        }
+        .into()
+    }
 }

@@ -2,28 +2,23 @@
 //! conditions, transparent pagination, and collections of mixed types.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, Stream};
-use tracing::Instrument;
+use futures_util::stream::Stream;
 
-// A sharded partition is read over its shards and merged (`Query` takes
-// both alike): the merge lives beside this file.
-#[path = "query/fanout.rs"]
-mod fanout;
-// The finishing methods below run over either source alike.
-#[path = "query/run.rs"]
-mod run;
+// A query as a source of the read engine: its lanes (one partition, or
+// one per shard), its requests and cursors.
+#[path = "query/source.rs"]
+mod source;
 
-use run::{Ask, Run};
+pub(crate) use source::projection;
 
-use super::engine::{Items, Operation, Rendered, Target, Totals, page};
-use super::filter::{Filters, Reading, key_names, unexpired};
-use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
+use super::engine::finish::{self, Page};
+use super::filter::{Filters, Reading, key_names};
+use crate::collection::{Collection, CollectionItem, UnknownItems};
 use crate::cursor::{Cursor, Scope};
 use crate::db::Db;
 use crate::entity::{Entity, Partition, RangeCondition, SortKey, SortRange};
-use crate::error::{Repr, Result};
+use crate::error::Result;
 use crate::expr::{Condition, Placeholders};
-use crate::item::Item;
 use crate::table::{KeySchema, Primary, QueryIndex, SortedIndex, Table};
 
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
@@ -60,22 +55,9 @@ pub struct Query<'db, I: QueryIndex> {
     filters: Filters,
     /// Shard requests in flight at once, for a sharded partition.
     shard_concurrency: Option<usize>,
-}
-
-/// One page of a query: the items of one request, and where to resume.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct Page<C> {
-    /// The items, demultiplexed.
-    pub items: C,
-    /// `Some` while the partition has more items (DynamoDB stopped at its
-    /// 1 MB page, or at the limit); sealed when the handle seals its
-    /// cursors.
-    pub cursor: Option<Cursor>,
-    /// How many items DynamoDB read for this page (`ScannedCount`): with a
-    /// filter, the items it then dropped too — they cost read capacity
-    /// and count towards `limit` alike.
-    pub scanned_count: usize,
+    /// Once started: the sort-key condition and the filter's canonical
+    /// text, which its cursors are made in.
+    started: Option<Started>,
 }
 
 impl<T: Table> Db<T> {
@@ -125,6 +107,7 @@ impl<T: Table> Db<T> {
             projection: None,
             filters: Filters::default(),
             shard_concurrency: None,
+            started: None,
         }
     }
 }
@@ -191,10 +174,41 @@ impl<'db, I: QueryIndex> Query<'db, I> {
         self
     }
 
-    /// Read at most `limit` items in all: DynamoDB's `Limit`, which counts
-    /// the items *read* — also those a [`filter`](Self::filter) then drops
-    /// and those the collection skips. With a filter, fewer items than the
-    /// limit may come back although more match further on.
+    /// Return at most `limit` items in all: exactly `limit` items of the
+    /// asked type(s) if the range holds that many, whatever else it holds —
+    /// items of other types, foreign or untyped items, expired items and
+    /// items a [`filter`](Self::filter) drops are read past, never counted
+    /// (the engine keeps reading until it has `limit` or the range ends).
+    /// The cursor of a limited page resumes right after its last item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DOC#{doc}", sk = "REV#{updated_at}")]
+    /// struct Revision { doc: u32, updated_at: u32 }
+    ///
+    /// /// Shares the partition, and sorts after every revision.
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DOC#{doc}", sk = "TITLE")]
+    /// struct Title { doc: u32, text: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Title { doc: 1, text: "Notes".into() }).await?;
+    /// for updated_at in [100, 200, 300] {
+    ///     db.put(&Revision { doc: 1, updated_at }).await?;
+    /// }
+    /// // The title is read first (newest first) and passed over: two revisions.
+    /// let latest: Vec<Revision> = db.query(Revision::partition(1)?).reverse(true).limit(2).all().await?;
+    /// assert_eq!(latest.iter().map(|r| r.updated_at).collect::<Vec<_>>(), [300, 200]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = Some(limit);
         self
@@ -220,9 +234,10 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Several filters must all hold.
     ///
     /// DynamoDB applies a filter **after** reading: the items it drops
-    /// were read and cost read capacity, [`limit`](Self::limit) counts
-    /// them, a page can come back with fewer items than its size (even
-    /// none) while the partition has more, and
+    /// were read and cost read capacity (the engine reads on until
+    /// [`limit`](Self::limit) or the page size is met, so a sparse filter
+    /// costs pages), a page without a page size can come back with fewer
+    /// items (even none) while the partition has more, and
     /// [`Page::scanned_count`] says how many were read. A filter saves
     /// bandwidth, never capacity: an access pattern that needs one on
     /// every call wants a key (a sort-key range or a sparse index)
@@ -262,7 +277,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// assert_eq!(view.customer.unwrap().name, "Ada");
     /// assert_eq!(view.orders.iter().map(|o| o.order_id).collect::<Vec<_>>(), [1, 3]);
     ///
-    /// // `limit` counts the items read, not the items that match.
+    /// // `limit` counts the items that match, not the items read.
     /// let page = db
     ///     .query(Order::partition(1)?)
     ///     .sk_begins_with(Order::sk())
@@ -270,7 +285,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     ///     .limit(2)
     ///     .page::<Vec<Order>>()
     ///     .await?;
-    /// assert_eq!((page.items.len(), page.scanned_count), (1, 2));
+    /// assert_eq!((page.items.len(), page.scanned_count), (2, 3));
     /// # Ok(())
     /// # }
     /// ```
@@ -350,8 +365,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// Also return items past their time to live that DynamoDB has not
-    /// deleted yet, when `include` is true (hidden by default; they still
-    /// count towards `limit`).
+    /// deleted yet, when `include` is true (hidden by default, and then
+    /// never counted towards `limit`).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -428,42 +443,15 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Every page, up to the limit, into one collection: a
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
-    pub async fn collect<C: Collection<Table = I::Table>>(mut self) -> Result<C> {
-        let span = self.span(C::NAME);
-        async move {
-            let read = Some(Reading::of::<C>());
-            let mut run = Run::start(&mut self, read)?;
-            let mut collection = C::default();
-            while let Some(items) = run.next(&self, read, Ask::All).await? {
-                for item in items {
-                    demultiplex(&mut collection, item, self.unknown)?;
-                }
-            }
-            run.totals().record();
-            Ok(collection)
-        }
-        .instrument(span)
-        .await
+    pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
+        finish::collect(self).await
     }
 
     /// One request (over shards, one per shard, or up to
     /// [`page_size`](Self::page_size) items of the merged order): its items
     /// and the cursor to resume from.
-    pub async fn page<C: Collection<Table = I::Table>>(mut self) -> Result<Page<C>> {
-        let span = self.span(C::NAME);
-        async move {
-            let read = Some(Reading::of::<C>());
-            let mut run = Run::start(&mut self, read)?;
-            let page = next_page(&self, &mut run).await?;
-            run.totals().record();
-            Ok(page.unwrap_or(Page {
-                items: C::default(),
-                cursor: None,
-                scanned_count: 0,
-            }))
-        }
-        .instrument(span)
-        .await
+    pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
+        finish::page(self).await
     }
 
     /// The pages as a `Stream`, one request each, up to the limit; the last
@@ -471,31 +459,7 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
-        let span = self.span(C::NAME);
-        stream::try_unfold(Pages::Start(self), move |state| {
-            let span = span.clone();
-            async move {
-                let (query, mut run) = match state {
-                    Pages::Start(mut query) => {
-                        let run = Box::new(Run::start(&mut query, Some(Reading::of::<C>()))?);
-                        (query, run)
-                    }
-                    Pages::Running(query, run) => (query, run),
-                    Pages::Done => return Ok(None),
-                };
-                let Some(page) = next_page(&query, &mut run).await? else {
-                    return Ok(None);
-                };
-                run.totals().record();
-                let next = if run.done() {
-                    Pages::Done
-                } else {
-                    Pages::Running(query, run)
-                };
-                Ok(Some((page, next)))
-            }
-            .instrument(span)
-        })
+        finish::pages(self)
     }
 
     /// How many items the query selects — the key condition and the
@@ -528,20 +492,12 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// let orders = || db.query(Order::partition(1u64).unwrap()).sk_begins_with(Order::sk());
     /// assert_eq!(orders().count().await?, 5);
     /// assert_eq!(orders().filter(Order::fields().open.equals(true)).count().await?, 3);
-    /// assert_eq!(orders().limit(2).count().await?, 2); // counts what it reads
+    /// assert_eq!(orders().limit(2).count().await?, 2); // at most the limit, as `all()`
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn count(mut self) -> Result<usize> {
-        let span = self.span("(count)");
-        async move {
-            let mut run = Run::start(&mut self, None)?;
-            let counted = run.count(&self).await?;
-            run.totals().record();
-            Ok(counted)
-        }
-        .instrument(span)
-        .await
+    pub async fn count(self) -> Result<usize> {
+        finish::count(self).await
     }
 
     /// The first item (in sort-key order, or the last with
@@ -553,9 +509,14 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// with items left out (other types, expired items, a filter), whole
     /// pages (or [`page_size`](Self::page_size) items) until one matches.
     /// With a filter, whole pages from the start. On a **sharded**
-    /// partition every shard is read this way, concurrently, and the
-    /// merged order's first item returned: each shard's first request asks
-    /// for one item, its later ones for whole pages.
+    /// partition the first item of the merged order can be in any shard,
+    /// so every shard is read: one request per shard at once (at most
+    /// [`shard_concurrency`](Self::shard_concurrency) in flight), each
+    /// asking for one item (whole pages with a filter); a shard whose
+    /// answer left items out is read on in whole pages until it has an
+    /// item of `T` or ends; then the least of the shards' first items is
+    /// returned. `s` shards cost at least `s` requests, and O(pages) per
+    /// shard — never a request per skipped item.
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -583,14 +544,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn first<T>(mut self) -> Result<Option<T>>
+    pub async fn first<T>(self) -> Result<Option<T>>
     where
         T: CollectionItem<Table = I::Table>,
     {
-        let span = self.span(T::NAME);
-        async move { Ok(self.leading::<T>(1).await?.pop()) }
-            .instrument(span)
-            .await
+        finish::first(self).await
     }
 
     /// The one item the query selects, `None` if there is none, and an
@@ -627,59 +585,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn one<T>(mut self) -> Result<Option<T>>
+    pub async fn one<T>(self) -> Result<Option<T>>
     where
         T: CollectionItem<Table = I::Table>,
     {
-        let span = self.span(T::NAME);
-        async move {
-            let mut found = self.leading::<T>(2).await?;
-            if found.len() > 1 {
-                return Err(Repr::NotUnique {
-                    entity: T::NAME,
-                    index: I::INDEX_NAME,
-                    partition: self.partition.as_str().to_owned(),
-                }
-                .into());
-            }
-            Ok(found.pop())
-        }
-        .instrument(span)
-        .await
-    }
-
-    /// The first `most` items of `T` the query selects (fewer at its end),
-    /// for [`first`](Self::first) and [`one`](Self::one): each request asks
-    /// for at most what is still missing until a response leaves items out
-    /// (a filter, other types, expired items), whole pages from then on.
-    async fn leading<T>(&mut self, most: usize) -> Result<Vec<T>>
-    where
-        T: CollectionItem<Table = I::Table>,
-    {
-        let read = Some(Reading::of_item::<T>());
-        let mut run = Run::start(self, read)?;
-        let mut found = Vec::<T>::new();
-        while found.len() < most
-            && let Some(items) = run
-                .next(self, read, Ask::Leading(most - found.len()))
-                .await?
-        {
-            let (given, before) = (items.len(), found.len());
-            for item in items {
-                demultiplex(&mut found, item, self.unknown)?;
-                if found.len() == most {
-                    break;
-                }
-            }
-            // Items of other types were read and skipped here, where the
-            // server could not leave them out: asking again for only what
-            // is missing would read about one item per request.
-            if found.len() - before < given && found.len() < most {
-                run.whole_pages();
-            }
-        }
-        run.totals().record();
-        Ok(found)
+        finish::one(self).await
     }
 
     fn span(&self, collection: &'static str) -> tracing::Span {
@@ -745,26 +655,11 @@ impl<'db, I: QueryIndex> Query<'db, I> {
             .is_some_and(|range| range.condition() == RangeCondition::Nothing);
         Ok((condition, nothing))
     }
-
-    /// Checks everything that can be checked before sending, for a
-    /// collection of `types` (`None` when only counting).
-    fn start(&mut self, read: Option<Reading>) -> Result<Progress> {
-        let filter = self.filter_text(read)?;
-        let (condition, nothing) = self.take_condition()?;
-        let start_key = match &self.cursor {
-            None => None,
-            Some(cursor) => Some(cursor.resume(
-                &self.scope(condition.as_ref(), filter.as_deref()),
-                self.db.cursor_seal(),
-                self.db.now(),
-            )?),
-        };
-        let done = self.limit == Some(0) || nothing;
-        Ok(Progress::new(
-            condition, filter, start_key, self.limit, done,
-        ))
-    }
 }
+
+/// What a started query's cursors are made in: its sort-key condition and
+/// its filter's canonical text.
+type Started = (Option<SortRange<()>>, Option<Vec<u8>>);
 
 /// Strong consistency, which only the table's own key offers.
 impl<T: Table> Query<'_, Primary<T>> {
@@ -790,205 +685,6 @@ impl<T: Table> Query<'_, Primary<T>> {
     pub fn consistent_read(mut self, consistent: bool) -> Self {
         self.consistent = consistent;
         self
-    }
-}
-
-enum Pages<'db, I: QueryIndex> {
-    Start(Query<'db, I>),
-    Running(Query<'db, I>, Box<Run<'db, I>>),
-    Done,
-}
-
-/// The next page of `run`, `None` once it is complete.
-async fn next_page<C: Collection<Table = I::Table>, I: QueryIndex>(
-    query: &Query<'_, I>,
-    run: &mut Run<'_, I>,
-) -> Result<Option<Page<C>>> {
-    let scanned_before = run.totals().scanned;
-    let Some(found) = run.next(query, Some(Reading::of::<C>()), Ask::Page).await? else {
-        return Ok(None);
-    };
-    let mut items = C::default();
-    for item in found {
-        demultiplex(&mut items, item, query.unknown)?;
-    }
-    Ok(Some(Page {
-        items,
-        cursor: run.cursor(query)?,
-        scanned_count: run.totals().scanned - scanned_before,
-    }))
-}
-
-/// Where a running query is.
-#[derive(Debug)]
-struct Progress {
-    condition: Option<SortRange<()>>,
-    /// The filter's canonical text, when cursors are sealed.
-    filter: Option<Vec<u8>>,
-    /// `ExclusiveStartKey` of the next request.
-    start_key: Option<Item>,
-    /// `LastEvaluatedKey` of the last response.
-    last_key: Option<Item>,
-    /// Items left to read under the limit.
-    remaining: Option<usize>,
-    done: bool,
-    /// Requests, items returned and read, capacity.
-    totals: Totals,
-    /// A response left items out: no more `cap`.
-    short: bool,
-    /// Items counted (`Count`) by a `Select=COUNT` query.
-    counted: usize,
-    /// Only count (`Select=COUNT`).
-    select_count: bool,
-    /// At most this many items per request (`first`, `one`), until a
-    /// response leaves items out.
-    cap: Option<usize>,
-}
-
-impl Progress {
-    /// Before the first request: from `start_key` (`None`: the start), at
-    /// most `remaining` items, none at all when `done`.
-    fn new(
-        condition: Option<SortRange<()>>,
-        filter: Option<Vec<u8>>,
-        start_key: Option<Item>,
-        remaining: Option<usize>,
-        done: bool,
-    ) -> Self {
-        Progress {
-            condition,
-            filter,
-            start_key,
-            last_key: None,
-            remaining,
-            done,
-            totals: Totals::default(),
-            short: false,
-            counted: 0,
-            select_count: false,
-            cap: None,
-        }
-    }
-
-    /// Sends the next request, or `None` when the query is complete.
-    async fn next_request<I: QueryIndex>(
-        &mut self,
-        query: &Query<'_, I>,
-        read: Option<Reading>,
-    ) -> Result<Option<Vec<Item>>> {
-        if self.done {
-            return Ok(None);
-        }
-        let keys = I::KEYS;
-        let table = query.db.table_name();
-        let cap = self.cap.filter(|_| !self.short);
-        let per_request = [query.page_size, self.remaining, cap]
-            .into_iter()
-            .flatten()
-            .min();
-        let mut p = Placeholders::default();
-        let expression = key_condition(
-            keys,
-            query.partition.as_str(),
-            self.condition.as_ref(),
-            &mut p,
-        );
-        let schema = I::Table::SCHEMA;
-        let mut filter =
-            query
-                .filters
-                .render(&schema, query.unknown, read, &key_names(keys), &mut p)?;
-        if self.select_count && !query.include_expired {
-            // Counted on the server, where reads hide them here.
-            let unexpired = unexpired(&schema, query.db.now(), &mut p);
-            filter = match (filter, unexpired) {
-                (Some(f), Some(u)) => Some(format!("({f}) AND ({u})")),
-                (f, u) => f.or(u),
-            };
-        }
-        let projection = query.projection.as_ref().map(|attributes| {
-            // Keys of the table and of the index (cursors resume from them)
-            // and the type attribute (demultiplexing reads it), always.
-            let required = schema
-                .key_attributes()
-                .into_iter()
-                .filter(|name| {
-                    [schema.primary, I::KEYS]
-                        .iter()
-                        .any(|keys| keys.partition_key == *name || keys.sort_key == Some(*name))
-                })
-                .chain([schema.type_attribute])
-                .chain(schema.ttl_attribute);
-            let mut projected: Vec<&str> = Vec::new();
-            for attribute in required.chain(attributes.iter().copied()) {
-                // A path named twice is a ValidationException.
-                if !projected.contains(&attribute) {
-                    projected.push(attribute);
-                }
-            }
-            let names: Vec<String> = projected.into_iter().map(|a| p.name(a)).collect();
-            names.join(", ")
-        });
-        let rendered = Rendered {
-            operation: Operation::Query {
-                key_condition: expression,
-                reverse: query.reverse,
-            },
-            index: I::INDEX_NAME,
-            filter,
-            projection,
-            names: p.names_or_none(),
-            values: p.values_or_none(),
-            consistent: query.consistent,
-            count: self.select_count,
-        };
-        let target = Target {
-            client: query.db.client(),
-            table,
-            meter: query.db.meter(),
-            now: query.db.now(),
-        };
-        let items = Items::Typed {
-            schema: &schema,
-            include_expired: query.include_expired,
-            found_by: I::INDEX_NAME,
-        };
-        let asked = per_request;
-        let answer = page::send(
-            target,
-            &rendered,
-            self.start_key.take(),
-            per_request,
-            items,
-            &mut self.totals,
-        )
-        .await?;
-        self.counted += answer.counted;
-        if let Some(left) = &mut self.remaining {
-            *left = left.saturating_sub(answer.scanned);
-        }
-        // A page that came back with fewer items than it read left some
-        // out (a filter, other types, expired items): from now on whole
-        // pages, so `first`/`one` cost pages, not one request per item.
-        if answer.last_key.is_some() && asked.is_some_and(|asked| answer.items.len() < asked) {
-            self.short = true;
-        }
-        self.last_key = answer.last_key;
-        self.start_key = self.last_key.clone();
-        self.done = self.last_key.is_none() || self.remaining == Some(0);
-        Ok(Some(answer.items))
-    }
-
-    /// Where the last response stopped, if the partition has more: sealed
-    /// when the handle seals its cursors.
-    fn cursor<I: QueryIndex>(&self, query: &Query<'_, I>) -> Result<Option<Cursor>> {
-        self.last_key
-            .as_ref()
-            .map(|key| {
-                let scope = query.scope(self.condition.as_ref(), self.filter.as_deref());
-                Cursor::at(&scope, key, query.db.cursor_seal(), query.db.now())
-            })
-            .transpose()
     }
 }
 

@@ -13,14 +13,17 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
 
+use super::engine::finish::{self, Source, undecodable};
+use super::engine::run::{Lane, Named, Order, Run, Setup};
 use super::engine::{Items, Operation, Rendered, Target, Totals, page};
 use super::filter::{Filters, Reading, unexpired};
+use super::query::projection;
 use crate::capacity::{Capacity, Spent};
-use crate::collection::{Collection, UnknownItems, demultiplex};
-use crate::cursor::Cursor;
+use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
+use crate::cursor::{Cursor, ShardPosition};
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{Repr, Result};
+use crate::error::{Error, Repr, Result};
 use crate::expr::{Condition, Placeholders};
 use crate::item::Item;
 use crate::table::{Index, Primary, QueryIndex, Table};
@@ -74,6 +77,14 @@ pub struct Scan<'db, I: QueryIndex> {
     unknown: UnknownItems,
     include_expired: bool,
     resume: HashMap<u32, Option<Cursor>>,
+    /// Only this segment of `segments` (a worker's share).
+    only: Option<u32>,
+    limit: Option<usize>,
+    projection: Option<Vec<&'static str>>,
+    /// Once started: the segment each lane reads.
+    lane_segments: Vec<u32>,
+    /// Skip items that do not decode, each error handed here.
+    report: Option<Report<'db>>,
     index: PhantomData<fn() -> I>,
 }
 
@@ -170,6 +181,11 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             unknown: UnknownItems::Filter,
             include_expired: false,
             resume: HashMap::new(),
+            only: None,
+            limit: None,
+            projection: None,
+            lane_segments: Vec::new(),
+            report: None,
             index: PhantomData,
         }
     }
@@ -262,18 +278,204 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         self
     }
 
-    /// Every page of every segment into one collection; the first error of
-    /// any segment is the scan's error (never a partial result).
+    /// Read only segment `segment` of `total` (`0 <= segment < total`):
+    /// one worker's share of a scan split among workers, each running its
+    /// own (DynamoDB assigns every item to exactly one segment). Resume it
+    /// with [`resume`](Self::resume) of that segment.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..20 {
+    ///     db.put(&Device { id }).await?;
+    /// }
+    /// // Three workers, each its own segment: every device exactly once.
+    /// let mut seen = 0;
+    /// for worker in 0..3 {
+    ///     seen += db.scan().segment(worker, 3).all::<Device>().await?.len();
+    /// }
+    /// assert_eq!(seen, 20);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn segment(mut self, segment: u32, total: u32) -> Self {
+        self.segments = total;
+        self.only = Some(segment);
+        self
+    }
+
+    /// Return at most `limit` items in all, over every segment read: the
+    /// collection's items, not the items read (items of other types,
+    /// foreign, untyped and expired items, and items a filter drops are
+    /// read past). Segments are read in order, so which items a limited
+    /// scan returns is the segments' order, not a sort order.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "SITE#{id}", sk = "SITE")]
+    /// struct Site { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..10 {
+    ///     db.put(&Device { id }).await?;
+    ///     db.put(&Site { id }).await?;
+    /// }
+    /// // Sites are read too, and never counted.
+    /// let five: Vec<Device> = db.scan().segments(2).page_size(3).limit(5).all().await?;
+    /// assert_eq!(five.len(), 5);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Read only these attributes of each item, plus the keys, the type
+    /// and the time-to-live attributes (see
+    /// [`Query::projection`](crate::read::Query::projection)).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32, #[serde(default)] firmware: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Device { id: 1, firmware: "x".repeat(1000) }).await?;
+    /// let ids: Vec<Device> = db.scan().projection(["id"]).all().await?;
+    /// assert_eq!((ids[0].id, ids[0].firmware.as_str()), (1, ""));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn projection(mut self, attributes: impl IntoIterator<Item = &'static str>) -> Self {
+        self.projection = Some(attributes.into_iter().collect());
+        self
+    }
+
+    /// Skip the items that do not decode — a field missing or of another
+    /// type, keys that are not the decoded value's
+    /// ([`ErrorKind::Decode`](crate::error::ErrorKind::Decode),
+    /// [`KeyMismatch`](crate::error::ErrorKind::KeyMismatch),
+    /// [`AmbiguousKey`](crate::error::ErrorKind::AmbiguousKey)) — handing
+    /// each one's error (which names its key) to `report`, and go on: for
+    /// operations work over a table other code writes too. By default a
+    /// typed scan fails at the first such item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::{Arc, Mutex};
+    /// # use aws_sdk_dynamodb::types::AttributeValue::S;
+    /// # use ddb_entity::{Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32, firmware: String }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Device { id: 1, firmware: "2.1".into() }).await?;
+    /// // Another tool's `Device` without its firmware.
+    /// db.client().put_item().table_name(db.table_name())
+    ///     .item("PK", S("DEVICE#0000000002".into())).item("SK", S("DEVICE".into()))
+    ///     .item("_type", S("DEVICE".into())).send().await?;
+    ///
+    /// let err = db.scan().all::<Device>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Decode);
+    /// let skipped = Arc::new(Mutex::new(Vec::new()));
+    /// let log = Arc::clone(&skipped);
+    /// let devices: Vec<Device> = db
+    ///     .scan()
+    ///     .on_undecodable(move |err| log.lock().unwrap().push(err.kind()))
+    ///     .all()
+    ///     .await?;
+    /// assert_eq!(devices.len(), 1);
+    /// assert_eq!(*skipped.lock().unwrap(), [ErrorKind::Decode]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn on_undecodable(mut self, report: impl Fn(Error) + Send + Sync + 'db) -> Self {
+        self.report = Some(Arc::new(report));
+        self
+    }
+
+    /// Every item of every segment, up to the limit, into one collection;
+    /// the first error of any segment is the scan's error (never a partial
+    /// result).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
-        let unknown = self.unknown;
-        let mut pages = Box::pin(self.pages_of(C::NAME, Some(Reading::of::<C>())));
-        let mut collection = C::default();
-        while let Some(page) = pages.try_next().await? {
-            for item in page.items {
-                demultiplex(&mut collection, item, unknown)?;
-            }
-        }
-        Ok(collection)
+        finish::collect(self).await
+    }
+
+    /// The first item the scan returns (in segment order), or `None`:
+    /// whole pages until one is found.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Device { id: 1 }).await?;
+    /// assert_eq!(db.scan().first::<Device>().await?.map(|d| d.id), Some(1));
+    /// assert_eq!(db.scan().one::<Device>().await?.map(|d| d.id), Some(1));
+    /// db.put(&Device { id: 2 }).await?;
+    /// let err = db.scan().one::<Device>().await.unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::MoreThanOne);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn first<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        finish::first(self).await
+    }
+
+    /// The one item the scan returns, `None` if none, and
+    /// [`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne) if
+    /// more (see [`first`](Self::first) for an example).
+    pub async fn one<T>(self) -> Result<Option<T>>
+    where
+        T: CollectionItem<Table = I::Table>,
+    {
+        finish::one(self).await
     }
 
     /// [`collect`](Scan::collect) into a `Vec<E>` (`E` an entity or a
@@ -292,12 +494,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// that satisfy them (exactly what [`all`](Scan::all) of that entity
     /// returns).
     pub async fn count(self) -> Result<usize> {
-        let mut pages = Box::pin(self.pages_of("(count)", None));
-        let mut count = 0;
-        while let Some(page) = pages.try_next().await? {
-            count += page.counted;
-        }
-        Ok(count)
+        finish::count(self).await
     }
 
     /// The pages as a `Stream`, in the order they arrive (segments
@@ -308,12 +505,18 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         self,
     ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
         let unknown = self.unknown;
+        let report = self.report.clone();
         self.pages_of(C::NAME, Some(Reading::of::<C>()))
             .map(move |raw| {
                 let raw = raw?;
                 let mut items = C::default();
                 for item in raw.items {
-                    demultiplex(&mut items, item, unknown)?;
+                    match (demultiplex(&mut items, item, unknown), &report) {
+                        (Err(err), Some(report)) if undecodable(&err) => report(err),
+                        (result, _) => {
+                            result?;
+                        }
+                    }
                 }
                 Ok(ScanPage {
                     items,
@@ -332,19 +535,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         read: Option<Reading>,
     ) -> impl Stream<Item = Result<RawPage>> + Send + 'db {
         let count = read.is_none();
-        let span = tracing::info_span!(
-            "ddb.scan",
-            table = self.db.table_name(),
-            index = I::INDEX_NAME.unwrap_or("(table)"),
-            collection,
-            segments = self.segments,
-            filtered = !self.filters.is_empty(),
-            requests = tracing::field::Empty,
-            items = tracing::field::Empty,
-            scanned = tracing::field::Empty,
-            consumed_rcu = tracing::field::Empty,
-            consumed_wcu = tracing::field::Empty,
-        );
+        let span = Source::span(&self, collection);
         let concurrency = self.concurrency;
         match self.plan(read, count) {
             Ok((shared, queue)) => Segments {
@@ -403,7 +594,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     }
 
     /// Everything the requests share, and the segments to read.
-    fn plan(self, read: Option<Reading>, count: bool) -> Result<(Shared, Queue)> {
+    fn plan(&self, read: Option<Reading>, count: bool) -> Result<(Shared, Queue)> {
         let schema = I::Table::SCHEMA;
         if !(1..=MAX_SEGMENTS).contains(&self.segments) {
             return Err(Repr::InvalidExpression {
@@ -431,13 +622,27 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         }
         // What DynamoDB's LastEvaluatedKey holds: the index's keys, and on
         // a global secondary index the table's too.
-        let key_schema: Vec<&str> = [I::KEYS, schema.primary]
-            .iter()
-            .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
-            .flatten()
-            .collect();
+        let key_schema = scan_keys::<I>();
+        if let Some(only) = self.only
+            && only >= self.segments
+        {
+            return Err(Repr::InvalidExpression {
+                what: "a scan".to_owned(),
+                reason: format!("segment {only} is not one of its {}", self.segments),
+            }
+            .into());
+        }
+        // A count returns no item: DynamoDB refuses a projection with it.
+        let projection = self
+            .projection
+            .as_ref()
+            .filter(|_| !count)
+            .map(|attributes| projection(&schema, I::KEYS, &[], attributes, &mut p));
         let mut queue = VecDeque::new();
         for segment in 0..self.segments {
+            if self.only.is_some_and(|only| only != segment) {
+                continue;
+            }
             match self.resume.get(&segment) {
                 None => queue.push_back((segment, None)),
                 Some(None) => {} // done before
@@ -471,6 +676,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             consistent: self.consistent,
             count,
             filter,
+            projection,
             names: p.names_or_none(),
             values: p.values_or_none(),
             include_expired: self.include_expired,
@@ -503,6 +709,7 @@ struct Shared {
     consistent: bool,
     count: bool,
     filter: Option<String>,
+    projection: Option<String>,
     names: Option<HashMap<String, String>>,
     values: Option<HashMap<String, AttributeValue>>,
     include_expired: bool,
@@ -523,7 +730,7 @@ impl Shared {
             },
             index: self.index,
             filter: self.filter.clone(),
-            projection: None,
+            projection: self.projection.clone(),
             names: self.names.clone(),
             values: self.values.clone(),
             consistent: self.consistent,
@@ -538,7 +745,6 @@ struct RawPage {
     segment: u32,
     cursor: Option<Cursor>,
     scanned: usize,
-    counted: usize,
 }
 
 /// A page, where its segment goes on from, and what it cost.
@@ -580,7 +786,7 @@ fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
             )
             .await?;
             let spent = totals.spent;
-            let (items, counted, scanned) = (answer.items, answer.counted, answer.scanned);
+            let (items, scanned) = (answer.items, answer.scanned);
             let last_key = answer.last_key;
             let cursor = last_key
                 .as_ref()
@@ -591,7 +797,6 @@ fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
                 segment,
                 cursor,
                 scanned,
-                counted,
             };
             Ok((page, last_key, spent))
         }
@@ -659,4 +864,118 @@ impl Stream for Segments {
             }
         }
     }
+}
+
+impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
+    type Table = I::Table;
+
+    fn unknown(&self) -> UnknownItems {
+        self.unknown
+    }
+
+    fn page_size(&self) -> Option<usize> {
+        self.page_size
+    }
+
+    fn span(&self, collection: &'static str) -> tracing::Span {
+        tracing::info_span!(
+            "ddb.scan",
+            table = self.db.table_name(),
+            index = I::INDEX_NAME.unwrap_or("(table)"),
+            collection,
+            segments = self.segments,
+            filtered = !self.filters.is_empty(),
+            requests = tracing::field::Empty,
+            items = tracing::field::Empty,
+            scanned = tracing::field::Empty,
+            consumed_rcu = tracing::field::Empty,
+            consumed_wcu = tracing::field::Empty,
+        )
+    }
+
+    fn start(&mut self, read: Option<Reading>) -> Result<Run<'db>> {
+        let (shared, queue) = self.plan(read, read.is_none())?;
+        let short = self.filters.drop_items(&I::Table::SCHEMA, self.unknown);
+        let mut lanes = Vec::with_capacity(queue.len());
+        self.lane_segments.clear();
+        for (segment, start) in queue {
+            let position = start.map_or(ShardPosition::Start, ShardPosition::After);
+            lanes.push(Lane::new(
+                shared.rendered(segment),
+                Named::Plain,
+                position,
+                short,
+            ));
+            self.lane_segments.push(segment);
+        }
+        let db = self.db;
+        let mut keys = scan_keys::<I>();
+        keys.sort_unstable();
+        keys.dedup();
+        let setup = Setup {
+            target: Target::of(db),
+            schema: I::Table::SCHEMA,
+            include_expired: self.include_expired,
+            found_by: I::INDEX_NAME,
+            order: Order::Lanes,
+            keys,
+            concurrency: self.concurrency,
+            page_size: self.page_size,
+            floor: None,
+            empty: false,
+            limit: self.limit,
+        };
+        Ok(Run::new(setup, lanes))
+    }
+
+    /// A scan's cursors are its segments' ([`Scan::pages`]); the engine
+    /// asks for one only from a scan of one segment.
+    fn cursor(&self, run: &Run<'db>) -> Result<Option<Cursor>> {
+        let Some(positions) = run.positions() else {
+            return Ok(None);
+        };
+        match (positions.as_slice(), self.lane_segments.as_slice()) {
+            ([ShardPosition::After(key)], [segment]) => {
+                Cursor::for_scan(I::INDEX_NAME, *segment, self.segments, key).map(Some)
+            }
+            ([ShardPosition::Done], _) => Ok(None),
+            _ => Err(Repr::InvalidExpression {
+                what: "a scan of several segments".to_owned(),
+                reason: "it has one cursor per segment: page it with `pages`".to_owned(),
+            }
+            .into()),
+        }
+    }
+
+    fn not_unique(&self, entity: &'static str) -> Error {
+        Repr::NotUnique {
+            entity,
+            index: I::INDEX_NAME,
+            partition: "(scan)".to_owned(),
+        }
+        .into()
+    }
+
+    fn undecodable(&self, err: Error) -> Result<()> {
+        match &self.report {
+            Some(report) => {
+                report(err);
+                Ok(())
+            }
+            None => Err(err),
+        }
+    }
+}
+
+/// Where a scan that skips undecodable items reports them.
+type Report<'db> = Arc<dyn Fn(Error) + Send + Sync + 'db>;
+
+/// What DynamoDB's `LastEvaluatedKey` holds on a scan of `I`: the index's
+/// keys, and on a global secondary index the table's too.
+fn scan_keys<I: QueryIndex>() -> Vec<&'static str> {
+    [I::KEYS, I::Table::SCHEMA.primary]
+        .iter()
+        .flat_map(|keys| [Some(keys.partition_key), keys.sort_key])
+        .flatten()
+        .collect()
 }

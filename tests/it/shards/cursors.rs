@@ -106,9 +106,9 @@ async fn a_tampered_or_truncated_cursor_is_refused() {
     let (_dynamo, db, log, _) = seeded().await;
     let text = first_page(&db).await.to_string();
     log.clear();
-    let body = text.strip_prefix("m1.").unwrap();
+    let body = text.strip_prefix("m2.").unwrap();
     // Cut short: its shards' positions are incomplete.
-    let cut: Result<Cursor, _> = format!("m1.{}", &body[..body.len() - 8]).parse();
+    let cut: Result<Cursor, _> = format!("m2.{}", &body[..body.len() - 8]).parse();
     let err = match cut {
         Err(err) => err,
         Ok(cursor) => db
@@ -123,7 +123,7 @@ async fn a_tampered_or_truncated_cursor_is_refused() {
     let mut bytes = body.as_bytes().to_vec();
     let at = body.find("U1RBVFVT").map_or(12, |at| at + 2);
     bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
-    let changed = format!("m1.{}", String::from_utf8(bytes).unwrap());
+    let changed = format!("m2.{}", String::from_utf8(bytes).unwrap());
     if let Ok(cursor) = changed.parse::<Cursor>() {
         let err = db
             .query(StatusOrder::gsi1_partition(Status::Open).unwrap())
@@ -134,7 +134,7 @@ async fn a_tampered_or_truncated_cursor_is_refused() {
         assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err}");
     }
     // Not base64url, or not a cursor.
-    assert!("m1.!!".parse::<Cursor>().is_err());
+    assert!("m2.!!".parse::<Cursor>().is_err());
     assert!(log.queries().is_empty());
 }
 

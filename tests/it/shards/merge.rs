@@ -129,7 +129,7 @@ async fn pages_of_a_size_are_full_and_one_cursor_resumes_every_shard() {
                 .page_size(if turn % 2 == 0 { 3 } else { 11 });
             if let Some(cursor) = cursor.take() {
                 let text = cursor.to_string();
-                assert!(text.starts_with("m1."), "{text}");
+                assert!(text.starts_with("m2."), "{text}");
                 query = query.after(text.parse().unwrap());
             }
             let page: Page<Vec<StatusOrder>> = query.page().await.unwrap();

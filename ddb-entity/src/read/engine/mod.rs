@@ -1,8 +1,12 @@
 //! The read engine below every read builder: [`page::send`] sends one
 //! page of any source (a partition, a shard, a multi-attribute index, a
-//! scan segment) and does once what every page needs.
+//! scan segment) and does once what every page needs; [`run::Run`] reads
+//! a source's lanes and merges them; [`finish`] holds the finishing
+//! methods, written once for every source.
 
 pub(crate) mod bounded;
+pub(crate) mod finish;
 pub(crate) mod page;
+pub(crate) mod run;
 
 pub(crate) use page::{Items, Operation, Rendered, Target, Totals};

@@ -28,6 +28,18 @@ pub(crate) struct Target<'a> {
     pub(crate) now: SystemTime,
 }
 
+impl<'a> Target<'a> {
+    /// Where the requests of a read on `db` go.
+    pub(crate) fn of<T: crate::table::Table>(db: &'a crate::db::Db<T>) -> Self {
+        Target {
+            client: db.client(),
+            table: db.table_name(),
+            meter: db.meter(),
+            now: db.now(),
+        }
+    }
+}
+
 /// Which operation a page is.
 #[derive(Debug, Clone)]
 pub(crate) enum Operation {
