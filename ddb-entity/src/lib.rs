@@ -95,7 +95,7 @@ pub mod op {
 /// Typed fields and their key roles: what an update may change.
 pub mod field {
     pub use crate::entity::{
-        Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,
+        Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
     };
 }
 

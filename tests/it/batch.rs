@@ -221,6 +221,7 @@ async fn a_key_read_twice_is_read_once_but_one_key_as_two_types_is_refused() {
 
     // Alone, the User key finds a customer's item (both types write
     // PROFILE): a typed error, never a mis-decoded User.
+    // Its key is not a User's: the key fields cannot be read from it.
     let err = db
         .batch_get()
         .get(as_user)
@@ -228,7 +229,7 @@ async fn a_key_read_twice_is_read_once_but_one_key_as_two_types_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        err.kind() == ErrorKind::Decode && err.entity() == Some("User"),
+        err.kind() == ErrorKind::KeyMismatch && err.entity() == Some("User"),
         "{err:?}"
     );
 }

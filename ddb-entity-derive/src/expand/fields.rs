@@ -18,6 +18,7 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let role = |field: &crate::ast::Field<'_>| match field.role {
         Role::None => quote!(::ddb_entity::field::Stored),
         Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
+        Role::KeyOnly => quote!(::ddb_entity::field::KeyOnly),
         Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
     };
     let declarations = model.stored().map(|field| {

@@ -776,6 +776,9 @@ pub(crate) enum Expected {
     Absent,
     /// Its key cannot be built from the decoded value.
     Unbuildable(String),
+    /// The stored key does not parse as the entity's templates (these), so
+    /// the fields stored in the key only cannot be read back.
+    Unparsable { templates: String, why: String },
 }
 
 /// "its SK is ORDER#2, the decoded `Order`'s is ORDER#1".
@@ -802,6 +805,11 @@ impl fmt::Display for Mismatch<'_> {
             Expected::Unbuildable(why) => write!(
                 f,
                 "the decoded value has no key ({why}), the item's {attribute} is {stored}"
+            ),
+            Expected::Unparsable { templates, why } => write!(
+                f,
+                "its key ({attribute}={stored}, …) does not parse as {templates}, which the fields stored in the key only are read back from ({})",
+                Value(Some(why))
             ),
         }
     }

@@ -9,13 +9,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{Condition, Node, attribute_value};
-use crate::entity::{AttrPath, Field, FieldPath};
+use crate::entity::{AttrPath, Field, FieldPath, InBody};
 use crate::item::{Set, SetElement};
 
 /// The conditions on a field's (or a path's) stored value, written once
 /// for both.
 macro_rules! comparisons {
-    ([$($generics:tt)*] $target:ty, $path:ident => $attr:expr) => {
+    ([$($generics:tt)*] $target:ty, [$($bound:tt)*], $path:ident => $attr:expr) => {
         impl<$($generics)*> $target {
             fn compare(self, op: &'static str, value: T) -> Condition<E> {
                 let $path = self;
@@ -23,37 +23,51 @@ macro_rules! comparisons {
             }
 
             /// `= value` (`None`: not stored).
-            pub fn equals(self, value: T) -> Condition<E> {
+            pub fn equals(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("=", value)
             }
 
             /// `<> value` (`None`: stored).
-            pub fn not_equals(self, value: T) -> Condition<E> {
+            pub fn not_equals(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<>", value)
             }
 
             /// `< value`.
-            pub fn lt(self, value: T) -> Condition<E> {
+            pub fn lt(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<", value)
             }
 
             /// `<= value`.
-            pub fn le(self, value: T) -> Condition<E> {
+            pub fn le(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<=", value)
             }
 
             /// `> value`.
-            pub fn gt(self, value: T) -> Condition<E> {
+            pub fn gt(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare(">", value)
             }
 
             /// `>= value`.
-            pub fn ge(self, value: T) -> Condition<E> {
+            pub fn ge(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare(">=", value)
             }
 
             /// `low <= value <= high`.
-            pub fn between(self, low: T, high: T) -> Condition<E> {
+            pub fn between(self, low: T, high: T) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 let bounds =
                     attribute_value(&low).and_then(|low| Ok((low, attribute_value(&high)?)));
@@ -62,20 +76,26 @@ macro_rules! comparisons {
 
             /// Equal to one of `values` (`IN`; DynamoDB takes 1 to 100, more
             /// or none is refused before sending).
-            pub fn is_in(self, values: impl IntoIterator<Item = T>) -> Condition<E> {
+            pub fn is_in(self, values: impl IntoIterator<Item = T>) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 let values = values.into_iter().map(|v| attribute_value(&v)).collect();
                 Node::In($attr, values).into()
             }
 
             /// The attribute is stored (for an `Option`: it is `Some`).
-            pub fn exists(self) -> Condition<E> {
+            pub fn exists(self) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Exists($attr, true).into()
             }
 
             /// The attribute is not stored.
-            pub fn not_exists(self) -> Condition<E> {
+            pub fn not_exists(self) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Exists($attr, false).into()
             }
@@ -83,7 +103,9 @@ macro_rules! comparisons {
             /// The stored attribute is of DynamoDB type `kind`
             /// (`attribute_type`): for data written by other code, or a
             /// field whose type changed.
-            pub fn has_type(self, kind: AttributeType) -> Condition<E> {
+            pub fn has_type(self, kind: AttributeType) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Type($attr, kind).into()
             }
@@ -91,27 +113,36 @@ macro_rules! comparisons {
     };
 }
 
-comparisons!([E, T: Serialize, R] Field<E, T, R>, field => AttrPath::top(field.attribute()));
-comparisons!([E, T: Serialize] FieldPath<E, T>, path => path.path);
+comparisons!([E, T: Serialize, R] Field<E, T, R>, [R: InBody], field => AttrPath::top(field.attribute()));
+comparisons!([E, T: Serialize] FieldPath<E, T>, [], path => path.path);
 
 /// Conditions only strings, sets, lists and maps have.
 macro_rules! collections {
     ($target:ident, $path:ident => $attr:expr) => {
         impl<E, R> $target<E, String, R> {
             /// The stored string starts with `prefix`.
-            pub fn begins_with(self, prefix: &str) -> Condition<E> {
+            pub fn begins_with(self, prefix: &str) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::BeginsWith($attr, prefix.to_owned()).into()
             }
 
             /// The stored string contains `part`.
-            pub fn contains(self, part: &str) -> Condition<E> {
+            pub fn contains(self, part: &str) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, Ok(AttributeValue::S(part.to_owned()))).into()
             }
 
             /// The stored string's length in bytes (UTF-8).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -119,13 +150,19 @@ macro_rules! collections {
 
         impl<E, T: SetElement + Serialize, R> $target<E, Set<T>, R> {
             /// The stored set holds `element`.
-            pub fn contains(self, element: T) -> Condition<E> {
+            pub fn contains(self, element: T) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
 
             /// The number of elements of the stored set.
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -133,13 +170,19 @@ macro_rules! collections {
 
         impl<E, T: Serialize, R> $target<E, Vec<T>, R> {
             /// The stored list holds an element equal to `element`.
-            pub fn contains(self, element: T) -> Condition<E> {
+            pub fn contains(self, element: T) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
 
             /// The number of elements of the stored list.
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -147,7 +190,10 @@ macro_rules! collections {
 
         impl<E, K, V, S, R> $target<E, HashMap<K, V, S>, R> {
             /// The number of entries of the stored map.
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -155,7 +201,10 @@ macro_rules! collections {
 
         impl<E, K, V, R> $target<E, BTreeMap<K, V>, R> {
             /// The number of entries of the stored map.
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
