@@ -31,6 +31,7 @@ mod ranges;
 mod returns;
 mod scan;
 mod sealed_cursors;
+mod seeds;
 mod shards;
 mod stream;
 mod support;

@@ -215,7 +215,7 @@ async fn a_stale_index_key_fails_a_read_through_that_index_only() {
     let (_dynamo, db) = crate::support::app_table().await;
     let real = order(8, 1);
     let mut item = real.to_item().unwrap();
-    item.insert("GSI1PK".into(), s("ORDER#00000000000000000777"));
+    item.insert("GSI1PK".into(), s("ORDER#777"));
     raw_put(&db, item).await;
     let err = db
         .query(CustomerOrder::gsi1_partition(777u64).unwrap())
@@ -260,11 +260,7 @@ async fn a_key_of_a_kilobyte_is_shortened_in_the_message() {
     let (_dynamo, db) = crate::support::app_table().await;
     let real = order(8, 1);
     let long = format!("ORDER#{}", "9".repeat(1000));
-    raw_put(
-        &db,
-        moved(real.to_item().unwrap(), "CUST#00000000000000000008", &long),
-    )
-    .await;
+    raw_put(&db, moved(real.to_item().unwrap(), "CUST#8", &long)).await;
     let err = db
         .query(CustomerOrder::partition(8u64).unwrap())
         .all::<CustomerOrder>()
@@ -340,10 +336,7 @@ async fn an_item_without_a_type_attribute_is_explained_under_either_policy() {
         assert_eq!(err.kind(), ErrorKind::UnknownType, "{err}");
         let message = err.to_string();
         assert!(message.contains("no type attribute (`_type`)"), "{message}");
-        assert!(
-            message.contains("PK=CUST#00000000000000000008"),
-            "{message}"
-        );
+        assert!(message.contains("PK=CUST#8"), "{message}");
         assert!(!message.contains("UnknownItems::Skip"), "{message}");
     }
 

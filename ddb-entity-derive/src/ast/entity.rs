@@ -153,6 +153,11 @@ pub(crate) struct Hole<'a> {
     pub(crate) field: Option<HoleField<'a>>,
     /// The hole is a raw key attribute (`pk = field`).
     pub(crate) raw: bool,
+    /// The hole ends a segment of a partition key (the table's or an
+    /// index's) and declares no width: written in its type's partition
+    /// form (`KeyPart::encode_partition`, plain decimals for integers),
+    /// since a partition key is only matched for equality.
+    pub(crate) partition: bool,
 }
 
 /// The field a hole names, as written in the struct.
@@ -201,16 +206,27 @@ impl<'a> Entity<'a> {
                 template
             }
         };
-        let pk = attrs.pk.as_ref().map(resolve_key);
+        // An index keyed by the table's own attributes (keys swapped)
+        // writes them again with its templates: `to_item` refuses one that
+        // writes another form than the table's (`IndexKeyClash`, which says
+        // to declare a width).
+        let mut pk = attrs.pk.as_ref().map(resolve_key);
+        if let Some(pk) = &mut pk {
+            pk.mark_partition();
+        }
         let sk = attrs.sk.as_ref().map(resolve);
         let indexes: Vec<Index<'a>> = attrs
             .indexes
             .iter()
             .filter_map(|index| {
+                let mut index_pk = index.pk.as_ref().map(resolve_key);
+                if let Some(pk) = &mut index_pk {
+                    pk.mark_partition();
+                }
                 Some(Index {
                     path: index.path.clone(),
                     name: index.path.segments.last()?.ident.clone(),
-                    pk: index.pk.as_ref().map(resolve_key),
+                    pk: index_pk,
                     sk: index.sk.as_ref().map(resolve),
                     when: index.when.clone(),
                     allow_hot: index.allow_hot.clone(),
@@ -507,6 +523,7 @@ impl<'a> KeyTemplate<'a> {
                 span: hole.span,
                 field,
                 raw: false,
+                partition: false,
             })
         };
         let resolve_shard = |shard: &template::Shard| {
@@ -544,6 +561,21 @@ impl<'a> KeyTemplate<'a> {
             lit: template.lit.clone(),
             segments,
             raw: false,
+        }
+    }
+
+    /// Marks the holes that end a segment of this partition-key template
+    /// without a width as written in their partition form.
+    fn mark_partition(&mut self) {
+        if self.raw {
+            return;
+        }
+        for segment in &mut self.segments {
+            if let Some(Part::Hole(hole)) = segment.last_mut()
+                && hole.width.is_none()
+            {
+                hole.partition = true;
+            }
         }
     }
 

@@ -134,6 +134,10 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
                 quote!(::ddb_entity::__private::Padded<#width, #ty>),
                 quote!(.0),
             ),
+            None if hole.partition => (
+                quote!(::ddb_entity::__private::PartitionPart<#ty>),
+                quote!(.0),
+            ),
             None => (quote!(#ty), quote!()),
         }
     };

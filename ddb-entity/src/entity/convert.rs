@@ -102,9 +102,28 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
         // Whoever built the entry (generated or hand-written code), DynamoDB
         // refuses the item if an index key is empty or too long.
         keys::check_index_key(E::RUST_NAME, &entry.index, &key)?;
-        put(entry.index.keys.partition_key, key.partition);
+        let mut put_index = |attribute: &'static str, value: String| {
+            // An index keyed by the table's own attributes writes them
+            // again: its template must write what the table key wrote.
+            match item.get(attribute) {
+                Some(AttributeValue::S(written)) if *written != value => {
+                    Err(crate::error::Error::from(Repr::IndexKeyClash {
+                        entity: E::RUST_NAME,
+                        index: entry.index.name,
+                        attribute,
+                        table: written.clone(),
+                        written: value,
+                    }))
+                }
+                _ => {
+                    item.insert(attribute.to_owned(), AttributeValue::S(value));
+                    Ok(())
+                }
+            }
+        };
+        put_index(entry.index.keys.partition_key, key.partition)?;
         if let (Some(attribute), Some(value)) = (entry.index.keys.sort_key, key.sort) {
-            put(attribute, value);
+            put_index(attribute, value)?;
         }
     }
     Ok(item)

@@ -86,6 +86,19 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "`{entity}` writes attribute {attribute} twice: as the table's key `{table}`, and as index `{index}`'s key `{written}`; an index keyed by the table's attributes must write them alike — declare a width on the partition key's hole (`{{id:10}}`), which writes the fixed-width form the index's sort key does"
+    )]
+    IndexKeyClash {
+        entity: &'static str,
+        index: &'static str,
+        attribute: &'static str,
+        /// What the table key wrote.
+        table: String,
+        /// What the index template writes.
+        written: String,
+    },
+
+    #[error(
         "the item at {at} does not hold the {} it decodes to: {}; it was written by other code or stored under another key — rewrite it with this library (put the value), or read it with the raw SDK",
         Code(entity),
         Mismatch { attribute, stored: stored.as_deref(), expected }
@@ -546,6 +559,7 @@ impl Repr {
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
             Repr::KeyMismatch { .. } => ErrorKind::KeyMismatch,
+            Repr::IndexKeyClash { .. } => ErrorKind::AttributeClash,
             Repr::WrongType { .. } | Repr::ForeignItem { .. } => ErrorKind::WrongType,
             Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
             Repr::UnknownType { .. } | Repr::UnmatchedKey { .. } => ErrorKind::UnknownType,
@@ -607,6 +621,7 @@ impl Repr {
             | Repr::KeyMismatch { entity, .. }
             | Repr::WrongType { entity, .. }
             | Repr::KeyNotOfEntity { entity, .. }
+            | Repr::IndexKeyClash { entity, .. }
             | Repr::ForeignItem { entity, .. }
             | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
