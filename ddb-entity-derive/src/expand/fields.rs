@@ -25,11 +25,17 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
         let name = field.ident;
         let ty = &field.ty;
         let role = role(field);
-        let doc = format!(
-            "`{ident}::{}`, stored as `{}`.",
-            name::unraw(name),
-            field.attribute
-        );
+        let doc = match field.role {
+            Role::KeyOnly => format!(
+                "`{ident}::{}`, stored in the key only (read back from it).",
+                name::unraw(name)
+            ),
+            _ => format!(
+                "`{ident}::{}`, stored as `{}`.",
+                name::unraw(name),
+                field.attribute
+            ),
+        };
         quote! {
             #[doc = #doc]
             pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>
