@@ -260,7 +260,12 @@ const _: () = {
             __pk.literal("CUST");
             __pk.part(
                 "customer_id",
-                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<
+                        __Key_customer_id,
+                        _,
+                    >(&customer_id),
+                ),
             )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
@@ -292,7 +297,12 @@ const _: () = {
             __pk.literal("CUST");
             __pk.part(
                 "customer_id",
-                &::ddb_entity::__private::key_arg::<__Key_customer_id, _>(&customer_id),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<
+                        __Key_customer_id,
+                        _,
+                    >(&customer_id),
+                ),
             )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
@@ -314,7 +324,9 @@ const _: () = {
             __pk.literal("OPEN");
             __pk.part(
                 "open_since",
-                &::ddb_entity::__private::key_arg::<__Key_open_since, _>(&open_since),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_open_since, _>(&open_since),
+                ),
             )?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
@@ -341,24 +353,12 @@ const _: () = {
     ///The stored fields of `Order`, for typed updates: `Order::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct OrderFields {
-        ///`Order::customer_id`, stored as `customer_id`.
-        pub customer_id: ::ddb_entity::Field<
-            Order,
-            u64,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
-        ///`Order::order_id`, stored as `order_id`.
-        pub order_id: ::ddb_entity::Field<
-            Order,
-            u32,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
-        ///`Order::placed`, stored as `placed`.
-        pub placed: ::ddb_entity::Field<
-            Order,
-            String,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
+        ///`Order::customer_id`, stored in the key only (read back from it).
+        pub customer_id: ::ddb_entity::Field<Order, u64, ::ddb_entity::field::KeyOnly>,
+        ///`Order::order_id`, stored in the key only (read back from it).
+        pub order_id: ::ddb_entity::Field<Order, u32, ::ddb_entity::field::KeyOnly>,
+        ///`Order::placed`, stored in the key only (read back from it).
+        pub placed: ::ddb_entity::Field<Order, String, ::ddb_entity::field::KeyOnly>,
         ///`Order::open_since`, stored as `open_since`.
         pub open_since: ::ddb_entity::Field<
             Order,
@@ -491,8 +491,12 @@ const _: () = {
                                         "customer_id",
                                         "u64",
                                         ::core::option::Option::None,
-                                        <__Key_customer_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_customer_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_customer_id,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_customer_id,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -560,8 +564,12 @@ const _: () = {
                                         "open_since",
                                         "u32",
                                         ::core::option::Option::None,
-                                        <__Key_open_since as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_open_since as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_open_since,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_open_since,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         true,
                                         false,
                                     ),
@@ -675,6 +683,16 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Order {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "customer_id",
+            "placed",
+            "order_id",
+        ];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "customer_id",
+            "order_id",
+            "placed",
+        ];
         const KEY_TEMPLATES: (
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
@@ -694,7 +712,8 @@ const _: () = {
                 let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
                 reader.literal("CUST")?;
                 let __decoded_customer_id: __Key_customer_id = reader
-                    .part::<__Key_customer_id>()?;
+                    .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
+                    .0;
                 reader.finish()?;
                 let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
                 reader.literal("ORDER")?;
@@ -776,7 +795,8 @@ const _: () = {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("CUST")?;
             let __decoded_customer_id: __Key_customer_id = reader
-                .part::<__Key_customer_id>()?;
+                .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("ORDER")?;
@@ -846,7 +866,8 @@ const _: () = {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("CUST")?;
             let __decoded_customer_id: __Key_customer_id = reader
-                .part::<__Key_customer_id>()?;
+                .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("ORDER")?;

@@ -173,7 +173,12 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
+            __pk.part(
+                "id",
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_id, _>(&id),
+                ),
+            )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
                 {
@@ -191,7 +196,12 @@ const _: () = {
         > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &::ddb_entity::__private::key_arg::<__Key_id, _>(&id))?;
+            __pk.part(
+                "id",
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_id, _>(&id),
+                ),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
@@ -208,7 +218,12 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Ticket");
             __pk.literal("DAY");
-            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
+            __pk.part(
+                "day",
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_day, _>(&day),
+                ),
+            )?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -246,8 +261,8 @@ const _: () = {
     ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct TicketFields {
-        ///`Ticket::id`, stored as `id`.
-        pub id: ::ddb_entity::Field<Ticket, u64, ::ddb_entity::field::PrimaryKeyPart>,
+        ///`Ticket::id`, stored in the key only (read back from it).
+        pub id: ::ddb_entity::Field<Ticket, u64, ::ddb_entity::field::KeyOnly>,
         ///`Ticket::status`, stored as `status`.
         pub status: ::ddb_entity::Field<
             Ticket,
@@ -360,8 +375,12 @@ const _: () = {
                                         "id",
                                         "u64",
                                         ::core::option::Option::None,
-                                        <__Key_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_id,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_id,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -395,8 +414,12 @@ const _: () = {
                                         "day",
                                         "NaiveDate",
                                         ::core::option::Option::None,
-                                        <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_day,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_day,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         true,
                                         true,
                                     ),
@@ -535,6 +558,8 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Ticket {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &["id"];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &["id"];
         const KEY_TEMPLATES: (
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
@@ -550,7 +575,9 @@ const _: () = {
             let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
                 let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
                 reader.literal("TICKET")?;
-                let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+                let __decoded_id: __Key_id = reader
+                    .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
+                    .0;
                 reader.finish()?;
                 let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
                 reader.literal("TICKET")?;
@@ -575,7 +602,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("TICKET")?;
-            let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+            let __decoded_id: __Key_id = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("TICKET")?;
@@ -692,7 +721,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("TICKET")?;
-            let __decoded_id: __Key_id = reader.part::<__Key_id>()?;
+            let __decoded_id: __Key_id = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("TICKET")?;

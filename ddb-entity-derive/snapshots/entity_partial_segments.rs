@@ -365,7 +365,9 @@ const _: () = {
             __pk.literal("REPO");
             __pk.part(
                 "repo",
-                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+                ),
             )?;
             ::ddb_entity::Key::new(
                 __pk.finish_partition()?,
@@ -396,7 +398,9 @@ const _: () = {
             __pk.literal("REPO");
             __pk.part(
                 "repo",
-                &::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_repo, _>(&repo),
+                ),
             )?;
             ::ddb_entity::Partition::new(__pk.finish_partition()?)
         }
@@ -419,7 +423,9 @@ const _: () = {
             __pk.literal("AUTHOR");
             __pk.part(
                 "author",
-                &::ddb_entity::__private::key_arg::<__Key_author, _>(&author),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_author, _>(&author),
+                ),
             )?;
             ::ddb_entity::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
@@ -444,24 +450,12 @@ const _: () = {
     ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct CommentFields {
-        ///`Comment::repo`, stored as `repo`.
-        pub repo: ::ddb_entity::Field<
-            Comment,
-            String,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
-        ///`Comment::number`, stored as `number`.
-        pub number: ::ddb_entity::Field<
-            Comment,
-            u32,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
-        ///`Comment::comment`, stored as `comment`.
-        pub comment: ::ddb_entity::Field<
-            Comment,
-            String,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
+        ///`Comment::repo`, stored in the key only (read back from it).
+        pub repo: ::ddb_entity::Field<Comment, String, ::ddb_entity::field::KeyOnly>,
+        ///`Comment::number`, stored in the key only (read back from it).
+        pub number: ::ddb_entity::Field<Comment, u32, ::ddb_entity::field::KeyOnly>,
+        ///`Comment::comment`, stored in the key only (read back from it).
+        pub comment: ::ddb_entity::Field<Comment, String, ::ddb_entity::field::KeyOnly>,
         ///`Comment::author`, stored as `author`.
         pub author: ::ddb_entity::Field<
             Comment,
@@ -621,8 +615,12 @@ const _: () = {
                                         "repo",
                                         "String",
                                         ::core::option::Option::None,
-                                        <__Key_repo as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_repo as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_repo,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_repo,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -684,8 +682,12 @@ const _: () = {
                                         "author",
                                         "String",
                                         ::core::option::Option::None,
-                                        <__Key_author as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_author as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_author,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_author,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -785,6 +787,16 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Comment {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "repo",
+            "number",
+            "comment",
+        ];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "repo",
+            "number",
+            "comment",
+        ];
         const KEY_TEMPLATES: (
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
@@ -800,7 +812,9 @@ const _: () = {
             let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
                 let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
                 reader.literal("REPO")?;
-                let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+                let __decoded_repo: __Key_repo = reader
+                    .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
+                    .0;
                 reader.finish()?;
                 let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
                 reader.literal("")?;
@@ -835,7 +849,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("REPO")?;
-            let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+            let __decoded_repo: __Key_repo = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("")?;
@@ -913,7 +929,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("REPO")?;
-            let __decoded_repo: __Key_repo = reader.part::<__Key_repo>()?;
+            let __decoded_repo: __Key_repo = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
+                .0;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
             reader.literal("")?;

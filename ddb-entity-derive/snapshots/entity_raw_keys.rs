@@ -242,6 +242,8 @@ const _: () = {
             "session_token",
             "username",
         ];
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[];
         const KEY_TEMPLATES: (
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,

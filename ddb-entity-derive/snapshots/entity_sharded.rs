@@ -206,7 +206,12 @@ const _: () = {
         ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
+            __pk.part(
+                "day",
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_day, _>(&day),
+                ),
+            )?;
             let mut __shard = ::ddb_entity::__private::ShardInputs::new("Event");
             __shard
                 .input(
@@ -238,7 +243,12 @@ const _: () = {
         > {
             let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))?;
+            __pk.part(
+                "day",
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_day, _>(&day),
+                ),
+            )?;
             __pk.sharded_partition::<
                     ::ddb_entity::Primary<__Table>,
                 >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
@@ -261,7 +271,9 @@ const _: () = {
             __pk.literal("STATUS");
             __pk.part(
                 "status",
-                &::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+                &::ddb_entity::__private::PartitionPart(
+                    ::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+                ),
             )?;
             __pk.sharded_partition::<
                     __Index_gsi1,
@@ -287,14 +299,10 @@ const _: () = {
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct EventFields {
-        ///`Event::day`, stored as `day`.
-        pub day: ::ddb_entity::Field<Event, u32, ::ddb_entity::field::PrimaryKeyPart>,
-        ///`Event::event_id`, stored as `event_id`.
-        pub event_id: ::ddb_entity::Field<
-            Event,
-            u64,
-            ::ddb_entity::field::PrimaryKeyPart,
-        >,
+        ///`Event::day`, stored in the key only (read back from it).
+        pub day: ::ddb_entity::Field<Event, u32, ::ddb_entity::field::KeyOnly>,
+        ///`Event::event_id`, stored in the key only (read back from it).
+        pub event_id: ::ddb_entity::Field<Event, u64, ::ddb_entity::field::KeyOnly>,
         ///`Event::status`, stored as `status`.
         pub status: ::ddb_entity::Field<
             Event,
@@ -402,8 +410,12 @@ const _: () = {
                                         "day",
                                         "u32",
                                         ::core::option::Option::None,
-                                        <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_day,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_day,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -457,8 +469,12 @@ const _: () = {
                                         "status",
                                         "Status",
                                         ::core::option::Option::None,
-                                        <__Key_status as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <__Key_status as ::ddb_entity::__private::KeyPart>::CARDINALITY,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_status,
+                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
+                                        <::ddb_entity::__private::PartitionPart<
+                                            __Key_status,
+                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
                                         false,
                                         false,
                                     ),
@@ -545,10 +561,12 @@ const _: () = {
                             __pk.literal("STATUS");
                             __pk.part(
                                 "status",
-                                &::ddb_entity::__private::key_arg::<
-                                    __Key_status,
-                                    _,
-                                >(&__checked::<__Key_status>(&self.status)),
+                                &::ddb_entity::__private::PartitionPart(
+                                    ::ddb_entity::__private::key_arg::<
+                                        __Key_status,
+                                        _,
+                                    >(&__checked::<__Key_status>(&self.status)),
+                                ),
                             )?;
                             let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                 "Event",
@@ -582,6 +600,14 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Event {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "day",
+            "event_id",
+        ];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
+            "day",
+            "event_id",
+        ];
         const KEY_TEMPLATES: (
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
@@ -600,7 +626,9 @@ const _: () = {
             let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
                 let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
                 reader.literal("DAY")?;
-                let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+                let __decoded_day: __Key_day = reader
+                    .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
+                    .0;
                 let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
                 reader.finish()?;
                 let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
@@ -629,7 +657,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+            let __decoded_day: __Key_day = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
+                .0;
             let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
@@ -677,10 +707,9 @@ const _: () = {
                                 __pk.literal("STATUS");
                                 __pk.part(
                                     "status",
-                                    &::ddb_entity::__private::key_arg::<
-                                        __Key_status,
-                                        _,
-                                    >(&status),
+                                    &::ddb_entity::__private::PartitionPart(
+                                        ::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+                                    ),
                                 )?;
                                 let mut __shard = ::ddb_entity::__private::ShardInputs::new(
                                     "Event",
@@ -733,7 +762,9 @@ const _: () = {
         > {
             let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
             reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader.part::<__Key_day>()?;
+            let __decoded_day: __Key_day = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
+                .0;
             let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
             reader.finish()?;
             let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());

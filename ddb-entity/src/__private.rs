@@ -160,6 +160,35 @@ impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         self.arg.encode_as(out)
     }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        self.arg.encode_partition_as(out)
+    }
+}
+
+/// A partition-key hole that ends its segment and declares no width: its
+/// value written by [`KeyPart::encode_partition`] (plain decimals for
+/// integers) and read by [`DecodeKeyPart::decode_partition`]. Generated
+/// code wraps such holes; the type's other promises but order hold.
+pub struct PartitionPart<T>(pub T);
+
+impl<T: KeyPart> KeyPart for PartitionPart<T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    // A plain decimal's length varies; no length is promised.
+    const FIXED_LEN: Option<usize> = None;
+    const PREFIX_FREE: bool = false;
+    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
+    const ORDERED: bool = false;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.0.encode_partition(out)
+    }
+}
+
+impl<T: DecodeKeyPart> DecodeKeyPart for PartitionPart<T> {
+    fn decode_key(component: &str) -> Result<Self, KeyError> {
+        T::decode_partition(component).map(PartitionPart)
+    }
 }
 
 /// Compile-time check that a hole's type is a key part an entity field can

@@ -118,7 +118,7 @@ pub mod op {
 /// ```
 pub mod field {
     pub use crate::entity::{
-        Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed,
+        Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
     };
 }
 

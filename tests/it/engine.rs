@@ -33,9 +33,11 @@ struct Alpha {
     n: u32,
 }
 
-/// A feed spread over 16 shards, one item in a hundred `hot`.
+/// A feed spread over 16 shards, one item in a hundred `hot`. Its key
+/// fields are kept as attributes too: a test filters on `event_id`.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[entity(table = App, pk = "FEED#{day}#{shard(event_id) % 16}", sk = "EVENT#{event_id}")]
+#[entity(key_fields = "key_and_body")]
 struct FeedEvent {
     day: u32,
     event_id: u64,

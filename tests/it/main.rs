@@ -36,6 +36,7 @@ mod ranges;
 mod returns;
 mod scan;
 mod sealed_cursors;
+mod seeds;
 mod shards;
 mod stream;
 mod support;

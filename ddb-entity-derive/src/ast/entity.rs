@@ -9,6 +9,12 @@ use crate::ctxt::Ctxt;
 use crate::name;
 use crate::template::{self, Piece, Template};
 
+/// `key_fields = "key_and_body"`: primary-key fields stored as attributes
+/// too.
+pub(crate) const KEY_AND_BODY: &str = "key_and_body";
+/// `key_fields = "key_only"`: the default.
+pub(crate) const KEY_ONLY: &str = "key_only";
+
 /// A `#[derive(Entity)]` input.
 pub(crate) struct Entity<'a> {
     pub(crate) original: &'a DeriveInput,
@@ -44,7 +50,13 @@ pub(crate) struct Field<'a> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
     None,
+    /// A primary-key field also stored as an attribute: with
+    /// `key_fields = "key_and_body"`, a field only a shard reads, a raw key
+    /// attribute, a field of a generic type.
     Primary,
+    /// A hole of the table's partition or sort key, stored in the key only
+    /// (the default): reads restore it from the parsed key.
+    KeyOnly,
     Index,
 }
 
@@ -141,6 +153,11 @@ pub(crate) struct Hole<'a> {
     pub(crate) field: Option<HoleField<'a>>,
     /// The hole is a raw key attribute (`pk = field`).
     pub(crate) raw: bool,
+    /// The hole ends a segment of a partition key (the table's or an
+    /// index's) and declares no width: written in its type's partition
+    /// form (`KeyPart::encode_partition`, plain decimals for integers),
+    /// since a partition key is only matched for equality.
+    pub(crate) partition: bool,
 }
 
 /// The field a hole names, as written in the struct.
@@ -189,16 +206,27 @@ impl<'a> Entity<'a> {
                 template
             }
         };
-        let pk = attrs.pk.as_ref().map(resolve_key);
+        // An index keyed by the table's own attributes (keys swapped)
+        // writes them again with its templates: `to_item` refuses one that
+        // writes another form than the table's (`IndexKeyClash`, which says
+        // to declare a width).
+        let mut pk = attrs.pk.as_ref().map(resolve_key);
+        if let Some(pk) = &mut pk {
+            pk.mark_partition();
+        }
         let sk = attrs.sk.as_ref().map(resolve);
         let indexes: Vec<Index<'a>> = attrs
             .indexes
             .iter()
             .filter_map(|index| {
+                let mut index_pk = index.pk.as_ref().map(resolve_key);
+                if let Some(pk) = &mut index_pk {
+                    pk.mark_partition();
+                }
                 Some(Index {
                     path: index.path.clone(),
                     name: index.path.segments.last()?.ident.clone(),
-                    pk: index.pk.as_ref().map(resolve_key),
+                    pk: index_pk,
                     sk: index.sk.as_ref().map(resolve),
                     when: index.when.clone(),
                     allow_hot: index.allow_hot.clone(),
@@ -227,9 +255,48 @@ impl<'a> Entity<'a> {
             .map(|c| &c.call)
             .chain(indexes.iter().filter_map(|i| i.when.as_ref()));
         indexed.extend(inputs.flat_map(|call| call.args.iter().map(name::unraw)));
+        // The holes a read can restore from the parsed key: not a raw key
+        // (the attribute is the field), not a value of a generic type (its
+        // encoding is not known to serialise, see `key_fields`).
+        let keys_in_body = attrs
+            .key_fields
+            .as_ref()
+            .is_some_and(|lit| lit.value() == KEY_AND_BODY);
+        let generic: Vec<String> = input
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .collect();
+        let mentions_generic = |ty: &Type| {
+            fn walk(tokens: proc_macro2::TokenStream, params: &[String]) -> bool {
+                tokens.into_iter().any(|token| match token {
+                    proc_macro2::TokenTree::Ident(ident) => params.contains(&ident.to_string()),
+                    proc_macro2::TokenTree::Group(group) => walk(group.stream(), params),
+                    _ => false,
+                })
+            }
+            walk(quote::ToTokens::to_token_stream(ty), &generic)
+        };
+        let key_only: Vec<String> = if keys_in_body {
+            Vec::new()
+        } else {
+            pk.iter()
+                .chain(sk.iter())
+                .flat_map(|t| t.holes())
+                .filter(|hole| !hole.raw)
+                .filter(|hole| {
+                    hole.field
+                        .is_some_and(|f| f.computed.is_none() && !mentions_generic(f.ty))
+                })
+                .map(|hole| hole.name.clone())
+                .collect()
+        };
         for field in fields.iter_mut().flatten() {
             let name = name::unraw(field.ident);
-            field.role = if primary.contains(&name) {
+            field.role = if key_only.contains(&name) && !field.serde.skipped && !field.serde.flatten
+            {
+                Role::KeyOnly
+            } else if primary.contains(&name) {
                 Role::Primary
             } else if indexed.contains(&name) {
                 Role::Index
@@ -456,6 +523,7 @@ impl<'a> KeyTemplate<'a> {
                 span: hole.span,
                 field,
                 raw: false,
+                partition: false,
             })
         };
         let resolve_shard = |shard: &template::Shard| {
@@ -493,6 +561,21 @@ impl<'a> KeyTemplate<'a> {
             lit: template.lit.clone(),
             segments,
             raw: false,
+        }
+    }
+
+    /// Marks the holes that end a segment of this partition-key template
+    /// without a width as written in their partition form.
+    fn mark_partition(&mut self) {
+        if self.raw {
+            return;
+        }
+        for segment in &mut self.segments {
+            if let Some(Part::Hole(hole)) = segment.last_mut()
+                && hole.width.is_none()
+            {
+                hole.partition = true;
+            }
         }
     }
 

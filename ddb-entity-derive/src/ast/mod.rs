@@ -14,8 +14,8 @@ mod key_part;
 
 pub(crate) use collection::{Collection, Holds, Member, Shape};
 pub(crate) use entity::{
-    Entity, Field, Followed, Hole, Index, KeyTemplate, Part, PlacedPart, Role, Shard, ShardInput,
-    distinct_holes,
+    Entity, Field, Followed, Hole, Index, KEY_AND_BODY, KEY_ONLY, KeyTemplate, Part, PlacedPart,
+    Role, Shard, ShardInput, distinct_holes,
 };
 pub(crate) use key_part::{KeyPart, MAX_VARIANTS};
 

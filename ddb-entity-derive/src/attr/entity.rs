@@ -36,6 +36,10 @@ pub(crate) struct Entity {
     pub(crate) computed: Vec<Computed>,
     /// `allow_hot = "reason"`: the table's partition key may be hot.
     pub(crate) allow_hot: Option<LitStr>,
+    /// `key_fields = "key_only" | "key_and_body"`: whether primary-key
+    /// fields are stored in the key only (the default) or also as
+    /// attributes.
+    pub(crate) key_fields: Option<LitStr>,
 }
 
 /// `function(field, …)`: a function (or `Self::method`) called with
@@ -107,6 +111,7 @@ const ALL: &[&str] = &[
     "allow_hot",
     "schema_version",
     "upcast",
+    "key_fields",
 ];
 const EXAMPLE: &str =
     "#[entity(table = App, pk = \"CUST#{customer_id}\", sk = \"ORDER#{order_id}\")]";
@@ -172,6 +177,7 @@ pub(crate) fn entity(cx: &Ctxt, attrs: &[Attribute]) -> Entity {
                 "created_at" => &mut merged.created_at,
                 "updated_at" => &mut merged.updated_at,
                 "allow_hot" => &mut merged.allow_hot,
+                "key_fields" => &mut merged.key_fields,
                 _ => unreachable!("`index` makes an index attribute"),
             };
             if let Some(lit) = string(cx, &entry) {

@@ -54,6 +54,7 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
     super::unordered::unordered(cx, entity);
     computed(cx, entity);
     type_tag(cx, entity);
+    key_fields(cx, entity);
     schema_version(cx, entity);
     maintained(cx, entity, attrs.version.as_ref(), "version", "`u64`");
     let timestamp = "timestamp (`u64` epoch milliseconds)";
@@ -71,6 +72,25 @@ pub(crate) fn entity(cx: &Ctxt, entity: &Entity<'_>) {
         "update time",
         timestamp,
     );
+}
+
+/// `key_fields = "…"` names one of the two ways to store primary-key
+/// fields.
+fn key_fields(cx: &Ctxt, entity: &Entity<'_>) {
+    let Some(lit) = &entity.attrs.key_fields else {
+        return;
+    };
+    let value = lit.value();
+    if value != ast::KEY_ONLY && value != ast::KEY_AND_BODY {
+        cx.error(
+            lit,
+            format!(
+                "`key_fields` is \"{}\" (the default: a field of the table's key templates is stored in the key only, and reads take it from the parsed key) or \"{}\" (also stored as an attribute, so filters and conditions can name it), not \"{value}\"",
+                ast::KEY_ONLY,
+                ast::KEY_AND_BODY
+            ),
+        );
+    }
 }
 
 /// `schema_version = N` is a version from 1, and `upcast = [...]` lists

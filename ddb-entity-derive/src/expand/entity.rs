@@ -133,6 +133,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let index_changes = super::update::index_changes(model);
     let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
+    let key_field_consts = super::update::key_field_consts(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
     // `Key<Self>`, which needs `Self: Entity`.
@@ -211,6 +212,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
             #raw_attributes
+
+            #key_field_consts
 
             #key_matching
 

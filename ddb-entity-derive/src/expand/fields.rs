@@ -18,17 +18,24 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let role = |field: &crate::ast::Field<'_>| match field.role {
         Role::None => quote!(::ddb_entity::field::Stored),
         Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
+        Role::KeyOnly => quote!(::ddb_entity::field::KeyOnly),
         Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
     };
     let declarations = model.stored().map(|field| {
         let name = field.ident;
         let ty = &field.ty;
         let role = role(field);
-        let doc = format!(
-            "`{ident}::{}`, stored as `{}`.",
-            name::unraw(name),
-            field.attribute
-        );
+        let doc = match field.role {
+            Role::KeyOnly => format!(
+                "`{ident}::{}`, stored in the key only (read back from it).",
+                name::unraw(name)
+            ),
+            _ => format!(
+                "`{ident}::{}`, stored as `{}`.",
+                name::unraw(name),
+                field.attribute
+            ),
+        };
         quote! {
             #[doc = #doc]
             pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>

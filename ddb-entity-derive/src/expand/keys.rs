@@ -27,6 +27,9 @@ pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream)
     let ty = super::checks::key_type(model, hole);
     match hole.width {
         Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
+        None if hole.partition => quote!(&::ddb_entity::__private::PartitionPart(
+            ::ddb_entity::__private::key_arg::<#ty, _>(&#arg)
+        )),
         None => quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#arg)),
     }
 }

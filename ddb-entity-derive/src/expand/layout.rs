@@ -141,6 +141,10 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
                             quote!(::ddb_entity::__private::Padded<#width, #ty>),
                         )
                     }
+                    None if hole.partition => (
+                        quote!(::core::option::Option::None),
+                        quote!(::ddb_entity::__private::PartitionPart<#ty>),
+                    ),
                     None => (quote!(::core::option::Option::None), quote!(#ty)),
                 };
                 let optional = hole.optional();

@@ -134,6 +134,10 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
                 quote!(::ddb_entity::__private::Padded<#width, #ty>),
                 quote!(.0),
             ),
+            None if hole.partition => (
+                quote!(::ddb_entity::__private::PartitionPart<#ty>),
+                quote!(.0),
+            ),
             None => (quote!(#ty), quote!()),
         }
     };
@@ -391,6 +395,38 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     }
 }
 
+/// The body attribute of a primary-key hole's field: its serde name.
+fn key_field_attribute(model: &Entity<'_>, hole: &Hole<'_>) -> String {
+    let field = name::unraw(hole.field());
+    model
+        .stored_named(&field)
+        .map_or(field, |field| field.attribute.clone())
+}
+
+/// `KEY_FIELD_ATTRIBUTES` and `KEY_ONLY_ATTRIBUTES`: the attributes
+/// `key_fields` returns, and those of them the entity stores in the key
+/// only (its fields of role `KeyOnly`).
+pub(super) fn key_field_consts(model: &Entity<'_>) -> TokenStream {
+    let raw: Vec<String> = model
+        .primary()
+        .filter_map(|template| template.raw_hole())
+        .map(|hole| hole.field().to_string())
+        .collect();
+    let all: Vec<String> = keys::params(model.primary())
+        .into_iter()
+        .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
+        .map(|hole| key_field_attribute(model, hole))
+        .collect();
+    let key_only = model
+        .stored()
+        .filter(|field| field.role == crate::ast::Role::KeyOnly)
+        .map(|field| &field.attribute);
+    quote! {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#all),*];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#key_only),*];
+    }
+}
+
 /// The body of `key_fields(key)`: the primary-key fields, parsed back from
 /// the key, as the attributes the entity's body stores them under (what an
 /// upsert writes, since it may create the item).
@@ -412,9 +448,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
         .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
         .map(|hole| {
         let field = hole.field();
-        let attribute = model
-            .stored_named(&name::unraw(field))
-            .map_or_else(|| name::unraw(field), |field| field.attribute.clone());
+        let attribute = key_field_attribute(model, hole);
         quote! {
             fields.push((#attribute, ::ddb_entity::__private::key_field_value(#entity, #field)?));
         }

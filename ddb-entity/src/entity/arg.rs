@@ -54,6 +54,15 @@ pub trait KeyArg<T: ?Sized> {
     fn encode_as(&self, out: &mut String) -> Result<(), KeyError>
     where
         T: KeyPart;
+
+    /// Appends the partition-key encoding of that `T`
+    /// ([`KeyPart::encode_partition`]: plain decimals for integers).
+    fn encode_partition_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart,
+    {
+        self.encode_as(out)
+    }
 }
 
 impl<T: ?Sized> KeyArg<T> for T {
@@ -63,6 +72,13 @@ impl<T: ?Sized> KeyArg<T> for T {
     {
         self.encode_key(out)
     }
+
+    fn encode_partition_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart,
+    {
+        self.encode_partition(out)
+    }
 }
 
 impl<T: ?Sized> KeyArg<T> for &T {
@@ -71,6 +87,13 @@ impl<T: ?Sized> KeyArg<T> for &T {
         T: KeyPart,
     {
         (**self).encode_key(out)
+    }
+
+    fn encode_partition_as(&self, out: &mut String) -> Result<(), KeyError>
+    where
+        T: KeyPart,
+    {
+        (**self).encode_partition(out)
     }
 }
 

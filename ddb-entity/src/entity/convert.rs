@@ -6,9 +6,9 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
-use super::{Entity, keys};
+use super::{Entity, Key, keys};
 use crate::codec;
-use crate::error::{Repr, Result};
+use crate::error::{Expected, Repr, Result};
 use crate::item::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, stored_keys, type_tag};
 use crate::table::{KeySchema, Table, TableSchema, Typing};
@@ -34,6 +34,15 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
         entity: E::RUST_NAME,
         source: Box::new(err),
     })?;
+    // A primary-key field is stored in the key only unless the entity keeps
+    // copies (`key_fields = "key_and_body"`); reads restore it from the key
+    // (`restore_key_fields`). An attribute a multi-attribute index is keyed
+    // on is that index's key, so it stays.
+    for attribute in E::KEY_ONLY_ATTRIBUTES {
+        if !is_multi_key_attribute(&schema, attribute) {
+            item.remove(*attribute);
+        }
+    }
     if let Some(now) = now {
         entity.stamp(&mut item, now)?;
     }
@@ -93,12 +102,130 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
         // Whoever built the entry (generated or hand-written code), DynamoDB
         // refuses the item if an index key is empty or too long.
         keys::check_index_key(E::RUST_NAME, &entry.index, &key)?;
-        put(entry.index.keys.partition_key, key.partition);
+        let mut put_index = |attribute: &'static str, value: String| {
+            // An index keyed by the table's own attributes writes them
+            // again: its template must write what the table key wrote.
+            match item.get(attribute) {
+                Some(AttributeValue::S(written)) if *written != value => {
+                    Err(crate::error::Error::from(Repr::IndexKeyClash {
+                        entity: E::RUST_NAME,
+                        index: entry.index.name,
+                        attribute,
+                        table: written.clone(),
+                        written: value,
+                    }))
+                }
+                _ => {
+                    item.insert(attribute.to_owned(), AttributeValue::S(value));
+                    Ok(())
+                }
+            }
+        };
+        put_index(entry.index.keys.partition_key, key.partition)?;
         if let (Some(attribute), Some(value)) = (entry.index.keys.sort_key, key.sort) {
-            put(attribute, value);
+            put_index(attribute, value)?;
         }
     }
     Ok(item)
+}
+
+/// Whether `attribute` is a key attribute of one of the table's
+/// multi-attribute indexes (an entity field stored under its own name).
+fn is_multi_key_attribute(schema: &TableSchema, attribute: &str) -> bool {
+    schema
+        .multi_key_indexes
+        .iter()
+        .any(|index| index.attributes().any(|key| key.name == attribute))
+}
+
+/// The primary-key fields an upsert writes into the body of an item it may
+/// create: none of those stored in the key only (a seed's item has no
+/// copies, and an upsert of it must not add them), the others as
+/// [`EntityHooks::key_fields`] reads them back from `key`.
+pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, AttributeValue)>> {
+    let schema = E::Table::SCHEMA;
+    let mut fields = E::key_fields(key)?;
+    fields.retain(|(attribute, _)| {
+        !E::KEY_ONLY_ATTRIBUTES.contains(attribute) || is_multi_key_attribute(&schema, attribute)
+    });
+    Ok(fields)
+}
+
+/// The one restore point: every read decodes through
+/// [`decode_stored`], which calls it after the stored keys are taken out
+/// of the item and before the body is decoded. A primary-key field the
+/// body does not hold (stored in the key only, the default; or an item
+/// written by other code) is read back from the stored key with the
+/// entity's own key reader ([`EntityHooks::key_fields`], the parse updates
+/// use), in the attribute serde decodes it from. A field the body holds is
+/// left as it is: an item written with copies decodes from them, and
+/// verification ([`StoredKeys::verify`]) still catches a copy that
+/// disagrees with its key.
+pub(crate) fn restore_key_fields<E: Entity>(body: &mut Item, stored: &StoredKeys) -> Result<()> {
+    if E::KEY_FIELD_ATTRIBUTES
+        .iter()
+        .all(|attribute| body.contains_key(*attribute))
+    {
+        return Ok(());
+    }
+    // Without a partition key there is nothing to read back; decoding
+    // reports the missing field, with where the item is.
+    let (Some(partition), sort) = stored.strings() else {
+        return Ok(());
+    };
+    let schema = E::Table::SCHEMA;
+    // A key that is not one of `E`'s: the item is stored under a key its
+    // entity does not write, which verification would report as well.
+    let unreadable = |err: crate::error::Error| {
+        crate::error::Error::from(Repr::KeyMismatch {
+            entity: E::RUST_NAME,
+            at: stored.at(&schema),
+            attribute: schema.primary.partition_key,
+            stored: Some(partition.to_owned()),
+            expected: Expected::Unparsable {
+                templates: templates::<E>(),
+                why: err.to_string(),
+            },
+        })
+    };
+    let key = Key::<E>::new(partition.to_owned(), sort.unwrap_or_default().to_owned())
+        .map_err(unreadable)?;
+    let fields = E::key_fields(&key).map_err(unreadable)?;
+    for (attribute, value) in fields {
+        body.entry(attribute.to_owned()).or_insert(value);
+    }
+    Ok(())
+}
+
+/// `E`'s primary-key templates, for messages.
+fn templates<E: Entity>() -> String {
+    match E::KEY_TEMPLATES {
+        (partition, Some(sort)) => format!("`{partition}` / `{sort}`"),
+        (partition, None) => format!("`{partition}`"),
+    }
+}
+
+/// The value `item` decodes to as an `E`, and the key attributes taken
+/// out of it (to verify against the value, and to say where it is): the
+/// write token set aside, the key fields restored, the schema version's
+/// upcast applied. The one decode of a stored item, for every read and the
+/// backfill alike; the type is checked before it, the keys after it.
+pub(crate) fn decode_stored<E: Entity>(mut item: Item) -> Result<(E, StoredKeys)> {
+    let schema = E::Table::SCHEMA;
+    item.retain(|name, _| !schema.is_token_attribute(name));
+    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
+    restore_key_fields::<E>(&mut item, &stored)?;
+    let version = take_schema_version::<E>(&mut item);
+    let entity = E::decode_body(version, item).map_err(|err| {
+        let path = err.path();
+        Repr::Decode {
+            entity: E::RUST_NAME,
+            at: stored.at(&schema),
+            field: (!path.is_empty()).then_some(path),
+            source: err.message().into(),
+        }
+    })?;
+    Ok((entity, stored))
 }
 
 /// Whether the library writes an attribute named `name` in a table of
@@ -119,21 +246,9 @@ pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
 /// under a key that is not its own. The write token is the library's, never
 /// the entity's: it is taken out first, so even an entity that denies
 /// unknown fields reads an item written with one.
-pub(crate) fn from_item<E: Entity>(mut item: Item) -> Result<E> {
+pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
     check_type::<E>(&item)?;
-    let schema = E::Table::SCHEMA;
-    item.retain(|name, _| !schema.is_token_attribute(name));
-    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
-    let version = take_schema_version::<E>(&mut item);
-    let entity = E::decode_body(version, item).map_err(|err| {
-        let path = err.path();
-        Repr::Decode {
-            entity: E::RUST_NAME,
-            at: stored.at(&schema),
-            field: (!path.is_empty()).then_some(path),
-            source: err.message().into(),
-        }
-    })?;
+    let (entity, stored) = decode_stored::<E>(item)?;
     stored.verify(&entity)?;
     Ok(entity)
 }

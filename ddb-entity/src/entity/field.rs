@@ -86,11 +86,59 @@ pub struct Stored;
 #[derive(Debug, Clone, Copy)]
 pub struct IndexKeyPart;
 
-/// The key role of a field of the primary key: no update may change it.
+/// The key role of a field of the primary key that is also stored as an
+/// attribute (`#[entity(key_fields = "key_and_body")]`, or a field only a
+/// shard is computed from): no update may change it.
 ///
 /// See [`Field`'s example](Field#example).
 #[derive(Debug, Clone, Copy)]
 pub struct PrimaryKeyPart;
+
+/// The key role of a field of the primary key stored in the key only (the
+/// default for a hole of the table's partition or sort key): reads take it
+/// from the parsed key, no update may change it, and no filter or condition
+/// can name it, since the item has no such attribute.
+///
+/// ```compile_fail
+/// # use ddb_entity::{Db, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// let _ = Customer::fields().id.equals(1); // `id` is stored in the key only
+/// ```
+///
+/// Kept as an attribute too, the field can be named:
+///
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE", key_fields = "key_and_body")]
+/// struct Customer { id: u64, name: String }
+///
+/// let _ = Customer::fields().id.equals(1);
+/// assert!(Customer { id: 1, name: "Ada".into() }.to_item()?.contains_key("id"));
+/// # Ok::<(), ddb_entity::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct KeyOnly;
+
+/// Key roles whose field is stored as an attribute of the item, so a
+/// filter or a condition can compare it.
+#[diagnostic::on_unimplemented(
+    message = "this field is stored in the key only, not as an attribute, so a filter or condition cannot name it",
+    label = "a field stored in the key only",
+    note = "compare it in the key condition instead (the entity's `sk()` prefix or a `SortRange`, or the partition), or keep a copy in the body with #[entity(key_fields = \"key_and_body\")]"
+)]
+pub trait InBody: sealed::Sealed {}
+
+impl InBody for Stored {}
+impl InBody for IndexKeyPart {}
+impl InBody for PrimaryKeyPart {}
 
 /// Key roles whose field an update may set or remove.
 ///
@@ -135,6 +183,7 @@ mod sealed {
     impl Sealed for super::Stored {}
     impl Sealed for super::IndexKeyPart {}
     impl Sealed for super::PrimaryKeyPart {}
+    impl Sealed for super::KeyOnly {}
 }
 
 impl<E, T, R> Field<E, T, R> {

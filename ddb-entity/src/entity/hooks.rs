@@ -25,6 +25,18 @@ pub trait EntityHooks: Sized {
     /// is decoded, and no separate key value is written for them.
     const RAW_ATTRIBUTES: &'static [&'static str] = &[];
 
+    /// The body attributes of the primary key's fields, as
+    /// [`key_fields`](EntityHooks::key_fields) returns them: what a read
+    /// restores from the parsed key when the item does not hold them
+    /// (`entity::convert::restore_key_fields`).
+    const KEY_FIELD_ATTRIBUTES: &'static [&'static str] = &[];
+
+    /// Of [`KEY_FIELD_ATTRIBUTES`](EntityHooks::KEY_FIELD_ATTRIBUTES), those
+    /// stored in the key only (the default, `#[entity(key_fields =
+    /// "key_only")]`): a write leaves them out of the item, an upsert does
+    /// not add them. Empty with `key_fields = "key_and_body"`.
+    const KEY_ONLY_ATTRIBUTES: &'static [&'static str] = &[];
+
     /// The primary key's templates as written in `#[entity(…)]` (partition,
     /// sort), for messages and for the compile-time check that two members
     /// of a collection on a key-typed table cannot match the same key.

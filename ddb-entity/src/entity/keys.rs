@@ -95,7 +95,7 @@ impl<E: Entity> Key<E> {
 }
 
 impl<E> Key<E> {
-    /// The partition key value, e.g. `CUST#00000000000000000042`.
+    /// The partition key value, e.g. `CUST#42`.
     ///
     /// See [the example](Key#example).
     pub fn partition(&self) -> &str {
@@ -328,7 +328,7 @@ impl<I: QueryIndex> Partition<I> {
         })
     }
 
-    /// The partition key value, e.g. `CUST#00000000000000000042`. For a
+    /// The partition key value, e.g. `CUST#42`. For a
     /// sharded partition, what every shard's value starts with
     /// (`STATUS#Open#`), which is no partition key itself: see
     /// [`shard_partitions`](Self::shard_partitions).

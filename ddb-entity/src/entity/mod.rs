@@ -21,7 +21,9 @@ use crate::layout::EntityLayout;
 use crate::table::{IndexSchema, Table};
 
 pub use arg::{KeyArg, RawKey};
-pub use field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed};
+pub use field::{
+    Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
+};
 pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup};
 pub(crate) use keys::check_index_key;

@@ -74,6 +74,15 @@ impl StoredKeys {
         }
     }
 
+    /// The stored partition and sort key strings (`None` where missing or
+    /// not a string).
+    pub(crate) fn strings(&self) -> (Option<&str>, Option<&str>) {
+        fn s(value: Option<&AttributeValue>) -> Option<&str> {
+            value.and_then(|v| v.as_s().ok()).map(String::as_str)
+        }
+        (s(self.partition.as_ref()), s(self.sort.as_ref()))
+    }
+
     /// Where the item is stored, for messages.
     pub(crate) fn at(&self, schema: &TableSchema) -> ItemAt {
         ItemAt {

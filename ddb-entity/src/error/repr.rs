@@ -88,6 +88,19 @@ pub(crate) enum Repr {
     },
 
     #[error(
+        "`{entity}` writes attribute {attribute} twice: as the table's key `{table}`, and as index `{index}`'s key `{written}`; an index keyed by the table's attributes must write them alike — declare a width on the partition key's hole (`{{id:10}}`), which writes the fixed-width form the index's sort key does"
+    )]
+    IndexKeyClash {
+        entity: &'static str,
+        index: &'static str,
+        attribute: &'static str,
+        /// What the table key wrote.
+        table: String,
+        /// What the index template writes.
+        written: String,
+    },
+
+    #[error(
         "the item at {at} does not hold the {} it decodes to: {}; it was written by other code or stored under another key — rewrite it with this library (put the value), or read it with the raw SDK",
         Code(entity),
         Mismatch { attribute, stored: stored.as_deref(), expected }
@@ -548,6 +561,7 @@ impl Repr {
             Repr::Encode { .. } => ErrorKind::Encode,
             Repr::Decode { .. } => ErrorKind::Decode,
             Repr::KeyMismatch { .. } => ErrorKind::KeyMismatch,
+            Repr::IndexKeyClash { .. } => ErrorKind::AttributeClash,
             Repr::WrongType { .. } | Repr::ForeignItem { .. } => ErrorKind::WrongType,
             Repr::DecodeAfterWrite { .. } => ErrorKind::DecodeAfterWrite,
             Repr::UnknownType { .. } | Repr::UnmatchedKey { .. } => ErrorKind::UnknownType,
@@ -609,6 +623,7 @@ impl Repr {
             | Repr::KeyMismatch { entity, .. }
             | Repr::WrongType { entity, .. }
             | Repr::KeyNotOfEntity { entity, .. }
+            | Repr::IndexKeyClash { entity, .. }
             | Repr::ForeignItem { entity, .. }
             | Repr::DecodeAfterWrite { entity, .. }
             | Repr::MoreThanOne { entity, .. }
@@ -778,6 +793,9 @@ pub(crate) enum Expected {
     Absent,
     /// Its key cannot be built from the decoded value.
     Unbuildable(String),
+    /// The stored key does not parse as the entity's templates (these), so
+    /// the fields stored in the key only cannot be read back.
+    Unparsable { templates: String, why: String },
 }
 
 /// "its SK is ORDER#2, the decoded `Order`'s is ORDER#1".
@@ -804,6 +822,11 @@ impl fmt::Display for Mismatch<'_> {
             Expected::Unbuildable(why) => write!(
                 f,
                 "the decoded value has no key ({why}), the item's {attribute} is {stored}"
+            ),
+            Expected::Unparsable { templates, why } => write!(
+                f,
+                "its key ({attribute}={stored}, …) does not parse as {templates}, which the fields stored in the key only are read back from ({})",
+                Value(Some(why))
             ),
         }
     }

@@ -9,9 +9,8 @@ use aws_sdk_dynamodb::Client;
 use super::SCHEMA_VERSION_ATTRIBUTE;
 use super::scan::backoff;
 use crate::batch::{BatchRetry, Jitter};
-use crate::entity::convert::{take_schema_version, to_item_stamped};
-use crate::entity::verify::StoredKeys;
-use crate::entity::{Entity, EntityHooks};
+use crate::entity::Entity;
+use crate::entity::convert::{decode_stored, to_item_stamped};
 use crate::error::{Error, Repr, Result};
 use crate::expr::Placeholders;
 use crate::item::{Item, type_tag};
@@ -149,7 +148,8 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         // Its type changed since the scan read it: not ours to rewrite.
         return Ok(None);
     }
-    let value = decode::<E>(stored.clone(), &schema)?;
+    // Stored index keys are not checked: they are what may be stale.
+    let (value, _) = decode_stored::<E>(stored.clone())?;
     let target = to_item_stamped(&value, None)?;
     let primary = schema.primary;
     let key: Item = [Some(primary.partition_key), primary.sort_key]
@@ -230,24 +230,6 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         condition,
         placeholders: p,
     }))
-}
-
-/// The value `stored` decodes to, through its schema version's upcast;
-/// stored index keys are not checked (they are what may be stale).
-fn decode<E: Entity>(mut item: Item, schema: &TableSchema) -> Result<E> {
-    item.retain(|name, _| !schema.is_token_attribute(name));
-    let stored = StoredKeys::take(&mut item, schema, E::RAW_ATTRIBUTES);
-    let version = take_schema_version::<E>(&mut item);
-    <E as EntityHooks>::decode_body(version, item).map_err(|err| {
-        let path = err.path();
-        Repr::Decode {
-            entity: E::RUST_NAME,
-            at: stored.at(schema),
-            field: (!path.is_empty()).then_some(path),
-            source: err.message().into(),
-        }
-        .into()
-    })
 }
 
 /// "Unchanged since read": the version alone when the entity has one and

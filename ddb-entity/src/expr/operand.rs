@@ -9,13 +9,13 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::{Condition, Node, attribute_value};
-use crate::entity::{AttrPath, Field, FieldPath};
+use crate::entity::{AttrPath, Field, FieldPath, InBody};
 use crate::item::{Set, SetElement};
 
 /// The conditions on a field's (or a path's) stored value, written once
 /// for both.
 macro_rules! comparisons {
-    ([$($generics:tt)*] $target:ty, $path:ident => $attr:expr) => {
+    ([$($generics:tt)*] $target:ty, [$($bound:tt)*], $path:ident => $attr:expr) => {
         impl<$($generics)*> $target {
             fn compare(self, op: &'static str, value: T) -> Condition<E> {
                 let $path = self;
@@ -25,49 +25,63 @@ macro_rules! comparisons {
             /// `= value` (`None`: not stored).
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn equals(self, value: T) -> Condition<E> {
+            pub fn equals(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("=", value)
             }
 
             /// `<> value` (`None`: stored).
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn not_equals(self, value: T) -> Condition<E> {
+            pub fn not_equals(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<>", value)
             }
 
             /// `< value`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn lt(self, value: T) -> Condition<E> {
+            pub fn lt(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<", value)
             }
 
             /// `<= value`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn le(self, value: T) -> Condition<E> {
+            pub fn le(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare("<=", value)
             }
 
             /// `> value`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn gt(self, value: T) -> Condition<E> {
+            pub fn gt(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare(">", value)
             }
 
             /// `>= value`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn ge(self, value: T) -> Condition<E> {
+            pub fn ge(self, value: T) -> Condition<E>
+            where
+                $($bound)* {
                 self.compare(">=", value)
             }
 
             /// `low <= value <= high`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn between(self, low: T, high: T) -> Condition<E> {
+            pub fn between(self, low: T, high: T) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 let bounds =
                     attribute_value(&low).and_then(|low| Ok((low, attribute_value(&high)?)));
@@ -78,7 +92,9 @@ macro_rules! comparisons {
             /// or none is refused before sending).
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn is_in(self, values: impl IntoIterator<Item = T>) -> Condition<E> {
+            pub fn is_in(self, values: impl IntoIterator<Item = T>) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 let values = values.into_iter().map(|v| attribute_value(&v)).collect();
                 Node::In($attr, values).into()
@@ -87,7 +103,9 @@ macro_rules! comparisons {
             /// The attribute is stored (for an `Option`: it is `Some`).
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn exists(self) -> Condition<E> {
+            pub fn exists(self) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Exists($attr, true).into()
             }
@@ -95,7 +113,9 @@ macro_rules! comparisons {
             /// The attribute is not stored.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn not_exists(self) -> Condition<E> {
+            pub fn not_exists(self) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Exists($attr, false).into()
             }
@@ -105,7 +125,9 @@ macro_rules! comparisons {
             /// field whose type changed.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn has_type(self, kind: AttributeType) -> Condition<E> {
+            pub fn has_type(self, kind: AttributeType) -> Condition<E>
+            where
+                $($bound)* {
                 let $path = self;
                 Node::Type($attr, kind).into()
             }
@@ -113,8 +135,8 @@ macro_rules! comparisons {
     };
 }
 
-comparisons!([E, T: Serialize, R] Field<E, T, R>, field => AttrPath::top(field.attribute()));
-comparisons!([E, T: Serialize] FieldPath<E, T>, path => path.path);
+comparisons!([E, T: Serialize, R] Field<E, T, R>, [R: InBody], field => AttrPath::top(field.attribute()));
+comparisons!([E, T: Serialize] FieldPath<E, T>, [], path => path.path);
 
 /// Conditions only strings, sets, lists and maps have.
 macro_rules! collections {
@@ -123,7 +145,10 @@ macro_rules! collections {
             /// The stored string starts with `prefix`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn begins_with(self, prefix: &str) -> Condition<E> {
+            pub fn begins_with(self, prefix: &str) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::BeginsWith($attr, prefix.to_owned()).into()
             }
@@ -131,7 +156,10 @@ macro_rules! collections {
             /// The stored string contains `part`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn contains(self, part: &str) -> Condition<E> {
+            pub fn contains(self, part: &str) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, Ok(AttributeValue::S(part.to_owned()))).into()
             }
@@ -139,7 +167,10 @@ macro_rules! collections {
             /// The stored string's length in bytes (UTF-8).
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -149,7 +180,10 @@ macro_rules! collections {
             /// The stored set holds `element`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn contains(self, element: T) -> Condition<E> {
+            pub fn contains(self, element: T) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
@@ -157,7 +191,10 @@ macro_rules! collections {
             /// The number of elements of the stored set.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -167,7 +204,10 @@ macro_rules! collections {
             /// The stored list holds an element equal to `element`.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn contains(self, element: T) -> Condition<E> {
+            pub fn contains(self, element: T) -> Condition<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 Node::Contains($attr, attribute_value(&element)).into()
             }
@@ -175,7 +215,10 @@ macro_rules! collections {
             /// The number of elements of the stored list.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -185,7 +228,10 @@ macro_rules! collections {
             /// The number of entries of the stored map.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }
@@ -195,7 +241,10 @@ macro_rules! collections {
             /// The number of entries of the stored map.
             ///
             /// See [the examples](crate::Condition#examples).
-            pub fn size(self) -> SizeOf<E> {
+            pub fn size(self) -> SizeOf<E>
+            where
+                R: InBody,
+            {
                 let $path = self;
                 SizeOf::new($attr)
             }

@@ -60,9 +60,9 @@ const MAX_DIGITS: usize = 38;
 /// struct Note { id: u32, text: String }
 ///
 /// let item = Note { id: 7, text: "hello".into() }.to_item()?;
-/// // PK "NOTE#0000000007" (2 + 15), SK "NOTE" (2 + 4), _type "NOTE" (5 + 4),
-/// // id 7 (2 + 1 + 1), text "hello" (4 + 5).
-/// assert_eq!(item_size(&item), 17 + 6 + 9 + 4 + 9);
+/// // PK "NOTE#7" (2 + 6), SK "NOTE" (2 + 4), _type "NOTE" (5 + 4),
+/// // text "hello" (4 + 5); `id` is stored in the key only.
+/// assert_eq!(item_size(&item), 8 + 6 + 9 + 9);
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 pub fn item_size(item: &Item) -> usize {

@@ -325,11 +325,20 @@ macro_rules! unsigned {
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
             }
+
+            fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+                out.push_str(&self.to_string());
+                Ok(())
+            }
         }
 
         impl DecodeKeyPart for $t {
             fn decode_key(component: &str) -> Result<Self, KeyError> {
                 Self::decode_padded(component, Self::MAX_DIGITS)
+            }
+
+            fn decode_partition(component: &str) -> Result<Self, KeyError> {
+                decode_plain(component, stringify!($t))
             }
         }
     )*};
@@ -377,14 +386,52 @@ macro_rules! signed {
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
                 self.encode_padded(Self::MAX_DIGITS, out)
             }
+
+            fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+                out.push_str(&self.to_string());
+                Ok(())
+            }
         }
 
         impl DecodeKeyPart for $t {
             fn decode_key(component: &str) -> Result<Self, KeyError> {
                 Self::decode_padded(component, Self::MAX_DIGITS)
             }
+
+            fn decode_partition(component: &str) -> Result<Self, KeyError> {
+                decode_plain(component, stringify!($t))
+            }
         }
     )*};
+}
+
+/// A plain decimal as [`KeyPart::encode_partition`] writes it, strictly:
+/// what `Display` writes for the value it parses to, nothing else (no `+`,
+/// no leading zero, no `-0`), so no two texts read as one value.
+fn decode_plain<T: std::str::FromStr + std::fmt::Display>(
+    component: &str,
+    type_name: &'static str,
+) -> Result<T, KeyError> {
+    component
+        .parse::<T>()
+        .ok()
+        .filter(|value| value.to_string() == component)
+        .ok_or_else(|| KeyError::malformed(plain_expected(type_name), component))
+}
+
+/// "a u64 in plain decimal (a partition key's form)".
+fn plain_expected(type_name: &'static str) -> &'static str {
+    match type_name {
+        "u8" => "a u8 in plain decimal (a partition key's form)",
+        "u16" => "a u16 in plain decimal (a partition key's form)",
+        "u32" => "a u32 in plain decimal (a partition key's form)",
+        "u64" => "a u64 in plain decimal (a partition key's form)",
+        "i8" => "an i8 in plain decimal (a partition key's form)",
+        "i16" => "an i16 in plain decimal (a partition key's form)",
+        "i32" => "an i32 in plain decimal (a partition key's form)",
+        "i64" => "an i64 in plain decimal (a partition key's form)",
+        _ => "an integer in plain decimal (a partition key's form)",
+    }
 }
 
 /// Why a 128-bit integer cannot be an entity's key field.

@@ -278,6 +278,27 @@ pub trait KeyPart {
     /// ```
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError>;
 
+    /// Appends this value's encoding in a hole that ends a segment of a
+    /// *partition* key without a declared width, where order is never
+    /// observed (a partition key is only matched for equality): the
+    /// [`encode_key`](Self::encode_key) encoding, except that integers are
+    /// written as plain decimals (`CUST#42`), as the seeds write them. It
+    /// keeps the round trip and injectivity
+    /// ([`DecodeKeyPart::decode_partition`] parses it back, strictly), not
+    /// order, and writes no byte up to `#`.
+    ///
+    /// ```
+    /// use ddb_entity::key::KeyPart;
+    ///
+    /// let mut out = String::from("CUST#");
+    /// 42u64.encode_partition(&mut out)?;
+    /// assert_eq!(out, "CUST#42");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        self.encode_key(out)
+    }
+
     /// Why a field of this type cannot fill a hole of an entity's key
     /// template although the type has a key encoding: the item body cannot
     /// hold every value (`u128`, `i128`: DynamoDB numbers have 38 digits).
@@ -356,6 +377,23 @@ pub trait DecodeKeyPart: Sized {
     ///
     /// See [the example](DecodeKeyPart#example).
     fn decode_key(component: &str) -> Result<Self, KeyError>;
+
+    /// Parses a component written by [`KeyPart::encode_partition`]: for
+    /// integers the canonical plain decimal (no sign but a leading `-`, no
+    /// leading zero), for every other type [`decode_key`](Self::decode_key).
+    ///
+    /// ```
+    /// use ddb_entity::key::DecodeKeyPart;
+    ///
+    /// assert_eq!(u64::decode_partition("42")?, 42);
+    /// assert!(u64::decode_partition("042").is_err());
+    /// assert_eq!(i32::decode_partition("-7")?, -7);
+    /// assert!(i32::decode_partition("-0").is_err());
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    fn decode_partition(component: &str) -> Result<Self, KeyError> {
+        Self::decode_key(component)
+    }
 }
 
 /// A value that encodes a left cut of `T`'s component encoding, such as the
@@ -434,6 +472,10 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_partition(out)
+    }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
@@ -445,6 +487,10 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
+    }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_partition(out)
     }
 }
 
@@ -458,6 +504,10 @@ impl<T: KeyPart + ?Sized> KeyPart for Arc<T> {
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_partition(out)
+    }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
@@ -470,6 +520,10 @@ impl<T: KeyPart + ?Sized> KeyPart for Rc<T> {
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
     }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_partition(out)
+    }
 }
 
 impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
@@ -481,5 +535,9 @@ impl<T: KeyPart + ToOwned + ?Sized> KeyPart for Cow<'_, T> {
 
     fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
         (**self).encode_key(out)
+    }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        (**self).encode_partition(out)
     }
 }

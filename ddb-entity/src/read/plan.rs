@@ -27,9 +27,9 @@ use crate::table::KeySchema;
 /// let plan = db.query(Order::partition(42)?).sk_begins_with(Order::sk()).reverse(true).plan()?;
 /// assert_eq!(plan.operation, ReadOperation::Query);
 /// assert_eq!(plan.index, None);
-/// assert_eq!(plan.partition, "CUST#00000000000000000042");
+/// assert_eq!(plan.partition, "CUST#42");
 /// assert_eq!(plan.sort, SortCondition::BeginsWith("ORDER#".into()));
-/// assert_eq!(plan.to_string(), r#"Query PK = "CUST#00000000000000000042" AND begins_with(SK, "ORDER#"), newest first"#);
+/// assert_eq!(plan.to_string(), r#"Query PK = "CUST#42" AND begins_with(SK, "ORDER#"), newest first"#);
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

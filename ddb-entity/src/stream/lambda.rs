@@ -41,9 +41,9 @@
 //!     "eventID": "1", "eventName": "INSERT", "eventVersion": "1.1",
 //!     "eventSource": "aws:dynamodb", "awsRegion": "us-east-1",
 //!     "dynamodb": {
-//!         "Keys": {"PK": {"S": "CUST#00000000000000000042"}, "SK": {"S": "ORDER#00000000000000000007"}},
+//!         "Keys": {"PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#00000000000000000007"}},
 //!         "NewImage": {
-//!             "PK": {"S": "CUST#00000000000000000042"}, "SK": {"S": "ORDER#00000000000000000007"},
+//!             "PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#00000000000000000007"},
 //!             "_type": {"S": "ORDER"}, "customer_id": {"N": "42"}, "order_id": {"N": "7"}
 //!         },
 //!         "SequenceNumber": "111", "SizeBytes": 26, "StreamViewType": "NEW_AND_OLD_IMAGES"

@@ -590,7 +590,7 @@ pub trait MultiKeyIndex: 'static {
 /// struct Order { customer_id: u64, order_id: u64, status: String }
 ///
 /// let by_status: Partition<ByStatus> = Order::partition(42)?.local();
-/// assert_eq!(by_status.as_str(), "CUST#00000000000000000042");
+/// assert_eq!(by_status.as_str(), "CUST#42");
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 #[diagnostic::on_unimplemented(

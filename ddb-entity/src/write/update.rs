@@ -1166,7 +1166,7 @@ fn parts<E: Entity>(
     if creates {
         // What a new item needs and an existing one already holds: the
         // primary-key fields of its body, its type, its creation time.
-        for (attribute, value) in E::key_fields(key)? {
+        for (attribute, value) in crate::entity::convert::key_copies(key)? {
             changes
                 .entries
                 .push(Change::maintained(attribute, Action::Set(value)));

@@ -161,7 +161,9 @@ ddb_entity::table! {
 }
 
 #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Work, pk = "TICKET#{id}", sk = "TICKET")]
+// The inverted index writes `PK` with its sort template, in the sort
+// key's fixed width: the table key declares that width too.
+#[entity(table = Work, pk = "TICKET#{id:10}", sk = "TICKET")]
 #[entity(index = ByStatus, pk = "STATUS#{status}", sk = "{id}")]
 #[entity(index = Inverted, pk = "TICKET", sk = "TICKET#{id}")]
 struct Ticket {
@@ -171,7 +173,7 @@ struct Ticket {
 }
 
 #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Work, pk = "TASK#{id}", sk = "TASK")]
+#[entity(table = Work, pk = "TASK#{id:10}", sk = "TASK")]
 #[entity(index = ByStatus, pk = "STATUS#{status}", sk = "{id}")]
 #[entity(index = Inverted, pk = "TASK", sk = "TASK#{id}")]
 struct Task {

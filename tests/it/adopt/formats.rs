@@ -19,6 +19,8 @@ ddb_entity::table! {
 /// `pk = TENANT:<tenant>`, `sk = EVENT|<ISO millis>|<id>`.
 #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
 #[entity(table = Events, type = "EVENT", pk = "TENANT:{tenant}", sk = "EVENT|{at}|{id}")]
+// The other service stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 struct Event {
     tenant: String,
     at: IsoMillis,
@@ -28,6 +30,8 @@ struct Event {
 /// `pk = TENANT:<tenant>`, `sk = device_<n>`, `n` unpadded, lower case.
 #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
 #[entity(table = Events, type = "DEVICE", pk = "TENANT:{tenant}", sk = "device_{n}")]
+// The other service stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 struct Device {
     tenant: String,
     n: Unordered<u64>,
@@ -37,6 +41,8 @@ struct Device {
 /// (spaces, `!`, `$` as the other service writes them).
 #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
 #[entity(table = Events, type = "LABEL", pk = "TENANT:{tenant}", sk = "LABEL|{text}")]
+// The other service stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 struct Label {
     tenant: String,
     text: Unordered<String>,

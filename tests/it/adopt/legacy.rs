@@ -29,6 +29,8 @@ ddb_entity::table! {
 /// `PK=USER#<email>`, `SK=PROFILE`; in GSI2 while active.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+// The hand-written code stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 #[entity(index = ByStatus, pk = "STATUS#active", sk = "USER#{email}", when = User::is_active(status))]
 pub struct User {
     pub email: String,
@@ -45,6 +47,8 @@ impl User {
 /// `PK=USER#<email>`, `SK=ORDER#<iso ts>#<order id>`; GSI1 by order id.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[entity(table = Legacy, pk = "USER#{email}", sk = "ORDER#{placed_at}#{order_id}")]
+// The hand-written code stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 #[entity(index = ByOrder, pk = "ORDER#{order_id}", sk = "USER#{email}")]
 pub struct Order {
     pub email: String,
@@ -58,6 +62,8 @@ pub struct Order {
 /// the order's key space, told apart from it by the full parse.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[entity(table = Legacy, type = "LINE", pk = "USER#{email}", sk = "ORDER#{placed_at}#{order_id}#LINE#{line}")]
+// The hand-written code stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 pub struct OrderLine {
     pub email: String,
     pub placed_at: IsoSeconds,
@@ -69,6 +75,8 @@ pub struct OrderLine {
 /// `PK=ORDER#<id>`, `SK=ITEM#<sku>`.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[entity(table = Legacy, pk = "ORDER#{order_id}", sk = "ITEM#{sku}")]
+// The hand-written code stores its key fields as attributes too.
+#[entity(key_fields = "key_and_body")]
 pub struct OrderItem {
     pub order_id: String,
     pub sku: String,
