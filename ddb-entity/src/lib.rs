@@ -102,7 +102,7 @@ pub mod op {
 ///
 /// ```
 /// use ddb_entity::Entity;
-/// use ddb_entity::field::{Field, PrimaryKeyPart, Stored};
+/// use ddb_entity::field::{Field, KeyOnly, Stored};
 /// # use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
 ///
@@ -110,10 +110,10 @@ pub mod op {
 /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
 /// struct Customer { id: u64, visits: u64 }
 ///
-/// // `id` builds the primary key: no update can change it; `visits` can be
-/// // set or added to.
+/// // `id` builds the primary key and is stored in it only: no update can
+/// // change it, no filter can name it; `visits` can be set or added to.
 /// let f = Customer::fields();
-/// let _id: Field<Customer, u64, PrimaryKeyPart> = f.id;
+/// let _id: Field<Customer, u64, KeyOnly> = f.id;
 /// let _visits: Field<Customer, u64, Stored> = f.visits;
 /// ```
 pub mod field {

@@ -34,7 +34,7 @@ use std::marker::PhantomData;
 ///
 /// ```
 /// use ddb_entity::Entity;
-/// use ddb_entity::field::{Addable, Field, IndexKeyPart, PrimaryKeyPart, Settable, Stored, Unkeyed};
+/// use ddb_entity::field::{Addable, Field, IndexKeyPart, KeyOnly, Settable, Stored, Unkeyed};
 /// use serde::{Deserialize, Serialize};
 ///
 /// ddb_entity::table! {
@@ -51,7 +51,7 @@ use std::marker::PhantomData;
 /// struct Customer { id: u64, email: String, #[serde(rename = "n")] name: String, visits: u64 }
 ///
 /// let f = Customer::fields();
-/// let _: Field<Customer, u64, PrimaryKeyPart> = f.id;
+/// let _: Field<Customer, u64, KeyOnly> = f.id; // stored in the key only
 /// let _: Field<Customer, String, IndexKeyPart> = f.email;
 /// let name: Field<Customer, String, Stored> = f.name;
 /// assert_eq!((name.name(), name.attribute()), ("name", "n"));

@@ -407,7 +407,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// db.put(&Device { id: 1, firmware: "2.1".into() }).await?;
     /// // Another tool's `Device` without its firmware.
     /// db.client().put_item().table_name(db.table_name())
-    ///     .item("PK", S("DEVICE#0000000002".into())).item("SK", S("DEVICE".into()))
+    ///     .item("PK", S("DEVICE#2".into())).item("SK", S("DEVICE".into()))
     ///     .item("_type", S("DEVICE".into())).send().await?;
     ///
     /// let err = db.scan().all::<Device>().await.unwrap_err();
