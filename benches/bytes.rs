@@ -21,7 +21,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::{HttpRequest, HttpResponse};
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, HttpClient, Region, RuntimeComponents};
+use aws_sdk_dynamodb::config::{
+    BehaviorVersion, Credentials, HttpClient, Region, RuntimeComponents,
+};
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_smithy_runtime_api::client::http::{
     HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
@@ -112,7 +114,8 @@ fn items() -> Vec<Item> {
             currency: "GBP".into(),
             ship_city: ["London", "Manchester", "Edinburgh", "Cardiff"][i as usize % 4].into(),
             item_count: (i % 7) as u16 + 1,
-            gift_note: (i % 5 == 0).then(|| format!("Happy birthday, with love from all of us — order {i}")),
+            gift_note: (i % 5 == 0)
+                .then(|| format!("Happy birthday, with love from all of us — order {i}")),
         };
         items.push(order.to_item().unwrap());
     }
@@ -128,7 +131,11 @@ fn write_value(value: &AttributeValue, out: &mut String) {
         AttributeValue::Bool(b) => out.push_str(&format!(r#"{{"BOOL":{b}}}"#)),
         AttributeValue::Null(_) => out.push_str(r#"{"NULL":true}"#),
         AttributeValue::Ss(v) | AttributeValue::Ns(v) => {
-            let tag = if matches!(value, AttributeValue::Ss(_)) { "SS" } else { "NS" };
+            let tag = if matches!(value, AttributeValue::Ss(_)) {
+                "SS"
+            } else {
+                "NS"
+            };
             let list: Vec<String> = v.iter().map(|s| quoted(s)).collect();
             out.push_str(&format!(r#"{{"{tag}":[{}]}}"#, list.join(",")));
         }
@@ -167,7 +174,11 @@ fn write_item(item: &Item, out: &mut String) {
 /// The Query response body: every item, one page.
 fn response_body(items: &[Item]) -> Vec<u8> {
     let mut out = String::from(r#"{"Count":"#);
-    out.push_str(&format!("{},\"ScannedCount\":{},\"Items\":[", items.len(), items.len()));
+    out.push_str(&format!(
+        "{},\"ScannedCount\":{},\"Items\":[",
+        items.len(),
+        items.len()
+    ));
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -190,7 +201,8 @@ impl fmt::Debug for Canned {
 
 impl HttpConnector for Canned {
     fn call(&self, _request: HttpRequest) -> HttpConnectorFuture {
-        let mut response = HttpResponse::new(200.try_into().unwrap(), SdkBody::from(self.0.clone()));
+        let mut response =
+            HttpResponse::new(200.try_into().unwrap(), SdkBody::from(self.0.clone()));
         response
             .headers_mut()
             .insert("content-type", "application/x-amz-json-1.0");
@@ -199,7 +211,11 @@ impl HttpConnector for Canned {
 }
 
 impl HttpClient for Canned {
-    fn http_connector(&self, _: &HttpConnectorSettings, _: &RuntimeComponents) -> SharedHttpConnector {
+    fn http_connector(
+        &self,
+        _: &HttpConnectorSettings,
+        _: &RuntimeComponents,
+    ) -> SharedHttpConnector {
         SharedHttpConnector::new(self.clone())
     }
 }
@@ -234,7 +250,9 @@ impl<'de> Deserialize<'de> for Value<'de> {
                 f.write_str("an attribute value")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value<'de>, A::Error> {
-                let tag: Cow<'de, str> = map.next_key()?.ok_or_else(|| de::Error::custom("empty value"))?;
+                let tag: Cow<'de, str> = map
+                    .next_key()?
+                    .ok_or_else(|| de::Error::custom("empty value"))?;
                 let value = match &*tag {
                     "S" => Value::S(map.next_value::<Borrowed<'de>>()?.0),
                     "N" => Value::N(map.next_value::<Borrowed<'de>>()?.0),
@@ -310,7 +328,8 @@ impl<'de> Deserialize<'de> for FloorPage {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CustomerView, A::Error> {
                 let mut view = CustomerView::default();
                 while let Some(item) = seq.next_element::<RawItem<'de>>()? {
-                    route(item, &mut view).ok_or_else(|| de::Error::custom("an item of no known shape"))?;
+                    route(item, &mut view)
+                        .ok_or_else(|| de::Error::custom("an item of no known shape"))?;
                 }
                 Ok(view)
             }
@@ -356,7 +375,10 @@ struct Fields<'i, 'a> {
 
 impl Fields<'_, '_> {
     fn s(&self, name: &str) -> Option<String> {
-        self.s.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+        self.s
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
     }
     fn n<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
         self.n.iter().find(|(n, _)| *n == name)?.1.parse().ok()
@@ -455,33 +477,42 @@ fn bytes_to_entities(c: &mut Criterion) {
         body.len() as f64 / 1e6,
         items.len()
     ));
-    group.sample_size(15).measurement_time(Duration::from_secs(8));
-    group.bench_function("(a) the SDK: send and parse into AttributeValue maps", |b| {
-        b.iter(|| {
-            runtime.block_on(async {
-                let out = client
-                    .query()
-                    .table_name("app")
-                    .key_condition_expression("PK = :pk")
-                    .expression_attribute_values(":pk", AttributeValue::S("CUST#42".into()))
-                    .send()
-                    .await
-                    .unwrap();
-                black_box(out.items().len())
+    group
+        .sample_size(15)
+        .measurement_time(Duration::from_secs(8));
+    group.bench_function(
+        "(a) the SDK: send and parse into AttributeValue maps",
+        |b| {
+            b.iter(|| {
+                runtime.block_on(async {
+                    let out = client
+                        .query()
+                        .table_name("app")
+                        .key_condition_expression("PK = :pk")
+                        .expression_attribute_values(":pk", AttributeValue::S("CUST#42".into()))
+                        .send()
+                        .await
+                        .unwrap();
+                    black_box(out.items().len())
+                })
             })
-        })
-    });
-    group.bench_function("(b) ours today: the SDK's parse, then decode, route and verify", |b| {
-        b.iter(|| {
-            let view: CustomerView = runtime
-                .block_on(db.query(Customer::partition(CUSTOMER).unwrap()).collect())
-                .unwrap();
-            black_box(view.orders.len())
-        })
-    });
-    group.bench_function("(c) the floor: hand-written borrowed serde decode of the bytes", |b| {
-        b.iter(|| black_box(floor(black_box(&body)).orders.len()))
-    });
+        },
+    );
+    group.bench_function(
+        "(b) ours today: the SDK's parse, then decode, route and verify",
+        |b| {
+            b.iter(|| {
+                let view: CustomerView = runtime
+                    .block_on(db.query(Customer::partition(CUSTOMER).unwrap()).collect())
+                    .unwrap();
+                black_box(view.orders.len())
+            })
+        },
+    );
+    group.bench_function(
+        "(c) the floor: hand-written borrowed serde decode of the bytes",
+        |b| b.iter(|| black_box(floor(black_box(&body)).orders.len())),
+    );
     group.finish();
 }
 

@@ -11,7 +11,8 @@ use futures_util::stream::{self, Stream, StreamExt};
 use tracing::Instrument;
 
 use super::checkpoint::{Checkpoint, SegmentPosition};
-use super::rewrite::{Outcome, rewrite};
+use super::pace::{Pace, Rate};
+use super::rewrite::{MAX_GROUP, Outcome, rewrite, rewrite_group};
 use super::scan::{Pending, RawPage, ScanFilter, ScanSpec};
 use crate::batch::BatchRetry;
 use crate::db::Db;
@@ -21,11 +22,15 @@ use crate::future::into_future;
 use crate::item::Item;
 use crate::table::Table;
 
-/// Segments unless told otherwise.
 /// Segments read at once unless told otherwise.
 const DEFAULT_CONCURRENCY: usize = 4;
-/// Writes in flight per segment unless told otherwise.
-const DEFAULT_WRITES: usize = 8;
+/// Writes in flight over the whole job to start with, unless told otherwise.
+const DEFAULT_WRITES: usize = 32;
+/// The most writes in flight the job grows to, unless told otherwise.
+const DEFAULT_MAX_WRITES: usize = 256;
+/// Pages of one segment being written at once: the next page is read
+/// while the last one is written.
+const PAGES_AHEAD: usize = 2;
 
 /// Rewrites every stored item of entity `E` into exactly what this build
 /// of `E` writes for the value it decodes to. Made by [`Db::backfill`];
@@ -155,6 +160,9 @@ pub struct Backfill<'db, E: Entity> {
     checkpoint: Option<Checkpoint>,
     concurrency: usize,
     writes: usize,
+    max_writes: usize,
+    group: usize,
+    ceiling: Option<Rate>,
     page_size: Option<usize>,
     retry: BatchRetry,
     entity: PhantomData<fn() -> E>,
@@ -225,6 +233,9 @@ impl<T: Table> Db<T> {
             checkpoint: None,
             concurrency: DEFAULT_CONCURRENCY,
             writes: DEFAULT_WRITES,
+            max_writes: DEFAULT_MAX_WRITES,
+            group: 1,
+            ceiling: None,
             page_size: None,
             retry: BatchRetry::new(),
             entity: PhantomData,
@@ -235,7 +246,12 @@ impl<T: Table> Db<T> {
 /// What every segment of one run shares.
 struct Shared {
     spec: ScanSpec,
-    writes: usize,
+    /// Writes in flight, over every segment, and the ceiling.
+    pace: Pace,
+    /// The most requests in flight of one page (the pace admits fewer).
+    max_writes: usize,
+    /// Updates per request.
+    group: usize,
     state: Mutex<(Checkpoint, BackfillTotals)>,
     span: tracing::Span,
 }
@@ -260,11 +276,44 @@ impl<'db, E: Entity> Backfill<'db, E> {
         self
     }
 
-    /// At most `writes` updates in flight per segment (default 8).
+    /// Start with `writes` requests in flight over the whole job (default
+    /// 32). The job's one controller, shared by all its segments, grows
+    /// them by one per round of successes while none is throttled, up to
+    /// [`max_writes`](Backfill::max_writes), and halves them when DynamoDB
+    /// throttles one (`ProvisionedThroughputExceeded`, `ThrottlingException`).
     ///
     /// See [the example](Backfill#example).
     pub fn writes(mut self, writes: usize) -> Self {
         self.writes = writes.max(1);
+        self
+    }
+
+    /// At most `writes` requests in flight over the whole job, however
+    /// long nothing is throttled (default 256).
+    pub fn max_writes(mut self, writes: usize) -> Self {
+        self.max_writes = writes.max(1);
+        self
+    }
+
+    /// A ceiling over the whole job: at most this many items, or write
+    /// units, per second (default none: as fast as the table serves), so
+    /// the job never takes the capacity the service beside it needs.
+    pub fn max_rate(mut self, rate: Rate) -> Self {
+        self.ceiling = Some(rate);
+        self
+    }
+
+    /// Up to `updates` items (1 to 100; default 1) written by one request:
+    /// above 1, a TransactWriteItems of their updates, each still
+    /// conditioned on its item being unchanged since it was read (an item
+    /// that changed is re-read and rewritten alone, the others sent
+    /// again). Fewer requests, for a server whose bound is requests per
+    /// second (a local one, a busy client); but DynamoDB charges a
+    /// transactional write **two** write units per kilobyte, twice an
+    /// UpdateItem's, so on AWS, where the table's write capacity is the
+    /// bound, leave it at 1.
+    pub fn group(mut self, updates: usize) -> Self {
+        self.group = updates.clamp(1, MAX_GROUP);
         self
     }
 
@@ -364,7 +413,9 @@ impl<'db, E: Entity> Backfill<'db, E> {
         );
         let shared = Shared {
             spec,
-            writes: self.writes,
+            pace: Pace::new(self.writes, self.max_writes, self.ceiling),
+            max_writes: self.max_writes,
+            group: self.group,
             state: Mutex::new((checkpoint, BackfillTotals::default())),
             span,
         };
@@ -374,40 +425,65 @@ impl<'db, E: Entity> Backfill<'db, E> {
 
 into_future!(['db, E: Entity] Backfill<'db, E> => BackfillTotals);
 
-/// The events of one segment, page by page, from `start`.
+/// The events of one segment, page by page, from `start`: the next page
+/// is read while the last is written, and each event (with its
+/// checkpoint) is made in page order, once every write of its page and of
+/// the pages before it is done.
 fn segment_events<E: Entity>(
     shared: Arc<Shared>,
     segment: u32,
     start: Option<Item>,
 ) -> impl Stream<Item = Result<BackfillEvent>> + Send {
-    // `None` once the segment is done or failed.
-    stream::unfold(Some(start), move |state| {
-        let shared = Arc::clone(&shared);
+    let reader = Arc::clone(&shared);
+    // The segment's pages, read one after the other; `None` once done.
+    let pages = stream::unfold(Some(start), move |state| {
+        let shared = Arc::clone(&reader);
         async move {
             let start = state?;
-            let span = tracing::info_span!(parent: &shared.span, "ddb.backfill.page", segment);
-            let result = page::<E>(&shared, segment, start).instrument(span).await;
-            match result {
-                Ok((event, next)) => Some((Ok(event), next.map(Some))),
+            match shared.spec.page(segment, start).await {
+                Ok(page) => {
+                    let next = match &page.next {
+                        SegmentPosition::After(cursor) => {
+                            match shared.spec.start_key(segment, Some(cursor)) {
+                                Ok(key) => key.map(Some),
+                                Err(err) => return Some((Err(err), None)),
+                            }
+                        }
+                        _ => None,
+                    };
+                    Some((Ok(page), next))
+                }
                 Err(err) => Some((Err(err), None)),
             }
         }
-    })
+    });
+    let writer = Arc::clone(&shared);
+    let written = pages
+        .map(move |page| {
+            let shared = Arc::clone(&writer);
+            async move {
+                let span = tracing::info_span!(parent: &shared.span, "ddb.backfill.page", segment);
+                write_page::<E>(&shared, page?).instrument(span).await
+            }
+        })
+        .buffered(PAGES_AHEAD);
+    stop_after_error(written.map(move |written| {
+        let (counts, next) = written?;
+        Ok(checkpoint(&shared, segment, counts, next))
+    }))
 }
 
-/// Reads and writes one page; the event and where the segment goes on
-/// (its next start key; `None`: done).
-async fn page<E: Entity>(
+/// Writes one page; its counts and where its segment stands after it.
+async fn write_page<E: Entity>(
     shared: &Shared,
-    segment: u32,
-    start: Option<Item>,
-) -> Result<(BackfillEvent, Option<Item>)> {
+    page: RawPage,
+) -> Result<(BackfillTotals, SegmentPosition)> {
     let RawPage {
         items,
         scanned,
         next,
         retries,
-    } = shared.spec.page(segment, start).await?;
+    } = page;
     let mut counts = BackfillTotals {
         pages: 1,
         scanned: scanned as u64,
@@ -416,24 +492,46 @@ async fn page<E: Entity>(
         ..BackfillTotals::default()
     };
     let spec = &shared.spec;
-    let mut writes = stream::iter(items)
-        .map(|item| rewrite::<E>(&spec.client, &spec.table, &spec.retry, item))
-        .buffer_unordered(shared.writes);
+    let mut items = items.into_iter().peekable();
+    let groups = std::iter::from_fn(|| {
+        items.peek()?;
+        Some(items.by_ref().take(shared.group).collect::<Vec<_>>())
+    });
+    let mut writes = stream::iter(groups)
+        .map(|group| async move {
+            if let [_] = group[..] {
+                let item = group.into_iter().next().unwrap_or_default();
+                let done = rewrite::<E>(&spec.client, &spec.table, &spec.retry, &shared.pace, item)
+                    .await?;
+                Ok(vec![done])
+            } else {
+                rewrite_group::<E>(&spec.client, &spec.table, &spec.retry, &shared.pace, group)
+                    .await
+            }
+        })
+        .buffer_unordered(shared.max_writes);
     while let Some(done) = writes.next().await {
-        let done = done?;
-        counts.retries += u64::from(done.retries);
-        match done.outcome {
-            Outcome::Updated => counts.updated += 1,
-            Outcome::Skipped => counts.skipped += 1,
-            Outcome::Gone => counts.gone += 1,
+        for done in done? {
+            counts.retries += u64::from(done.retries);
+            match done.outcome {
+                Outcome::Updated => counts.updated += 1,
+                Outcome::Skipped => counts.skipped += 1,
+                Outcome::Gone => counts.gone += 1,
+            }
         }
     }
-    let resume = match &next {
-        SegmentPosition::After(cursor) => spec.start_key(segment, Some(cursor))?,
-        _ => None,
-    };
-    let segment_done = resume.is_none();
-    // Only now, every write of the page done, does the checkpoint move.
+    Ok((counts, next))
+}
+
+/// A page done, every page before it in its segment done: the checkpoint
+/// moves, and the event tells it.
+fn checkpoint(
+    shared: &Shared,
+    segment: u32,
+    counts: BackfillTotals,
+    next: SegmentPosition,
+) -> BackfillEvent {
+    let segment_done = next == SegmentPosition::Done;
     let (checkpoint, totals) = {
         let mut state = shared
             .state
@@ -449,16 +547,16 @@ async fn page<E: Entity>(
         skipped = counts.skipped,
         gone = counts.gone,
         retries = counts.retries,
+        writes_in_flight = shared.pace.limit(),
         "backfill page done"
     );
-    let event = BackfillEvent {
+    BackfillEvent {
         segment,
         page: counts,
         segment_done,
         totals,
         checkpoint,
-    };
-    Ok((event, resume))
+    }
 }
 
 /// The stream up to and including its first error.

@@ -7,20 +7,21 @@ use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, KeyType};
+use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ReturnConsumedCapacity};
 use futures_util::stream::{self, Stream, StreamExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::backfill::stop_after_error;
 use super::checkpoint::{Checkpoint, SegmentPosition};
+use super::pace::{Pace, Rate};
 use super::rewrite::reread;
 use super::scan::{RawPage, ScanSpec, backoff};
 use crate::batch::{BatchRetry, Jitter};
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::{Error, Repr, Result};
-use crate::item::Item;
+use crate::item::{Item, item_size};
 use crate::table::{Table, TableSchema};
 
 /// The user's mapping: one legacy item into the new entities it becomes.
@@ -195,6 +196,8 @@ pub struct Migration<'db, T: Table, L> {
     segments: Option<u32>,
     concurrency: usize,
     writes: usize,
+    max_writes: usize,
+    ceiling: Option<Rate>,
     page_size: Option<usize>,
     retry: BatchRetry,
     checkpoint: Option<Checkpoint>,
@@ -307,7 +310,9 @@ impl<T: Table> Db<T> {
             map: Arc::new(map),
             segments: None,
             concurrency: 4,
-            writes: 8,
+            writes: 32,
+            max_writes: 256,
+            ceiling: None,
             page_size: None,
             retry: BatchRetry::new(),
             checkpoint: None,
@@ -320,7 +325,10 @@ struct Shared<T: Table, L> {
     spec: ScanSpec,
     target: String,
     map: Arc<Mapper<T, L>>,
-    writes: usize,
+    /// Puts in flight over every segment, and the ceiling (the
+    /// backfill's controller).
+    pace: Pace,
+    max_writes: usize,
     now: SystemTime,
     state: Mutex<(Checkpoint, MigrationTotals)>,
     span: tracing::Span,
@@ -346,11 +354,27 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         self
     }
 
-    /// At most `writes` puts in flight per segment (default 8).
+    /// Start with `writes` puts in flight over the whole job (default
+    /// 32), grown while none is throttled up to
+    /// [`max_writes`](Migration::max_writes) and halved on a throttle:
+    /// the backfill's controller ([`Backfill::writes`](super::Backfill::writes)).
     ///
     /// See [the example](Migration#example).
     pub fn writes(mut self, writes: usize) -> Self {
         self.writes = writes.max(1);
+        self
+    }
+
+    /// At most `writes` puts in flight over the whole job (default 256).
+    pub fn max_writes(mut self, writes: usize) -> Self {
+        self.max_writes = writes.max(1);
+        self
+    }
+
+    /// A ceiling over the whole job: at most this many items, or write
+    /// units, per second on the single table (default none).
+    pub fn max_rate(mut self, rate: Rate) -> Self {
+        self.ceiling = Some(rate);
         self
     }
 
@@ -405,6 +429,7 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         });
         let (concurrency, writes, page_size, retry) =
             (self.concurrency, self.writes, self.page_size, self.retry);
+        let (max_writes, ceiling) = (self.max_writes, self.ceiling);
         let setup = async move {
             let checkpoint = checkpoint?;
             let key_names = legacy_keys(db.client(), &legacy).await?;
@@ -433,7 +458,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
                 spec,
                 target: db.table_name().to_owned(),
                 map,
-                writes,
+                pace: Pace::new(writes, max_writes, ceiling),
+                max_writes,
                 now: db.now(),
                 state: Mutex::new((checkpoint, MigrationTotals::default())),
                 span,
@@ -686,11 +712,12 @@ async fn page<T: Table, L: DeserializeOwned + Send + 'static>(
                 &shared.spec.client,
                 &shared.target,
                 &shared.spec.retry,
+                &shared.pace,
                 schema.primary.partition_key,
                 new.item,
             )
         })
-        .buffer_unordered(shared.writes);
+        .buffer_unordered(shared.max_writes);
     while let Some(put) = puts.next().await {
         let (created, retries) = put?;
         counts.retries += u64::from(retries);
@@ -725,25 +752,37 @@ async fn create(
     client: &Client,
     table: &str,
     retry: &BatchRetry,
+    pace: &Pace,
     partition_key: &str,
     item: Item,
 ) -> Result<(bool, u32)> {
     let started = Instant::now();
     let mut jitter = Jitter::new(item.len() as u64);
     let mut retries = 0;
+    let units = (item_size(&item).max(1) as f64 / 1024.0).ceil();
     loop {
+        let permit = pace.admit(client, 1).await;
         let response = client
             .put_item()
             .table_name(table)
             .set_item(Some(item.clone()))
             .condition_expression("attribute_not_exists(#pk)")
             .expression_attribute_names("#pk", partition_key)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await;
         let err = match response {
-            Ok(_) => return Ok((true, retries)),
+            Ok(output) => {
+                let spent = output.consumed_capacity().and_then(|c| c.capacity_units());
+                permit.succeeded(spent, units);
+                return Ok((true, retries));
+            }
             Err(err) => Error::service("PutItem", table, err),
         };
+        if err.is_throttled() {
+            permit.throttled();
+        }
+        drop(permit);
         if err.is_condition_failed() {
             return Ok((false, retries));
         }

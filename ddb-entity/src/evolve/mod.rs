@@ -30,6 +30,7 @@ mod backfill;
 mod checkpoint;
 mod dual;
 mod migrate;
+mod pace;
 mod rewrite;
 mod scan;
 
@@ -38,5 +39,6 @@ pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
 pub use checkpoint::{Checkpoint, SegmentPosition};
 pub use dual::{DualRead, DualReadStats, Found, legacy_get};
 pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
+pub use pace::Rate;
 
 pub use crate::item::SCHEMA_VERSION_ATTRIBUTE;

@@ -6,15 +6,22 @@ use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, TransactWriteItem, Update};
+
 use super::SCHEMA_VERSION_ATTRIBUTE;
+use super::pace::Pace;
 use super::scan::backoff;
 use crate::batch::{BatchRetry, Jitter};
 use crate::entity::Entity;
 use crate::entity::convert::{decode_stored, to_item_stamped};
-use crate::error::{Error, Repr, Result};
+use crate::error::{CancellationCode, Error, Repr, Result};
 use crate::expr::Placeholders;
-use crate::item::{Item, type_tag};
+use crate::item::{Item, item_size, type_tag};
 use crate::table::{Table, TableSchema};
+
+/// DynamoDB's most actions in one TransactWriteItems.
+pub(crate) const MAX_GROUP: usize = 100;
 
 /// DynamoDB's limit on one expression's length.
 const MAX_EXPRESSION: usize = 4096;
@@ -40,6 +47,10 @@ pub(crate) struct Done {
 
 /// The update that brings a stored item to what the entity writes.
 struct Plan {
+    /// The item as read.
+    stored: Item,
+    /// Write units of the item's write, estimated from its size.
+    units: f64,
     key: Item,
     expression: String,
     condition: String,
@@ -48,11 +59,12 @@ struct Plan {
 
 /// Rewrites `item` (an `E` as read) into what this build of `E` stores:
 /// re-reading and re-planning after a concurrent change, retrying
-/// throttles within `retry`.
+/// throttles within `retry`, each request admitted by the job's `pace`.
 pub(crate) async fn rewrite<E: Entity>(
     client: &Client,
     table: &str,
     retry: &BatchRetry,
+    pace: &Pace,
     mut item: Item,
 ) -> Result<Done> {
     let started = Instant::now();
@@ -68,6 +80,7 @@ pub(crate) async fn rewrite<E: Entity>(
                 retries,
             });
         };
+        let permit = pace.admit(client, 1).await;
         let response = client
             .update_item()
             .table_name(table)
@@ -76,10 +89,13 @@ pub(crate) async fn rewrite<E: Entity>(
             .condition_expression(&plan.condition)
             .set_expression_attribute_names(plan.placeholders.names_or_none())
             .set_expression_attribute_values(plan.placeholders.values_or_none())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
             .await;
         let err = match response {
-            Ok(_) => {
+            Ok(output) => {
+                let units = output.consumed_capacity().and_then(|c| c.capacity_units());
+                permit.succeeded(units, plan.units);
                 return Ok(Done {
                     outcome: Outcome::Updated,
                     retries,
@@ -87,6 +103,10 @@ pub(crate) async fn rewrite<E: Entity>(
             }
             Err(err) => Error::service("UpdateItem", table, err),
         };
+        if err.is_throttled() {
+            permit.throttled();
+        }
+        drop(permit);
         if err.is_condition_failed() {
             // Changed (or deleted) since it was read: never overwritten;
             // read again and plan from what is there now.
@@ -109,6 +129,158 @@ pub(crate) async fn rewrite<E: Entity>(
         }
         backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
     }
+}
+
+/// Rewrites `items` (distinct `E`s as read) like [`rewrite`], up to
+/// [`MAX_GROUP`] updates in one TransactWriteItems: each keeps its own
+/// "unchanged since read" condition, so the group is written only if every
+/// item in it is unchanged. When DynamoDB cancels it, an item whose
+/// condition failed is re-read and rewritten alone (exactly
+/// [`rewrite`]'s path), and the others are sent again as a group: none was
+/// written, since a transaction is all or nothing.
+pub(crate) async fn rewrite_group<E: Entity>(
+    client: &Client,
+    table: &str,
+    retry: &BatchRetry,
+    pace: &Pace,
+    items: Vec<Item>,
+) -> Result<Vec<Done>> {
+    let mut done = Vec::with_capacity(items.len());
+    let mut plans = Vec::with_capacity(items.len());
+    for item in items {
+        match plan::<E>(&item)? {
+            Some(plan) => plans.push(plan),
+            None => done.push(Done {
+                outcome: Outcome::Skipped,
+                retries: 0,
+            }),
+        }
+    }
+    let started = Instant::now();
+    let mut jitter = Jitter::new(plans.len() as u64);
+    let mut retries = 0u32;
+    while plans.len() > 1 {
+        let actions = plans
+            .iter()
+            .map(|plan| {
+                let update = Update::builder()
+                    .table_name(table)
+                    .set_key(Some(plan.key.clone()))
+                    .update_expression(&plan.expression)
+                    .condition_expression(&plan.condition)
+                    .set_expression_attribute_names(plan.placeholders.names_or_none())
+                    .set_expression_attribute_values(plan.placeholders.values_or_none())
+                    .build()
+                    .map_err(|err| -> Error {
+                        Repr::RequestBuild {
+                            what: "backfill transaction action",
+                            source: Box::new(err),
+                        }
+                        .into()
+                    })?;
+                Ok(TransactWriteItem::builder().update(update).build())
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let permit = pace.admit(client, plans.len()).await;
+        let response = client
+            .transact_write_items()
+            .set_transact_items(Some(actions))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+            .await;
+        let err = match response {
+            Ok(output) => {
+                let units = output
+                    .consumed_capacity()
+                    .iter()
+                    .filter_map(|c| c.capacity_units())
+                    .reduce(|a, b| a + b);
+                // A transactional write costs two units per kilobyte.
+                let estimate = plans.iter().map(|plan| 2.0 * plan.units).sum();
+                permit.succeeded(units, estimate);
+                done.extend(plans.drain(..).map(|_| Done {
+                    outcome: Outcome::Updated,
+                    retries,
+                }));
+                return Ok(done);
+            }
+            Err(err) => err,
+        };
+        let reasons: Option<Vec<CancellationCode>> = match err.as_service_error() {
+            Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => Some(
+                canceled
+                    .cancellation_reasons()
+                    .iter()
+                    .map(|reason| CancellationCode::parse(reason.code()))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let err = Error::service("TransactWriteItems", table, err);
+        match reasons {
+            Some(reasons) if reasons.len() == plans.len() => {
+                let throttled = reasons.iter().any(|code| {
+                    matches!(
+                        code,
+                        CancellationCode::ProvisionedThroughputExceeded
+                            | CancellationCode::ThrottlingError
+                    )
+                });
+                if throttled {
+                    permit.throttled();
+                }
+                drop(permit);
+                let mut kept = Vec::with_capacity(plans.len());
+                let mut changed = Vec::new();
+                for (plan, code) in plans.drain(..).zip(reasons) {
+                    match code {
+                        CancellationCode::ConditionalCheckFailed => changed.push(plan),
+                        CancellationCode::None => kept.push(plan),
+                        code if code.is_retryable() => kept.push(plan),
+                        _ => return Err(err),
+                    }
+                }
+                plans = kept;
+                // Changed since read: each re-read and rewritten alone.
+                for plan in changed {
+                    retries += 1;
+                    let mut one = 0u32;
+                    let now =
+                        reread(client, table, &plan.key, retry, &mut jitter, &mut one).await?;
+                    let mut outcome = match now {
+                        Some(item) => rewrite::<E>(client, table, retry, pace, item).await?,
+                        None => Done {
+                            outcome: Outcome::Gone,
+                            retries: 0,
+                        },
+                    };
+                    outcome.retries += one + 1;
+                    done.push(outcome);
+                }
+                if throttled || plans.is_empty() {
+                    if !plans.is_empty() {
+                        backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
+                    }
+                } else {
+                    retries += 1;
+                }
+            }
+            _ => {
+                if err.is_throttled() {
+                    permit.throttled();
+                }
+                drop(permit);
+                backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
+            }
+        }
+    }
+    // One left (or a group of one): the single update's path.
+    for plan in plans {
+        let mut outcome = rewrite::<E>(client, table, retry, pace, plan.stored).await?;
+        outcome.retries += retries;
+        done.push(outcome);
+    }
+    Ok(done)
 }
 
 /// A consistent read of the item at `key`, retrying throttles: the
@@ -224,7 +396,10 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         }
         .into());
     }
+    let units = (item_size(&target).max(1) as f64 / 1024.0).ceil();
     Ok(Some(Plan {
+        stored: stored.clone(),
+        units,
         key,
         expression,
         condition,
