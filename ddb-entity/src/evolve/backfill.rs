@@ -290,6 +290,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
 
     /// At most `writes` requests in flight over the whole job, however
     /// long nothing is throttled (default 256).
+    ///
+    /// See [the example](Backfill#example).
     pub fn max_writes(mut self, writes: usize) -> Self {
         self.max_writes = writes.max(1);
         self
@@ -298,6 +300,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
     /// A ceiling over the whole job: at most this many items, or write
     /// units, per second (default none: as fast as the table serves), so
     /// the job never takes the capacity the service beside it needs.
+    ///
+    /// See [the example](Backfill#example).
     pub fn max_rate(mut self, rate: Rate) -> Self {
         self.ceiling = Some(rate);
         self
@@ -312,6 +316,8 @@ impl<'db, E: Entity> Backfill<'db, E> {
     /// transactional write **two** write units per kilobyte, twice an
     /// UpdateItem's, so on AWS, where the table's write capacity is the
     /// bound, leave it at 1.
+    ///
+    /// See [the example](Backfill#example).
     pub fn group(mut self, updates: usize) -> Self {
         self.group = updates.clamp(1, MAX_GROUP);
         self

@@ -366,6 +366,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
     }
 
     /// At most `writes` puts in flight over the whole job (default 256).
+    ///
+    /// See [the example](Migration#example).
     pub fn max_writes(mut self, writes: usize) -> Self {
         self.max_writes = writes.max(1);
         self
@@ -373,6 +375,8 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
 
     /// A ceiling over the whole job: at most this many items, or write
     /// units, per second on the single table (default none).
+    ///
+    /// See [the example](Migration#example).
     pub fn max_rate(mut self, rate: Rate) -> Self {
         self.ceiling = Some(rate);
         self
