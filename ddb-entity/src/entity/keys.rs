@@ -39,7 +39,7 @@ use crate::table::{LocalIndex, Primary, QueryIndex, Table};
 /// let again = Key::<Order>::new(key.partition().to_owned(), key.sort().to_owned())?;
 /// assert!(again == key);
 /// let (partition, sort) = again.into_parts();
-/// assert_eq!((partition.len(), sort.len()), (25, 26));
+/// assert_eq!((partition.len(), sort.len()), (7, 26));
 /// # Ok::<(), ddb_entity::Error>(())
 /// ```
 pub struct Key<E> {
