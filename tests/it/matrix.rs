@@ -17,7 +17,7 @@ use ddb_entity::{CursorSeal, Db, Entity, UnknownItems};
 use futures_util::TryStreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::support::{RequestLog, logged_client};
+use crate::support::{RequestLog, logged_client, put_raw};
 
 ddb_entity::table! {
     /// Every source over one set of items.
@@ -173,13 +173,7 @@ async fn store(db: &Db<Mx>, kinds: &[Kind]) {
                 item.remove("_type");
             }
         }
-        db.client()
-            .put_item()
-            .table_name(db.table_name())
-            .set_item(Some(item))
-            .send()
-            .await
-            .expect("the raw item is written");
+        put_raw(db, item).await;
     }
 }
 

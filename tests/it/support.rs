@@ -140,7 +140,7 @@ pub async fn stored_item<E: ddb_entity::Entity>(
 
 /// Stores `item` as it is (a PutItem through the raw SDK): an item another
 /// program wrote.
-pub async fn put_raw(db: &Db<App>, item: ddb_entity::Item) {
+pub async fn put_raw<T: ddb_entity::Table>(db: &Db<T>, item: ddb_entity::Item) {
     db.client()
         .put_item()
         .table_name(db.table_name())
