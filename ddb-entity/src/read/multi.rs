@@ -2,6 +2,8 @@
 //! attribute, then conditions on the sort attributes left to right, each
 //! value of its field's own type.
 
+use std::sync::Arc;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::Stream;
 use serde::Serialize;
@@ -786,6 +788,8 @@ impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
             // Decoding verifies the table's keys; the index's are the
             // entity's own fields.
             found_by: None,
+            raw: false,
+            retry: None,
             order: Order::Sorted {
                 attribute: None,
                 reverse: self.reverse,
@@ -797,7 +801,7 @@ impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
             empty: false,
             limit: self.limit,
         };
-        let lane = Lane::new(rendered, Named::Plain, position, short);
+        let lane = Lane::new(Arc::new(rendered), Named::Plain, position, short);
         Ok(Run::new(setup, vec![lane]))
     }
 

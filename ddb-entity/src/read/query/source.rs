@@ -3,6 +3,8 @@
 //! sort-key order), each lane's request rendered once; and the query's
 //! cursors (`c2.` for one partition, `m2.` over shards, sealed alike).
 
+use std::sync::Arc;
+
 use super::Query;
 use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
@@ -210,7 +212,7 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
                 }
             };
             let rendered = self.rendered(&partition, condition.as_ref(), read)?;
-            lanes.push(Lane::new(rendered, named, position, short));
+            lanes.push(Lane::new(Arc::new(rendered), named, position, short));
         }
         let db = self.db;
         let setup = Setup {
@@ -218,6 +220,8 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
             schema: I::Table::SCHEMA,
             include_expired: self.include_expired,
             found_by: I::INDEX_NAME,
+            raw: false,
+            retry: None,
             order: Order::Sorted {
                 attribute: I::KEYS.sort_key,
                 reverse: self.reverse,
