@@ -8,7 +8,8 @@
 //! hands out an item only when every lane that may still hold items has
 //! one waiting, so each item handed out sorts before everything not yet
 //! handed out), or lane after lane ([`Order::Lanes`]: scan segments, which
-//! have no order between them, the next `concurrency` lanes read ahead).
+//! have no order between them; an unbounded read reads the next
+//! `concurrency` lanes ahead).
 //! Every lane's position is "everything before this handed out", so a
 //! cursor taken anywhere resumes right after the last item handed out, and
 //! a `limit` counts what the finishing method kept, never what was read.
@@ -51,8 +52,9 @@ pub(crate) enum Order {
         reverse: bool,
     },
     /// Lane after lane, in lane order (scan segments: no order between
-    /// them); the lanes after the first unfinished one are read ahead in
-    /// the same rounds, up to `concurrency` lanes in all.
+    /// them); when the read wants everything, the lanes after the first
+    /// unfinished one are read ahead in the same rounds, up to
+    /// `concurrency` lanes in all.
     Lanes,
 }
 
@@ -374,10 +376,12 @@ impl<'db> Run<'db> {
         }
     }
 
-    /// The lanes a round reads: all of them when merged in sort order;
-    /// lane after lane, the first unfinished one and those after it, up
-    /// to `concurrency` lanes (read ahead, never the whole table at once).
-    fn round_lanes(&self) -> std::ops::Range<usize> {
+    /// The lanes a round reads: all of them when merged in sort order.
+    /// Lane after lane, the first unfinished one — and, when the read
+    /// wants everything (`wanted` is `None`), those after it up to
+    /// `concurrency` lanes, read ahead; a read that wants `n` more items
+    /// may find them all in the first lane, so it reads no other.
+    fn round_lanes(&self, wanted: Option<usize>) -> std::ops::Range<usize> {
         match self.order {
             Order::Sorted { .. } => 0..self.lanes.len(),
             Order::Lanes => {
@@ -386,7 +390,12 @@ impl<'db> Run<'db> {
                     .iter()
                     .position(|lane| !lane.finished())
                     .unwrap_or(self.lanes.len());
-                first..(first + self.concurrency).min(self.lanes.len())
+                let ahead = if wanted.is_some() {
+                    1
+                } else {
+                    self.concurrency
+                };
+                first..(first + ahead).min(self.lanes.len())
             }
         }
     }
@@ -413,7 +422,7 @@ impl<'db> Run<'db> {
     pub(crate) async fn read_round(&mut self, wanted: Option<usize>) -> Result<()> {
         let page_size = self.page_size;
         let mut asks = Vec::new();
-        for at in self.round_lanes() {
+        for at in self.round_lanes(wanted) {
             let lane = &mut self.lanes[at];
             if lane.needs_request() {
                 asks.push(lane.ask(at, page_size, wanted));
