@@ -160,6 +160,75 @@ impl<'db, I: SortedIndex> Query<'db, I> {
         self.condition(SortRange::ge(sk))
     }
 
+    /// Everything `a` and `b` denote and every sort key between them,
+    /// whichever sorts first ([`SortRange::span`]): one contiguous range
+    /// across the members of a collection. It is how a collection read
+    /// says "this member and those next to it": the seed's **customer plus
+    /// their last ten orders** is one Query of the profile and the orders
+    /// before it, newest first, the limit counting the collection's items
+    /// (eleven: the customer and ten orders; items of other types in the
+    /// range — a `PAYMENT#` between `ORDER#` and `PROFILE` — are read past,
+    /// never counted).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Collection, Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{n}")]
+    /// struct Address { customer_id: u64, n: u32 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{id}")]
+    /// struct Order { customer_id: u64, placed: u32, id: u64 }
+    ///
+    /// #[derive(Collection, Debug)]
+    /// struct Recent { customer: Option<Customer>, orders: Vec<Order> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 42, name: "Ada".into() }).await?;
+    /// db.put(&Address { customer_id: 42, n: 1 }).await?;
+    /// for id in 1..=15 {
+    ///     db.put(&Order { customer_id: 42, placed: 20260300 + id as u32, id }).await?;
+    /// }
+    /// // PROFILE, then ORDER#… newest first: one Query, `SK BETWEEN "ORDER#" AND "PROFILE"`.
+    /// let recent: Recent = db
+    ///     .query(Customer::partition(42)?)
+    ///     .sk_span(Customer::sk(), Order::sk())
+    ///     .reverse(true)
+    ///     .limit(11)
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(recent.customer.unwrap().name, "Ada");
+    /// assert_eq!(recent.orders.iter().map(|o| o.id).collect::<Vec<_>>(), (6..=15).rev().collect::<Vec<_>>());
+    ///
+    /// // The open range that once read the same now reaches the profile
+    /// // only: into this collection it is refused, saying what to use.
+    /// let err = db
+    ///     .query(Customer::partition(42)?)
+    ///     .sk_le(Customer::sk())
+    ///     .reverse(true)
+    ///     .limit(11)
+    ///     .collect::<Recent>()
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidExpression);
+    /// assert!(err.to_string().contains("sk_span"), "{err}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn sk_span(self, a: impl Into<SortKey<I>>, b: impl Into<SortKey<I>>) -> Self {
+        self.condition(SortRange::span(a, b))
+    }
+
     /// The sort keys of `range`, built with [`SortRange`]'s constructors.
     pub fn sk_range(mut self, range: SortRange<I>) -> Self {
         self.condition = Some(Ok(range));

@@ -2,6 +2,7 @@
 //! read as of one instant, per key and into a collection.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::types::{Get as SdkGet, ReturnConsumedCapacity, TransactGetItem};
@@ -14,8 +15,10 @@ use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Key, convert};
 use crate::error::{ActionKind, Error, Repr, Result};
+use crate::expr::Placeholders;
 use crate::future::into_future;
 use crate::item::{Item, ttl};
+use crate::read::{Projected, ReadShape, Whole, projection};
 use crate::table::Table;
 
 /// Reads up to 100 entities of any types of one table by key, all as of
@@ -39,11 +42,67 @@ use crate::table::Table;
 ///   mis-decoded; items past their time to live are hidden unless
 ///   [`include_expired`](TransactGet::include_expired). Reading twice the
 ///   read capacity of a plain get is the price of the snapshot.
+/// - With a [`projection`](TransactGet::projection), only the attributes
+///   named are read (and the keys, the type and the time to live), and
+///   every value comes back as a [`Partial`](crate::read::Partial): no
+///   write takes it back by mistake.
+///
+/// # Example
+///
+/// Every method (the snapshot itself is [`Db::transact_get`]'s example):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Partial};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+/// struct Account { name: String, balance: i64, #[serde(default)] history: Vec<i64> }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Account { name: "alice".into(), balance: 70, history: vec![100, -30] }).await?;
+/// let read = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .get(Account::key("alice")?) // asked twice, read once
+///     .get(Account::key("bob")?)
+///     .include_expired(false);
+/// assert_eq!((read.len(), read.is_empty()), (3, false));
+/// let found = read.send().await?;
+/// assert_eq!((found.len(), found.is_empty(), found.found()), (2, false, 1));
+/// assert_eq!(found.get(&Account::key("alice")?)?.unwrap().history, [100, -30]);
+/// let all: Vec<Account> = found.collect()?;
+/// assert_eq!(all.len(), 1);
+///
+/// // The balances alone, as of one instant: partial accounts.
+/// let balances = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .projection(["balance"])
+///     .await?;
+/// let alice: Partial<Account> = balances.get(&Account::key("alice")?)?.unwrap();
+/// assert_eq!((alice.balance, alice.history.len()), (70, 0));
+/// let accounts: Partial<Vec<Account>> = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .projection(["balance"])
+///     .collect()
+///     .await?;
+/// assert_eq!(accounts[0].balance, 70);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you `.await` it (or `.collect()` it)"]
-pub struct TransactGet<'db, T: Table> {
+pub struct TransactGet<'db, T: Table, S: ReadShape = Whole> {
     db: &'db Db<T>,
     keys: Vec<Asked>,
     include_expired: bool,
+    projection: Option<Vec<&'static str>>,
+    shape: PhantomData<fn() -> S>,
 }
 
 /// A key asked for.
@@ -61,11 +120,15 @@ struct Asked {
 
 /// What a read transaction found, key by key: look an entity up by its
 /// [`Key`] ([`get`](TransactGetResult::get)), or put them all into a
-/// collection ([`collect`](TransactGetResult::collect)).
+/// collection ([`collect`](TransactGetResult::collect)); read with a
+/// projection (`S` = [`Projected`]), each value is a
+/// [`Partial`](crate::read::Partial). See [`TransactGet`'s
+/// example](TransactGet#example).
 #[derive(Debug)]
-pub struct TransactGetResult {
+pub struct TransactGetResult<S: ReadShape = Whole> {
     /// The keys asked for, in order, and the item found at each.
     entries: Vec<(Asked, Option<Item>)>,
+    shape: PhantomData<fn() -> S>,
 }
 
 impl<T: Table> Db<T> {
@@ -118,12 +181,38 @@ impl<T: Table> Db<T> {
             db: self,
             keys: Vec::new(),
             include_expired: false,
+            projection: None,
+            shape: PhantomData,
         }
     }
 }
 
-impl<'db, T: Table> TransactGet<'db, T> {
+impl<'db, T: Table> TransactGet<'db, T, Whole> {
+    /// Read only these attributes of each item (a `ProjectionExpression`
+    /// on every key's `Get`), plus the keys, the type and the time-to-live
+    /// attributes typed reads need: every value comes back as a
+    /// [`Partial`](crate::read::Partial), its other fields at their absent
+    /// values. Saves bandwidth, not read capacity.
+    ///
+    /// See [the example](TransactGet#example).
+    pub fn projection(
+        self,
+        attributes: impl IntoIterator<Item = &'static str>,
+    ) -> TransactGet<'db, T, Projected> {
+        TransactGet {
+            db: self.db,
+            keys: self.keys,
+            include_expired: self.include_expired,
+            projection: Some(attributes.into_iter().collect()),
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     /// Reads the entity with `key`.
+    ///
+    /// See [the example](TransactGet#example).
     pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         let attributes = key.to_attributes();
         let (partition, sort) = key.into_parts();
@@ -140,17 +229,23 @@ impl<'db, T: Table> TransactGet<'db, T> {
 
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet (hidden by default, as by [`Db::get`]).
+    ///
+    /// See [the example](TransactGet#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
     }
 
     /// The number of keys so far.
+    ///
+    /// See [the example](TransactGet#example).
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether no key was asked for (sending does nothing).
+    ///
+    /// See [the example](TransactGet#example).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -158,14 +253,18 @@ impl<'db, T: Table> TransactGet<'db, T> {
     /// Reads every key into a collection (a `#[derive(Collection)]` struct,
     /// a `Vec` of an entity or of a `#[derive(Collection)]` enum), in the
     /// order the keys were asked; a key with no item is absent.
-    pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
+    ///
+    /// See [the example](TransactGet#example).
+    pub async fn collect<C: Collection<Table = T>>(self) -> Result<S::Of<C>> {
         self.send().await?.collect()
     }
 
     /// Sends the TransactGetItems.
     ///
     /// **Retrying** is safe: a read changes nothing.
-    pub async fn send(self) -> Result<TransactGetResult> {
+    ///
+    /// See [the example](TransactGet#example).
+    pub async fn send(self) -> Result<TransactGetResult<S>> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
             "ddb.transact_get",
@@ -180,6 +279,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
             if keys.is_empty() {
                 return Ok(TransactGetResult {
                     entries: Vec::new(),
+                    shape: PhantomData,
                 });
             }
             if keys.len() > MAX_ACTIONS {
@@ -191,12 +291,19 @@ impl<'db, T: Table> TransactGet<'db, T> {
                 }
                 .into());
             }
+            let mut p = Placeholders::default();
+            let projected = self.projection.as_ref().map(|attributes| {
+                projection(&T::SCHEMA, T::SCHEMA.primary, &[], attributes, &mut p)
+            });
+            let names = p.names_or_none();
             let items = keys
                 .iter()
                 .map(|key| {
                     SdkGet::builder()
                         .table_name(table)
                         .set_key(Some(key.attributes.clone()))
+                        .set_projection_expression(projected.clone())
+                        .set_expression_attribute_names(names.clone())
                         .build()
                         .map(|get| TransactGetItem::builder().get(get).build())
                         .map_err(|err| {
@@ -243,7 +350,10 @@ impl<'db, T: Table> TransactGet<'db, T> {
             }
             let found = entries.iter().filter(|(_, item)| item.is_some()).count();
             tracing::Span::current().record("found", found);
-            Ok(TransactGetResult { entries })
+            Ok(TransactGetResult {
+                entries,
+                shape: PhantomData,
+            })
         }
         .instrument(span)
         .await
@@ -322,12 +432,14 @@ fn canceled(
     )
 }
 
-impl TransactGetResult {
+impl<S: ReadShape> TransactGetResult<S> {
     /// The entity read at `key`: `Ok(None)` when there is no item; an
     /// error when the key was not part of the transaction
     /// ([`ErrorKind::NotInCollection`](crate::error::ErrorKind::NotInCollection))
     /// or its item does not decode.
-    pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<E>> {
+    ///
+    /// See [`TransactGet`'s example](TransactGet#example).
+    pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<S::Of<E>>> {
         let entry = self.entries.iter().find(|(asked, _)| {
             asked.partition == key.partition()
                 && asked.sort == key.sort()
@@ -341,25 +453,33 @@ impl TransactGetResult {
             }
             .into());
         };
-        item.clone()
+        let value = item
+            .clone()
             .map(|mut item| {
                 keep_keys_found_by(&mut item, &E::Table::SCHEMA, None);
                 convert::from_item::<E>(item)
             })
-            .transpose()
+            .transpose()?;
+        Ok(value.map(S::of))
     }
 
     /// How many keys were read (each distinct key once).
+    ///
+    /// See [`TransactGet`'s example](TransactGet#example).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether no key was read.
+    ///
+    /// See [`TransactGet`'s example](TransactGet#example).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// How many of the keys had an item.
+    ///
+    /// See [`TransactGet`'s example](TransactGet#example).
     pub fn found(&self) -> usize {
         self.entries
             .iter()
@@ -370,7 +490,9 @@ impl TransactGetResult {
     /// Every item found, in the order the keys were asked, into a
     /// collection that holds every entity type asked for (an item of a
     /// type it does not hold is [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType)).
-    pub fn collect<C: Collection>(self) -> Result<C> {
+    ///
+    /// See [`TransactGet`'s example](TransactGet#example).
+    pub fn collect<C: Collection>(self) -> Result<S::Of<C>> {
         let mut collection = C::default();
         for (_, item) in self.entries {
             if let Some(mut item) = item {
@@ -378,8 +500,8 @@ impl TransactGetResult {
                 demultiplex(&mut collection, item, UnknownItems::Error)?;
             }
         }
-        Ok(collection)
+        Ok(S::of(collection))
     }
 }
 
-into_future!(['db, T: Table] TransactGet<'db, T> => TransactGetResult);
+into_future!(['db, T: Table, S: ReadShape] TransactGet<'db, T, S> => TransactGetResult<S>);

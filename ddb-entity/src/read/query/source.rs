@@ -161,6 +161,51 @@ pub(crate) fn projection(
     names.join(", ")
 }
 
+/// Refuses an open range (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`) read into a
+/// collection with a member whose sort keys (on index `index`) it can
+/// never hold: the range is bounded to the key space of the key it was
+/// built from, and before that bound was added the same call returned the
+/// other members too — it would now leave them out without a word.
+fn reaches_every_member(range: &SortRange<()>, read: Reading, index: Option<&str>) -> Result<()> {
+    let Some(space) = range.open_space() else {
+        return Ok(());
+    };
+    if range.is_empty() {
+        return Ok(());
+    }
+    for member in read.members {
+        let layout = member.layout();
+        let key = match index {
+            None => layout.primary(),
+            Some(name) => layout.index(name),
+        };
+        let Some(template) = key.and_then(|key| key.sort.as_ref()) else {
+            continue;
+        };
+        if template.raw {
+            continue;
+        }
+        let literal = template.literal_prefix();
+        let exact = template.holes().next().is_none() && template.shard().is_none();
+        if !range.reaches(&literal, exact) {
+            let shown = if exact {
+                literal
+            } else {
+                format!("{literal}…")
+            };
+            return Err(Repr::InvalidExpression {
+                what: format!("a query read into `{}`", read.collection),
+                reason: format!(
+                    "its open sort-key range (`sk_lt`/`sk_le`/`sk_gt`/`sk_ge`) is bounded to the key space of the key it was built from (`{space}`), so it can never return the collection's `{}` (sort keys `{shown}`); to read several members in one Query, span them: `.sk_span(<one member's key>, <another's>)` (or `sk_between`), or read the one entity alone",
+                    member.entity
+                ),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
 impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
     type Table = I::Table;
 
@@ -179,6 +224,9 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
     fn start(&mut self, read: Option<Reading>) -> Result<Run<'db>> {
         let filter = self.filter_text(read)?;
         let (condition, nothing) = self.take_condition()?;
+        if let (Some(range), Some(read)) = (&condition, read) {
+            reaches_every_member(range, read, I::INDEX_NAME)?;
+        }
         let scope = self.scope(condition.as_ref(), filter.as_deref());
         let (seal, now) = (self.db.cursor_seal(), self.db.now());
         let spec = self.partition.shards();
