@@ -43,9 +43,12 @@ pub(crate) use shards::ShardPosition;
 /// `CUST#00000000000000000042` / `ORDER#2026-03-14#00000000000000009003`:
 /// 98 characters unsealed, 110 sealed (115 with an expiry). A sealed
 /// cursor carries only what its query does not know — the key values
-/// other than the partition — plus its nonce and tag, so it is longer than
-/// the unsealed cursor of the same position, on the table and on a global
-/// secondary index alike (whose cursor also holds the table's keys).
+/// other than the partition — plus its nonce and tag. On the table the
+/// nonce and tag outweigh the partition left out, so it is the longer;
+/// on a global secondary index, whose cursor also holds the table's keys,
+/// the same position is 193 characters unsealed and 179 sealed (the index
+/// partition and the attribute names left out outweigh them). Plan for a
+/// few hundred characters either way.
 /// Refusals are [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor),
 /// with the detail in [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///

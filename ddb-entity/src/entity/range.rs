@@ -44,12 +44,13 @@ use crate::key::prefix_upper_bound;
 /// reads no `ADDR#` or `PROFILE` item. To read across entity types in one
 /// range, span them: [`span(Customer::sk(), Order::sk())`](Self::span)
 /// (or bound it on both sides, `between(Address::sk(), Order::sk())`).
-/// An open range read into a collection with a member it can never
-/// return (`sk_le(Customer::sk())`, the classic "profile and newest
-/// orders", into a view of customers and orders) is refused before any
-/// request ([`ErrorKind::InvalidExpression`](crate::error::ErrorKind::InvalidExpression)),
-/// naming the member and the call to use: it would silently return the
-/// profile alone. Templates nested inside another's
+/// An open range built from the key of a template without holes holds
+/// that one key or nothing: `sk_le(Customer::sk())` in reverse, the
+/// classic "profile and newest orders" that once reached the orders, is
+/// the profile alone. Read into a collection with a member it can never
+/// return, such a range is refused before any request
+/// ([`ErrorKind::InvalidExpression`](crate::error::ErrorKind::InvalidExpression)),
+/// naming the member and `sk_span`. Templates nested inside another's
 /// (`ORDER#{placed}#{id}#LINE#{n}` under `ORDER#{placed}#{id}`) share its
 /// key space, and lie inside a prefix range of it.
 ///
@@ -318,12 +319,12 @@ impl<I> SortRange<I> {
         }
     }
 
-    /// For an open range, the key space it was bounded to, as text
-    /// (`ORDER#…`, or the one key of a template without holes).
-    pub(crate) fn open_space(&self) -> Option<String> {
+    /// For an open range built from the key of a template without holes
+    /// (`PROFILE`), that one key: the range holds it or nothing.
+    pub(crate) fn open_on_one_key(&self) -> Option<&str> {
         match self.space.as_ref()? {
-            KeySpace::Prefix(prefix) => Some(format!("{prefix}…")),
-            KeySpace::Exact(key) => Some(key.clone()),
+            KeySpace::Exact(key) => Some(key),
+            KeySpace::Prefix(_) => None,
         }
     }
 

@@ -64,6 +64,69 @@ const DEFAULT_CONCURRENCY: usize = 4;
 ///   whole scan with its error: never a silently partial result.
 /// - **Filters** are the query's ([`Scan::filter`]), with the same
 ///   semantics: applied after the read.
+/// - **Pages.** [`page`](Scan::page) and [`after`](Scan::after) read the
+///   segments as one listing with one cursor; [`pages`](Scan::pages) hands
+///   each segment's pages on as they arrive, each with that segment's
+///   cursor, for jobs that checkpoint per segment.
+///
+/// # Example
+///
+/// Every setting and way to finish (`page`, `after`, `resume`, `segment`,
+/// `limit`, `projection`, `retry`, `first` and `on_undecodable` have their
+/// own):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use futures_util::TryStreamExt;
+/// # use ddb_entity::{Db, Entity, UnknownItems, local::LocalDynamo, op::ScanPage};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+/// struct Device { id: u32, firmware: String }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "SITE#{id}", sk = "SITE")]
+/// struct Site { id: u32 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// for id in 0..12 {
+///     db.put(&Device { id, firmware: if id < 3 { "1.0" } else { "2.0" }.into() }).await?;
+/// }
+/// db.put(&Site { id: 1 }).await?;
+/// let old = || Device::fields().firmware.equals("1.0".to_owned());
+///
+/// // The devices on old firmware: 3 segments, 2 at once, 5 items a request.
+/// let stale: Vec<Device> = db
+///     .scan()
+///     .filter(old())
+///     .segments(3)
+///     .concurrency(2)
+///     .page_size(5)
+///     .consistent_read(true)
+///     .include_expired(false)
+///     .all()
+///     .await?;
+/// assert_eq!(stale.len(), 3);
+/// assert_eq!(db.scan().filter(old()).count().await?, 3);
+/// assert_eq!(db.scan().count().await?, 13, "without a filter, every item");
+///
+/// // The site is not a device: filtered on the server by default; asked
+/// // to return it, the scan skips it here (or fails, with `Error`).
+/// let devices: Vec<Device> = db.scan().on_unknown(UnknownItems::Skip).collect().await?;
+/// assert_eq!(devices.len(), 12);
+/// assert_eq!(db.scan().one::<Site>().await?.map(|s| s.id), Some(1));
+///
+/// // A job's page stream: each page one request of one segment.
+/// let pages: Vec<ScanPage<Vec<Device>>> = db.scan().segments(3).pages().try_collect().await?;
+/// assert_eq!(pages.iter().map(|p| p.items.len()).sum::<usize>(), 12);
+/// assert!(pages.iter().all(|p| p.segment < 3 && p.scanned_count >= p.items.len()));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until the scan is sent"]
 pub struct Scan<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,
@@ -91,7 +154,11 @@ pub struct Scan<'db, I: QueryIndex> {
     index: PhantomData<fn() -> I>,
 }
 
-/// One page of a scan: the items of one request of one segment.
+/// One page of a scan's page stream ([`Scan::pages`]): the items of one
+/// request of one segment, and where that segment stands.
+///
+/// See [`Scan`'s example](Scan#example), and [`Scan::resume`] for a job
+/// that checkpoints its segments.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct ScanPage<C> {
@@ -198,6 +265,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Keep only the items of `E` for which `condition` holds (applied
     /// after the read; see [`Query::filter`](crate::read::Query::filter)).
+    ///
+    /// See [the example](Scan#example).
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
         self
@@ -205,6 +274,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Split the scan into `segments` (1 to 1,000,000; default 1), each a
     /// sequence of requests of its own, read in parallel.
+    ///
+    /// See [the example](Scan#example).
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = segments;
         self
@@ -212,12 +283,16 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// At most `segments` read at once (default 4, at least 1): bounded, so
     /// a scan does not starve the table's other readers.
+    ///
+    /// See [the example](Scan#example).
     pub fn concurrency(mut self, segments: usize) -> Self {
         self.concurrency = segments.max(1);
         self
     }
 
     /// At most `size` items read per request (DynamoDB also stops at 1 MB).
+    ///
+    /// See [the example](Scan#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
@@ -225,6 +300,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// What to do with items of a type the collection does not hold
     /// (default for a scan: [`UnknownItems::Filter`], not returned).
+    ///
+    /// See [the example](Scan#example).
     pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
         self.unknown = policy;
         self
@@ -232,6 +309,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet, when `include` is true (hidden by default).
+    ///
+    /// See [the example](Scan#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -438,6 +517,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// Every item of every segment, up to the limit, into one collection;
     /// the first error of any segment is the scan's error (never a partial
     /// result).
+    ///
+    /// See [the example](Scan#example).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         finish::collect(self).await
     }
@@ -477,6 +558,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// The one item the scan returns, `None` if none, and
     /// [`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne) if
     /// more (see [`first`](Self::first) for an example).
+    ///
+    /// See [the example](Scan#example).
     pub async fn one<T>(self) -> Result<Option<T>>
     where
         T: CollectionItem<Table = I::Table>,
@@ -486,6 +569,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// [`collect`](Scan::collect) into a `Vec<E>` (`E` an entity or a
     /// `#[derive(Collection)]` enum).
+    ///
+    /// See [the example](Scan#example).
     pub async fn all<E>(self) -> Result<Vec<E>>
     where
         Vec<E>: Collection<Table = I::Table>,
@@ -499,6 +584,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// every type count; with one, only the items of the filters' entities
     /// that satisfy them (exactly what [`all`](Scan::all) of that entity
     /// returns).
+    ///
+    /// See [the example](Scan#example).
     pub async fn count(self) -> Result<usize> {
         finish::count(self).await
     }
@@ -513,12 +600,13 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// when every segment is done, or after the first error, which names
     /// nothing partial: resume from the cursors received.
     ///
-    /// See [`resume`](Scan::resume) for an example.
+    /// See [the example](Scan#example), and [`resume`](Scan::resume) for a
+    /// job that checkpoints.
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
-        // The segments are known once the scan has started: the stream's
-        // first page reads them from the run's source.
+        // Lane `i` reads the `i`-th of these: `start` makes its lanes in
+        // this order.
         let segments = self.lane_segments_of();
         finish::lane_pages(self).map_ok(move |page| ScanPage {
             items: page.items,
@@ -528,12 +616,13 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         })
     }
 
-    /// One page of the scan, read as one listing: segment after segment
-    /// (the next [`concurrency`](Scan::concurrency) segments read ahead),
+    /// One page of the scan, read as one listing, segment after segment:
     /// up to the [`page_size`](Scan::page_size) (filled from more requests
-    /// if items are left out) or, without one, the items of one round of
-    /// requests; its cursor resumes every segment where the page left it,
-    /// with [`after`](Scan::after).
+    /// of the segment it is in, and the next ones, if items are left out)
+    /// or, without one, the items of one round of requests (the next
+    /// [`concurrency`](Scan::concurrency) segments read at once); its
+    /// cursor resumes every segment where the page left it, with
+    /// [`after`](Scan::after).
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
@@ -581,7 +670,9 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// [`resume`](Scan::resume) of its segment. Checked before anything is
     /// sent: a cursor of another index or segmentation, or a query's, is
     /// refused ([`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor)).
-    /// See [`page`](Scan::page) for an example.
+    ///
+    /// See [the example](Scan#example), and [`page`](Scan::page) for a
+    /// listing resumed page after page.
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self

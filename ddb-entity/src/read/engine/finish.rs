@@ -19,7 +19,11 @@ use crate::item::Item;
 use crate::read::filter::Reading;
 use crate::table::Table;
 
-/// One page of a read: its items, and where to resume.
+/// One page of a read: its items, and where to resume (`page()` of a
+/// query, a multi-attribute index query or a scan, and each item of their
+/// `pages()` streams).
+///
+/// See [`Query`'s example](crate::read::Query#example).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Page<C> {

@@ -161,18 +161,17 @@ pub(crate) fn projection(
     names.join(", ")
 }
 
-/// Refuses an open range (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`) read into a
-/// collection with a member whose sort keys (on index `index`) it can
-/// never hold: the range is bounded to the key space of the key it was
-/// built from, and before that bound was added the same call returned the
-/// other members too — it would now leave them out without a word.
+/// Refuses an open range (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`) built from
+/// the key of a template without holes (`PROFILE`) — which holds that one
+/// key or nothing — read into a collection with a member (on index
+/// `index`) it can never return. Before open ranges kept to their key's
+/// space, `sk_le(Customer::sk())` in reverse read the profile and the
+/// orders before it; it now reads the profile alone, and into a view of
+/// both it would leave the orders out without a word.
 fn reaches_every_member(range: &SortRange<()>, read: Reading, index: Option<&str>) -> Result<()> {
-    let Some(space) = range.open_space() else {
+    let Some(bound) = range.open_on_one_key() else {
         return Ok(());
     };
-    if range.is_empty() {
-        return Ok(());
-    }
     for member in read.members {
         let layout = member.layout();
         let key = match index {
@@ -196,7 +195,7 @@ fn reaches_every_member(range: &SortRange<()>, read: Reading, index: Option<&str
             return Err(Repr::InvalidExpression {
                 what: format!("a query read into `{}`", read.collection),
                 reason: format!(
-                    "its open sort-key range (`sk_lt`/`sk_le`/`sk_gt`/`sk_ge`) is bounded to the key space of the key it was built from (`{space}`), so it can never return the collection's `{}` (sort keys `{shown}`); to read several members in one Query, span them: `.sk_span(<one member's key>, <another's>)` (or `sk_between`), or read the one entity alone",
+                    "its open sort-key range (`sk_lt`/`sk_le`/`sk_gt`/`sk_ge`) of `{bound}` keeps to that key's template, which has no hole: it holds `{bound}` or nothing, and can never return the collection's `{}` (sort keys `{shown}`); to read several members in one Query, span them: `.sk_span(<one member's key>, <another's>)` (or `sk_between`), or read the one entity alone",
                     member.entity
                 ),
             }
