@@ -801,20 +801,18 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
         for (segment, cursor) in &self.resume {
             starts.insert(*segment, self.segment_start(*segment, cursor.as_ref())?);
         }
-        match &self.cursor {
-            Some(cursor) => match cursor.scan_segment() {
+        if let Some(cursor) = &self.cursor {
+            match cursor.scan_segment() {
+                // A segment's own cursor: `resume` of that segment.
                 Some(segment) => {
                     starts.insert(segment, self.segment_start(segment, Some(cursor))?);
                 }
                 None => {
                     let positions =
                         cursor.resume_segments(I::INDEX_NAME, self.segments, &key_schema)?;
-                    for (segment, position) in positions {
-                        starts.insert(segment, position);
-                    }
+                    starts.extend(positions);
                 }
-            },
-            None => {}
+            }
         }
         let lanes: Vec<(u32, ShardPosition)> = self
             .lane_segments_of()
