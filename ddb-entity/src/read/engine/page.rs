@@ -55,9 +55,10 @@ pub(crate) enum Operation {
     Scan,
 }
 
-/// Everything one request says, rendered once per read (its placeholders
-/// included) and sent page after page with only the start key (and a
-/// scan's segment) changing.
+/// Everything one request says, rendered once (per lane where lanes ask
+/// for different keys: a shard's partition), its placeholders included,
+/// and sent page after page with only the start key (and a scan's
+/// segment) changing.
 #[derive(Debug, Clone)]
 pub(crate) struct Rendered {
     pub(crate) operation: Operation,
@@ -162,7 +163,9 @@ pub(crate) async fn send(
         let Some(retry) = retry else {
             return Err(err);
         };
-        let jitter = jitter.get_or_insert_with(|| Jitter::new(totals.requests));
+        // Segments draw their own pauses: they retry apart, not in waves.
+        let stream = request.segment.map_or(0, |(segment, _)| u64::from(segment));
+        let jitter = jitter.get_or_insert_with(|| Jitter::new(stream));
         backoff(
             target.client,
             retry,
