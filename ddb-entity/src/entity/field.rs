@@ -98,7 +98,6 @@ type Marker<E, T, R> = fn() -> (E, T, R);
 /// # Ok(())
 /// # }
 /// ```
-
 #[derive(Debug, Clone, Copy)]
 pub struct Stored;
 
@@ -130,7 +129,6 @@ pub struct Stored;
 /// # Ok(())
 /// # }
 /// ```
-
 #[derive(Debug, Clone, Copy)]
 pub struct IndexKeyPart;
 
@@ -306,7 +304,6 @@ impl Settable for IndexKeyPart {}
 /// # Ok(())
 /// # }
 /// ```
-
 #[diagnostic::on_unimplemented(
     message = "this field is part of a key template, so an update cannot add to it",
     label = "a key field",

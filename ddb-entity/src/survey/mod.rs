@@ -87,7 +87,6 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// # Ok(())
 /// # }
 /// ```
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyProgress {

@@ -35,7 +35,6 @@ use std::fmt;
 /// # Ok(())
 /// # }
 /// ```
-
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyReport {
@@ -112,7 +111,6 @@ impl SurveyReport {
 /// # Ok(())
 /// # }
 /// ```
-
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShapeGroup {
