@@ -124,15 +124,14 @@ impl<T: Table> AccessPattern<T> {
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Get<'db, E>> + 'static,
     {
         AccessPattern {
-            name: name.into(),
-            plan: Box::new(move |db| request(db).map(|get| Reads::One(get.plan()))),
             returns: Some(Returns {
                 name: E::RUST_NAME,
                 types: <Vec<E> as Collection>::TYPES,
             }),
             expected_items: Some(1),
-            latency: None,
-            partitions: None,
+            ..Self::planned(name, move |db| {
+                request(db).map(|get| Reads::One(get.plan()))
+            })
         }
     }
 
@@ -178,14 +177,7 @@ impl<T: Table> AccessPattern<T> {
         I: QueryIndex<Table = T>,
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Query<'db, I>> + 'static,
     {
-        AccessPattern {
-            name: name.into(),
-            plan: Box::new(move |db| request(db)?.plan().map(Reads::One)),
-            returns: None,
-            expected_items: None,
-            latency: None,
-            partitions: None,
-        }
+        Self::planned(name, move |db| request(db)?.plan().map(Reads::One))
     }
 
     /// A pattern served by a Query per partition: the application reads
@@ -234,21 +226,14 @@ impl<T: Table> AccessPattern<T> {
         I: QueryIndex<Table = T>,
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Vec<Query<'db, I>>> + 'static,
     {
-        AccessPattern {
-            name: name.into(),
-            plan: Box::new(move |db| {
-                let plans = request(db)?
-                    .into_iter()
-                    .map(Query::plan)
-                    .collect::<Result<Vec<_>>>()?;
-                let at_most = plans.len();
-                Ok(Reads::Partitions { plans, at_most })
-            }),
-            returns: None,
-            expected_items: None,
-            latency: None,
-            partitions: None,
-        }
+        Self::planned(name, move |db| {
+            let plans = request(db)?
+                .into_iter()
+                .map(Query::plan)
+                .collect::<Result<Vec<_>>>()?;
+            let at_most = plans.len();
+            Ok(Reads::Partitions { plans, at_most })
+        })
     }
 
     /// A pattern served by a Scan of the table or of an index: `request`
@@ -296,15 +281,23 @@ impl<T: Table> AccessPattern<T> {
         I: QueryIndex<Table = T>,
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Scan<'db, I>> + 'static,
     {
+        Self::planned(name, move |db| {
+            // Built to check it builds; a Scan's plan is its index.
+            let _scan = request(db)?;
+            Ok(Reads::Scan {
+                index: I::INDEX_NAME,
+            })
+        })
+    }
+
+    /// A pattern of `name` whose requests `plan` makes, nothing else said.
+    fn planned(
+        name: impl Into<String>,
+        plan: impl FnOnce(&Db<T>) -> Result<Reads> + 'static,
+    ) -> Self {
         AccessPattern {
             name: name.into(),
-            plan: Box::new(move |db| {
-                // Built to check it builds; a Scan's plan is its index.
-                let _scan = request(db)?;
-                Ok(Reads::Scan {
-                    index: I::INDEX_NAME,
-                })
-            }),
+            plan: Box::new(plan),
             returns: None,
             expected_items: None,
             latency: None,
