@@ -39,6 +39,36 @@ use crate::table::Table;
 ///   mis-decoded; items past their time to live are hidden unless
 ///   [`include_expired`](TransactGet::include_expired). Reading twice the
 ///   read capacity of a plain get is the price of the snapshot.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+/// # struct Account { name: String, balance: i64 }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+/// # struct Limit { account: String, daily: i64 }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+/// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+/// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+/// // A transfer's two sides, never seen half done.
+/// let both = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .get(Account::key("bob")?)
+///     .collect::<Vec<Account>>()
+///     .await?;
+/// assert_eq!(both.iter().map(|a| a.balance).sum::<i64>(), 100);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you `.await` it (or `.collect()` it)"]
 pub struct TransactGet<'db, T: Table> {
     db: &'db Db<T>,
@@ -62,6 +92,37 @@ struct Asked {
 /// What a read transaction found, key by key: look an entity up by its
 /// [`Key`] ([`get`](TransactGetResult::get)), or put them all into a
 /// collection ([`collect`](TransactGetResult::collect)).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+/// # struct Account { name: String, balance: i64 }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+/// # struct Limit { account: String, daily: i64 }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+/// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+/// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+/// let read = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .get(Account::key("carol")?)
+///     .get(Limit::key("alice")?)
+///     .await?;
+/// assert_eq!((read.len(), read.found()), (3, 2));
+/// assert_eq!(read.get(&Account::key("alice")?)?.map(|a| a.balance), Some(70));
+/// assert_eq!(read.get(&Account::key("carol")?)?, None);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct TransactGetResult {
     /// The keys asked for, in order, and the item found at each.
@@ -124,6 +185,30 @@ impl<T: Table> Db<T> {
 
 impl<'db, T: Table> TransactGet<'db, T> {
     /// Reads the entity with `key`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Limit::key("alice")?).await?;
+    /// assert_eq!(read.get(&Limit::key("alice")?)?.map(|l| l.daily), Some(500));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         let attributes = key.to_attributes();
         let (partition, sort) = key.into_parts();
@@ -140,17 +225,93 @@ impl<'db, T: Table> TransactGet<'db, T> {
 
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet (hidden by default, as by [`Db::get`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK", ttl_attribute: "expires_at" } }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "USER#{user}", sk = "SESSION")]
+    /// struct Session { user: String, expires_at: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Session { user: "ada".into(), expires_at: 1 }).await?; // long expired
+    /// let read = db.transact_get().get(Session::key("ada")?).await?;
+    /// assert!(read.get(&Session::key("ada")?)?.is_none(), "hidden");
+    /// let read = db.transact_get().get(Session::key("ada")?).include_expired(true).await?;
+    /// assert!(read.get(&Session::key("ada")?)?.is_some(), "not deleted yet");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
     }
 
     /// The number of keys so far.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Account::key("bob")?);
+    /// assert_eq!(read.len(), 2); // up to 100
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether no key was asked for (sending does nothing).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let wanted: Vec<String> = Vec::new();
+    /// let mut read = db.transact_get();
+    /// for name in &wanted {
+    ///     read = read.get(Account::key(name)?);
+    /// }
+    /// assert!(read.is_empty());
+    /// assert!(read.await?.is_empty(), "no request sent");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -158,6 +319,38 @@ impl<'db, T: Table> TransactGet<'db, T> {
     /// Reads every key into a collection (a `#[derive(Collection)]` struct,
     /// a `Vec` of an entity or of a `#[derive(Collection)]` enum), in the
     /// order the keys were asked; a key with no item is absent.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// #[derive(ddb_entity::Collection, Debug)]
+    /// struct AccountView { account: Option<Account>, limit: Option<Limit> }
+    ///
+    /// let alice: AccountView = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .get(Limit::key("alice")?)
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!((alice.account.unwrap().balance, alice.limit.unwrap().daily), (70, 500));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
         self.send().await?.collect()
     }
@@ -165,6 +358,31 @@ impl<'db, T: Table> TransactGet<'db, T> {
     /// Sends the TransactGetItems.
     ///
     /// **Retrying** is safe: a read changes nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// // `.send().await`, or `.await` on the read itself.
+    /// let read = db.transact_get().get(Account::key("bob")?).send().await?;
+    /// assert_eq!(read.get(&Account::key("bob")?)?.map(|a| a.balance), Some(30));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<TransactGetResult> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
@@ -327,6 +545,33 @@ impl TransactGetResult {
     /// error when the key was not part of the transaction
     /// ([`ErrorKind::NotInCollection`](crate::error::ErrorKind::NotInCollection))
     /// or its item does not decode.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).await?;
+    /// assert_eq!(read.get(&Account::key("alice")?)?.map(|a| a.balance), Some(70));
+    /// // Not asked for: an error, not a "no item".
+    /// let err = read.get(&Account::key("bob")?).unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::NotInCollection);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<E>> {
         let entry = self.entries.iter().find(|(asked, _)| {
             asked.partition == key.partition()
@@ -350,16 +595,92 @@ impl TransactGetResult {
     }
 
     /// How many keys were read (each distinct key once).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .get(Account::key("alice")?) // the same key twice: read once
+    ///     .await?;
+    /// assert_eq!(read.len(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether no key was read.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// assert!(db.transact_get().await?.is_empty());
+    /// assert!(!db.transact_get().get(Account::key("carol")?).await?.is_empty(), "read, not found");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// How many of the keys had an item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("bob")?).get(Account::key("carol")?).await?;
+    /// assert_eq!(read.found(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn found(&self) -> usize {
         self.entries
             .iter()
@@ -370,6 +691,35 @@ impl TransactGetResult {
     /// Every item found, in the order the keys were asked, into a
     /// collection that holds every entity type asked for (an item of a
     /// type it does not hold is [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType)).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Limit::key("alice")?).await?;
+    /// let limits: Result<Vec<Limit>, _> = read.collect();
+    /// assert_eq!(limits.unwrap_err().kind(), ddb_entity::ErrorKind::UnknownType, "an Account too");
+    ///
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Account::key("bob")?).await?;
+    /// let accounts: Vec<Account> = read.collect()?;
+    /// assert_eq!(accounts.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn collect<C: Collection>(self) -> Result<C> {
         let mut collection = C::default();
         for (_, item) in self.entries {
