@@ -1,4 +1,4 @@
-//! Adopting a table you already have: seed 003's `app_data`, written by
+//! Adopting a table you already have: an e-commerce table, `app_data`, written by
 //! hand-rolled SDK code (no type attribute, ISO-8601 timestamps in keys),
 //! read and written through typed entities without rewriting one item.
 //!
@@ -8,7 +8,7 @@
 //!
 //! It fills the table the way the existing code does (raw PutItem calls),
 //! surveys it (which entity is every item? which items are no entity's?),
-//! serves the seed's five access patterns from it, and writes a new order
+//! serves its five access patterns from it, and writes a new order
 //! through the library, showing that the item is stored exactly as the
 //! hand-written code would have stored it.
 
@@ -186,7 +186,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!("survey\n{report}");
 
-    // 3. The seed's access patterns, each one GetItem or one Query.
+    // 3. The access patterns, each one GetItem or one Query.
     let alice = db.get(User::key("alice@example.com")?).await?;
     println!("user by email: {alice:?}");
 

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! The help desk stored tickets keyed by id. Now it wants "the open
-//! tickets, oldest first" — seed 000's sparse index: only open tickets
+//! tickets, oldest first" — a sparse index: only open tickets
 //! carry `GSI1PK`, so the index *is* the open set. Yesterday's tickets
 //! carry nothing, so the index starts empty for them: the backfill
 //! rewrites each ticket into what today's code writes, with an update

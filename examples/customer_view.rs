@@ -1,4 +1,4 @@
-//! Seed 000's customer view: a profile, addresses, orders and tickets under
+//! A customer view: a profile, addresses, orders and tickets under
 //! `PK=CUST#42`, read back as one typed view with **one** Query; orders cut
 //! by year, month and day; open tickets through a sparse index that shrinks
 //! when a ticket is closed.

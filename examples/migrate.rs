@@ -1,4 +1,4 @@
-//! Seed 003's refactoring: a multi-table model (users, orders and order
+//! A refactoring into one table: a multi-table model (users, orders and order
 //! items in three tables) moved into one single table, with dual reads
 //! while it runs and the write path flipped in the order that loses
 //! nothing.

@@ -1,4 +1,4 @@
-//! Seed 003's "all orders with status X", without a hot partition.
+//! "All orders with status X", without a hot partition.
 //!
 //! `GSI1PK = STATUS#<status>` puts every open order of the shop in one
 //! partition, which DynamoDB holds to about 1,000 writes a second however

@@ -1,4 +1,4 @@
-//! Quickstart: seed 003's e-commerce model on a real DynamoDB.
+//! Quickstart: an e-commerce model on a real DynamoDB.
 //!
 //! Runs against the embedded DynamoDB (nothing to install), or against the
 //! server named by `DDB_ENDPOINT`:
@@ -8,7 +8,7 @@
 //! ```
 //!
 //! It declares the single table and its entity types, creates the table,
-//! writes users and orders, and serves the seed's five access patterns —
+//! writes users and orders, and serves its five access patterns —
 //! each one GetItem or one Query on a single partition — printing the keys
 //! it builds.
 

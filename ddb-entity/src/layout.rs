@@ -69,7 +69,22 @@ use crate::table::IndexSchema;
 
 /// An entity's keys as data: what `#[derive(Entity)]` declared.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// let layout = Order::LAYOUT;
+/// assert_eq!((layout.entity, layout.keys.len()), ("Order", 2)); // the table's key, GSI1's
+/// let stored: Vec<&str> = layout.fields.iter().map(|f| f.attribute).collect();
+/// assert!(stored.contains(&"t") && stored.contains(&"open_since"));
+/// assert!(!layout.flattened);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct EntityLayout {
@@ -91,7 +106,22 @@ pub struct EntityLayout {
 
 /// One key of an entity: the table's primary key or an index's.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// let primary = Order::LAYOUT.primary().unwrap();
+/// assert!(primary.index.is_none() && !primary.sparse);
+/// let open = Order::LAYOUT.index("GSI1").unwrap();
+/// assert_eq!(open.partition.source, "OPEN#{open_since}");
+/// assert!(open.sparse, "an Option hole: closed orders are not in GSI1");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct KeyLayout {
@@ -115,7 +145,22 @@ pub struct KeyLayout {
 /// A key template: its segments, joined by `#` in every key, each made of
 /// pieces written side by side.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// let sk = Order::LAYOUT.primary().unwrap().sort.unwrap();
+/// assert_eq!(sk.source, "ORDER#{placed:8}#{order_id}");
+/// assert_eq!(sk.segments.len(), 3);
+/// assert_eq!(sk.literal_prefix(), "ORDER#");
+/// assert!(!sk.raw && sk.shard().is_none());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TemplateLayout {
@@ -130,7 +175,22 @@ pub struct TemplateLayout {
 
 /// One piece of a template's segment.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// use ddb_entity::layout::Piece;
+///
+/// let sk = Order::LAYOUT.primary().unwrap().sort.unwrap();
+/// assert!(matches!(sk.segments[0], [Piece::Literal("ORDER")]));
+/// assert!(matches!(sk.segments[1], [Piece::Hole(hole)] if hole.field == "placed"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Piece {
@@ -145,7 +205,23 @@ pub enum Piece {
 
 /// A hole of a template.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// let sk = Order::LAYOUT.primary().unwrap().sort.unwrap();
+/// let placed = sk.holes().next().unwrap();
+/// assert_eq!((placed.field, placed.type_name, placed.width), ("placed", "u32", Some(8)));
+/// assert_eq!(placed.fixed_len, Some(8), "every key part of it is 8 characters");
+/// let open = Order::LAYOUT.index("GSI1").unwrap().partition.holes().next().unwrap();
+/// assert!(open.optional && !open.computed);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HoleLayout {
@@ -171,7 +247,20 @@ pub struct HoleLayout {
 
 /// A field an entity stores under its own attribute.
 ///
-/// See [the module's example](crate::layout#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed:8}#{order_id}")]
+/// #[entity(index = Gsi1, pk = "OPEN#{open_since}", sk = "{order_id}")] // sparse
+/// struct Order { customer_id: u64, placed: u32, order_id: u64, open_since: Option<u32>, #[serde(rename = "t")] total: i64 }
+///
+/// let total = Order::LAYOUT.field("t").unwrap();
+/// assert_eq!((total.name, total.type_name, total.optional), ("total", "i64", false));
+/// assert!(Order::LAYOUT.field("open_since").unwrap().optional);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FieldLayout {

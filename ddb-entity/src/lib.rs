@@ -78,6 +78,34 @@ pub use table::{
 /// reasons ([`CancellationReason`](op::CancellationReason#example)), what a
 /// batch left pending ([`PendingWrite`](op::PendingWrite#example)), and
 /// each builder's page.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::op::{Get, Put, Query};
+/// use ddb_entity::{Db, Entity, Primary, local::LocalDynamo};
+/// use serde::{Deserialize, Serialize};
+///
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// let ada = Customer { id: 1, name: "Ada".into() };
+/// // Builders can be named, kept, passed around; nothing is sent until awaited.
+/// let put: Put<'_, '_, Customer> = db.put(&ada);
+/// put.await?;
+/// let get: Get<'_, Customer> = db.get(Customer::key(1)?).consistent_read(true);
+/// assert_eq!(get.await?, Some(ada));
+/// let query: Query<'_, Primary<App>> = db.query(Customer::partition(1)?);
+/// assert_eq!(query.count().await?, 1);
+/// # Ok(())
+/// # }
+/// ```
 pub mod op {
     pub use crate::batch::{BatchGet, BatchGetPartial, BatchRetry, BatchWrite};
     pub use crate::error::{

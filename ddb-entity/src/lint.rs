@@ -72,14 +72,41 @@ use crate::layout::{EntityLayout, KeyLayout};
 
 /// The usual fix for a hot partition, which every finding carries.
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// use ddb_entity::lint::HOT_PARTITION_FIX;
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CONFIG", sk = "CONFIG#{name}")]
+/// struct Setting { name: String }
+///
+/// let lint = ddb_entity::lint::hot_partitions(&[Setting::LAYOUT]);
+/// assert_eq!(lint.findings().next().unwrap().fix, HOT_PARTITION_FIX);
+/// assert!(HOT_PARTITION_FIX.contains("write sharding"));
+/// ```
 pub const HOT_PARTITION_FIX: &str = "a higher-cardinality key, or write sharding with a calculated suffix — and accept the fan-out cost on reads";
 
 /// A partition key whose holes can only write this many distinct values
 /// (or fewer) together is flagged: the writes of a table land on that many
 /// partitions at most.
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// use ddb_entity::lint::{FEW_VALUES, HotReason};
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// // A `u8` writes 256 values, at most FEW_VALUES (1000): flagged; a `u16`'s
+/// // 65,536 are not.
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "REGION#{region}", sk = "SENSOR#{id}")]
+/// struct Sensor { region: u8, id: u64 }
+///
+/// let lint = ddb_entity::lint::hot_partitions(&[Sensor::LAYOUT]);
+/// let finding = lint.findings().next().unwrap();
+/// assert_eq!(finding.reason, HotReason::FewValues { at_most: 256, fields: vec!["region"] });
+/// assert!(256 <= FEW_VALUES);
+/// ```
 pub const FEW_VALUES: u64 = 1000;
 
 /// The shard count suggested for a flagged key.
@@ -93,7 +120,25 @@ const SUGGESTED_SHARDS: u16 = 16;
 /// carries `allow_hot = "…"` (then listed as allowed). Pass each entity's
 /// [`Entity::LAYOUT`](crate::entity::Entity::LAYOUT).
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+/// struct Order { customer_id: u64, order_id: u64 }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "EVENTS", sk = "EVENT#{id}")]
+/// struct Event { id: u64 }
+///
+/// // In a test: every partition key of the model spreads its writes.
+/// let lint = ddb_entity::lint::hot_partitions(&[Order::LAYOUT]);
+/// assert!(lint.is_empty(), "{lint}");
+/// let lint = ddb_entity::lint::hot_partitions(&[Order::LAYOUT, Event::LAYOUT]);
+/// assert_eq!(lint.findings().map(|f| f.entity).collect::<Vec<_>>(), ["Event"]);
+/// ```
 pub fn hot_partitions(entities: &[&EntityLayout]) -> HotPartitions {
     let mut found = Vec::new();
     for entity in entities {
@@ -116,7 +161,24 @@ pub fn hot_partitions(entities: &[&EntityLayout]) -> HotPartitions {
 
 /// What [`hot_partitions`] found.
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CONFIG", sk = "CONFIG#{name}", allow_hot = "read once at start-up")]
+/// struct Setting { name: String }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "FEED", sk = "POST#{id}")]
+/// struct Post { id: u64 }
+///
+/// let lint = ddb_entity::lint::hot_partitions(&[Setting::LAYOUT, Post::LAYOUT]);
+/// assert!(!lint.is_empty());
+/// assert_eq!(lint.findings().count(), 1); // Post
+/// assert_eq!(lint.allowed().count(), 1); // Setting, with its reason
+/// println!("{lint}"); // one line per finding, then the allowed ones
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use = "a lint reports nothing until its findings are checked, e.g. assert!(lint.is_empty(), \"{lint}\")"]
 pub struct HotPartitions {
@@ -161,7 +223,22 @@ impl fmt::Display for HotPartitions {
 
 /// A partition key that concentrates writes.
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+/// #[entity(index = Gsi1, pk = "OPEN", sk = "{id}")]
+/// struct Ticket { id: u64 }
+///
+/// let lint = ddb_entity::lint::hot_partitions(&[Ticket::LAYOUT]);
+/// let hot = lint.findings().next().unwrap();
+/// assert_eq!((hot.entity, hot.index, hot.template), ("Ticket", Some("GSI1"), "OPEN"));
+/// assert_eq!(hot.suggestion, "OPEN#{shard(id) % 16}");
+/// assert_eq!(hot.allowed, None);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HotPartition {
@@ -184,7 +261,26 @@ pub struct HotPartition {
 
 /// Why a partition key is hot.
 ///
-/// See [the module's example](crate::lint#example).
+/// ```
+/// use ddb_entity::lint::HotReason;
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "FEED", sk = "POST#{id}")]
+/// struct Post { id: u64 }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "ACTIVE#{active}", sk = "USER#{id}")]
+/// struct User { active: bool, id: u64 }
+///
+/// let lint = ddb_entity::lint::hot_partitions(&[Post::LAYOUT, User::LAYOUT]);
+/// let reasons: Vec<HotReason> = lint.findings().map(|f| f.reason.clone()).collect();
+/// assert_eq!(reasons, [
+///     HotReason::Literal,
+///     HotReason::FewValues { at_most: 2, fields: vec!["active"] },
+/// ]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HotReason {

@@ -39,7 +39,22 @@ use tokio::sync::oneshot;
 /// The environment variable naming an external endpoint to use instead of
 /// the embedded server.
 ///
-/// See [`LocalDynamo`'s example](LocalDynamo#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use ddb_entity::local::{ENDPOINT_ENV, LocalDynamo};
+///
+/// // `DDB_ENDPOINT=http://127.0.0.1:5000 cargo test` runs the same tests
+/// // against the server there (moto, DynamoDB Local); unset, against
+/// // the embedded one.
+/// let dynamo = LocalDynamo::start().await?;
+/// match std::env::var(ENDPOINT_ENV) {
+///     Ok(endpoint) if !endpoint.trim().is_empty() => assert_eq!(dynamo.endpoint(), endpoint.trim()),
+///     _ => assert!(dynamo.is_embedded()),
+/// }
+/// # Ok(())
+/// # }
+/// ```
 pub const ENDPOINT_ENV: &str = "DDB_ENDPOINT";
 
 /// A running local DynamoDB and a client for it. Dropping it stops the
@@ -87,9 +102,16 @@ pub struct LocalDynamo {
     database: Option<dynoxide::Database>,
 }
 
-/// Why a local DynamoDB could not be started.
+/// Why a local DynamoDB could not be started, or could not do what only
+/// the embedded server does.
 ///
-/// See [`LocalDynamo`'s example](LocalDynamo#example).
+/// ```
+/// use ddb_entity::local::{LocalDynamo, LocalError};
+///
+/// let err = LocalDynamo::connect("localhost:8000").err().unwrap();
+/// assert!(matches!(err, LocalError::BadEndpoint(_)));
+/// assert!(err.to_string().contains("set it to e.g. http://127.0.0.1:8000"), "{err}");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LocalError {

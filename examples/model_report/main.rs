@@ -1,4 +1,4 @@
-//! The whole report of seed 003's model: the table and its entities, the
+//! The whole report of an e-commerce model: the table and its entities, the
 //! access-pattern table generated from code with every pattern checked,
 //! the lints, the deploy definitions (AWS CLI, CloudFormation, Terraform,
 //! NoSQL Workbench), the key layout, a per-user IAM policy, and the drift

@@ -1,6 +1,7 @@
-//! Seed 003's e-commerce model as code: the table `app_data`, its three
-//! entity types, and the five access patterns the seed enumerates, each
-//! declared next to the query that serves it.
+//! An e-commerce model as code: the table `app_data`, its three entity
+//! types, and its five access patterns (a user by email, a user's orders
+//! newest first, an order by id, an order's items, the users of a
+//! status), each declared next to the query that serves it.
 //!
 //! The integration tests include this very module (its golden artefacts
 //! are this model's), so what the example prints is what the tests check.
@@ -121,7 +122,7 @@ pub fn users_in_status<'db>(db: &'db Db<App>, status: UserStatus) -> Result<Quer
     Ok(db.query(User::gsi2_partition(status)?))
 }
 
-/// The model: the table, its entities, the seed's five access patterns.
+/// The model: the table, its entities, its five access patterns.
 pub fn model() -> Model<App> {
     let ms = Duration::from_millis;
     Model::<App>::new("app_data")
@@ -169,6 +170,6 @@ pub fn model() -> Model<App> {
         .allow(
             Lint::HotPartition,
             "User on GSI2",
-            "seed 003's sparse index: only active users, written when they sign up or close",
+            "a sparse index: only active users, written when they sign up or close",
         )
 }

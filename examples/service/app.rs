@@ -10,7 +10,7 @@ use ddb_entity::{Capacity, Collection, Cursor, Db, Entity, ErrorKind};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
-    /// The service's single table (seed lesson 003's e-commerce model).
+    /// The service's single table (an e-commerce model).
     pub struct Shop {
         partition_key: "PK",
         sort_key: "SK",
@@ -63,6 +63,22 @@ pub struct CustomerView {
 
 /// How many orders the customer page shows.
 const LATEST_ORDERS: usize = 10;
+
+/// The longest name or email the service takes, in bytes: a client's
+/// text is bounded here, at the edge, rather than by DynamoDB's 400 KB
+/// item limit.
+const MAX_TEXT: usize = 256;
+
+/// `field`'s text, or a 400 naming the bound.
+fn bounded(field: &str, text: String) -> Result<String, ApiError> {
+    if text.len() > MAX_TEXT {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("{field} is longer than {MAX_TEXT} bytes"),
+        ));
+    }
+    Ok(text)
+}
 
 /// The service's routes over `db`.
 pub fn router(db: Db<Shop>) -> Router {
@@ -144,8 +160,8 @@ async fn create_customer(State(db): State<Db<Shop>>, Json(new): Json<NewCustomer
     let customer = db
         .create(&Customer {
             customer_id: new.customer_id,
-            name: new.name,
-            email: new.email,
+            name: bounded("name", new.name)?,
+            email: bounded("email", new.email)?,
             version: 0,
         })
         .returning_new()
@@ -180,8 +196,8 @@ async fn update_customer(
     let f = Customer::fields();
     let customer = db
         .update(Customer::key(id)?)
-        .set(f.name, change.name)
-        .set(f.email, change.email)
+        .set(f.name, bounded("name", change.name)?)
+        .set(f.email, bounded("email", change.email)?)
         .expect_version(expected)
         .await?;
     let version = customer.version;
@@ -324,6 +340,8 @@ impl From<ddb_entity::Error> for ApiError {
             )
         } else if err.is_not_found() {
             (StatusCode::NOT_FOUND, "not found")
+        } else if err.is_item_too_large() {
+            (StatusCode::PAYLOAD_TOO_LARGE, "it is too large to store")
         } else if err.is_misconfigured() {
             // Not transient: a 503 would hide it behind clients' retries.
             (

@@ -77,7 +77,7 @@ fn cursor_key(aws: bool) -> Result<[u8; 32], Error> {
         return Ok(*b"development key, never in prod!!");
     };
     let mut key = [0u8; 32];
-    if hex.len() != 64 {
+    if hex.len() != 64 || !hex.is_ascii() {
         return Err("SHOP_CURSOR_KEY must be 64 hex digits".into());
     }
     for (i, byte) in key.iter_mut().enumerate() {

@@ -376,6 +376,66 @@ async fn forged_cursors_and_bad_input_are_400_with_client_safe_bodies() {
     assert!(bad.status == 400 || bad.status == 422, "{bad:?}");
 }
 
+/// Every input a client controls, at its edge: none reaches a 500, and
+/// no body carries a key, a table name or the library's text.
+#[tokio::test]
+async fn no_input_reaches_a_500() {
+    let service = start().await;
+    assert_eq!(customer(&service, 5).await.status, 201);
+    let long = "x".repeat(300_000); // under axum's 2 MB body limit
+    let put = |body: Value, etag: &'static str| {
+        let service = &service;
+        async move {
+            service
+                .call("PUT", "/customers/5", &[("If-Match", etag)], Some(body))
+                .await
+        }
+    };
+    let answers = [
+        // Text too long for a field, on create and on update.
+        service
+            .post("/customers", json!({"customer_id": 6, "name": long, "email": "e"}))
+            .await,
+        put(json!({"name": long, "email": "e"}), "\"1\"").await,
+        // Versions that cannot be: none stored, and one that cannot grow.
+        put(json!({"name": "A", "email": "e"}), "\"0\"").await,
+        put(json!({"name": "A", "email": "e"}), "\"18446744073709551615\"").await,
+        put(json!({"name": "A", "email": "e"}), "\"-1\"").await,
+        // Ids at the ends of their range, and no such customer.
+        service.get("/customers/18446744073709551615").await,
+        service.get("/customers/0").await,
+        service
+            .call("PUT", "/customers/7", &[("If-Match", "\"1\"")], Some(json!({"name": "A", "email": "e"})))
+            .await,
+        service
+            .post("/customers/18446744073709551615/orders", json!({"order_id": 18446744073709551615u64, "placed": 4294967295u32, "total_cents": i64::MIN}))
+            .await,
+        service.get("/orders/18446744073709551615").await,
+        service.get("/orders/0").await,
+        service.get("/customers/5/orders?limit=0").await,
+        service.get("/customers/5/orders?limit=18446744073709551616").await,
+        service.get(&format!("/customers/5/orders?cursor={}", "A".repeat(4000))).await,
+        service.post("/customers", json!([])).await,
+    ];
+    for answer in &answers {
+        assert!(answer.status < 500, "{answer:?}");
+        let body = answer.body.to_string();
+        assert!(
+            !body.contains("CUST#") && !body.contains("service-") && !body.contains("Exception"),
+            "{body}"
+        );
+    }
+    let statuses: Vec<u16> = answers.iter().map(|a| a.status).collect();
+    assert_eq!(&statuses[..5], [400, 400, 412, 412, 400], "{answers:?}");
+    assert_eq!(
+        answers[0].body,
+        json!({"error": "name is longer than 256 bytes"})
+    );
+    assert_eq!(&statuses[5..8], [404, 404, 404]);
+    assert_eq!(statuses[8], 201, "{:?}", answers[8]);
+    assert_eq!(answers[9].status, 200);
+}
+
 #[tokio::test]
 async fn a_dead_endpoint_is_503_within_the_timeouts() {
     use std::time::Duration;

@@ -110,6 +110,7 @@ async fn a_client_without_a_region_fails_its_requests_as_misconfigured() {
     let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), "app");
     let _ = dynamo;
     let err = db.get(profile_key()).await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Misconfigured, "{err}");
     assert_eq!(
         err.misconfiguration(),
         Some(Misconfiguration::MissingRegion),
@@ -150,6 +151,8 @@ async fn missing_credentials_are_misconfigured() {
     );
     assert!(!err.is_retryable());
     assert!(err.to_string().contains("AWS_ACCESS_KEY_ID"), "{err}");
+    // Nothing was sent: not an outage's "no answer".
+    assert!(!err.to_string().contains("no answer"), "{err}");
 }
 
 #[tokio::test]
@@ -194,6 +197,8 @@ async fn an_endpoint_that_is_not_dynamodb_is_misconfigured() {
     );
     assert!(!err.is_retryable());
     assert!(err.to_string().contains("check the endpoint URL"), "{err}");
+    // An answer came, only not DynamoDB's.
+    assert!(!err.to_string().contains("no answer"), "{err}");
 }
 
 #[tokio::test]

@@ -57,6 +57,17 @@ pub trait KeyArg<T: ?Sized> {
 
     /// Appends the partition-key encoding of that `T`
     /// ([`KeyPart::encode_partition`]: plain decimals for integers).
+    ///
+    /// ```
+    /// use ddb_entity::KeyArg;
+    ///
+    /// let (mut partition, mut sort) = (String::new(), String::new());
+    /// KeyArg::<u64>::encode_partition_as(&42u64, &mut partition)?;
+    /// KeyArg::<u64>::encode_as(&42u64, &mut sort)?;
+    /// assert_eq!(partition, "42", "a partition key is matched for equality only");
+    /// assert_eq!(sort, "00000000000000000042", "a sort key sorts by width");
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
     fn encode_partition_as(&self, out: &mut String) -> Result<(), KeyError>
     where
         T: KeyPart,

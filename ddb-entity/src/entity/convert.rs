@@ -139,7 +139,7 @@ fn is_multi_key_attribute(schema: &TableSchema, attribute: &str) -> bool {
 }
 
 /// The primary-key fields an upsert writes into the body of an item it may
-/// create: none of those stored in the key only (a seed's item has no
+/// create: none of those stored in the key only (an item stored in the declared format has no
 /// copies, and an upsert of it must not add them), the others as
 /// [`EntityHooks::key_fields`] reads them back from `key`.
 pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, AttributeValue)>> {

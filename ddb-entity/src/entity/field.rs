@@ -73,16 +73,62 @@ pub struct Field<E, T, R = Stored> {
 /// The types a [`Field`] is about, held without owning any of them.
 type Marker<E, T, R> = fn() -> (E, T, R);
 
-/// The key role of a field in no key template.
+/// The key role of a field in no key template: an update may do anything
+/// to it.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u64, email: String, visits: u64, tags: Vec<String> }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, email: "ada@example.com".into(), visits: 0, tags: vec![] }).await?;
+/// let f = Customer::fields();
+/// let ada = db.update(Customer::key(1)?).add(f.visits, 1).append(f.tags, vec!["vip".to_owned()]).await?;
+/// assert_eq!((ada.visits, ada.tags.as_slice()), (1, &["vip".to_owned()][..]));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Stored;
 
 /// The key role of a field in an index key template only: an update may
 /// set it (the index key follows), not add to it.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u64, email: String, visits: u64, tags: Vec<String> }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, email: "ada@example.com".into(), visits: 0, tags: vec![] }).await?;
+/// let f = Customer::fields();
+/// // `email` fills GSI1's key: setting it moves the item in the index.
+/// db.update(Customer::key(1)?).set(f.email, "ada@lovelace.org".to_owned()).await?;
+/// let found: Vec<Customer> = db.query(Customer::gsi1_partition("ada@lovelace.org")?).all().await?;
+/// assert_eq!(found.len(), 1);
+/// assert!(db.query(Customer::gsi1_partition("ada@example.com")?).all::<Customer>().await?.is_empty());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct IndexKeyPart;
 
@@ -90,7 +136,21 @@ pub struct IndexKeyPart;
 /// attribute (`#[entity(key_fields = "key_and_body")]`, or a field only a
 /// shard is computed from): no update may change it.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// use ddb_entity::Entity;
+/// use ddb_entity::field::{Field, PrimaryKeyPart};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE", key_fields = "key_and_body")]
+/// struct Customer { id: u64, name: String }
+///
+/// // Kept in the body too: a filter or a condition may compare it...
+/// let id: Field<Customer, u64, PrimaryKeyPart> = Customer::fields().id;
+/// let _only_customer_1 = id.equals(1);
+/// // ...but `db.update(key).set(id, 2)` does not compile: another key is another item.
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct PrimaryKeyPart;
 
@@ -134,15 +194,75 @@ pub struct KeyOnly;
     label = "a field stored in the key only",
     note = "compare it in the key condition instead (the entity's `sk()` prefix or a `SortRange`, or the partition), or keep a copy in the body with #[entity(key_fields = \"key_and_body\")]"
 )]
+///
+/// ```
+/// use ddb_entity::Entity;
+/// use ddb_entity::field::{InBody, Stored};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, visits: u64 }
+///
+/// fn in_body<R: InBody>(_: &ddb_entity::field::Field<Customer, u64, R>) {}
+/// in_body(&Customer::fields().visits); // a body attribute: filters may name it
+/// let _ = Customer::fields().visits.gt(3);
+/// # let _: &ddb_entity::field::Field<Customer, u64, Stored> = &Customer::fields().visits;
+/// ```
+///
+/// `id` fills the key and is stored in the key only: a filter cannot
+/// name it.
+///
+/// ```compile_fail
+/// # use ddb_entity::Entity;
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, visits: u64 }
+/// let _ = Customer::fields().id.equals(1);
+/// ```
 pub trait InBody: sealed::Sealed {}
 
 impl InBody for Stored {}
 impl InBody for IndexKeyPart {}
 impl InBody for PrimaryKeyPart {}
 
-/// Key roles whose field an update may set or remove.
+/// Key roles whose field an update may set or remove: a field in no key
+/// template, or in an index's only.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// use ddb_entity::{Db, Entity, Key};
+/// use ddb_entity::field::{Field, Settable};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, name: String, nickname: Option<String> }
+///
+/// /// Clears any optional field an update may change.
+/// async fn clear<T, R: Settable>(
+///     db: &Db<App>,
+///     key: Key<Customer>,
+///     field: Field<Customer, Option<T>, R>,
+/// ) -> ddb_entity::Result<Customer>
+/// where
+///     T: serde::Serialize + Send + Sync + 'static,
+/// {
+///     db.update(key).remove(field).await
+/// }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let dynamo = ddb_entity::local::LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, name: "Ada".into(), nickname: Some("Countess".into()) }).await?;
+/// let ada = clear(&db, Customer::key(1)?, Customer::fields().nickname).await?;
+/// assert_eq!(ada.nickname, None);
+/// # Ok(())
+/// # }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "this field is part of the entity's primary key, so an update cannot change it",
     label = "a primary-key field",
@@ -153,9 +273,37 @@ pub trait Settable: sealed::Sealed {}
 impl Settable for Stored {}
 impl Settable for IndexKeyPart {}
 
-/// Key roles whose field an update may add to.
+/// Key roles whose field an update may add to: a field in no key
+/// template.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u64, email: String, visits: u64, tags: Vec<String> }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, email: "ada@example.com".into(), visits: 0, tags: vec![] }).await?;
+/// let f = Customer::fields();
+/// fn bump<R: ddb_entity::field::Addable>(
+///     db: &Db<App>,
+///     field: ddb_entity::Field<Customer, u64, R>,
+/// ) -> ddb_entity::Result<ddb_entity::op::Update<'_, Customer>> {
+///     Ok(db.update(Customer::key(1)?).add(field, 1))
+/// }
+/// assert_eq!(bump(&db, f.visits)?.await?.visits, 1);
+/// // `bump(&db, f.id)` does not compile: `id` is a key field.
+/// # Ok(())
+/// # }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "this field is part of a key template, so an update cannot add to it",
     label = "a key field",
@@ -168,7 +316,47 @@ impl Addable for Stored {}
 /// Key roles whose field's new value may be computed on the server: kept
 /// if present (`if_not_exists`), appended to, added to as a set.
 ///
-/// See [`Field`'s example](Field#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// struct Customer { id: u64, email: String, visits: u64, tags: Vec<String> }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 1, email: "ada@example.com".into(), visits: 0, tags: vec![] }).await?;
+/// let f = Customer::fields();
+/// // Computed on the server: the list grows there, whatever this process read.
+/// let ada = db.update(Customer::key(1)?).append(f.tags, vec!["new".to_owned()]).await?;
+/// assert_eq!(ada.tags, ["new"]);
+/// # Ok(())
+/// # }
+/// ```
+///
+/// A field of a key template is not `Unkeyed`: the key built from it would
+/// be unknown before the update.
+///
+/// ```compile_fail
+/// # use ddb_entity::{Db, Entity};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # #[entity(index = Gsi1, pk = "EMAIL#{email}", sk = "PROFILE")]
+/// # struct Customer { id: u64, email: String }
+/// fn keep_first(db: &Db<App>) -> ddb_entity::Result<()> {
+///     let _ = db.update(Customer::key(1)?).set_if_not_exists(Customer::fields().email, String::new());
+///     Ok(())
+/// }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "this field is part of a key template, so an update must know its new value",
     label = "a key field",

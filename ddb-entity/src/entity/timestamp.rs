@@ -27,9 +27,26 @@ use serde::Serialize;
 )]
 pub trait Timestamp: Serialize + Sized {
     /// The value for the instant `now`.
+    ///
+    /// ```
+    /// use ddb_entity::Timestamp;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    ///
+    /// let now = UNIX_EPOCH + Duration::from_millis(1_773_480_660_000);
+    /// assert_eq!(i64::from_system_time(now), 1_773_480_660_000);
+    /// assert_eq!(Option::<u64>::from_system_time(now), Some(1_773_480_660_000));
+    /// ```
     fn from_system_time(now: SystemTime) -> Self;
 
-    /// Whether the value is the "never set" one (a new entity's).
+    /// Whether the value is the "never set" one (a new entity's): the
+    /// library sets `created_at` only while it is.
+    ///
+    /// ```
+    /// use ddb_entity::Timestamp;
+    ///
+    /// assert!(0i64.is_unset() && None::<i64>.is_unset() && Some(0u64).is_unset());
+    /// assert!(!1_773_480_660_000u64.is_unset());
+    /// ```
     fn is_unset(&self) -> bool;
 }
 

@@ -44,7 +44,7 @@ pub(crate) enum Repr {
         found: &'static str,
     },
 
-    #[error("{operation} on table `{table}` failed: {}{}", ServiceReason(.code.as_deref(), .message.as_deref()), Check(*.misconfigured))]
+    #[error("{operation} on table `{table}` failed: {}{}", ServiceReason(.code.as_deref(), .message.as_deref(), .misconfigured.is_none()), Check(*.misconfigured))]
     Service {
         operation: &'static str,
         table: String,
@@ -534,7 +534,7 @@ pub(crate) enum Repr {
     MalformedStream { stream: String, detail: String },
 
     #[cfg(feature = "streams")]
-    #[error("{operation} on stream `{stream}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref()))]
+    #[error("{operation} on stream `{stream}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref(), true))]
     StreamService {
         operation: &'static str,
         stream: String,
@@ -720,16 +720,21 @@ impl fmt::Display for Check {
     }
 }
 
-/// "ConditionalCheckFailedException: The conditional request failed".
-struct ServiceReason<'a>(Option<&'a str>, Option<&'a str>);
+/// "ConditionalCheckFailedException: The conditional request failed"; a
+/// failure without a service error code is "no answer (…)", unless it is
+/// a misconfiguration (`false`), which the SDK may find before sending
+/// anything (no credentials) or in an answer that is not DynamoDB's.
+struct ServiceReason<'a>(Option<&'a str>, Option<&'a str>, bool);
 
 impl fmt::Display for ServiceReason<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.0, self.1) {
-            (Some(code), Some(message)) => write!(f, "{code}: {message}"),
-            (Some(code), None) => f.write_str(code),
-            (None, Some(cause)) => write!(f, "no answer ({cause})"),
-            (None, None) => f.write_str("no answer"),
+        match (self.0, self.1, self.2) {
+            (Some(code), Some(message), _) => write!(f, "{code}: {message}"),
+            (Some(code), None, _) => f.write_str(code),
+            (None, Some(cause), true) => write!(f, "no answer ({cause})"),
+            (None, None, true) => f.write_str("no answer"),
+            (None, Some(cause), false) => f.write_str(cause),
+            (None, None, false) => f.write_str("no DynamoDB answer"),
         }
     }
 }

@@ -33,11 +33,59 @@ pub enum Rate {
 
 impl Rate {
     /// At most `items` items per second.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub ByEmail = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # #[entity(index = ByEmail, pk = "EMAIL#{email}", sk = "PROFILE")]
+    /// # struct Customer { id: u32, email: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # for id in 0..10 { db.put(&Customer { id, email: format!("c{id}@example.com") }).await?; }
+    /// use ddb_entity::evolve::Rate;
+    ///
+    /// // Beside a live service: no more than 200 items a second, whatever the table serves.
+    /// let totals = db.backfill::<Customer>().max_rate(Rate::items_per_second(200.0)).await?;
+    /// assert_eq!(totals.read, 10);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn items_per_second(items: f64) -> Self {
         Rate::ItemsPerSecond(items)
     }
 
     /// At most `units` write capacity units per second.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+    /// #     indexes: { pub ByEmail = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # #[entity(index = ByEmail, pk = "EMAIL#{email}", sk = "PROFILE")]
+    /// # struct Customer { id: u32, email: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # for id in 0..10 { db.put(&Customer { id, email: format!("c{id}@example.com") }).await?; }
+    /// use ddb_entity::evolve::Rate;
+    ///
+    /// // A table provisioned at 1,000 WCU: leave the service 800 of them.
+    /// let totals = db.backfill::<Customer>().max_rate(Rate::write_units_per_second(200.0)).await?;
+    /// assert_eq!(totals.read, 10);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn write_units_per_second(units: f64) -> Self {
         Rate::WriteUnitsPerSecond(units)
     }

@@ -4,6 +4,29 @@
 //!
 //! Examples: [`Set`](Set#example), [`Item`], [`MAX_ITEM_SIZE`],
 //! [`SCHEMA_VERSION_ATTRIBUTE`], [`item_size`].
+//!
+//! ```
+//! use ddb_entity::item::{MAX_ITEM_SIZE, item_size};
+//! use ddb_entity::{Entity, Item};
+//! # use serde::{Deserialize, Serialize};
+//! # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+//!
+//! #[derive(Entity, Serialize, Deserialize)]
+//! #[entity(table = App, pk = "DOC#{id}", sk = "DOC")]
+//! struct Doc { id: u64, text: String }
+//!
+//! // What is stored, and how DynamoDB counts it against its 400 KB.
+//! let item: Item = Doc { id: 1, text: "hello".into() }.to_item()?;
+//! assert!(item_size(&item) < 100);
+//! // Too large is refused before anything is sent, naming the entity.
+//! # let config = ddb_entity::sdk::Config::builder()
+//! #     .behavior_version(ddb_entity::sdk::config::BehaviorVersion::latest()).build();
+//! let db = ddb_entity::Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+//! let huge = Doc { id: 1, text: "x".repeat(MAX_ITEM_SIZE) };
+//! let err = db.put(&huge).preview().unwrap_err();
+//! assert!(err.to_string().contains("Doc"), "{err}");
+//! # Ok::<(), ddb_entity::Error>(())
+//! ```
 
 mod schema_version;
 mod set;

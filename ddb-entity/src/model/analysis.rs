@@ -1,13 +1,14 @@
 //! The access patterns checked against the model: which index each reads,
-//! which entity types its one partition and range hold, whether two of
-//! them can share a key there, and whether the index projects what it
-//! reads.
+//! which entity types its partition and range hold, whether two of them
+//! can share a key there, whether the index projects what it reads, and
+//! how many requests it takes (the costlier shapes are in `cost.rs`).
 
 use std::time::Duration;
 
+use super::cost::{self, Requests, Sharded};
 use super::finding::{Findings, Lint};
 use super::lint::{kind_name, missing_attributes};
-use super::pattern::DeclaredPattern;
+use super::pattern::{DeclaredPattern, Reads};
 use super::placement::{Placement, collide, placements};
 use crate::layout::EntityLayout;
 use crate::read::{ReadOperation, ReadPlan, SortCondition, shown_key};
@@ -50,10 +51,14 @@ use crate::table::{IndexSchema, Projection, TableSchema};
 pub struct PatternRow {
     /// The pattern's name.
     pub name: String,
-    /// `GetItem` or `Query` (or `-` when its request could not be built).
+    /// `GetItem`, `Query` or `Scan` (or `-` when its request could not be
+    /// built).
     pub operation: String,
     /// `table`, or the index's name.
     pub index: String,
+    /// The requests one call sends: one, a Query per shard or per
+    /// partition, or a Scan's.
+    pub requests: Requests,
     /// The key condition: the partition template(s) and the sort-key
     /// condition as sent for the pattern's sample values.
     pub key_condition: String,
@@ -80,7 +85,7 @@ pub(crate) fn check_patterns<'p>(
     let mut used: Vec<&str> = Vec::new();
     for pattern in patterns {
         let before = findings.out.len();
-        let row = match &pattern.plan {
+        let row = match &pattern.reads {
             Err(error) => {
                 findings.push(
                     Lint::PatternRequest,
@@ -91,6 +96,7 @@ pub(crate) fn check_patterns<'p>(
                     name: pattern.name.clone(),
                     operation: "-".into(),
                     index: "-".into(),
+                    requests: Requests::One,
                     key_condition: "-".into(),
                     reads: Vec::new(),
                     returns: pattern.returns.as_ref().map(|r| r.name),
@@ -99,11 +105,44 @@ pub(crate) fn check_patterns<'p>(
                     ok: false,
                 }
             }
-            Ok(plan) => {
-                if let Some(index) = plan.index {
-                    used.push(index);
+            Ok(Reads::Scan { index }) => {
+                used.extend(*index);
+                cost::scan(schema, entities, pattern, *index, findings)
+            }
+            Ok(Reads::One(plan)) => {
+                used.extend(plan.index);
+                let (row, sharded) = check_one(schema, entities, pattern, plan, findings);
+                if let Some(sharded) = &sharded {
+                    cost::fan_out(pattern, sharded, findings);
                 }
-                check_one(schema, entities, pattern, plan, findings)
+                PatternRow {
+                    requests: Requests::of(1, sharded.as_ref()),
+                    ..row
+                }
+            }
+            Ok(Reads::Partitions { plans, at_most }) => {
+                let mut rows = plans.iter().map(|plan| {
+                    used.extend(plan.index);
+                    check_one(schema, entities, pattern, plan, findings)
+                });
+                let (mut row, mut sharded) = rows.next().expect("a pattern of no Query is refused");
+                for (other, other_sharded) in rows {
+                    row.ok &= other.ok;
+                    for read in other.reads {
+                        if !row.reads.contains(&read) {
+                            row.reads.push(read);
+                        }
+                    }
+                    sharded = sharded.or(other_sharded);
+                }
+                cost::partitions(pattern, *at_most, findings);
+                if let Some(sharded) = &sharded {
+                    cost::fan_out(pattern, sharded, findings);
+                }
+                PatternRow {
+                    requests: Requests::of(*at_most, sharded.as_ref()),
+                    ..row
+                }
             }
         };
         let errors = findings.out[before..]
@@ -117,19 +156,27 @@ pub(crate) fn check_patterns<'p>(
     (rows, used)
 }
 
+/// The row of one GetItem or Query, and the sharded partition key it
+/// reads every shard of, if it does.
 fn check_one(
     schema: &TableSchema,
     entities: &[&'static EntityLayout],
     pattern: &DeclaredPattern,
     plan: &ReadPlan,
     findings: &mut Findings<'_>,
-) -> PatternRow {
+) -> (PatternRow, Option<Sharded>) {
     let name = &pattern.name;
     let placed = placements(schema, entities, plan.index);
     let in_partition: Vec<&Placement<'_>> = placed
         .iter()
-        .filter(|p| p.pk.matches(&plan.partition))
+        .filter(|p| p.in_partition(&plan.partition))
         .collect();
+    let sharded = in_partition.iter().find_map(|p| {
+        p.fans_out(&plan.partition).map(|spec| Sharded {
+            template: p.pk_source.clone(),
+            spec,
+        })
+    });
     let read: Vec<&Placement<'_>> = in_partition
         .iter()
         .copied()
@@ -212,17 +259,19 @@ fn check_one(
             .collect(),
         None => read.clone(),
     };
-    PatternRow {
+    let row = PatternRow {
         name: name.clone(),
         operation: plan.operation.as_str().to_owned(),
         index: plan.index.unwrap_or("table").to_owned(),
+        requests: Requests::One,
         key_condition: key_condition(plan, &in_partition, &returned),
         reads: read.iter().map(|p| p.entity.entity).collect(),
         returns: pattern.returns.as_ref().map(|r| r.name),
         expected_items: pattern.expected_items,
         latency: pattern.latency,
         ok: true,
-    }
+    };
+    (row, sharded)
 }
 
 /// Whether the placement's sort keys reach the condition.
@@ -387,10 +436,14 @@ pub(crate) fn projects_all(
         }
         let plans: Vec<&ReadPlan> = patterns
             .iter()
-            .filter_map(|p| p.plan.as_ref().ok())
+            .flat_map(DeclaredPattern::plans)
             .filter(|plan| plan.index == Some(index.name))
             .collect();
-        if plans.is_empty() || plans.iter().any(|plan| plan.projection.is_none()) {
+        // A Scan of it reads whole items (its projection is not checked).
+        let scanned = patterns
+            .iter()
+            .any(|p| p.scanned() == Some(Some(index.name)));
+        if plans.is_empty() || scanned || plans.iter().any(|plan| plan.projection.is_none()) {
             continue;
         }
         let mut attributes: Vec<&str> = Vec::new();

@@ -64,6 +64,14 @@ pub enum Lint {
     /// A pattern reads whole entities from an index that does not project
     /// every attribute they store: decoding them fails.
     PatternProjection,
+    /// A pattern scans the table, or an index that holds more than the
+    /// items it wants: every item is read and paid for, one request per MB.
+    PatternScan,
+    /// A pattern reads several partitions, a Query each.
+    PatternPartitions,
+    /// A pattern reads a sharded partition: a Query per shard on every
+    /// call, the price of spreading its writes.
+    PatternFanOut,
     /// A global index of a provisioned table has less write capacity than
     /// the table: its back-pressure throttles the table's writes.
     IndexUnderProvisioned,
@@ -111,7 +119,7 @@ impl Lint {
     /// assert_eq!(names.first(), Some(&"key-collision"));
     /// assert!(names.contains(&"index-under-provisioned"));
     /// ```
-    pub const ALL: [Lint; 13] = [
+    pub const ALL: [Lint; 16] = [
         Lint::KeyCollision,
         Lint::PatternRequest,
         Lint::PatternReadsNothing,
@@ -119,6 +127,9 @@ impl Lint {
         Lint::PatternMissesType,
         Lint::PatternReadsOtherTypes,
         Lint::PatternProjection,
+        Lint::PatternScan,
+        Lint::PatternPartitions,
+        Lint::PatternFanOut,
         Lint::IndexUnderProvisioned,
         Lint::IndexProjectsAll,
         Lint::UnusedIndex,
@@ -141,6 +152,9 @@ impl Lint {
             Lint::PatternMissesType => "pattern-misses-type",
             Lint::PatternReadsOtherTypes => "pattern-reads-other-types",
             Lint::PatternProjection => "pattern-projection",
+            Lint::PatternScan => "pattern-scan",
+            Lint::PatternPartitions => "pattern-partitions",
+            Lint::PatternFanOut => "pattern-fan-out",
             Lint::IndexUnderProvisioned => "index-under-provisioned",
             Lint::IndexProjectsAll => "index-projects-all",
             Lint::UnusedIndex => "unused-index",
@@ -169,6 +183,9 @@ impl Lint {
             | Lint::IndexUnderProvisioned
             | Lint::TooManyGlobalIndexes => Severity::Error,
             Lint::PatternReadsOtherTypes
+            | Lint::PatternScan
+            | Lint::PatternPartitions
+            | Lint::PatternFanOut
             | Lint::IndexProjectsAll
             | Lint::UnusedIndex
             | Lint::LocalIndexCollectionLimit
@@ -320,7 +337,16 @@ impl<'a> Findings<'a> {
         subject: impl Into<String>,
         message: impl Into<String>,
     ) {
-        let subject = subject.into();
+        let (subject, message) = (subject.into(), message.into());
+        // A pattern of a Query per partition checks each: one finding
+        // for what they share.
+        if self
+            .out
+            .iter()
+            .any(|f| f.lint == lint && f.subject == subject && f.message == message)
+        {
+            return;
+        }
         let allowed = self
             .allowed
             .iter()
@@ -329,7 +355,7 @@ impl<'a> Findings<'a> {
         self.out.push(Finding {
             lint,
             subject,
-            message: message.into(),
+            message,
             allowed,
         });
     }

@@ -8,7 +8,8 @@
 //! [`fixed_len`](crate::layout::HoleLayout::fixed_len) characters or any run
 //! of characters. Every character a hole writes is above `#` (the
 //! [`KeyPart`](crate::key::KeyPart) contract), so a hole never matches a
-//! delimiter; a raw key attribute (`pk = field`) matches anything.
+//! delimiter; a raw key attribute (`pk = field`) matches anything. A
+//! shard segment is a run of its components' one length (`03/16`).
 //!
 //! The answers are exact for that pattern and conservative for the
 //! template: a hole of a fixed length matches *any* characters of that
@@ -18,6 +19,7 @@
 
 use crate::key::prefix_upper_bound;
 use crate::layout::{Piece, TemplateLayout, literal_prefix};
+use crate::shard::ShardComponent;
 
 /// The characters one atom may match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +80,11 @@ impl KeyPattern {
                         atoms.extend(text.chars().map(|c| Atom::One(Class::Char(c))));
                     }
                     Piece::Hole(_) if raw => atoms.push(Atom::Many(Class::Any)),
-                    Piece::Shard(_) => atoms.push(Atom::Many(Class::Component)),
+                    // `03/16`: every shard of one count writes as many characters.
+                    Piece::Shard(spec) => atoms.extend(std::iter::repeat_n(
+                        Atom::One(Class::Component),
+                        ShardComponent::len_for(spec.count()),
+                    )),
                     Piece::Hole(hole) => match hole.fixed_len {
                         Some(len) => {
                             atoms.extend(std::iter::repeat_n(Atom::One(Class::Component), len));
@@ -270,6 +276,22 @@ mod tests {
         );
         assert!(!named.meets(&order), "but never a #");
         assert!(KeyPattern::any().meets(&nested));
+    }
+
+    #[test]
+    fn a_shard_segment_is_one_whole_component_of_its_count() {
+        let spec = crate::shard::ShardSpec::new(16, &["id"]);
+        let sharded = template(vec![
+            vec![Piece::Literal("STATUS")],
+            vec![hole("status", None)],
+            vec![Piece::Shard(spec)],
+        ]);
+        assert!(sharded.matches("STATUS#open#03/16"));
+        assert!(
+            !sharded.matches("STATUS#open#"),
+            "the prefix of every shard is none of them"
+        );
+        assert!(!sharded.matches("STATUS#open#3/16"));
     }
 
     #[test]

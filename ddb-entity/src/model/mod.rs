@@ -12,10 +12,12 @@
 //! `#[derive(Entity)]` describes them) and the access patterns the
 //! application declares next to the queries that serve them. From it:
 //!
-//! - the [`Report`]: the access-pattern table, generated from code,
-//!   each pattern checked to be a GetItem or a Query on one partition key
-//!   value, on which index, reading which entity types, none of which can
-//!   share a key there; and the model's [`Lint`]s;
+//! - the [`Report`]: the access-pattern table, generated from code: each
+//!   pattern's operation (a GetItem, a Query of one partition, a Query
+//!   per shard or per partition, a Scan) and what it costs in requests,
+//!   on which index, reading which entity types, none of which can share
+//!   a key there; and the model's [`Lint`]s, with the usual answer to a
+//!   pattern that is more than one Query;
 //! - deploy definitions: the AWS CLI's `create-table` input, a
 //!   CloudFormation/SAM template, Terraform (HCL or JSON), a NoSQL
 //!   Workbench data model — all from the one `CreateTableInput`;
@@ -64,6 +66,8 @@ mod analysis;
 #[cfg(feature = "model")]
 mod artefact;
 #[cfg(feature = "model")]
+mod cost;
+#[cfg(feature = "model")]
 mod described;
 #[cfg(feature = "model")]
 mod finding;
@@ -95,6 +99,9 @@ pub use drift::{Difference, DifferenceKind, Drift, DriftCheck};
 #[cfg(feature = "model")]
 #[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use analysis::PatternRow;
+#[cfg(feature = "model")]
+#[cfg_attr(docsrs, doc(cfg(feature = "model")))]
+pub use cost::Requests;
 #[cfg(feature = "model")]
 #[cfg_attr(docsrs, doc(cfg(feature = "model")))]
 pub use finding::{Finding, Lint, Severity};

@@ -8,14 +8,17 @@ use crate::collection::Collection;
 use crate::db::Db;
 use crate::entity::Entity;
 use crate::error::Result;
-use crate::read::{Get, Query, ReadPlan};
+use crate::read::{Get, Query, ReadPlan, Scan};
 use crate::table::{QueryIndex, Table};
 
-type PlanFn<T> = Box<dyn FnOnce(&Db<T>) -> Result<ReadPlan>>;
+type PlanFn<T> = Box<dyn FnOnce(&Db<T>) -> Result<Reads>>;
 
-/// One access pattern the application lists: a name, the typed GetItem
-/// or Query that serves it, and optionally what it returns, how many items
-/// it expects and its latency budget.
+/// One access pattern the application lists: a name, the typed request
+/// that serves it — a GetItem, a Query (of one partition, or of every
+/// shard of a sharded one), a Query per partition, or a Scan — and
+/// optionally what it returns, how many items it expects and its latency
+/// budget. The [`Report`](crate::model::Report) says what each costs in
+/// requests, and what serves it better when it is more than one Query.
 ///
 /// The request is built by a closure from a [`Db`] the model provides (no
 /// request is ever sent): pass the same function the service calls, so the
@@ -52,6 +55,24 @@ pub struct AccessPattern<T: Table> {
     pub(crate) returns: Option<Returns>,
     pub(crate) expected_items: Option<usize>,
     pub(crate) latency: Option<Duration>,
+    /// The most partitions a pattern of a Query per partition reads.
+    pub(crate) partitions: Option<usize>,
+}
+
+/// The requests a declared pattern makes, as planned.
+#[derive(Debug, Clone)]
+pub(crate) enum Reads {
+    /// One GetItem, or one Query — of every shard when its partition is
+    /// a sharded one's prefix, which the analysis tells from the templates.
+    One(ReadPlan),
+    /// A Query per partition: the sample's, and the most partitions the
+    /// pattern reads.
+    Partitions {
+        plans: Vec<ReadPlan>,
+        at_most: usize,
+    },
+    /// A Scan of the table (`None`) or of an index.
+    Scan { index: Option<&'static str> },
 }
 
 /// What a pattern declares it returns: a collection's name and its types.
@@ -103,14 +124,14 @@ impl<T: Table> AccessPattern<T> {
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Get<'db, E>> + 'static,
     {
         AccessPattern {
-            name: name.into(),
-            plan: Box::new(move |db| request(db).map(|get| get.plan())),
             returns: Some(Returns {
                 name: E::RUST_NAME,
                 types: <Vec<E> as Collection>::TYPES,
             }),
             expected_items: Some(1),
-            latency: None,
+            ..Self::planned(name, move |db| {
+                request(db).map(|get| Reads::One(get.plan()))
+            })
         }
     }
 
@@ -156,13 +177,165 @@ impl<T: Table> AccessPattern<T> {
         I: QueryIndex<Table = T>,
         F: for<'db> FnOnce(&'db Db<T>) -> Result<Query<'db, I>> + 'static,
     {
+        Self::planned(name, move |db| request(db)?.plan().map(Reads::One))
+    }
+
+    /// A pattern served by a Query per partition: the application reads
+    /// several partitions (the orders of each customer of an account) and
+    /// `request` builds one Query for each partition of the sample. There
+    /// is no join: each partition is a request of its own, and the report
+    /// says so ([`Lint::PatternPartitions`](crate::model::Lint::PatternPartitions)),
+    /// with the usual answer — store what is read together under one
+    /// partition, or give it an index whose partition key groups it. Say
+    /// how many partitions it reads in production with
+    /// [`expect_partitions`](Self::expect_partitions).
+    ///
+    /// ```
+    /// use ddb_entity::Entity;
+    /// use ddb_entity::model::{AccessPattern, Lint, Model, Requests};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// struct Order { customer_id: u64, order_id: u64 }
+    ///
+    /// let report = Model::<App>::new("shop")
+    ///     .entity::<Order>()
+    ///     .pattern(
+    ///         // The sample: an account of three customers.
+    ///         AccessPattern::queries("Orders of an account's customers", |db| {
+    ///             let mut queries = Vec::new();
+    ///             for customer in [1, 2, 3] {
+    ///                 queries.push(db.query(Order::partition(customer)?));
+    ///             }
+    ///             Ok(queries)
+    ///         })
+    ///         .returns::<Vec<Order>>()
+    ///         .expect_partitions(20),
+    ///     )
+    ///     .report();
+    /// let row = &report.patterns[0];
+    /// assert_eq!(row.requests, Requests::Queries { partitions: 20, shards: 1 });
+    /// assert_eq!(row.requests.to_string(), "20: a Query per partition");
+    /// assert_eq!(report.findings[0].lint, Lint::PatternPartitions);
+    /// ```
+    pub fn queries<I, F>(name: impl Into<String>, request: F) -> Self
+    where
+        I: QueryIndex<Table = T>,
+        F: for<'db> FnOnce(&'db Db<T>) -> Result<Vec<Query<'db, I>>> + 'static,
+    {
+        Self::planned(name, move |db| {
+            let plans = request(db)?
+                .into_iter()
+                .map(Query::plan)
+                .collect::<Result<Vec<_>>>()?;
+            let at_most = plans.len();
+            Ok(Reads::Partitions { plans, at_most })
+        })
+    }
+
+    /// A pattern served by a Scan of the table or of an index: `request`
+    /// builds it (`|db| Ok(db.scan())`, `|db| Ok(db.scan_index::<Gsi2>())`).
+    /// A Scan reads every item there, one request per MB, and pays for
+    /// each whatever a filter keeps: the report says so
+    /// ([`Lint::PatternScan`](crate::model::Lint::PatternScan)) with the
+    /// usual answer, an index that finds the items, or a *sparse* one that
+    /// holds only them. A Scan of an index every entity in it fills
+    /// sparsely is that answer, and no finding. A Scan's filter and
+    /// projection are not checked.
+    ///
+    /// ```
+    /// use ddb_entity::Entity;
+    /// use ddb_entity::model::{AccessPattern, Lint, Model, Requests};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// ddb_entity::table! {
+    ///     pub struct App {
+    ///         partition_key: "PK",
+    ///         sort_key: "SK",
+    ///         indexes: { pub Open = "Open" { partition_key: "OPENPK", sort_key: "OPENSK" } },
+    ///     }
+    /// }
+    ///
+    /// /// In `Open` only while open: a sparse index.
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+    /// #[entity(index = Open, pk = "OPEN#{opened}", sk = "{id}")]
+    /// struct Ticket { id: u64, opened: Option<u32> }
+    ///
+    /// let report = Model::<App>::new("support")
+    ///     .entity::<Ticket>()
+    ///     .pattern(AccessPattern::scan("Every ticket", |db| Ok(db.scan())).returns::<Vec<Ticket>>())
+    ///     .pattern(AccessPattern::scan("Open tickets", |db| Ok(db.scan_index::<Open>())).returns::<Vec<Ticket>>())
+    ///     .report();
+    /// assert_eq!(report.patterns[0].operation, "Scan");
+    /// assert_eq!(report.patterns[0].requests, Requests::Scan);
+    /// // The table's Scan is a finding; the sparse index's is the advice taken.
+    /// let scans: Vec<&str> = report.of_lint(Lint::PatternScan).map(|f| f.subject.as_str()).collect();
+    /// assert_eq!(scans, ["Every ticket"]);
+    /// ```
+    pub fn scan<I, F>(name: impl Into<String>, request: F) -> Self
+    where
+        I: QueryIndex<Table = T>,
+        F: for<'db> FnOnce(&'db Db<T>) -> Result<Scan<'db, I>> + 'static,
+    {
+        Self::planned(name, move |db| {
+            // Built to check it builds; a Scan's plan is its index.
+            let _scan = request(db)?;
+            Ok(Reads::Scan {
+                index: I::INDEX_NAME,
+            })
+        })
+    }
+
+    /// A pattern of `name` whose requests `plan` makes, nothing else said.
+    fn planned(
+        name: impl Into<String>,
+        plan: impl FnOnce(&Db<T>) -> Result<Reads> + 'static,
+    ) -> Self {
         AccessPattern {
             name: name.into(),
-            plan: Box::new(move |db| request(db).and_then(Query::plan)),
+            plan: Box::new(plan),
             returns: None,
             expected_items: None,
             latency: None,
+            partitions: None,
         }
+    }
+
+    /// The most partitions a pattern of [`queries`](Self::queries) reads
+    /// in production (by default, as many as its sample has): the
+    /// requests the report counts.
+    ///
+    /// ```
+    /// # use ddb_entity::Entity;
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// # struct Order { customer_id: u64, order_id: u64 }
+    /// use ddb_entity::model::{AccessPattern, Model};
+    /// use ddb_entity::{Db, Primary, op::Query};
+    ///
+    /// fn two_customers(db: &Db<App>) -> ddb_entity::Result<Vec<Query<'_, Primary<App>>>> {
+    ///     Ok(vec![db.query(Order::partition(1)?), db.query(Order::partition(2)?)])
+    /// }
+    /// let sample = Model::<App>::new("shop")
+    ///     .entity::<Order>()
+    ///     .pattern(AccessPattern::queries("Orders of two customers", two_customers))
+    ///     .report();
+    /// assert_eq!(sample.patterns[0].requests.to_string(), "2: a Query per partition");
+    /// let at_most_50 = Model::<App>::new("shop")
+    ///     .entity::<Order>()
+    ///     .pattern(AccessPattern::queries("Orders of an account", two_customers).expect_partitions(50))
+    ///     .report();
+    /// assert_eq!(at_most_50.patterns[0].requests.to_string(), "50: a Query per partition");
+    /// ```
+    pub fn expect_partitions(mut self, partitions: usize) -> Self {
+        self.partitions = Some(partitions);
+        self
     }
 
     /// What the query collects into: a `Vec` of an entity, a
@@ -341,18 +514,46 @@ impl<T: Table> fmt::Debug for AccessPattern<T> {
 #[derive(Debug, Clone)]
 pub(crate) struct DeclaredPattern {
     pub(crate) name: String,
-    /// The request, or why it could not be built.
-    pub(crate) plan: std::result::Result<ReadPlan, String>,
+    /// The requests, or why they could not be built.
+    pub(crate) reads: std::result::Result<Reads, String>,
     pub(crate) returns: Option<Returns>,
     pub(crate) expected_items: Option<usize>,
     pub(crate) latency: Option<Duration>,
 }
 
 impl DeclaredPattern {
+    /// The GetItem and Query plans it makes (none for a Scan).
+    pub(crate) fn plans(&self) -> &[ReadPlan] {
+        match &self.reads {
+            Ok(Reads::One(plan)) => std::slice::from_ref(plan),
+            Ok(Reads::Partitions { plans, .. }) => plans,
+            Ok(Reads::Scan { .. }) | Err(_) => &[],
+        }
+    }
+
+    /// The index a Scan of it reads (`Some(None)`: the table).
+    pub(crate) fn scanned(&self) -> Option<Option<&'static str>> {
+        match &self.reads {
+            Ok(Reads::Scan { index }) => Some(*index),
+            _ => None,
+        }
+    }
+
     pub(crate) fn declare<T: Table>(pattern: AccessPattern<T>, db: &Db<T>) -> Self {
+        let reads = match (pattern.plan)(db) {
+            Err(err) => Err(err.to_string()),
+            Ok(Reads::Partitions { plans, .. }) if plans.is_empty() => {
+                Err("it builds no Query: build one per partition of the sample".to_owned())
+            }
+            Ok(Reads::Partitions { plans, at_most }) => Ok(Reads::Partitions {
+                at_most: at_most.max(pattern.partitions.unwrap_or(0)),
+                plans,
+            }),
+            Ok(reads) => Ok(reads),
+        };
         DeclaredPattern {
             name: pattern.name,
-            plan: (pattern.plan)(db).map_err(|err| err.to_string()),
+            reads,
             returns: pattern.returns,
             expected_items: pattern.expected_items,
             latency: pattern.latency,

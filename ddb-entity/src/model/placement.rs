@@ -3,7 +3,8 @@
 
 use super::described::PrimaryKey;
 use super::keyspace::KeyPattern;
-use crate::layout::EntityLayout;
+use crate::layout::{EntityLayout, Piece, TemplateLayout};
+use crate::shard::ShardSpec;
 use crate::table::{IndexKind, TableSchema};
 
 /// An entity's keys in the table or one index.
@@ -11,11 +12,19 @@ use crate::table::{IndexKind, TableSchema};
 pub(crate) struct Placement<'m> {
     pub(crate) entity: &'m EntityLayout,
     pub(crate) pk: KeyPattern,
+    /// For a sharded partition key: what every shard's value starts with
+    /// (the template before its shard segment, and the `#`), and the
+    /// shards. A Query given that prefix reads every shard.
+    pub(crate) shards: Option<(KeyPattern, ShardSpec)>,
     /// The partition key template as written.
     pub(crate) pk_source: String,
     pub(crate) sk: Option<KeyPattern>,
     /// The sort key template as written, or the field that fills it.
     pub(crate) sk_source: Option<String>,
+    /// Whether only some of its items are there: an index it fills
+    /// sparsely (an `Option` hole or a `when`), a local index whose sort
+    /// key attribute is an `Option` field. Never on the table.
+    pub(crate) sparse: bool,
 }
 
 /// The entity's keys in the table (`index: None`) or index `index`, or
@@ -30,9 +39,11 @@ pub(crate) fn place<'m>(
         return Some(Placement {
             entity,
             pk: KeyPattern::of(entity.pk()),
+            shards: shards(entity.pk()),
             pk_source: entity.pk().source.to_owned(),
             sk: entity.sk().map(KeyPattern::of),
             sk_source: entity.sk().map(|sk| sk.source.to_owned()),
+            sparse: false,
         });
     };
     let declared = schema.index(name)?;
@@ -42,9 +53,11 @@ pub(crate) fn place<'m>(
             Some(Placement {
                 entity,
                 pk: KeyPattern::of(&filled.partition),
+                shards: shards(&filled.partition),
                 pk_source: filled.partition.source.to_owned(),
                 sk: filled.sort.as_ref().map(KeyPattern::of),
                 sk_source: filled.sort.as_ref().map(|sk| sk.source.to_owned()),
+                sparse: filled.sparse,
             })
         }
         IndexKind::Local => {
@@ -53,11 +66,43 @@ pub(crate) fn place<'m>(
             Some(Placement {
                 entity,
                 pk: KeyPattern::of(entity.pk()),
+                shards: shards(entity.pk()),
                 pk_source: entity.pk().source.to_owned(),
                 sk: Some(KeyPattern::any()),
                 sk_source: Some(format!("field `{}`", field.name)),
+                sparse: field.optional,
             })
         }
+    }
+}
+
+/// The prefix of a sharded partition template's values and its shards:
+/// the shard is always the whole last segment.
+fn shards(template: &TemplateLayout) -> Option<(KeyPattern, ShardSpec)> {
+    let (last, before) = template.segments.split_last()?;
+    let [Piece::Shard(spec)] = last else {
+        return None;
+    };
+    // A template of the shard alone: its shards share the empty prefix.
+    let prefix = match before {
+        [] => KeyPattern::value(""),
+        _ => KeyPattern::of_segments(before, template.raw).then_delimiter(),
+    };
+    Some((prefix, *spec))
+}
+
+impl Placement<'_> {
+    /// Whether a Query of `partition` reads this placement's items: the
+    /// partition is one of its values, or the prefix of all its shards.
+    pub(crate) fn in_partition(&self, partition: &str) -> bool {
+        self.pk.matches(partition) || self.fans_out(partition).is_some()
+    }
+
+    /// The shards a Query of `partition` reads, when `partition` is what
+    /// every shard of this placement's partition key starts with.
+    pub(crate) fn fans_out(&self, partition: &str) -> Option<ShardSpec> {
+        let (prefix, spec) = self.shards.as_ref()?;
+        prefix.matches(partition).then_some(*spec)
     }
 }
 

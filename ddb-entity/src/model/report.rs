@@ -319,8 +319,8 @@ impl Report {
         }
     }
 
-    /// Seed 000's table, generated from code: every access pattern with its
-    /// operation, index, key condition, the entity types it reads, what it
+    /// The access-pattern table, generated from code: every pattern with
+    /// its operation, index, requests, key condition, the entity types it reads, what it
     /// returns, its expected result set and latency budget, and whether it
     /// passed the checks.
     ///
@@ -354,16 +354,17 @@ impl Report {
     pub fn access_patterns_markdown(&self) -> String {
         let mut out = String::new();
         out.push_str(
-            "| Access pattern | Operation | Index | Key condition | Reads | Returns | Expected items | Latency budget | Check |\n",
+            "| Access pattern | Operation | Index | Requests | Key condition | Reads | Returns | Expected items | Latency budget | Check |\n",
         );
-        out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for row in &self.patterns {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&row.name),
                 row.operation,
                 cell(&row.index),
+                row.requests,
                 code(&row.key_condition),
                 if row.reads.is_empty() {
                     "-".to_owned()

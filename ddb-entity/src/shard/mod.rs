@@ -65,12 +65,23 @@ pub use hash::{ShardHasher, shard_of};
 
 /// The fewest shards a template may declare: one shard is no sharding.
 ///
-/// See [`ShardSpec`'s example](ShardSpec#example).
+/// ```
+/// use ddb_entity::shard::{MIN_SHARDS, ShardSpec};
+///
+/// assert_eq!(ShardSpec::new(MIN_SHARDS, &["id"]).count(), 2);
+/// assert!(std::panic::catch_unwind(|| ShardSpec::new(MIN_SHARDS - 1, &["id"])).is_err());
+/// ```
 pub const MIN_SHARDS: u16 = 2;
 /// The most shards a template may declare: a query of the partition sends
 /// one request per shard.
 ///
-/// See [`ShardSpec`'s example](ShardSpec#example).
+/// ```
+/// use ddb_entity::shard::{MAX_SHARDS, ShardSpec};
+///
+/// // The widest shard component: `0999/1000`.
+/// assert_eq!(ShardSpec::new(MAX_SHARDS, &["id"]).component(999).to_string(), "999/1000");
+/// assert!(std::panic::catch_unwind(|| ShardSpec::new(MAX_SHARDS + 1, &["id"])).is_err());
+/// ```
 pub const MAX_SHARDS: u16 = 1000;
 
 /// A template's shard declaration, `{shard(order_id) % 16}`: how many

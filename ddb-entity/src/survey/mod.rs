@@ -3,6 +3,28 @@
 //! adopting a table that other code wrote. See [`Survey`'s example](Survey#example)
 //! and [`Db::survey`](crate::db::Db::survey)'s.
 //!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # use ddb_entity::{Db, Entity, local::LocalDynamo};
+//! # use serde::{Deserialize, Serialize};
+//! // A table designed by hand: items are told apart by their keys.
+//! ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+//!
+//! #[derive(Entity, Serialize, Deserialize)]
+//! #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+//! struct User { email: String }
+//!
+//! # let dynamo = LocalDynamo::start().await?;
+//! # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+//! # db.create_table_if_missing().await?;
+//! db.put(&User { email: "ada@example.com".into() }).await?;
+//! let report = db.survey::<User>().await?;
+//! assert!(report.is_clean(), "{report}"); // every item is a User: safe to adopt
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! A survey scans the whole table (in parallel segments, a bounded number
 //! at once, with progress), and for every item asks the collection's
 //! members which one it is: by the type attribute where the item has one
@@ -38,7 +60,33 @@ const MAX_SEGMENTS: u32 = 1_000_000;
 /// How far a running survey has got, handed to
 /// [`on_progress`](Survey::on_progress) after every page.
 ///
-/// See [the example](Survey#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # let s = |v: &str| ddb_entity::sdk::types::AttributeValue::S(v.into());
+/// use ddb_entity::survey::SurveyProgress;
+/// use std::sync::{Arc, Mutex};
+///
+/// for email in ["a@x.io", "b@x.io"] {
+///     db.put(&User { email: email.into() }).await?;
+/// }
+/// let seen: Arc<Mutex<Vec<SurveyProgress>>> = Arc::default();
+/// let log = seen.clone();
+/// db.survey::<User>().segments(2).on_progress(move |p| log.lock().unwrap().push(p)).await?;
+/// let last = *seen.lock().unwrap().last().unwrap();
+/// assert_eq!((last.scanned, last.segments), (2, 2));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyProgress {

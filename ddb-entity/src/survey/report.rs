@@ -8,7 +8,33 @@ use std::fmt;
 /// claims, and every item that is not exactly one entity's, grouped by
 /// key shape. Printed with `{}` as a table to read before adopting.
 ///
-/// See [`Survey`'s example](crate::survey::Survey#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # let s = |v: &str| ddb_entity::sdk::types::AttributeValue::S(v.into());
+/// use ddb_entity::survey::SurveyReport;
+///
+/// db.put(&User { email: "a@x.io".into() }).await?;
+/// // A profile whose key is in another case: no template makes it.
+/// db.client().put_item().table_name(db.table_name())
+///     .item("PK", s("user#b@x.io")).item("SK", s("profile")).send().await?;
+/// let report: SurveyReport = db.survey::<User>().await?;
+/// assert_eq!((report.scanned, report.count("User")), (2, 1));
+/// assert!(!report.is_clean());
+/// assert_eq!(report.unmatched[0].shape, "PK=user#{text} SK=profile");
+/// println!("{report}"); // a table to read before adopting the table
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SurveyReport {
@@ -54,7 +80,37 @@ impl SurveyReport {
 /// Items of one key shape: how many, which entities they concern, a few
 /// of their keys.
 ///
-/// See [`Survey`'s example](crate::survey::Survey#example).
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key } }
+/// # #[derive(Entity, Serialize, Deserialize)]
+/// # #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+/// # struct User { email: String }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<Legacy>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # let s = |v: &str| ddb_entity::sdk::types::AttributeValue::S(v.into());
+/// use ddb_entity::survey::ShapeGroup;
+///
+/// #[derive(Entity, Serialize, Deserialize)]
+/// #[entity(table = Legacy, pk = "USER#{email}", sk = "PROFILE")]
+/// struct Member { email: String, name: String }
+///
+/// // A profile stored without its `name`: its keys are a Member's, its
+/// // body is not.
+/// db.client().put_item().table_name(db.table_name())
+///     .item("PK", s("USER#c@x.io")).item("SK", s("PROFILE")).send().await?;
+/// let report = db.survey::<Member>().samples(1).await?;
+/// let group: &ShapeGroup = &report.undecodable[0];
+/// assert_eq!((group.count, group.entities.as_slice()), (1, &["Member"][..]));
+/// assert_eq!(group.samples[0].0, "USER#c@x.io");
+/// assert!(group.reason.is_some(), "the first error, naming the field");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShapeGroup {

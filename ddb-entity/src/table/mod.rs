@@ -23,7 +23,20 @@ pub use typing::Typing;
 
 /// The key attributes of the table or of one index.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{KeySchema, QueryIndex, Table};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// assert_eq!(App::SCHEMA.primary, KeySchema { partition_key: "PK", sort_key: Some("SK") });
+/// assert_eq!(<Gsi1 as QueryIndex>::KEYS.partition_key, "GSI1PK");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeySchema {
     /// The partition (HASH) key attribute, e.g. `"PK"`.
@@ -141,7 +154,22 @@ impl Billing {
 
 /// Whether a secondary index is global or local.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{Index, IndexKind};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///         local_indexes: { pub ByTotal = "ByTotal" { sort_key: "total" } },
+///     }
+/// }
+///
+/// assert_eq!(<Gsi1 as Index>::SCHEMA.kind, IndexKind::Global);
+/// assert_eq!(<ByTotal as Index>::SCHEMA.kind, IndexKind::Local);
+/// assert_eq!(<ByTotal as Index>::SCHEMA.keys.partition_key, "PK", "the table's");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IndexKind {
     /// A global secondary index: its own partition key, its own capacity,
@@ -155,7 +183,31 @@ pub enum IndexKind {
 
 /// A secondary index: its name, key attributes, projection and capacity.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{Index, Projection, Table, Throughput};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         billing: provisioned { read: 10, write: 10 },
+///         indexes: {
+///             pub Gsi1 = "GSI1" {
+///                 partition_key: "GSI1PK",
+///                 sort_key: "GSI1SK",
+///                 projection: include["total_cents"],
+///                 capacity: { read: 5, write: 10 },
+///             },
+///         },
+///     }
+/// }
+///
+/// let gsi1 = <Gsi1 as Index>::SCHEMA;
+/// assert_eq!((gsi1.name, gsi1.keys.sort_key), ("GSI1", Some("GSI1SK")));
+/// assert_eq!(gsi1.projection, Projection::Include(&["total_cents"]));
+/// assert_eq!(gsi1.capacity, Some(Throughput { read: 5, write: 10 }));
+/// assert_eq!(App::SCHEMA.indexes, [gsi1]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IndexSchema {
     /// The index name, e.g. `"GSI1"`.
@@ -175,7 +227,22 @@ pub struct IndexSchema {
 /// The scalar type of a key attribute that holds an entity's field as it
 /// is (not a string key the library encodes): how CreateTable defines it.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{KeyAttributeType, MultiKeyIndex};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+///         },
+///     }
+/// }
+///
+/// let types: Vec<KeyAttributeType> = <ByRound as MultiKeyIndex>::SCHEMA.attributes().map(|a| a.ty).collect();
+/// assert_eq!(types, [KeyAttributeType::S, KeyAttributeType::N]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyAttributeType {
     /// A string (`S`).
@@ -204,7 +271,22 @@ impl KeyAttributeType {
 /// One attribute of a multi-attribute index key: its name (an entity
 /// field's stored name) and scalar type.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{KeyAttribute, KeyAttributeType, MultiKeyIndex};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+///         },
+///     }
+/// }
+///
+/// let round = <ByRound as MultiKeyIndex>::SCHEMA.sort_key[0];
+/// assert_eq!(round, KeyAttribute { name: "round", ty: KeyAttributeType::N });
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyAttribute {
     /// The attribute name, e.g. `"tournament"`.
@@ -222,7 +304,29 @@ pub struct KeyAttribute {
 /// projected (`ALL`), and on a provisioned table the index has the
 /// table's capacity.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{MultiKeyIndex, Table};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             /// A tournament's matches by round, then by court.
+///             pub ByRound = "ByRound" {
+///                 partition_key: ["tournament": S],
+///                 sort_key: ["round": N, "court": S],
+///             },
+///         },
+///     }
+/// }
+///
+/// let by_round = <ByRound as MultiKeyIndex>::SCHEMA;
+/// assert_eq!(by_round.name, "ByRound");
+/// let sort: Vec<&str> = by_round.sort_key.iter().map(|a| a.name).collect();
+/// assert_eq!(sort, ["round", "court"]);
+/// assert_eq!(App::SCHEMA.multi_key_indexes, [by_round]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MultiKeyIndexSchema {
     /// The index name.
@@ -248,7 +352,24 @@ impl MultiKeyIndexSchema {
 ///
 /// Declare it with [`table!`](crate::table!) rather than by hand.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{Billing, Table};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         type_attribute: "type",
+///         ttl_attribute: "expires_at",
+///     }
+/// }
+///
+/// let schema = App::SCHEMA;
+/// assert_eq!(schema.type_attribute, "type");
+/// assert_eq!(schema.ttl_attribute, Some("expires_at"));
+/// assert_eq!(schema.billing, Billing::OnDemand);
+/// assert!(schema.indexes.is_empty());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TableSchema {
     /// The primary key. A single table of several entity types has a sort
@@ -524,7 +645,21 @@ pub trait Table: 'static {
 /// [`table!`](crate::table!). Entities name a global one to fill its key
 /// attributes; a local one ([`LocalIndex`]) they fill with a field.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{Index, Table};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// /// The name of any index of `App`.
+/// fn name_of<I: Index<Table = App>>() -> &'static str { I::SCHEMA.name }
+/// assert_eq!(name_of::<Gsi1>(), "GSI1");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an index declared with `table!`",
     label = "not an index",
@@ -546,7 +681,24 @@ pub trait Index: 'static {
 /// `multi_key_indexes: { … }` block). Queried with
 /// [`Db::query_multi`](crate::db::Db::query_multi).
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::MultiKeyIndex;
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             pub ByRound = "ByRound" { partition_key: ["tournament": S], sort_key: ["round": N] },
+///         },
+///     }
+/// }
+///
+/// fn partition_attributes<I: MultiKeyIndex>() -> Vec<&'static str> {
+///     I::SCHEMA.partition_key.iter().map(|a| a.name).collect()
+/// }
+/// assert_eq!(partition_attributes::<ByRound>(), ["tournament"]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a multi-attribute index declared with `table!`",
     label = "not a multi-attribute index",
@@ -605,7 +757,24 @@ pub trait LocalIndex: Index {}
 /// [`SortKey`](crate::entity::SortKey)) are typed by it, so a partition of one index
 /// can never be sent to another.
 ///
-/// See [`Table`'s example](Table#example).
+/// ```
+/// use ddb_entity::{Primary, QueryIndex};
+///
+/// ddb_entity::table! {
+///     pub struct App {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
+///     }
+/// }
+///
+/// /// What a Query of `I` names in its request.
+/// fn reads<I: QueryIndex>() -> (Option<&'static str>, &'static str) {
+///     (I::INDEX_NAME, I::KEYS.partition_key)
+/// }
+/// assert_eq!(reads::<Primary<App>>(), (None, "PK"));
+/// assert_eq!(reads::<Gsi1>(), (Some("GSI1"), "GSI1PK"));
+/// ```
 pub trait QueryIndex: 'static {
     /// The table.
     ///

@@ -25,6 +25,38 @@ use crate::write::{Delete, Put, Update, delete, put};
 /// (`db.put(&e).condition(…)`, `db.create(&e)`), which then behaves in the
 /// transaction exactly as it would alone. Built (and checked) when added to
 /// the transaction; a failure is reported when the transaction is sent.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "SKU#{sku}", sk = "PRICE")]
+/// struct Price { sku: String, cents: i64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Price { sku: "A1".into(), cents: 100 }).await?;
+/// let f = Price::fields();
+/// let a1 = Price { sku: "A1".into(), cents: 120 };
+/// let b2 = Price { sku: "B2".into(), cents: 80 };
+/// db.transact()
+///     .put(db.put(&a1).condition(f.cents.equals(100))) // a put built as alone
+///     .put(db.create(&b2))                               // a create
+///     .await?;
+/// assert_eq!(db.get(Price::key("B2")?).await?, Some(b2));
+///
+/// // The condition no longer holds: nothing is written.
+/// let a1_again = Price { sku: "A1".into(), cents: 150 };
+/// let err = db.transact().put(db.put(&a1_again).condition(f.cents.equals(100))).await.unwrap_err();
+/// assert!(err.is_condition_failed());
+/// assert_eq!(db.get(Price::key("A1")?).await?, Some(a1));
+/// # Ok(())
+/// # }
+/// ```
 pub struct TransactPut<'e, T: Table> {
     build: Build<'e>,
     kind: ActionKind,
@@ -40,6 +72,30 @@ type Build<'e> = Box<dyn FnOnce(SystemTime, &WriteToken) -> Planned + Send + 'e>
 /// from a [`Key`] (an unconditional delete) or from the builder of a single
 /// delete (`db.delete(key).condition(…).expect_version(…)`), which then
 /// behaves in the transaction exactly as it would alone.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+/// struct Doc { id: u64, #[serde(default)] version: u64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.create(&Doc { id: 1, version: 0 }).await?; // stored at version 1
+/// db.create(&Doc { id: 2, version: 0 }).await?;
+/// // A key alone, and a delete built as alone, with its version check.
+/// let stale = db.transact().delete(Doc::key(1)?).delete(db.delete(Doc::key(2)?).expect_version(7));
+/// assert!(stale.await.unwrap_err().is_version_conflict());
+/// db.transact().delete(Doc::key(1)?).delete(db.delete(Doc::key(2)?).expect_version(1)).await?;
+/// assert!(db.get(Doc::key(2)?).await?.is_none());
+/// # Ok(())
+/// # }
+/// ```
 pub struct TransactDelete<T: Table> {
     planned: Planned,
     table: PhantomData<fn() -> T>,

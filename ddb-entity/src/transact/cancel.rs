@@ -16,6 +16,33 @@ impl CancellationReason {
     /// The [`old_item`](CancellationReason::old_item) decoded as `E`:
     /// `None` without an old item, an [`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)
     /// error when it is not an `E`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "SKU#{sku}", sk = "STOCK")]
+    /// struct Stock { sku: String, available: i64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Stock { sku: "A1".into(), available: 0 }).await?;
+    /// let f = Stock::fields();
+    /// let err = db
+    ///     .transact()
+    ///     .update(db.update(Stock::key("A1")?).add(f.available, -1).condition(f.available.gt(0)))
+    ///     .await
+    ///     .unwrap_err();
+    /// // What was stored when the condition failed: the reason's old item, typed.
+    /// let stock: Stock = err.cancellation_reasons()[0].old::<Stock>().unwrap()?;
+    /// assert_eq!(stock.available, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn old<E: Entity>(&self) -> Option<Result<E>> {
         self.old_item
             .clone()

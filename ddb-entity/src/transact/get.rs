@@ -47,52 +47,32 @@ use crate::table::Table;
 ///   every value comes back as a [`Partial`](crate::read::Partial): no
 ///   write takes it back by mistake.
 ///
-/// # Example
-///
-/// Every method (the snapshot itself is [`Db::transact_get`]'s example):
-///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Partial};
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
 /// # use serde::{Deserialize, Serialize};
 /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
-/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
-/// #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
-/// struct Account { name: String, balance: i64, #[serde(default)] history: Vec<i64> }
-///
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+/// # struct Account { name: String, balance: i64 }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+/// # struct Limit { account: String, daily: i64 }
 /// # let dynamo = LocalDynamo::start().await?;
 /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
 /// # db.create_table_if_missing().await?;
-/// db.put(&Account { name: "alice".into(), balance: 70, history: vec![100, -30] }).await?;
-/// let read = db
+/// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+/// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+/// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+/// // A transfer's two sides, never seen half done.
+/// let both = db
 ///     .transact_get()
 ///     .get(Account::key("alice")?)
-///     .get(Account::key("alice")?) // asked twice, read once
 ///     .get(Account::key("bob")?)
-///     .include_expired(false);
-/// assert_eq!((read.len(), read.is_empty()), (3, false));
-/// let found = read.send().await?;
-/// assert_eq!((found.len(), found.is_empty(), found.found()), (2, false, 1));
-/// assert_eq!(found.get(&Account::key("alice")?)?.unwrap().history, [100, -30]);
-/// let all: Vec<Account> = found.collect()?;
-/// assert_eq!(all.len(), 1);
-///
-/// // The balances alone, as of one instant: partial accounts.
-/// let balances = db
-///     .transact_get()
-///     .get(Account::key("alice")?)
-///     .projection(["balance"])
+///     .collect::<Vec<Account>>()
 ///     .await?;
-/// let alice: Partial<Account> = balances.get(&Account::key("alice")?)?.unwrap();
-/// assert_eq!((alice.balance, alice.history.len()), (70, 0));
-/// let accounts: Partial<Vec<Account>> = db
-///     .transact_get()
-///     .get(Account::key("alice")?)
-///     .projection(["balance"])
-///     .collect()
-///     .await?;
-/// assert_eq!(accounts[0].balance, 70);
+/// assert_eq!(both.iter().map(|a| a.balance).sum::<i64>(), 100);
 /// # Ok(())
 /// # }
 /// ```
@@ -122,8 +102,38 @@ struct Asked {
 /// [`Key`] ([`get`](TransactGetResult::get)), or put them all into a
 /// collection ([`collect`](TransactGetResult::collect)); read with a
 /// projection (`S` = [`Projected`]), each value is a
-/// [`Partial`](crate::read::Partial). See [`TransactGet`'s
-/// example](TransactGet#example).
+/// [`Partial`](crate::read::Partial).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+/// # struct Account { name: String, balance: i64 }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+/// # struct Limit { account: String, daily: i64 }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+/// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+/// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+/// let read = db
+///     .transact_get()
+///     .get(Account::key("alice")?)
+///     .get(Account::key("carol")?)
+///     .get(Limit::key("alice")?)
+///     .await?;
+/// assert_eq!((read.len(), read.found()), (3, 2));
+/// assert_eq!(read.get(&Account::key("alice")?)?.map(|a| a.balance), Some(70));
+/// assert_eq!(read.get(&Account::key("carol")?)?, None);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct TransactGetResult<S: ReadShape = Whole> {
     /// The keys asked for, in order, and the item found at each.
@@ -194,7 +204,38 @@ impl<'db, T: Table> TransactGet<'db, T, Whole> {
     /// [`Partial`](crate::read::Partial), its other fields at their absent
     /// values. Saves bandwidth, not read capacity.
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Partial};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// struct Account { name: String, balance: i64, #[serde(default)] history: Vec<i64> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Account { name: "alice".into(), balance: 70, history: vec![100, -30] }).await?;
+    /// // The balances alone, as of one instant: partial accounts.
+    /// let balances = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .projection(["balance"])
+    ///     .await?;
+    /// let alice: Partial<Account> = balances.get(&Account::key("alice")?)?.unwrap();
+    /// assert_eq!(alice.balance, 70);
+    /// let accounts: Partial<Vec<Account>> = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .projection(["balance"])
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(accounts[0].balance, 70);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn projection(
         self,
         attributes: impl IntoIterator<Item = &'static str>,
@@ -212,7 +253,29 @@ impl<'db, T: Table> TransactGet<'db, T, Whole> {
 impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     /// Reads the entity with `key`.
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Limit::key("alice")?).await?;
+    /// assert_eq!(read.get(&Limit::key("alice")?)?.map(|l| l.daily), Some(500));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get<E: Entity<Table = T>>(mut self, key: Key<E>) -> Self {
         let attributes = key.to_attributes();
         let (partition, sort) = key.into_parts();
@@ -230,7 +293,28 @@ impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet (hidden by default, as by [`Db::get`]).
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK", ttl_attribute: "expires_at" } }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "USER#{user}", sk = "SESSION")]
+    /// struct Session { user: String, expires_at: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Session { user: "ada".into(), expires_at: 1 }).await?; // long expired
+    /// let read = db.transact_get().get(Session::key("ada")?).await?;
+    /// assert!(read.get(&Session::key("ada")?)?.is_none(), "hidden");
+    /// let read = db.transact_get().get(Session::key("ada")?).include_expired(true).await?;
+    /// assert!(read.get(&Session::key("ada")?)?.is_some(), "not deleted yet");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -238,14 +322,63 @@ impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
 
     /// The number of keys so far.
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Account::key("bob")?);
+    /// assert_eq!(read.len(), 2); // up to 100
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether no key was asked for (sending does nothing).
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let wanted: Vec<String> = Vec::new();
+    /// let mut read = db.transact_get();
+    /// for name in &wanted {
+    ///     read = read.get(Account::key(name)?);
+    /// }
+    /// assert!(read.is_empty());
+    /// assert!(read.await?.is_empty(), "no request sent");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
@@ -254,7 +387,37 @@ impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     /// a `Vec` of an entity or of a `#[derive(Collection)]` enum), in the
     /// order the keys were asked; a key with no item is absent.
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// #[derive(ddb_entity::Collection, Debug)]
+    /// struct AccountView { account: Option<Account>, limit: Option<Limit> }
+    ///
+    /// let alice: AccountView = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .get(Limit::key("alice")?)
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!((alice.account.unwrap().balance, alice.limit.unwrap().daily), (70, 500));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn collect<C: Collection<Table = T>>(self) -> Result<S::Of<C>> {
         self.send().await?.collect()
     }
@@ -263,7 +426,30 @@ impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     ///
     /// **Retrying** is safe: a read changes nothing.
     ///
-    /// See [the example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// // `.send().await`, or `.await` on the read itself.
+    /// let read = db.transact_get().get(Account::key("bob")?).send().await?;
+    /// assert_eq!(read.get(&Account::key("bob")?)?.map(|a| a.balance), Some(30));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<TransactGetResult<S>> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
@@ -438,7 +624,32 @@ impl<S: ReadShape> TransactGetResult<S> {
     /// ([`ErrorKind::NotInCollection`](crate::error::ErrorKind::NotInCollection))
     /// or its item does not decode.
     ///
-    /// See [`TransactGet`'s example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).await?;
+    /// assert_eq!(read.get(&Account::key("alice")?)?.map(|a| a.balance), Some(70));
+    /// // Not asked for: an error, not a "no item".
+    /// let err = read.get(&Account::key("bob")?).unwrap_err();
+    /// assert_eq!(err.kind(), ddb_entity::ErrorKind::NotInCollection);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<S::Of<E>>> {
         let entry = self.entries.iter().find(|(asked, _)| {
             asked.partition == key.partition()
@@ -465,21 +676,91 @@ impl<S: ReadShape> TransactGetResult<S> {
 
     /// How many keys were read (each distinct key once).
     ///
-    /// See [`TransactGet`'s example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .get(Account::key("alice")?) // the same key twice: read once
+    ///     .await?;
+    /// assert_eq!(read.len(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether no key was read.
     ///
-    /// See [`TransactGet`'s example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// assert!(db.transact_get().await?.is_empty());
+    /// assert!(!db.transact_get().get(Account::key("carol")?).await?.is_empty(), "read, not found");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// How many of the keys had an item.
     ///
-    /// See [`TransactGet`'s example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("bob")?).get(Account::key("carol")?).await?;
+    /// assert_eq!(read.found(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn found(&self) -> usize {
         self.entries
             .iter()
@@ -491,7 +772,34 @@ impl<S: ReadShape> TransactGetResult<S> {
     /// collection that holds every entity type asked for (an item of a
     /// type it does not hold is [`ErrorKind::UnknownType`](crate::error::ErrorKind::UnknownType)).
     ///
-    /// See [`TransactGet`'s example](TransactGet#example).
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// # struct Account { name: String, balance: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "ACCOUNT#{account}", sk = "LIMIT")]
+    /// # struct Limit { account: String, daily: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Account { name: "alice".into(), balance: 70 }).await?;
+    /// # db.put(&Account { name: "bob".into(), balance: 30 }).await?;
+    /// # db.put(&Limit { account: "alice".into(), daily: 500 }).await?;
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Limit::key("alice")?).await?;
+    /// let limits: Result<Vec<Limit>, _> = read.collect();
+    /// assert_eq!(limits.unwrap_err().kind(), ddb_entity::ErrorKind::UnknownType, "an Account too");
+    ///
+    /// let read = db.transact_get().get(Account::key("alice")?).get(Account::key("bob")?).await?;
+    /// let accounts: Vec<Account> = read.collect()?;
+    /// assert_eq!(accounts.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn collect<C: Collection>(self) -> Result<S::Of<C>> {
         let mut collection = C::default();
         for (_, item) in self.entries {

@@ -231,6 +231,36 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// put built as alone — `db.put(&entity).condition(…)` (written only if
     /// the condition holds), `db.create(&entity)` — which behaves here
     /// exactly as it would alone (a versioned entity is checked and bumped).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into(), orders: 0 };
+    /// db.put(&ada).await?;
+    /// let f = Customer::fields();
+    /// // Renamed with her first order, but only if nobody renamed her first.
+    /// db.transact()
+    ///     .put(db.put(&Customer { name: "Ada L.".into(), orders: 1, ..ada.clone() })
+    ///         .condition(f.name.equals("Ada".to_owned())))
+    ///     .put(&Order { customer_id: 1, id: 7, total_cents: 1299 })
+    ///     .await?;
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().name, "Ada L.");
+    /// assert!(db.get(Order::key(1, 7)?).await?.is_some());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn put<'e>(self, put: impl Into<TransactPut<'e, T>>) -> Self {
         let now = self.db.now();
         let planned = put.into().into_planned(now, &self.write_token);
@@ -240,6 +270,32 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// Writes an entity only if no item has its key yet, like
     /// [`Db::create`]; a taken key cancels the transaction
     /// ([`CancellationReason::is_already_exists`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let order = Order { customer_id: 1, id: 7, total_cents: 1299 };
+    /// let place = || db.transact().create(&order).create(&Customer { id: 1, name: "Ada".into(), orders: 1 });
+    /// place().await?;
+    /// // Both keys are taken now: neither create happens again.
+    /// let err = place().await.unwrap_err();
+    /// assert!(err.is_transaction_canceled() && err.is_already_exists());
+    /// assert!(err.cancellation_reasons()[0].is_already_exists());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn create<E: Entity<Table = T>>(self, entity: &E) -> Self {
         let now = self.db.now();
         let planned = Planned::put(entity, now, true, None, None, &self.write_token);
@@ -251,6 +307,43 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// `expect_version`. Index keys the changes move are rewritten in the
     /// same action; a missing item cancels the transaction
     /// ([`CancellationReason::is_not_found`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 1, name: "Ada".into(), orders: 0 }).await?;
+    /// let f = Customer::fields();
+    /// // The order and the customer's count of orders, together.
+    /// db.transact()
+    ///     .create(&Order { customer_id: 1, id: 7, total_cents: 1299 })
+    ///     .update(db.update(Customer::key(1)?).add(f.orders, 1))
+    ///     .await?;
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().orders, 1);
+    ///
+    /// // No customer 2: the update cancels the whole transaction.
+    /// let err = db
+    ///     .transact()
+    ///     .create(&Order { customer_id: 2, id: 8, total_cents: 500 })
+    ///     .update(db.update(Customer::key(2)?).add(f.orders, 1))
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(err.cancellation_reasons()[1].is_not_found());
+    /// assert!(db.get(Order::key(2, 8)?).await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn update<E: Entity<Table = T>>(self, update: Update<'_, E>) -> Self {
         let planned = Planned::update(update, &self.write_token);
         self.push(planned)
@@ -258,6 +351,35 @@ impl<'db, T: Table> Transaction<'db, T> {
 
     /// Deletes an entity: a [`Key`], or a delete built as alone —
     /// `db.delete(key).condition(…).expect_version(…)`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 1, name: "Ada".into(), orders: 1 }).await?;
+    /// db.put(&Order { customer_id: 1, id: 7, total_cents: 1299 }).await?;
+    /// let f = Customer::fields();
+    /// // Cancel an order: it goes, and the count goes down, together.
+    /// db.transact()
+    ///     .delete(Order::key(1, 7)?)
+    ///     .update(db.update(Customer::key(1)?).add(f.orders, -1))
+    ///     .await?;
+    /// assert!(db.get(Order::key(1, 7)?).await?.is_none());
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().orders, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn delete(self, delete: impl Into<TransactDelete<T>>) -> Self {
         self.push(delete.into().into_planned())
     }
@@ -266,6 +388,42 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// holds for the item at `key` (which then cannot be written by
     /// another action of the same transaction: put the condition on that
     /// write instead).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// // An order only for a customer who exists.
+    /// let order = Order { customer_id: 2, id: 7, total_cents: 1299 };
+    /// let err = db
+    ///     .transact()
+    ///     .condition_check(Customer::key(2)?, Condition::item_exists())
+    ///     .create(&order)
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(err.is_transaction_canceled() && err.is_condition_failed());
+    /// assert!(db.get(Order::key(2, 7)?).await?.is_none());
+    ///
+    /// db.put(&Customer { id: 2, name: "Grace".into(), orders: 0 }).await?;
+    /// db.transact()
+    ///     .condition_check(Customer::key(2)?, Condition::item_exists())
+    ///     .create(&order)
+    ///     .await?;
+    /// assert_eq!(db.get(Order::key(2, 7)?).await?, Some(order));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn condition_check<E: Entity<Table = T>>(
         self,
         key: Key<E>,
@@ -288,17 +446,92 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// write token the transaction's items store, so a transaction sent
     /// with a token still held by one of its items is taken as already
     /// applied.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let f = Customer::fields();
+    /// db.put(&Customer { id: 1, name: "Ada".into(), orders: 0 }).await?;
+    /// // The same logical transaction (say, a request id), built and sent
+    /// // twice: after a timeout, the caller cannot know the first applied.
+    /// for _ in 0..2 {
+    ///     db.transact()
+    ///         .create(&Order { customer_id: 1, id: 7, total_cents: 1299 })
+    ///         .update(db.update(Customer::key(1)?).add(f.orders, 1))
+    ///         .idempotency_token("order-7")
+    ///         .await?;
+    /// }
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().orders, 1, "applied once");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
     }
 
     /// The number of actions so far.
+    ///
+    /// ```
+    /// # use ddb_entity::{Db, Entity};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # let config = ddb_entity::sdk::Config::builder()
+    /// #     .behavior_version(ddb_entity::sdk::config::BehaviorVersion::latest()).build();
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64 }
+    ///
+    /// let db = Db::<App>::new(ddb_entity::sdk::Client::from_conf(config), "app");
+    /// let mut transaction = db.transact();
+    /// for id in 1..=3 {
+    ///     transaction = transaction.create(&Customer { id });
+    /// }
+    /// assert_eq!(transaction.len(), 3); // DynamoDB takes up to 100
+    /// ```
     pub fn len(&self) -> usize {
         self.actions.len()
     }
 
     /// No action yet: sending does nothing.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let changed: Vec<Customer> = Vec::new(); // nothing to write this time
+    /// let mut transaction = db.transact();
+    /// for customer in &changed {
+    ///     transaction = transaction.put(customer);
+    /// }
+    /// assert!(transaction.is_empty());
+    /// transaction.await?; // sends no request
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.actions.is_empty()
     }
@@ -355,6 +588,30 @@ impl<'db, T: Table> Transaction<'db, T> {
     /// recognises its own token there (or, when every attempt lost its
     /// answer, by a consistent read of one of its items) and succeeds —
     /// one item holding it proves the whole transaction applied.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Condition, Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, orders: i64 }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{id}")]
+    /// # struct Order { customer_id: u64, id: u64, total_cents: i64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let order = Order { customer_id: 1, id: 7, total_cents: 1299 };
+    /// let customer = Customer { id: 1, name: "Ada".into(), orders: 1 };
+    /// // `.send().await`, or `.await` on the transaction itself.
+    /// db.transact().create(&customer).create(&order).send().await?;
+    /// assert_eq!(db.get(Order::key(1, 7)?).await?, Some(order));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<()> {
         let table = self.db.table_name();
         let span = tracing::info_span!(

@@ -33,6 +33,33 @@ use crate::table::Table;
 /// prove that this call, not another, deleted it). After a lost answer,
 /// [`returning_old`](Delete::returning_old) returns `None`: the old item
 /// left with that answer.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// struct Customer { id: u64, name: String, open_orders: u32 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 42, name: "Ada".into(), open_orders: 1 }).await?;
+/// let f = Customer::fields();
+/// // Only a customer without open orders may go.
+/// let refused = db.delete(Customer::key(42)?).condition(f.open_orders.equals(0)).await;
+/// assert!(refused.unwrap_err().is_condition_failed());
+/// db.update(Customer::key(42)?).set(f.open_orders, 0).await?;
+/// db.delete(Customer::key(42)?).condition(f.open_orders.equals(0)).await?;
+/// assert_eq!(db.get(Customer::key(42)?).await?, None);
+/// // Deleting what is not there is not an error.
+/// db.delete(Customer::key(42)?).await?;
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Delete<'db, E: Entity> {
     db: &'db Db<E::Table>,
@@ -74,13 +101,54 @@ impl<T: Table> Db<T> {
     }
 }
 
-/// A [`Delete`] that returns the deleted entity, if there was one.
+/// A [`Delete`] that returns the deleted entity, if there was one
+/// ([`Delete::returning_old`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, name: String, open_orders: u32 }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Customer { id: 42, name: "Ada".into(), open_orders: 0 }).await?;
+/// let deleted: Option<Customer> = db.delete(Customer::key(42)?).returning_old().await?;
+/// assert_eq!(deleted.map(|c| c.name).as_deref(), Some("Ada"));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct DeleteReturningOld<'db, E: Entity>(Delete<'db, E>);
 
 impl<'db, E: Entity> Delete<'db, E> {
     /// Delete only if `condition` holds for the stored item (else
     /// [`Error::is_condition_failed`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, open_orders: u32 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 7, name: "Grace".into(), open_orders: 2 }).await?;
+    /// let f = Customer::fields();
+    /// let err = db.delete(Customer::key(7)?).condition(f.open_orders.equals(0)).await.unwrap_err();
+    /// assert!(err.is_condition_failed());
+    /// assert!(db.get(Customer::key(7)?).await?.is_some(), "still there");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
@@ -115,6 +183,26 @@ impl<'db, E: Entity> Delete<'db, E> {
     }
 
     /// Sends the DeleteItem.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, open_orders: u32 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 7, name: "Grace".into(), open_orders: 0 }).await?;
+    /// // `.send().await`, or `.await` on the delete itself.
+    /// db.delete(Customer::key(7)?).send().await?;
+    /// assert_eq!(db.get(Customer::key(7)?).await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<()> {
         self.run(ReturnValue::None).await.map(drop)
     }
@@ -284,6 +372,29 @@ pub(crate) fn parts<E: Entity>(
 impl<E: Versioned> Delete<'_, E> {
     /// Delete only if the stored version is `version`; else
     /// [`Error::is_version_conflict`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+    /// struct Doc { id: u64, text: String, #[serde(default)] version: u64 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.create(&Doc { id: 1, text: "v1".into(), version: 0 }).await?;
+    /// let read = db.get(Doc::key(1)?).await?.unwrap(); // version 1
+    /// db.update(Doc::key(1)?).set(Doc::fields().text, "v2".to_owned()).await?; // someone edits: 2
+    /// let stale = db.delete(Doc::key(1)?).expect_version(read.version).await.unwrap_err();
+    /// assert!(stale.is_version_conflict());
+    /// db.delete(Doc::key(1)?).expect_version(2).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn expect_version(mut self, version: u64) -> Self {
         self.expected_version = Some(version);
         self
@@ -292,6 +403,26 @@ impl<E: Versioned> Delete<'_, E> {
 
 impl<E: Entity> DeleteReturningOld<'_, E> {
     /// Sends the DeleteItem; `Ok(None)` when there was no such item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, open_orders: u32 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 7, name: "Grace".into(), open_orders: 0 }).await?;
+    /// let old = db.delete(Customer::key(7)?).returning_old().send().await?;
+    /// assert_eq!(old.map(|c| c.name).as_deref(), Some("Grace"));
+    /// assert_eq!(db.delete(Customer::key(7)?).returning_old().send().await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<Option<E>> {
         let key = self.0.key.clone();
         let old = self.0.run(ReturnValue::AllOld).await?;

@@ -33,6 +33,29 @@ use crate::table::Table;
 /// [`Error::is_version_conflict`].
 /// The value you passed keeps its old version: read the entity again (or
 /// increment the field) before writing it once more.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+/// struct Doc { id: u64, text: String, #[serde(default)] version: u64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// let draft = Doc { id: 1, text: "draft".into(), version: 0 };
+/// db.put(&draft).await?; // at version 0: only where no item is; stored at 1
+/// assert!(db.put(&draft).await.unwrap_err().is_version_conflict(), "version 1 is stored");
+/// let read = db.get(Doc::key(1)?).await?.unwrap();
+/// db.put(&Doc { text: "final".into(), ..read }).await?; // over version 1: stored at 2
+/// assert_eq!(db.get(Doc::key(1)?).await?.unwrap().version, 2);
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Put<'db, 'e, E: Entity> {
     db: &'db Db<E::Table>,
@@ -50,6 +73,26 @@ impl<T: Table> Db<T> {
     /// untouched ([`ErrorKind::WrongType`](crate::error::ErrorKind::WrongType)):
     /// the put is conditioned on "no item, or one of this type".
     /// Resending a put is safe (see [`Put::send`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, tier: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into(), tier: "basic".into() };
+    /// db.put(&ada).await?;
+    /// db.put(&Customer { tier: "gold".into(), ..ada }).await?; // replaces it
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().tier, "gold");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn put<'e, E: Entity<Table = T>>(&self, entity: &'e E) -> Put<'_, 'e, E> {
         Put {
             db: self,
@@ -101,6 +144,30 @@ impl<T: Table> Db<T> {
 impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// Write only if `condition` holds for the item stored under the key
     /// (else [`Error::is_condition_failed`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, tier: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let f = Customer::fields();
+    /// let ada = Customer { id: 1, name: "Ada".into(), tier: "gold".into() };
+    /// db.put(&ada).await?;
+    /// // Never downgrade a gold customer by accident.
+    /// let basic = Customer { tier: "basic".into(), ..ada.clone() };
+    /// let err = db.put(&basic).condition(f.tier.not_equals("gold".to_owned())).await.unwrap_err();
+    /// assert!(err.is_condition_failed());
+    /// assert_eq!(db.get(Customer::key(1)?).await?, Some(ada));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
@@ -117,6 +184,29 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// conditional put store a token; a plain put needs none (it is
     /// idempotent). In a transaction, the transaction's token is used
     /// instead ([`Transaction::idempotency_token`](crate::transact::Transaction::idempotency_token)).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, tier: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into(), tier: "basic".into() };
+    /// // Sent, the answer lost; sent again as a new call, with the request's id.
+    /// db.create(&ada).idempotency_token("signup-7f3a").await?;
+    /// db.create(&ada).idempotency_token("signup-7f3a").await?; // its own: success
+    /// // Another request creating the same customer is told it exists.
+    /// let err = db.create(&ada).idempotency_token("signup-9c1e").await.unwrap_err();
+    /// assert!(err.is_already_exists());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
@@ -132,6 +222,27 @@ impl<'db, 'e, E: Entity> Put<'db, 'e, E> {
     /// consistent read decides. A plain put is idempotent: sending it again
     /// writes the same item (after another writer's put in between, it
     /// replaces theirs — as an upsert sent later would).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, tier: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into(), tier: "basic".into() };
+    /// // `.send().await`, or `.await` on the put itself.
+    /// db.put(&ada).send().await?;
+    /// db.put(&ada).send().await?; // sent twice: the same item
+    /// assert_eq!(db.get(Customer::key(1)?).await?, Some(ada));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<()> {
         self.run(Returning::Nothing).await.map(drop)
     }
@@ -511,11 +622,53 @@ enum Returning {
 }
 
 /// A [`Put`] that returns the entity it replaced ([`Put::returning_old`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, name: String, tier: String }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// let basic = Customer { id: 1, name: "Ada".into(), tier: "basic".into() };
+/// db.put(&basic).await?;
+/// let replaced: Option<Customer> = db
+///     .put(&Customer { tier: "gold".into(), ..basic.clone() })
+///     .returning_old()
+///     .await?;
+/// assert_eq!(replaced, Some(basic));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct PutReturningOld<'db, 'e, E: Entity>(Put<'db, 'e, E>);
 
 impl<E: Entity> PutReturningOld<'_, '_, E> {
     /// Sends the PutItem; `Ok(None)` when no item was replaced.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, tier: String }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let ada = Customer { id: 1, name: "Ada".into(), tier: "basic".into() };
+    /// assert_eq!(db.put(&ada).returning_old().send().await?, None, "nothing to replace");
+    /// assert_eq!(db.put(&ada).returning_old().send().await?, Some(ada.clone()));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<Option<E>> {
         let operation = if self.0.only_if_new { "create" } else { "put" };
         let key = self.0.entity.primary_key()?;
@@ -526,11 +679,50 @@ impl<E: Entity> PutReturningOld<'_, '_, E> {
 }
 
 /// A [`Put`] that returns the entity as written ([`Put::returning_new`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version", updated_at = "updated_at")]
+/// struct Doc { id: u64, text: String, #[serde(default)] version: u64, #[serde(default)] updated_at: u64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// let written: Doc = db.create(&Doc { id: 1, text: "v1".into(), version: 0, updated_at: 0 }).returning_new().await?;
+/// assert_eq!(written.version, 1);
+/// assert!(written.updated_at > 0, "set by the library, as stored");
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct PutReturningNew<'db, 'e, E: Entity>(Put<'db, 'e, E>);
 
 impl<E: Entity> PutReturningNew<'_, '_, E> {
     /// Sends the PutItem and returns the entity as written.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// # #[entity(table = App, pk = "DOC#{id}", sk = "DOC", version = "version")]
+    /// # struct Doc { id: u64, text: String, #[serde(default)] version: u64 }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// let doc = db.create(&Doc { id: 1, text: "v1".into(), version: 0 }).returning_new().send().await?;
+    /// let doc = db.put(&Doc { text: "v2".into(), ..doc }).returning_new().send().await?;
+    /// assert_eq!((doc.text.as_str(), doc.version), ("v2", 2));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<E> {
         let operation = if self.0.only_if_new { "create" } else { "put" };
         let key = self.0.entity.primary_key()?;

@@ -51,6 +51,37 @@ use crate::table::{Table, TableSchema};
 /// afterwards (an ill-typed field written by other code) was applied: it
 /// fails with [`ErrorKind::DecodeAfterWrite`](crate::error::ErrorKind::DecodeAfterWrite),
 /// not retryable. Resending an update is safe (see [`Update::send`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK",
+/// #     indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } } } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "TICKET#{id}", sk = "TICKET")]
+/// #[entity(index = Gsi1, pk = "OPEN#{opened}", sk = "{id}")] // sparse
+/// struct Ticket { id: u64, title: String, opened: Option<u32>, comments: u32 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Ticket { id: 1, title: "Login fails".into(), opened: Some(20260314), comments: 0 }).await?;
+/// let f = Ticket::fields();
+/// let ticket = db
+///     .update(Ticket::key(1)?)
+///     .set(f.title, "Login fails on Safari".to_owned())
+///     .add(f.comments, 1)
+///     .remove(f.opened) // closed: it leaves the sparse index in the same request
+///     .await?;
+/// assert_eq!((ticket.comments, ticket.opened), (1, None));
+/// assert_eq!(db.query(Ticket::gsi1_partition(20260314)?).count().await?, 0);
+/// // No ticket 2: an update never creates half an item.
+/// assert!(db.update(Ticket::key(2)?).add(f.comments, 1).await.unwrap_err().is_not_found());
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct Update<'db, E: Entity> {
     db: &'db Db<E::Table>,
@@ -257,6 +288,26 @@ impl<'db, E: Entity> Update<'db, E> {
 
     /// `field = value`. A field of an index key template moves the index
     /// key with it; a primary-key field cannot be set (a compile error).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// let ada = db.update(Customer::key(1)?).set(f.name, "Ada L.".to_owned()).await?;
+    /// assert_eq!((ada.name.as_str(), ada.visits), ("Ada L.", 0), "the rest untouched");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn set<T: Serialize + Send + Sync + 'static, R: Settable>(
         self,
         field: Field<E, T, R>,
@@ -267,6 +318,29 @@ impl<'db, E: Entity> Update<'db, E> {
 
     /// `field = None`, by removing the attribute (and the key attributes of
     /// every sparse index it feeds).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// let ada = db.update(Customer::key(1)?).remove(f.nickname).await?;
+    /// assert_eq!(ada.nickname, None);
+    /// let stored = db.client().get_item().table_name(db.table_name())
+    ///     .set_key(Some(Customer::key(1)?.to_attributes())).send().await?;
+    /// assert!(!stored.item().unwrap().contains_key("nickname"), "the attribute is gone");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn remove<T: Serialize + Send + Sync + 'static, R: Settable>(
         self,
         field: Field<E, Option<T>, R>,
@@ -278,6 +352,32 @@ impl<'db, E: Entity> Update<'db, E> {
     /// attribute counts as 0). Only fields in no key template can be added
     /// to (a compile error otherwise): a key's new value would be unknown
     /// before the update.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// // Two visits at once from two servers: both count.
+    /// let (a, b) = tokio::join!(
+    ///     db.update(Customer::key(1)?).add(f.visits, 1).send(),
+    ///     db.update(Customer::key(1)?).add(f.visits, 1).send(),
+    /// );
+    /// a?;
+    /// b?;
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().visits, 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn add<T, R: Addable>(mut self, field: Field<E, T, R>, amount: T) -> Self
     where
         T: Serialize + Send + Sync + Copy + std::ops::Add<Output = T> + 'static,
@@ -662,6 +762,35 @@ impl<'db, E: Entity> Update<'db, E> {
     /// Update only if `condition` holds for the stored item (else
     /// [`Error::is_condition_failed`]; a missing item stays
     /// [`Error::is_not_found`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// // A rename only while nobody renamed her first.
+    /// let renamed = db
+    ///     .update(Customer::key(1)?)
+    ///     .set(f.name, "Ada L.".to_owned())
+    ///     .condition(f.name.equals("Ada".to_owned()));
+    /// renamed.await?;
+    /// let again = db
+    ///     .update(Customer::key(1)?)
+    ///     .set(f.name, "Ada B.".to_owned())
+    ///     .condition(f.name.equals("Ada".to_owned()));
+    /// assert!(again.await.unwrap_err().is_condition_failed());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn condition(mut self, condition: Condition<E>) -> Self {
         self.condition = Condition::both(self.condition.take(), Some(condition));
         self
@@ -765,6 +894,29 @@ impl<'db, E: Entity> Update<'db, E> {
     /// another change makes that change look done. In a transaction, the
     /// transaction's token is used instead
     /// ([`Transaction::idempotency_token`](crate::transact::Transaction::idempotency_token)).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// // The request "visit 81f2" handled twice (a retried job, a crash after sending):
+    /// for _ in 0..2 {
+    ///     db.update(Customer::key(1)?).add(f.visits, 1).idempotency_token("visit-81f2").await?;
+    /// }
+    /// assert_eq!(db.get(Customer::key(1)?).await?.unwrap().visits, 1, "counted once");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
@@ -777,10 +929,32 @@ impl<'db, E: Entity> Update<'db, E> {
     /// update — the SDK's retries, or a new call with the same
     /// [`idempotency_token`](Update::idempotency_token) — applies nothing
     /// and returns the entity as stored: an `add` is added once. If every
-    /// attempt lost its answer, one consistent read decides. What is not
-    /// covered: another writer's write to the item between the applied
-    /// attempt and the resend replaces the token, and the resend then
-    /// applies again.
+    /// attempt lost its answer, one consistent read decides. The item keeps
+    /// the tokens of its last four updates, so other writers' updates in
+    /// between do not hide it; what is not covered is a resend arriving
+    /// after four more updates of the item, or after a plain put or a
+    /// delete of it (see `docs/exactly-once.md`).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// // `.send().await`, or `.await` on the update itself: the entity as stored.
+    /// let ada = db.update(Customer::key(1)?).add(f.visits, 3).send().await?;
+    /// assert_eq!(ada.visits, 3);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<E> {
         let operation = self.operation();
         let key = self.key.clone();
@@ -1457,11 +1631,59 @@ fn update_expression<E: Entity>(
 
 /// An [`Update`] that returns the entity as it was before
 /// ([`Update::returning_old`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+/// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+/// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+/// let f = Customer::fields();
+/// let before: Option<Customer> = db
+///     .update(Customer::key(1)?)
+///     .set(f.name, "Ada L.".to_owned())
+///     .returning_old()
+///     .await?;
+/// assert_eq!(before.map(|c| c.name).as_deref(), Some("Ada"));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
 pub struct UpdateReturningOld<'db, E: Entity>(Update<'db, E>);
 
 impl<E: Entity> UpdateReturningOld<'_, E> {
     /// Sends the UpdateItem; `Ok(None)` when an upsert created the item.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// # #[derive(Entity, Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// # #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// # struct Customer { id: u64, name: String, visits: u64, nickname: Option<String> }
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// # db.put(&Customer { id: 1, name: "Ada".into(), visits: 0, nickname: Some("Countess".into()) }).await?;
+    /// let f = Customer::fields();
+    /// let before = db.update(Customer::key(1)?).add(f.visits, 1).returning_old().send().await?;
+    /// assert_eq!(before.map(|c| c.visits), Some(0));
+    /// // An upsert that creates the item had nothing before it.
+    /// let created = db.upsert(Customer::key(2)?).set(f.name, "Grace".to_owned())
+    ///     .add(f.visits, 1).returning_old().send().await?;
+    /// assert_eq!(created, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn send(self) -> Result<Option<E>> {
         let operation = self.0.operation();
         let key = self.0.key.clone();

@@ -11,6 +11,7 @@
 pub mod shop;
 
 mod artefacts;
+mod costs;
 mod definition;
 mod drift;
 mod layout;

@@ -45,7 +45,7 @@ fn a_range_bounded_by_two_types_reads_both_and_only_them() {
     assert_eq!(row.returns, Some("AddressesAndOrders"));
     let table = report.access_patterns_markdown();
     assert!(
-        table.contains(r#"| Addresses and orders of a customer | Query | table | `PK = CUST#{customer_id} AND SK BETWEEN "ADDR#" AND "ORDER#"…` | Address, CustomerOrder | AddressesAndOrders | ≤ 60 | 25 ms | ok |"#),
+        table.contains(r#"| Addresses and orders of a customer | Query | table | 1 | `PK = CUST#{customer_id} AND SK BETWEEN "ADDR#" AND "ORDER#"…` | Address, CustomerOrder | AddressesAndOrders | ≤ 60 | 25 ms | ok |"#),
         "{table}"
     );
     // The whole customer view from that range would never hold its
