@@ -115,7 +115,8 @@ pub mod op {
     pub use crate::future::OpFuture;
     pub use crate::model::{CreateTable, DriftCheck, Provisioned};
     pub use crate::read::{
-        Get, MultiQuery, Page, Query, ReadOperation, ReadPlan, Scan, ScanPage, SortCondition,
+        Get, MultiQuery, Page, Partial, Projected, Query, ReadOperation, ReadPlan, ReadShape, Scan,
+        ScanPage, SortCondition, Whole,
     };
     pub use crate::transact::{
         TransactDelete, TransactGet, TransactGetResult, TransactPut, Transaction,

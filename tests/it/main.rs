@@ -31,6 +31,7 @@ mod modelling;
 mod multi_key;
 mod ops;
 mod predicates;
+mod projection;
 mod query;
 mod ranges;
 mod returns;

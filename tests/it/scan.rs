@@ -339,3 +339,154 @@ async fn a_scan_resumes_every_segment_from_its_cursor() {
     let err = scan().segments(0).all::<Customer>().await.unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidExpression, "{err:?}");
 }
+
+#[tokio::test]
+async fn a_limited_page_stream_stops_at_the_limit_and_resumes_right_after_it() {
+    let (_dynamo, db, log) = logged_app_table().await;
+    seed(&db).await;
+    foreign_items(&db).await;
+    let scan = || db.scan().segments(3).page_size(4);
+    log.clear();
+    let pages: Vec<ScanPage<Vec<Customer>>> = scan().limit(10).pages().try_collect().await.unwrap();
+    let seen: Vec<u64> = pages
+        .iter()
+        .flat_map(|p| p.items.iter().map(|c| c.customer_id))
+        .collect();
+    assert_eq!(seen.len(), 10, "exactly the limit: {seen:?}");
+    // One request per page, and those of the other segments in flight
+    // when the limit was reached (dropped unread).
+    let scans = log.count("Scan");
+    assert!((pages.len()..=pages.len() + 2).contains(&scans), "{scans}");
+    // Each segment's pages come in its order, each once.
+    let mut checkpoint: HashMap<u32, Option<Cursor>> = HashMap::new();
+    for page in &pages {
+        checkpoint.insert(page.segment, page.cursor.clone());
+    }
+    // The last page was cut at the limit: its cursor resumes right after
+    // its last item, and the checkpoint of every segment loses nothing.
+    let mut resumed = scan();
+    for (segment, cursor) in checkpoint {
+        resumed = resumed.resume(segment, cursor);
+    }
+    let rest: Vec<Customer> = resumed.all().await.unwrap();
+    let mut all: Vec<u64> = seen;
+    all.extend(rest.iter().map(|c| c.customer_id));
+    all.sort_unstable();
+    assert_eq!(all, (0..30).collect::<Vec<_>>(), "each once");
+}
+
+#[tokio::test]
+async fn a_scan_over_segments_pages_as_one_listing_with_one_cursor() {
+    let (_dynamo, db, log) = logged_app_table().await;
+    seed(&db).await;
+    foreign_items(&db).await;
+    let scan = || db.scan().segments(4).page_size(7);
+    let whole: Vec<u64> = scan()
+        .all::<Customer>()
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.customer_id)
+        .collect();
+    log.clear();
+    let mut seen = Vec::new();
+    let mut cursor: Option<Cursor> = None;
+    let mut pages = 0;
+    loop {
+        let mut s = scan();
+        if let Some(at) = cursor.take() {
+            let text = at.to_string();
+            assert!(text.starts_with("p1."), "{text}");
+            s = s.after(text.parse().unwrap());
+        }
+        let page: ddb_entity::op::Page<Vec<Customer>> = s.page().await.unwrap();
+        pages += 1;
+        assert!(page.items.len() <= 7);
+        seen.extend(page.items.iter().map(|c| c.customer_id));
+        match page.cursor {
+            Some(next) => cursor = Some(next),
+            None => break,
+        }
+        assert!(pages < 20, "the listing ends");
+    }
+    // Segment after segment, each item once: the order `all` returns.
+    assert_eq!(seen, whole);
+    assert_eq!(pages, 30usize.div_ceil(7), "every page full but the last");
+    // Each page reads at most its page and the segments read ahead (4 at
+    // once by default), page_size items a request: never the table per page.
+    assert!(log.count("Scan") <= pages * 4 + 8, "{}", log.count("Scan"));
+
+    // A cursor of one scan is refused by another scan, and by a query.
+    let page: ddb_entity::op::Page<Vec<Customer>> = scan().page().await.unwrap();
+    let cursor = page.cursor.unwrap();
+    for other in [
+        db.scan().segments(3).page_size(7).after(cursor.clone()),
+        db.scan().segments(4).segment(1, 4).after(cursor.clone()),
+    ] {
+        let err = other.all::<Customer>().await.unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err:?}");
+    }
+    let err = db
+        .scan_index::<Gsi2>()
+        .segments(4)
+        .after(cursor.clone())
+        .all::<Ticket>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err:?}");
+    let err = db
+        .query(Customer::partition(1).unwrap())
+        .after(cursor)
+        .all::<Customer>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidCursor, "{err:?}");
+
+    // A segment's own cursor is taken by `after` as `resume` of it.
+    let mut stream = Box::pin(db.scan().segments(4).page_size(2).pages::<Vec<Customer>>());
+    let first = stream.try_next().await.unwrap().unwrap();
+    drop(stream);
+    let rest: Vec<Customer> = db
+        .scan()
+        .segments(4)
+        .segment(first.segment, 4)
+        .after(first.cursor.clone().unwrap())
+        .all()
+        .await
+        .unwrap();
+    let alone: Vec<Customer> = db.scan().segment(first.segment, 4).all().await.unwrap();
+    assert_eq!(rest.len() + first.items.len(), alone.len());
+}
+
+#[tokio::test]
+async fn a_throttled_scan_backs_off_within_its_budget() {
+    let dynamo = LocalDynamo::start().await.unwrap();
+    let clean = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("scan"));
+    clean.create_table_if_missing().await.unwrap();
+    seed(&clean).await;
+    let throttle = crate::support::Throttle::every(3, &["Scan"]);
+    // The SDK's own retries off: the scan's backoff is under test.
+    let config = dynamo
+        .config_builder()
+        .interceptor(throttle.clone())
+        .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+        .build();
+    let db = Db::<App>::new(
+        aws_sdk_dynamodb::Client::from_conf(config),
+        clean.table_name(),
+    );
+    let retry = ddb_entity::op::BatchRetry::new()
+        .max_attempts(10)
+        .base_delay(std::time::Duration::from_millis(1))
+        .max_delay(std::time::Duration::from_millis(10));
+    let scan = || db.scan().segments(3).page_size(5);
+    let customers: Vec<Customer> = scan().retry(retry).all().await.unwrap();
+    assert_eq!(customers.len(), 30);
+    let pages: Vec<ScanPage<Vec<Customer>>> =
+        scan().retry(retry).pages().try_collect().await.unwrap();
+    assert_eq!(pages.iter().map(|p| p.items.len()).sum::<usize>(), 30);
+    assert!(throttle.throttled() > 10, "{}", throttle.throttled());
+    // Without a budget, the first throttle ends the scan and says so.
+    let err = scan().all::<Customer>().await.unwrap_err();
+    assert!(err.is_throttled(), "{err}");
+}

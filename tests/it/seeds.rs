@@ -347,3 +347,94 @@ async fn seed_000_items_written_by_hand_come_back_in_one_query() {
     expected.insert("name".into(), s("Ada L."));
     assert_eq!(raw_get(&db, "CUST#42", "PROFILE").await, expected);
 }
+
+/// Seed 000's "customer plus their last ten orders".
+#[derive(Collection, Debug)]
+struct Recent {
+    customer: Option<Customer>,
+    orders: Vec<ShopOrder>,
+}
+
+#[tokio::test]
+async fn seed_000s_customer_plus_their_last_ten_orders_is_one_query() {
+    let dynamo = LocalDynamo::start().await.expect("a server");
+    let (client, log) = crate::support::logged_client(&dynamo);
+    let db = Db::<Shop>::new(client, dynamo.unique_table_name("seed000"));
+    db.create_table_if_missing().await.unwrap();
+    for item in seed_000_items() {
+        raw_put(&db, item).await;
+    }
+    // Fourteen more orders, one a day in April.
+    for day in 1..=14 {
+        db.put(&ShopOrder {
+            placed: date(2026, 4, day),
+            order_id: day,
+            ..shop_order()
+        })
+        .await
+        .unwrap();
+    }
+    let recent = || {
+        db.query(Customer::partition(42u64).unwrap())
+            .sk_span(Customer::sk(), ShopOrder::sk())
+            .reverse(true)
+            .limit(11)
+    };
+    log.clear();
+    let view: Recent = recent().collect().await.unwrap();
+    assert_eq!(log.operations(), ["Query"], "one contiguous read");
+    assert_eq!(view.customer, Some(customer()));
+    let days: Vec<u32> = view.orders.iter().map(|o| o.order_id).collect();
+    assert_eq!(days, (5..=14).rev().collect::<Vec<_>>(), "the ten newest");
+    let sent = &log.bodies("Query")[0];
+    assert_eq!(sent["Limit"], 11);
+    assert_eq!(sent["ScanIndexForward"], false);
+    let condition = sent["KeyConditionExpression"].as_str().unwrap();
+    assert!(condition.contains("BETWEEN"), "{condition}");
+
+    // Another program's item inside the range is read past, never counted:
+    // still the customer and ten orders (one more request to make up for
+    // it).
+    raw_put(
+        &db,
+        item(&[
+            ("PK", s("CUST#42")),
+            ("SK", s("PAYMENT#1")),
+            ("type", s("payment")),
+        ]),
+    )
+    .await;
+    log.clear();
+    let view: Recent = recent().collect().await.unwrap();
+    assert_eq!(view.customer, Some(customer()));
+    assert_eq!(view.orders.len(), 10);
+    assert!(log.count("Query") <= 2, "{:?}", log.operations());
+
+    // The classic open range now reaches the profile only: into the
+    // collection it is refused before any request, naming the member it
+    // cannot return and the call to use; alone, it reads the profile.
+    log.clear();
+    let err = db
+        .query(Customer::partition(42u64).unwrap())
+        .sk_le(Customer::sk())
+        .reverse(true)
+        .limit(11)
+        .collect::<Recent>()
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), ddb_entity::ErrorKind::InvalidExpression);
+    let message = err.to_string();
+    assert!(
+        message.contains("ShopOrder") && message.contains("sk_span"),
+        "{message}"
+    );
+    assert!(log.operations().is_empty());
+    let alone: Vec<Customer> = db
+        .query(Customer::partition(42u64).unwrap())
+        .sk_le(Customer::sk())
+        .reverse(true)
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(alone, [customer()]);
+}

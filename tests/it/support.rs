@@ -1,17 +1,25 @@
 //! What every integration test starts from.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::config::http::HttpRequest;
+use aws_sdk_dynamodb::config::interceptors::{
+    BeforeDeserializationInterceptorContextMut, BeforeTransmitInterceptorContextMut,
+};
 use aws_sdk_dynamodb::config::retry::{RetryConfig, RetryPartition, TokenBucket};
 use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-use aws_sdk_dynamodb::config::{HttpClient, RuntimeComponents, SharedHttpClient};
+use aws_sdk_dynamodb::config::{
+    ConfigBag, HttpClient, Intercept, RuntimeComponents, SharedHttpClient,
+};
+use aws_sdk_dynamodb::error::BoxError;
 use aws_smithy_runtime_api::client::http::{
     HttpConnector, HttpConnectorFuture, HttpConnectorSettings, SharedHttpConnector,
 };
 use aws_smithy_runtime_api::client::result::ConnectorError;
 use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::config_bag::{Storable, StoreReplace};
 use ddb_entity::Db;
 use ddb_entity::local::LocalDynamo;
 
@@ -301,4 +309,105 @@ pub async fn table_around<L: Around>(
         .build();
     let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), name);
     (dynamo, db, clean, layer)
+}
+
+/// Throttles one request in `every` of the operations `watched` (by their
+/// `X-Amz-Target` names): the request is sent to a table that does not
+/// exist, so the server applies nothing, and its answer becomes a
+/// `ProvisionedThroughputExceededException` (moto's error header
+/// included). Clones share their counts.
+#[derive(Debug, Clone)]
+pub struct Throttle {
+    watched: &'static [&'static str],
+    every: u64,
+    seen: Arc<AtomicU64>,
+    throttled: Arc<AtomicUsize>,
+}
+
+impl Throttle {
+    pub fn every(every: u64, watched: &'static [&'static str]) -> Self {
+        Throttle {
+            watched,
+            every,
+            seen: Arc::default(),
+            throttled: Arc::default(),
+        }
+    }
+
+    /// How many requests were throttled so far.
+    pub fn throttled(&self) -> usize {
+        self.throttled.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether the request in flight is throttled, from before signing to
+/// before deserialisation.
+#[derive(Debug, Clone)]
+struct Throttled(bool);
+
+impl Storable for Throttled {
+    type Storer = StoreReplace<Self>;
+}
+
+impl Intercept for Throttle {
+    fn name(&self) -> &'static str {
+        "Throttle"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut BeforeTransmitInterceptorContextMut<'_>,
+        _: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let request = context.request_mut();
+        let target = request.headers().get("x-amz-target").unwrap_or_default();
+        let watched = self
+            .watched
+            .iter()
+            .any(|op| target.ends_with(&format!(".{op}")));
+        let throttle = watched
+            && self
+                .seen
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(self.every);
+        cfg.interceptor_state().store_put(Throttled(throttle));
+        if throttle {
+            let bytes = request.body().bytes().ok_or("body in memory")?;
+            let mut body: serde_json::Value = serde_json::from_slice(bytes)?;
+            body["TableName"] = serde_json::json!("no-such-table-throttled");
+            let bytes = serde_json::to_vec(&body)?;
+            request
+                .headers_mut()
+                .insert("content-length", bytes.len().to_string());
+            *request.body_mut() = SdkBody::from(bytes);
+            self.throttled.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _: &RuntimeComponents,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if !cfg.load::<Throttled>().is_some_and(|t| t.0) {
+            return Ok(());
+        }
+        let response = context.response_mut();
+        *response.status_mut() = 400.try_into()?;
+        let headers = response.headers_mut();
+        headers.remove("content-length");
+        headers.remove("x-amz-crc32");
+        headers.insert("content-type", "application/x-amz-json-1.0");
+        // moto names the error in this header too, which the SDK reads first.
+        headers.remove("x-amzn-errortype");
+        let body = serde_json::json!({
+            "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+            "message": "injected: the level of configured provisioned throughput for the table was exceeded",
+        });
+        *response.body_mut() = SdkBody::from(body.to_string());
+        Ok(())
+    }
 }

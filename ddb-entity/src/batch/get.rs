@@ -2,6 +2,7 @@
 //! into a collection.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Mutex;
 
 use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
@@ -16,8 +17,10 @@ use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, PendingKey, Repr, Result};
+use crate::expr::Placeholders;
 use crate::item::{self, Item, ttl};
 use crate::key::KeyError;
+use crate::read::{Projected, ReadShape, Whole, projection};
 use crate::table::{Table, Typing};
 
 /// Keys per BatchGetItem request: DynamoDB's limit.
@@ -44,6 +47,10 @@ const MAX_KEYS: usize = 100;
 ///   mis-decoded.
 /// - Items past their time to live are hidden, as by [`Db::get`], unless
 ///   [`include_expired`](BatchGet::include_expired).
+/// - With a [`projection`](BatchGet::projection), only the attributes
+///   named are read (and the keys, the type and the time to live), and the
+///   collection comes back as a [`Partial`](crate::read::Partial): no write
+///   takes it back by mistake.
 /// - No key: nothing is sent.
 ///
 /// # Example
@@ -54,7 +61,7 @@ const MAX_KEYS: usize = 100;
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// use ddb_entity::op::{BatchGetPartial, BatchRetry};
+/// use ddb_entity::op::{BatchGetPartial, BatchRetry, Partial};
 /// use ddb_entity::{Db, Entity, local::LocalDynamo};
 /// use serde::{Deserialize, Serialize};
 ///
@@ -83,6 +90,16 @@ const MAX_KEYS: usize = 100;
 /// assert_eq!(read.items, [Customer { id: 1, name: "Ada".into() }]);
 /// assert!(read.unprocessed.is_empty());
 ///
+/// // Only the names (the keys and the type come along): no write takes
+/// // them back.
+/// let names: Partial<Vec<Customer>> = db
+///     .batch_get()
+///     .get(Customer::key(1)?)
+///     .projection(["name"])
+///     .collect()
+///     .await?;
+/// assert_eq!(names[0].name, "Ada");
+///
 /// // No key, no request.
 /// let none: Vec<Customer> = db.batch_get().collect().await?;
 /// assert!(none.is_empty());
@@ -90,7 +107,7 @@ const MAX_KEYS: usize = 100;
 /// # }
 /// ```
 #[must_use = "nothing happens until you call `.collect().await`"]
-pub struct BatchGet<'db, T: Table> {
+pub struct BatchGet<'db, T: Table, S: ReadShape = Whole> {
     db: &'db Db<T>,
     keys: Vec<PendingKey>,
     error: Option<Error>,
@@ -98,6 +115,8 @@ pub struct BatchGet<'db, T: Table> {
     include_expired: bool,
     concurrency: usize,
     retry: BatchRetry,
+    projection: Option<Vec<&'static str>>,
+    shape: PhantomData<fn() -> S>,
 }
 
 impl Entry for PendingKey {
@@ -197,11 +216,39 @@ impl<T: Table> Db<T> {
             include_expired: false,
             concurrency: DEFAULT_CONCURRENCY,
             retry: BatchRetry::default(),
+            projection: None,
+            shape: PhantomData,
         }
     }
 }
 
-impl<'db, T: Table> BatchGet<'db, T> {
+impl<'db, T: Table> BatchGet<'db, T, Whole> {
+    /// Read only these attributes of each item (a `ProjectionExpression`),
+    /// plus the keys, the type and the time-to-live attributes typed reads
+    /// need: the collection comes back as a
+    /// [`Partial`](crate::read::Partial), its entities' other fields at
+    /// their absent values. Saves bandwidth, not read capacity.
+    ///
+    /// See [the example](BatchGet#example).
+    pub fn projection(
+        self,
+        attributes: impl IntoIterator<Item = &'static str>,
+    ) -> BatchGet<'db, T, Projected> {
+        BatchGet {
+            db: self.db,
+            keys: self.keys,
+            error: self.error,
+            consistent: self.consistent,
+            include_expired: self.include_expired,
+            concurrency: self.concurrency,
+            retry: self.retry,
+            projection: Some(attributes.into_iter().collect()),
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
     /// Reads the entity with `key`.
     ///
     /// See [the example](BatchGet#example).
@@ -308,7 +355,7 @@ impl<'db, T: Table> BatchGet<'db, T> {
     /// unanswered when the retry budget runs out.
     ///
     /// See [the example](BatchGet#example).
-    pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
+    pub async fn collect<C: Collection<Table = T>>(self) -> Result<S::Of<C>> {
         let table = self.db.table_name().to_owned();
         let (read, outcome) = self.run::<C>().await?;
         match outcome {
@@ -328,11 +375,13 @@ impl<'db, T: Table> BatchGet<'db, T> {
     /// that fails for good (no such table, …) is still an error.
     ///
     /// See [the example](BatchGet#example).
-    pub async fn collect_partial<C: Collection<Table = T>>(self) -> Result<BatchGetPartial<C>> {
+    pub async fn collect_partial<C: Collection<Table = T>>(
+        self,
+    ) -> Result<BatchGetPartial<S::Of<C>>> {
         self.run::<C>().await.map(|(read, _)| read)
     }
 
-    async fn run<C: Collection<Table = T>>(self) -> Result<(BatchGetPartial<C>, Outcome)> {
+    async fn run<C: Collection<Table = T>>(self) -> Result<(BatchGetPartial<S::Of<C>>, Outcome)> {
         let table = self.db.table_name();
         let names = EntityNames::of(self.keys.iter().map(|k| k.entity));
         let span = tracing::info_span!(
@@ -357,7 +406,7 @@ impl<'db, T: Table> BatchGet<'db, T> {
             let keys = distinct::<C>(self.keys)?;
             if keys.is_empty() {
                 let empty = BatchGetPartial {
-                    items: C::default(),
+                    items: S::of(C::default()),
                     unprocessed: Vec::new(),
                 };
                 return Ok((empty, Outcome::Complete));
@@ -375,10 +424,18 @@ impl<'db, T: Table> BatchGet<'db, T> {
             let client = self.db.client();
             let schema = T::SCHEMA.primary;
             let consistent = self.consistent;
+            let mut p = Placeholders::default();
+            let projected = self.projection.as_ref().map(|attributes| {
+                projection(&T::SCHEMA, T::SCHEMA.primary, &[], attributes, &mut p)
+            });
+            let names = p.names_or_none();
+            let (projected, names) = (&projected, &names);
             let send = |keys: Vec<Item>| async move {
                 let request = KeysAndAttributes::builder()
                     .set_keys(Some(keys))
                     .set_consistent_read(consistent.then_some(true))
+                    .set_projection_expression(projected.clone())
+                    .set_expression_attribute_names(names.clone())
                     .build()
                     .map_err(|err| {
                         Failure::Fatal(
@@ -440,43 +497,8 @@ impl<'db, T: Table> BatchGet<'db, T> {
                 .into());
             }
 
-            let now = self.db.now();
-            let mut found = Vec::new();
-            for item in report.outputs.into_iter().flatten() {
-                if !self.include_expired && ttl::is_expired(&item, &T::SCHEMA, now) {
-                    continue;
-                }
-                let Some(&(position, entity, entity_type)) = key_of(&item, schema)
-                    .and_then(|(p, s)| asked.get(&(p.to_owned(), s.to_owned())))
-                else {
-                    tracing::warn!("BatchGetItem returned an item for a key that was not asked");
-                    continue;
-                };
-                // On a table typed by key the key asked for is the type:
-                // demultiplexing parses it against the members' templates.
-                match item::type_tag(&item, &T::SCHEMA) {
-                    _ if T::SCHEMA.typing == Typing::Key => {}
-                    None if T::SCHEMA.typing.reads_keys() => {}
-                    Some(found) if found == entity_type => {}
-                    found => {
-                        return Err(Repr::WrongType {
-                            entity,
-                            expected: entity_type,
-                            found: found.map(str::to_owned),
-                        }
-                        .into());
-                    }
-                }
-                found.push((position, item));
-            }
-            found.sort_by_key(|(position, _)| *position);
-            span.record("items", found.len());
-            let mut items = C::default();
-            for (_, mut item) in found {
-                // Read by primary key: that is the key verified on decoding.
-                keep_keys_found_by(&mut item, &T::SCHEMA, None);
-                demultiplex(&mut items, item, UnknownItems::Error)?;
-            }
+            let outputs = report.outputs.into_iter().flatten();
+            let items: C = found(outputs, &asked, self.include_expired, self.db.now())?;
             let outcome = if report.unprocessed.is_empty() {
                 Outcome::Complete
             } else {
@@ -486,7 +508,7 @@ impl<'db, T: Table> BatchGet<'db, T> {
                 }
             };
             let read = BatchGetPartial {
-                items,
+                items: S::of(items),
                 unprocessed: report.unprocessed,
             };
             Ok((read, outcome))
@@ -494,6 +516,57 @@ impl<'db, T: Table> BatchGet<'db, T> {
         .instrument(span)
         .await
     }
+}
+
+/// The one decoding of a batch read's answers: items past their time to
+/// live hidden (unless `include_expired`), each item checked to be of the
+/// entity type its key was asked as (`asked`: its place in the order of
+/// the keys, its entity and type), then demultiplexed in the order of the
+/// keys, stored keys verified.
+fn found<C: Collection>(
+    outputs: impl Iterator<Item = Item>,
+    asked: &HashMap<(String, String), (usize, &'static str, &'static str)>,
+    include_expired: bool,
+    now: std::time::SystemTime,
+) -> Result<C> {
+    let schema = C::Table::SCHEMA;
+    let mut found = Vec::new();
+    for item in outputs {
+        if !include_expired && ttl::is_expired(&item, &schema, now) {
+            continue;
+        }
+        let Some(&(position, entity, entity_type)) = key_of(&item, schema.primary)
+            .and_then(|(p, s)| asked.get(&(p.to_owned(), s.to_owned())))
+        else {
+            tracing::warn!("BatchGetItem returned an item for a key that was not asked");
+            continue;
+        };
+        // On a table typed by key the key asked for is the type:
+        // demultiplexing parses it against the members' templates.
+        match item::type_tag(&item, &schema) {
+            _ if schema.typing == Typing::Key => {}
+            None if schema.typing.reads_keys() => {}
+            Some(found) if found == entity_type => {}
+            found => {
+                return Err(Repr::WrongType {
+                    entity,
+                    expected: entity_type,
+                    found: found.map(str::to_owned),
+                }
+                .into());
+            }
+        }
+        found.push((position, item));
+    }
+    found.sort_by_key(|(position, _)| *position);
+    tracing::Span::current().record("items", found.len());
+    let mut items = C::default();
+    for (_, mut item) in found {
+        // Read by primary key: that is the key verified on decoding.
+        keep_keys_found_by(&mut item, &schema, None);
+        demultiplex(&mut items, item, UnknownItems::Error)?;
+    }
+    Ok(items)
 }
 
 enum Outcome {

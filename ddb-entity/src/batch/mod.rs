@@ -11,8 +11,7 @@ mod write;
 
 pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
-#[cfg(feature = "evolve")]
-pub(crate) use retry::Jitter;
+pub(crate) use retry::{Jitter, backoff};
 pub use write::BatchWrite;
 
 use std::fmt;

@@ -1,6 +1,11 @@
 //! The retry budget of a batch, and full-jitter exponential backoff.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::Client;
+
+use crate::db::pause;
+use crate::error::{Error, Result};
 
 /// How a batch retries what DynamoDB did not process: the writes it
 /// returns as `UnprocessedItems`, the keys it returns as `UnprocessedKeys`,
@@ -136,6 +141,31 @@ impl Default for BatchRetry {
     fn default() -> Self {
         BatchRetry::new()
     }
+}
+
+/// Before retrying a request that failed with `err`: `Err(err)` when it is
+/// not worth retrying (not [`Error::is_retryable`]) or `retry`'s budget is
+/// spent, else a pause with full jitter and `Ok`. The one backoff of every
+/// request sent again on its own (a read engine's page, a job's write).
+pub(crate) async fn backoff(
+    client: &Client,
+    retry: &BatchRetry,
+    jitter: &mut Jitter,
+    retries: &mut u32,
+    started: Instant,
+    err: Error,
+) -> Result<()> {
+    if !err.is_retryable() || *retries + 1 >= retry.attempts() {
+        return Err(err);
+    }
+    let delay = jitter.delay(retry, *retries);
+    if !retry.in_time(started.elapsed() + delay) {
+        return Err(err);
+    }
+    tracing::debug!(retry = *retries, ?delay, error = %err, "retrying after a transient failure");
+    *retries += 1;
+    pause(client, delay).await;
+    Ok(())
 }
 
 /// Full jitter: a uniform pause in `[0, ceiling]`, from xorshift64*.

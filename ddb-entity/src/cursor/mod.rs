@@ -4,6 +4,7 @@ mod multi;
 mod scope;
 #[cfg(feature = "sealed-cursors")]
 mod seal;
+mod segments;
 mod shards;
 mod wire;
 
@@ -42,9 +43,12 @@ pub(crate) use shards::ShardPosition;
 /// `CUST#00000000000000000042` / `ORDER#2026-03-14#00000000000000009003`:
 /// 98 characters unsealed, 110 sealed (115 with an expiry). A sealed
 /// cursor carries only what its query does not know — the key values
-/// other than the partition — plus its nonce and tag, so it is longer than
-/// the unsealed cursor of the same position, on the table and on a global
-/// secondary index alike (whose cursor also holds the table's keys).
+/// other than the partition — plus its nonce and tag. On the table the
+/// nonce and tag outweigh the partition left out, so it is the longer;
+/// on a global secondary index, whose cursor also holds the table's keys,
+/// the same position is 193 characters unsealed and 179 sealed (the index
+/// partition and the attribute names left out outweigh them). Plan for a
+/// few hundred characters either way.
 /// Refusals are [`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor),
 /// with the detail in [`Error::cursor_fault`](crate::error::Error::cursor_fault).
 ///
@@ -98,6 +102,9 @@ enum Form {
     /// The index, key condition and typed key of a multi-attribute index
     /// query, checked on use.
     Multi(Vec<u8>),
+    /// Where each segment of a scan read as one listing stands, checked on
+    /// use.
+    Segments(Vec<u8>),
 }
 
 /// The text prefix of each form: the version of its format.
@@ -105,6 +112,7 @@ const PLAIN: &str = "c2";
 const SEALED: &str = "s1";
 const SHARDS: &str = "m2";
 const MULTI: &str = "k1";
+const SEGMENTS: &str = "p1";
 /// The sharded form before the merged position was part of it.
 const SHARDS_V1: &str = "m1";
 
@@ -170,6 +178,10 @@ impl Cursor {
                 CursorFault::Mismatch,
                 "it is the cursor of a query of a multi-attribute index",
             )),
+            (Form::Segments(_), _) => Err(invalid(
+                CursorFault::Mismatch,
+                "it is the cursor of a scan's page; a query resumes only from its own cursors",
+            )),
             (Form::Plain(_) | Form::Shards(_) | Form::Multi(_), Some(_)) => {
                 Err(sealing_mismatch(false))
             }
@@ -206,7 +218,7 @@ impl Cursor {
         let mismatch = |reason: String| invalid(CursorFault::Mismatch, reason);
         let Form::Plain(position) = &self.0 else {
             return Err(mismatch(
-                "it is a sealed query cursor; a scan resumes only from its own cursors".into(),
+                "it is not a scan segment's cursor (`ScanPage::cursor`); a scan resumes a segment only from its own cursors".into(),
             ));
         };
         if position.index != scan_scope(index, segment, total) {
@@ -228,6 +240,16 @@ impl Cursor {
             )));
         }
         Ok(position.to_item())
+    }
+
+    /// The segment a scan segment's cursor ([`Cursor::for_scan`]) is of,
+    /// `None` for any other cursor.
+    pub(crate) fn scan_segment(&self) -> Option<u32> {
+        let Form::Plain(position) = &self.0 else {
+            return None;
+        };
+        let (_, place) = position.index.split_once("\u{0}scan\u{0}")?;
+        place.split_once('/')?.0.parse().ok()
     }
 
     /// Whether the cursor is sealed (`s1.…`): made by a handle with
@@ -365,6 +387,7 @@ impl fmt::Display for Cursor {
             Form::Sealed(sealed) => (SEALED, sealed.clone()),
             Form::Shards(positions) => (SHARDS, positions.encode()),
             Form::Multi(bytes) => (MULTI, bytes.clone()),
+            Form::Segments(bytes) => (SEGMENTS, bytes.clone()),
         };
         let mut text = String::with_capacity(3 + bytes.len().div_ceil(3) * 4);
         text.push_str(version);
@@ -391,6 +414,10 @@ impl fmt::Debug for Cursor {
                 .debug_struct("Cursor")
                 .field("multi_bytes", &bytes.len())
                 .finish(),
+            Form::Segments(bytes) => f
+                .debug_struct("Cursor")
+                .field("segments_bytes", &bytes.len())
+                .finish(),
             Form::Shards(positions) => f
                 .debug_struct("Cursor")
                 .field("index", &positions.index())
@@ -416,6 +443,7 @@ impl FromStr for Cursor {
             PLAIN => Ok(Cursor(Form::Plain(Position::decode(&bytes()?)?))),
             SHARDS => Ok(Cursor(Form::Shards(Positions::decode(&bytes()?)?))),
             MULTI => Ok(Cursor(Form::Multi(bytes()?))),
+            SEGMENTS => Ok(Cursor(Form::Segments(bytes()?))),
             SHARDS_V1 => Err(invalid(
                 CursorFault::Outdated,
                 "it is a sharded cursor of an earlier format (per-shard positions only, `m1.`), which could repeat items written below the merged position; start the listing again",

@@ -190,7 +190,9 @@ mod sealed {
     fn bytes(cursor: &Cursor) -> &[u8] {
         match &cursor.0 {
             Form::Sealed(bytes) => bytes,
-            Form::Plain(_) | Form::Shards(_) | Form::Multi(_) => panic!("not sealed"),
+            Form::Plain(_) | Form::Shards(_) | Form::Multi(_) | Form::Segments(_) => {
+                panic!("not sealed")
+            }
         }
     }
 
@@ -706,6 +708,97 @@ mod shards {
                     "byte {at} bit {bit}"
                 );
             }
+        }
+    }
+}
+
+mod segments {
+    use super::*;
+
+    fn positions() -> Vec<(u32, ShardPosition)> {
+        vec![
+            (0, ShardPosition::Done),
+            (1, ShardPosition::After(table_key())),
+            (2, ShardPosition::Start),
+            (3, ShardPosition::Start),
+        ]
+    }
+
+    #[test]
+    fn a_scan_cursor_round_trips_leaving_out_segments_at_their_start() {
+        let cursor = Cursor::at_segments(None, 4, &positions()).unwrap();
+        let text = cursor.to_string();
+        assert!(text.starts_with("p1."), "{text}");
+        let parsed: Cursor = text.parse().unwrap();
+        assert_eq!(parsed, cursor);
+        let resumed = parsed.resume_segments(None, 4, &["PK", "SK"]).unwrap();
+        assert_eq!(resumed, positions()[..2]);
+        // Not a segment's own cursor, nor any query's.
+        assert_eq!(parsed.scan_segment(), None);
+        assert_eq!(
+            fault(parsed.resume(&scope(None, PK), None, now())),
+            CursorFault::Mismatch
+        );
+        let segment = Cursor::for_scan(None, 2, 4, &table_key()).unwrap();
+        assert_eq!(segment.scan_segment(), Some(2));
+        assert_eq!(
+            fault(segment.resume_segments(None, 4, &["PK", "SK"])),
+            CursorFault::Mismatch
+        );
+    }
+
+    #[test]
+    fn a_scan_cursor_of_another_scan_is_refused() {
+        let cursor = Cursor::at_segments(None, 4, &positions()).unwrap();
+        for (index, total, keys) in [
+            (Some("GSI1"), 4, &["GSI1PK", "GSI1SK", "PK", "SK"][..]),
+            (None, 3, &["PK", "SK"][..]),
+            (None, 4, &["PK"][..]),
+        ] {
+            assert_eq!(
+                fault(cursor.resume_segments(index, total, keys)),
+                CursorFault::Mismatch,
+                "{index:?} {total}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_malformed_scan_cursor_is_refused_never_a_panic() {
+        let text = Cursor::at_segments(None, 4, &positions())
+            .unwrap()
+            .to_string();
+        for len in 3..text.len() {
+            if let Ok(cursor) = text[..len].parse::<Cursor>() {
+                assert!(
+                    cursor.resume_segments(None, 4, &["PK", "SK"]).is_err(),
+                    "{len}"
+                );
+            }
+        }
+        // Every low bit of every byte flipped: refused or read as another
+        // position of this scan, never a panic.
+        let Form::Segments(bytes) = Cursor::at_segments(None, 4, &positions()).unwrap().0 else {
+            unreachable!()
+        };
+        for at in 0..bytes.len() {
+            for bit in 0..7 {
+                let mut forged = bytes.clone();
+                forged[at] ^= 1 << bit;
+                let _ = Cursor(Form::Segments(forged)).resume_segments(None, 4, &["PK", "SK"]);
+            }
+        }
+        // Segments out of order, out of range, or of an unknown tag.
+        let mut header = Vec::new();
+        wire::put_field(&mut header, b"");
+        wire::put_varint(&mut header, 4);
+        for entries in [vec![2u8, 2, 2, 1, 2], vec![1, 7, 2], vec![1, 1, 9]] {
+            let mut forged = header.clone();
+            forged.extend(entries);
+            assert_eq!(
+                fault(Cursor(Form::Segments(forged)).resume_segments(None, 4, &["PK", "SK"])),
+                CursorFault::Malformed
+            );
         }
     }
 }

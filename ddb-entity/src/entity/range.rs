@@ -5,6 +5,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::SortKey;
+use super::keys::KeySpace;
 use crate::error::Result;
 use crate::key::prefix_upper_bound;
 
@@ -40,10 +41,16 @@ use crate::key::prefix_upper_bound;
 /// **Collections.** The range is the same whatever the query decodes into.
 /// On a partition holding several entity types, a range built from one
 /// entity's key selects that entity's items only — `sk_lt(Order::sk()…)`
-/// reads no `ADDR#` or `PROFILE` item, even into a collection that holds
-/// them. To read across entity types in one range, bound it on both sides
-/// with keys of those types: `between(Address::sk(), Order::sk())` reads
-/// every address and every order. Templates nested inside another's
+/// reads no `ADDR#` or `PROFILE` item. To read across entity types in one
+/// range, span them: [`span(Customer::sk(), Order::sk())`](Self::span)
+/// (or bound it on both sides, `between(Address::sk(), Order::sk())`).
+/// An open range built from the key of a template without holes holds
+/// that one key or nothing: `sk_le(Customer::sk())` in reverse, the
+/// classic "profile and newest orders" that once reached the orders, is
+/// the profile alone. Read into a collection with a member it can never
+/// return, such a range is refused before any request
+/// ([`ErrorKind::InvalidExpression`](crate::error::ErrorKind::InvalidExpression)),
+/// naming the member and `sk_span`. Templates nested inside another's
 /// (`ORDER#{placed}#{id}#LINE#{n}` under `ORDER#{placed}#{id}`) share its
 /// key space, and lie inside a prefix range of it.
 ///
@@ -88,6 +95,9 @@ use crate::key::prefix_upper_bound;
 pub struct SortRange<I> {
     /// `None`: the range holds nothing.
     bounds: Option<Bounds>,
+    /// An open range (`lt`, `le`, `gt`, `ge`): the key space it was
+    /// bounded to, for the error of a collection read it cannot serve.
+    space: Option<KeySpace>,
     index: PhantomData<fn() -> I>,
 }
 
@@ -129,8 +139,17 @@ impl<I> SortRange<I> {
         };
         SortRange {
             bounds,
+            space: None,
             index: PhantomData,
         }
+    }
+
+    /// The same range, an open one bounded to `space`.
+    fn within(mut self, space: &KeySpace) -> Self {
+        if space.low().is_some() {
+            self.space = Some(space.clone());
+        }
+        self
     }
 
     /// The range from `low` through `high`, for tests below the typed
@@ -143,6 +162,7 @@ impl<I> SortRange<I> {
     fn nothing() -> Self {
         SortRange {
             bounds: None,
+            space: None,
             index: PhantomData,
         }
     }
@@ -167,13 +187,57 @@ impl<I> SortRange<I> {
         Ok(Self::new(low.first()?, high.last()?))
     }
 
+    /// Everything `a` and `b` denote and every sort key between them,
+    /// whichever sorts first: one contiguous range across entity types,
+    /// for a collection read of several members in one Query — the
+    /// customer's `PROFILE` and the `ORDER#…` items before it,
+    /// `span(Customer::sk(), Order::sk())`, is `ORDER#` through `PROFILE`
+    /// (see [`Query::sk_span`](crate::read::Query::sk_span)).
+    ///
+    /// ```
+    /// # use ddb_entity::{Entity, Primary, SortRange};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{n}")]
+    /// struct Address { customer_id: u64, n: u32 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{id}")]
+    /// struct Order { customer_id: u64, placed: u32, id: u64 }
+    ///
+    /// let span: SortRange<Primary<App>> = SortRange::span(Customer::sk(), Order::sk())?;
+    /// assert_eq!(span, SortRange::span(Order::sk(), Customer::sk())?, "either order");
+    /// assert!(span.contains("PROFILE"));
+    /// assert!(span.contains(Order { customer_id: 1, placed: 20260314, id: 9 }.primary_key()?.sort()));
+    /// assert!(!span.contains(Address { customer_id: 1, n: 1 }.primary_key()?.sort()));
+    /// # Ok::<(), ddb_entity::Error>(())
+    /// ```
+    pub fn span(a: impl Into<SortKey<I>>, b: impl Into<SortKey<I>>) -> Result<Self> {
+        let (a, b) = (a.into(), b.into());
+        // `None` is no bound: the least lower bound, the greatest upper.
+        let low = match (a.first()?, b.first()?) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            _ => None,
+        };
+        let high = match (a.last()?, b.last()?) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
+        Ok(Self::new(low, high))
+    }
+
     /// The key space of `sk`'s template before `sk` and everything under it.
     ///
     /// See [the example](SortRange#example).
     pub fn lt(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(match sk.before()? {
-            Some(before) => Self::new(sk.space().low(), Some(before)),
+            Some(before) => Self::new(sk.space().low(), Some(before)).within(sk.space()),
             None => Self::nothing(),
         })
     }
@@ -184,7 +248,7 @@ impl<I> SortRange<I> {
     /// See [the example](SortRange#example).
     pub fn le(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
-        Ok(Self::new(sk.space().low(), sk.last()?))
+        Ok(Self::new(sk.space().low(), sk.last()?).within(sk.space()))
     }
 
     /// The key space of `sk`'s template after `sk` and everything under it.
@@ -193,7 +257,7 @@ impl<I> SortRange<I> {
     pub fn gt(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
         Ok(match sk.after()? {
-            Some(after) => Self::new(Some(after), sk.space().high()),
+            Some(after) => Self::new(Some(after), sk.space().high()).within(sk.space()),
             None => Self::nothing(),
         })
     }
@@ -204,7 +268,7 @@ impl<I> SortRange<I> {
     /// See [the example](SortRange#example).
     pub fn ge(sk: impl Into<SortKey<I>>) -> Result<Self> {
         let sk = sk.into();
-        Ok(Self::new(sk.first()?, sk.space().high()))
+        Ok(Self::new(sk.first()?, sk.space().high()).within(sk.space()))
     }
 
     /// Whether the range holds no sort key at all; a query of it returns
@@ -250,8 +314,38 @@ impl<I> SortRange<I> {
     pub(crate) fn erased(self) -> SortRange<()> {
         SortRange {
             bounds: self.bounds,
+            space: self.space,
             index: PhantomData,
         }
+    }
+
+    /// For an open range built from the key of a template without holes
+    /// (`PROFILE`), that one key: the range holds it or nothing.
+    pub(crate) fn open_on_one_key(&self) -> Option<&str> {
+        match self.space.as_ref()? {
+            KeySpace::Exact(key) => Some(key),
+            KeySpace::Prefix(_) => None,
+        }
+    }
+
+    /// Whether the range holds any key of a template whose keys all start
+    /// with `literal` (`exact`: whose one key is `literal`).
+    pub(crate) fn reaches(&self, literal: &str, exact: bool) -> bool {
+        let Some(bounds) = &self.bounds else {
+            return false;
+        };
+        if exact {
+            return self.contains(literal);
+        }
+        let top = prefix_upper_bound(literal);
+        bounds
+            .low
+            .as_ref()
+            .is_none_or(|low| low.as_bytes() <= top.as_bytes())
+            && bounds
+                .high
+                .as_ref()
+                .is_none_or(|high| literal.as_bytes() <= high.as_bytes())
     }
 
     /// The condition to send, in its plainest form.
@@ -276,6 +370,7 @@ impl<I> Clone for SortRange<I> {
     fn clone(&self) -> Self {
         SortRange {
             bounds: self.bounds.clone(),
+            space: self.space.clone(),
             index: PhantomData,
         }
     }

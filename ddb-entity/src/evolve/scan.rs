@@ -1,22 +1,24 @@
 //! One segment of a job's scan, page by page, raw: the items exactly as
-//! stored (a job compares them with what it would write), throttling
-//! retried with the batch engine's backoff.
+//! stored (a job compares them with what it would write). Each page is one
+//! request of the read engine's (`read/engine/page.rs`'s `send`: metered,
+//! counted, throttling and transient failures retried with the batch
+//! engine's backoff within the job's budget); this file only says what the
+//! job's scan asks for and turns positions into checkpoints.
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::checkpoint::SegmentPosition;
-use crate::batch::{BatchRetry, Jitter};
+use crate::batch::BatchRetry;
+pub(crate) use crate::batch::backoff;
 use crate::capacity::Capacity;
 use crate::cursor::Cursor;
-use crate::db::pause;
 use crate::error::Repr;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::item::Item;
-use crate::read::engine::{Items, Operation, Rendered, Target, Totals, page};
+use crate::read::engine::{Items, Operation, Rendered, Request, Target, Totals, page};
 use crate::table::KeySchema;
 
 /// What every page request of one job's scan shares.
@@ -75,101 +77,49 @@ impl ScanSpec {
     /// The page of `segment` from `start`, retried within the budget when
     /// the request is throttled or fails transiently.
     pub(crate) async fn page(&self, segment: u32, start: Option<Item>) -> Result<RawPage> {
-        let started = Instant::now();
-        let mut jitter = Jitter::new(u64::from(segment));
-        let mut retries = 0u32;
-        loop {
-            let target = Target {
-                client: &self.client,
-                table: &self.table,
-                meter: self.meter.as_ref(),
-                now: std::time::SystemTime::now(),
-            };
-            let rendered = Rendered {
-                operation: Operation::Scan {
-                    segment: (self.segments > 1).then_some((segment, self.segments)),
-                },
-                index: None,
-                filter: self.filter.as_ref().map(|f| f.expression.clone()),
-                projection: None,
-                names: self.filter.as_ref().map(|f| f.names.clone()),
-                values: self.filter.as_ref().map(|f| f.values.clone()),
-                // The job compares what it read with what it writes.
-                consistent: true,
-                count: false,
-            };
-            let mut totals = Totals::default();
-            let sent = page::send(
-                target,
-                &rendered,
-                start.clone(),
-                self.page_size,
-                Items::Raw,
-                &mut totals,
-            )
-            .await;
-            match sent {
-                Ok(answer) => {
-                    let (items, scanned) = (answer.items, answer.scanned);
-                    let last = answer.last_key;
-                    let last = match last {
-                        Some(key) if self.any_key_types => Some(tag_key(&self.table, key)?),
-                        other => other,
-                    };
-                    let next = match last {
-                        Some(key) => SegmentPosition::After(Cursor::for_scan(
-                            None,
-                            segment,
-                            self.segments,
-                            &key,
-                        )?),
-                        None => SegmentPosition::Done,
-                    };
-                    return Ok(RawPage {
-                        items,
-                        scanned,
-                        next,
-                        retries,
-                    });
-                }
-                Err(err) => {
-                    backoff(
-                        &self.client,
-                        &self.retry,
-                        &mut jitter,
-                        &mut retries,
-                        started,
-                        err,
-                    )
-                    .await?;
-                }
+        let target = Target {
+            client: &self.client,
+            table: &self.table,
+            meter: self.meter.as_ref(),
+            now: std::time::SystemTime::now(),
+        };
+        let rendered = Rendered {
+            operation: Operation::Scan,
+            index: None,
+            filter: self.filter.as_ref().map(|f| f.expression.clone()),
+            projection: None,
+            names: self.filter.as_ref().map(|f| f.names.clone()),
+            values: self.filter.as_ref().map(|f| f.values.clone()),
+            // The job compares what it read with what it writes.
+            consistent: true,
+            count: false,
+        };
+        let request = Request {
+            rendered: &rendered,
+            segment: (self.segments > 1).then_some((segment, self.segments)),
+            start: start.as_ref(),
+            limit: self.page_size,
+        };
+        let mut totals = Totals::default();
+        let answer =
+            page::send(target, request, Items::Raw, Some(&self.retry), &mut totals).await?;
+        let last = match answer.last_key {
+            Some(key) if self.any_key_types => Some(tag_key(&self.table, key)?),
+            other => other,
+        };
+        let next = match last {
+            Some(key) => {
+                SegmentPosition::After(Cursor::for_scan(None, segment, self.segments, &key)?)
             }
-        }
+            None => SegmentPosition::Done,
+        };
+        Ok(RawPage {
+            items: answer.items,
+            scanned: answer.scanned,
+            next,
+            retries: totals.retries,
+        })
     }
-}
-
-/// Before retrying a request that failed with `err`: `Err(err)` when it is
-/// not worth retrying or the budget is spent, else a pause with full
-/// jitter (the batch engine's [`BatchRetry`] policy) and `Ok`.
-pub(crate) async fn backoff(
-    client: &Client,
-    retry: &BatchRetry,
-    jitter: &mut Jitter,
-    retries: &mut u32,
-    started: Instant,
-    err: Error,
-) -> Result<()> {
-    if !err.is_retryable() || *retries + 1 >= retry.attempts() {
-        return Err(err);
-    }
-    let delay = jitter.delay(retry, *retries);
-    if !retry.in_time(started.elapsed() + delay) {
-        return Err(err);
-    }
-    tracing::debug!(retry = *retries, ?delay, error = %err, "retrying after a transient failure");
-    *retries += 1;
-    pause(client, delay).await;
-    Ok(())
 }
 
 impl ScanSpec {

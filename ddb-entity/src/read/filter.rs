@@ -39,6 +39,16 @@ impl Reading {
             members: T::MEMBERS,
         }
     }
+
+    /// Every item as it is stored, of any type (the survey's raw scan).
+    #[cfg(feature = "survey")]
+    pub(crate) fn raw() -> Self {
+        Reading {
+            collection: "(raw)",
+            types: &[],
+            members: &[],
+        }
+    }
 }
 
 /// The filters of one query or scan: each entity's conditions, joined by

@@ -1,16 +1,21 @@
 //! GetItem: one entity by its whole primary key.
 
+use std::marker::PhantomData;
+
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use tracing::Instrument;
 
 use crate::db::Db;
 use crate::entity::{Entity, Key, convert};
 use crate::error::{Error, Result};
+use crate::expr::Placeholders;
 use crate::future::into_future;
-use crate::item::ttl;
+use crate::item::{Item, ttl};
 use crate::table::Table;
 
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
+use super::query::projection;
+use super::shape::{Projected, ReadShape, Whole};
 
 /// Reads one entity by key: `Ok(None)` when there is no such item. Made by
 /// [`Db::get`].
@@ -18,12 +23,46 @@ use super::plan::{ReadOperation, ReadPlan, SortCondition};
 /// **Retrying** is safe: a read changes nothing (the SDK's retries resend
 /// it as is). The write token the library stores is never part of the
 /// entity read.
+///
+/// # Example
+///
+/// Every setting; [`projection`](Get::projection) reads only the
+/// attributes named (and the keys and the type), into a
+/// [`Partial`](crate::read::Partial):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, local::LocalDynamo};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK", ttl_attribute: "expires" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+/// #[entity(table = App, pk = "SESSION#{id}", sk = "SESSION")]
+/// struct Session { id: u64, user: String, #[serde(default)] data: String, expires: u64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// db.put(&Session { id: 1, user: "ada".into(), data: "x".repeat(4000), expires: 1_000 }).await?;
+/// // Past its time to live and not deleted yet: hidden unless asked for.
+/// assert!(db.get(Session::key(1)?).await?.is_none());
+/// let session = db.get(Session::key(1)?).consistent_read(true).include_expired(true).send().await?;
+/// assert_eq!(session.unwrap().data.len(), 4000);
+///
+/// // Only the user (the keys and the time to live come along).
+/// let user = db.get(Session::key(1)?).projection(["user"]).include_expired(true).await?.unwrap();
+/// assert_eq!((user.user.as_str(), user.data.as_str(), user.expires), ("ada", "", 1_000));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until you call `.send().await` (or `.await`)"]
-pub struct Get<'db, E: Entity> {
+pub struct Get<'db, E: Entity, S: ReadShape = Whole> {
     db: &'db Db<E::Table>,
     key: Key<E>,
     consistent: bool,
     include_expired: bool,
+    projection: Option<Vec<&'static str>>,
+    shape: PhantomData<fn() -> S>,
 }
 
 impl<T: Table> Db<T> {
@@ -55,12 +94,41 @@ impl<T: Table> Db<T> {
             key,
             consistent: false,
             include_expired: false,
+            projection: None,
+            shape: PhantomData,
         }
     }
 }
 
-impl<E: Entity> Get<'_, E> {
+impl<'db, E: Entity> Get<'db, E, Whole> {
+    /// Read only these attributes (a `ProjectionExpression`), plus the
+    /// key attributes, the type attribute and the time-to-live attribute,
+    /// which typed reads need (stored-key verification, routing, hiding
+    /// expired items): the entity comes back as a
+    /// [`Partial`](crate::read::Partial), its other fields at their absent
+    /// values (`Option`s, `#[serde(default)]`). A projection saves
+    /// bandwidth, not read capacity: DynamoDB bills the whole item.
+    ///
+    /// See [the example](Get#example).
+    pub fn projection(
+        self,
+        attributes: impl IntoIterator<Item = &'static str>,
+    ) -> Get<'db, E, Projected> {
+        Get {
+            db: self.db,
+            key: self.key,
+            consistent: self.consistent,
+            include_expired: self.include_expired,
+            projection: Some(attributes.into_iter().collect()),
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<E: Entity, S: ReadShape> Get<'_, E, S> {
     /// A strongly consistent read (twice the read capacity).
+    ///
+    /// See [the example](Get#example).
     pub fn consistent_read(mut self, consistent: bool) -> Self {
         self.consistent = consistent;
         self
@@ -68,6 +136,8 @@ impl<E: Entity> Get<'_, E> {
 
     /// Also return an item past its time to live that DynamoDB has not
     /// deleted yet (by default such an item reads as `None`).
+    ///
+    /// See [the example](Get#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -104,7 +174,7 @@ impl<E: Entity> Get<'_, E> {
                 None => SortCondition::All,
             },
             filter: None,
-            projection: None,
+            projection: self.projection.clone(),
             reverse: false,
             limit: Some(1),
             consistent: self.consistent,
@@ -112,7 +182,9 @@ impl<E: Entity> Get<'_, E> {
     }
 
     /// Sends the GetItem.
-    pub async fn send(self) -> Result<Option<E>> {
+    ///
+    /// See [the example](Get#example).
+    pub async fn send(self) -> Result<Option<S::Of<E>>> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
             "ddb.get",
@@ -123,6 +195,12 @@ impl<E: Entity> Get<'_, E> {
             consumed_wcu = tracing::field::Empty,
         );
         async move {
+            let schema = E::Table::SCHEMA;
+            let mut p = Placeholders::default();
+            let projected = self
+                .projection
+                .as_ref()
+                .map(|attributes| projection(&schema, schema.primary, &[], attributes, &mut p));
             let mut charge = self.db.charge();
             let output = self
                 .db
@@ -131,6 +209,8 @@ impl<E: Entity> Get<'_, E> {
                 .table_name(table)
                 .set_key(Some(self.key.to_attributes()))
                 .consistent_read(self.consistent)
+                .set_projection_expression(projected)
+                .set_expression_attribute_names(p.names_or_none())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send()
                 .await;
@@ -144,16 +224,26 @@ impl<E: Entity> Get<'_, E> {
                     return Err(Error::service("GetItem", table, err));
                 }
             };
-            let now = self.db.now();
-            let item = output.item.filter(|item| {
-                self.include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now)
-            });
-            tracing::Span::current().record("found", item.is_some());
-            item.map(convert::from_item_by_key).transpose()
+            let found = found::<E>(output.item, self.include_expired, self.db.now())?;
+            tracing::Span::current().record("found", found.is_some());
+            Ok(found.map(S::of))
         }
         .instrument(span)
         .await
     }
 }
 
-into_future!(['db, E: Entity] Get<'db, E> => Option<E>);
+/// The one decoding of a GetItem's answer: an item past its time to live
+/// hidden (unless `include_expired`), the rest decoded as an `E` read by
+/// its key (stored keys verified).
+fn found<E: Entity>(
+    item: Option<Item>,
+    include_expired: bool,
+    now: std::time::SystemTime,
+) -> Result<Option<E>> {
+    item.filter(|item| include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now))
+        .map(convert::from_item_by_key)
+        .transpose()
+}
+
+into_future!(['db, E: Entity, S: ReadShape] Get<'db, E, S> => Option<S::Of<E>>);

@@ -10,6 +10,7 @@ mod multi;
 mod plan;
 mod query;
 mod scan;
+mod shape;
 
 pub use engine::finish::Page;
 pub use get::Get;
@@ -18,4 +19,6 @@ pub use multi::MultiQuery;
 pub(crate) use plan::shown as shown_key;
 pub use plan::{ReadOperation, ReadPlan, SortCondition};
 pub use query::Query;
+pub(crate) use query::projection;
 pub use scan::{Scan, ScanPage};
+pub use shape::{Partial, Projected, ReadShape, Whole};

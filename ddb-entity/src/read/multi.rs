@@ -2,6 +2,8 @@
 //! attribute, then conditions on the sort attributes left to right, each
 //! value of its field's own type.
 
+use std::sync::Arc;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::Stream;
 use serde::Serialize;
@@ -112,6 +114,77 @@ impl<T: Table> Db<T> {
 /// [`page`](Self::page), [`pages`](Self::pages), [`first`](Self::first),
 /// [`one`](Self::one) or [`count`](Self::count) — the same finishing
 /// methods, with the same guarantees, as [`Query`](crate::read::Query)'s.
+///
+/// # Example
+///
+/// Every key condition, setting and finishing method:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use ddb_entity::{Db, Entity, UnknownItems, local::LocalDynamo, op::Page};
+/// # use serde::{Deserialize, Serialize};
+/// ddb_entity::table! {
+///     pub struct Games {
+///         partition_key: "PK",
+///         sort_key: "SK",
+///         multi_key_indexes: {
+///             /// Per region, by player then score.
+///             pub ByPlayer = "ByPlayer" {
+///                 partition_key: ["region": S],
+///                 sort_key: ["player": S, "score": N],
+///             },
+///         },
+///     }
+/// }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = Games, pk = "GAME#{id}", sk = "GAME")]
+/// struct Game { id: u32, region: String, player: String, score: u32, ranked: bool }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<Games>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// for (id, player, score) in [(1, "ann", 10), (2, "ann", 20), (3, "ann", 30), (4, "bob", 5)] {
+///     let (region, player) = ("eu".to_owned(), player.to_owned());
+///     db.put(&Game { id, region, player, score, ranked: id != 2 }).await?;
+/// }
+/// let f = Game::fields();
+/// let eu = || db.query_multi::<ByPlayer>().eq(f.region, "eu".to_owned());
+/// let ann = || eu().eq(f.player, "ann".to_owned());
+/// let ids = |games: Vec<Game>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+///
+/// // The last condition may be a range on the next sort attribute.
+/// assert_eq!(ids(ann().lt(f.score, 20).all().await?), [1]);
+/// assert_eq!(ids(ann().le(f.score, 20).all().await?), [1, 2]);
+/// assert_eq!(ids(ann().gt(f.score, 20).all().await?), [3]);
+/// assert_eq!(ids(ann().ge(f.score, 20).all().await?), [2, 3]);
+/// assert_eq!(ids(ann().between(f.score, 15, 30).all().await?), [2, 3]);
+/// assert_eq!(ids(eu().begins_with(f.player, "b".to_owned()).all().await?), [4]);
+///
+/// // Filters, direction, limit, page size, policies.
+/// let ranked: Vec<Game> = ann()
+///     .filter(f.ranked.equals(true))
+///     .reverse(true)
+///     .limit(5)
+///     .page_size(2)
+///     .on_unknown(UnknownItems::Error)
+///     .include_expired(false)
+///     .collect()
+///     .await?;
+/// assert_eq!(ids(ranked), [3, 1]);
+/// assert_eq!(ann().count().await?, 3);
+/// let best: Option<Game> = ann().reverse(true).first().await?;
+/// assert_eq!(best.map(|g| g.id), Some(3));
+/// assert_eq!(eu().eq(f.player, "bob".to_owned()).one::<Game>().await?.map(|g| g.id), Some(4));
+///
+/// // A page, and the rest after its cursor.
+/// let page: Page<Vec<Game>> = ann().page_size(2).page().await?;
+/// let rest: Vec<Game> = ann().after(page.cursor.unwrap()).all().await?;
+/// assert_eq!((page.items.len(), rest.len()), (2, 1));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing is read until you call `.collect().await` or `.all().await`"]
 pub struct MultiQuery<'db, I: MultiKeyIndex> {
     db: &'db Db<I::Table>,
@@ -182,6 +255,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
 
     /// `field = value`: every partition attribute, and sort attributes
     /// before the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn eq<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -191,6 +266,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// `field < value`, on a sort attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn lt<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -200,6 +277,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// `field <= value`, on a sort attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn le<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -209,6 +288,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// `field > value`, on a sort attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn gt<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -218,6 +299,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// `field >= value`, on a sort attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn ge<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -227,6 +310,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// `low <= field <= high`, on a sort attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn between<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -238,6 +323,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
 
     /// `begins_with(field, prefix)`, on a string or binary sort
     /// attribute: the last condition.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn begins_with<E: Entity<Table = I::Table>, V: Serialize, R>(
         self,
         field: Field<E, V, R>,
@@ -250,12 +337,16 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// `FilterExpression`, applied after reading, as on
     /// [`Query::filter`](crate::read::Query::filter)); a condition on one of
     /// the index's key attributes is refused before sending.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
         self
     }
 
     /// Highest sort key first when `reverse` is true.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn reverse(mut self, reverse: bool) -> Self {
         self.reverse = reverse;
         self
@@ -265,18 +356,24 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// type(s) when the index holds that many (items of other types,
     /// expired items and items a filter drops are read past, never
     /// counted), as [`Query::limit`](crate::read::Query::limit).
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn limit(mut self, limit: usize) -> Self {
         self.limit = Some(limit);
         self
     }
 
     /// At most `size` items per request.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
     }
 
     /// What to do with an item of a type the collection does not hold.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
         self.unknown = policy;
         self
@@ -284,6 +381,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
 
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet.
+    ///
+    /// See [the example](MultiQuery#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -366,6 +465,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// Every page, up to the limit, into a [`Collection`].
+    ///
+    /// See [the example](MultiQuery#example).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         finish::collect(self).await
     }
@@ -374,6 +475,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// while items are left out), or without one the items of one request
     /// — and the cursor to resume from (see [`after`](Self::after) for an
     /// example).
+    ///
+    /// See [the example](MultiQuery#example).
     pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
         finish::page(self).await
     }
@@ -473,6 +576,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// [`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne) if more:
     /// reads until a second item, no further (see [`first`](Self::first)
     /// for an example).
+    ///
+    /// See [the example](MultiQuery#example).
     pub async fn one<T>(self) -> Result<Option<T>>
     where
         T: CollectionItem<Table = I::Table>,
@@ -485,6 +590,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     /// example): without a filter items of every type, with one only the
     /// items of the filters' entities that satisfy them; items past their
     /// time to live only with [`include_expired`](Self::include_expired).
+    ///
+    /// See [the example](MultiQuery#example).
     pub async fn count(self) -> Result<usize> {
         finish::count(self).await
     }
@@ -552,6 +659,8 @@ impl<'db, I: MultiKeyIndex> MultiQuery<'db, I> {
     }
 
     /// [`collect`](Self::collect) into a `Vec<E>`.
+    ///
+    /// See [the example](MultiQuery#example).
     pub async fn all<E>(self) -> Result<Vec<E>>
     where
         Vec<E>: Collection<Table = I::Table>,
@@ -786,6 +895,8 @@ impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
             // Decoding verifies the table's keys; the index's are the
             // entity's own fields.
             found_by: None,
+            raw: false,
+            retry: None,
             order: Order::Sorted {
                 attribute: None,
                 reverse: self.reverse,
@@ -797,7 +908,7 @@ impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
             empty: false,
             limit: self.limit,
         };
-        let lane = Lane::new(rendered, Named::Plain, position, short);
+        let lane = Lane::new(Arc::new(rendered), Named::Plain, position, short);
         Ok(Run::new(setup, vec![lane]))
     }
 

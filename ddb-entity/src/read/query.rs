@@ -39,6 +39,67 @@ use super::plan::{ReadOperation, ReadPlan, SortCondition};
 ///
 /// **Retrying** is safe: a query changes nothing; after a failed page,
 /// resume from the last [`Cursor`] received.
+///
+/// # Example
+///
+/// Every sort-key condition, setting and way to finish (the others —
+/// `limit`, `filter`, `projection`, `count`, `first`, `one`,
+/// `shard_concurrency`, `sk_span` — have their own):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use futures_util::TryStreamExt;
+/// # use ddb_entity::{Db, Entity, SortRange, UnknownItems, local::LocalDynamo, op::{Page, ReadOperation}};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+/// struct Order { customer_id: u64, placed: u32, order_id: u64 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// for (placed, order_id) in [(20260301, 1), (20260301, 2), (20260315, 3), (20260402, 4)] {
+///     db.put(&Order { customer_id: 42, placed, order_id }).await?;
+/// }
+/// let orders = || db.query(Order::partition(42).unwrap());
+/// let ids = |orders: Vec<Order>| orders.iter().map(|o| o.order_id).collect::<Vec<_>>();
+/// let day = |placed: u32| Order::sk().placed(placed);
+///
+/// // Sort-key conditions: a whole key, a prefix, a range, open ranges.
+/// assert_eq!(ids(orders().sk_eq(day(20260301).order_id(2)).all().await?), [2]);
+/// assert_eq!(ids(orders().sk_begins_with(day(20260301)).all().await?), [1, 2]);
+/// assert_eq!(ids(orders().sk_between(day(20260301), day(20260315)).all().await?), [1, 2, 3]);
+/// assert_eq!(ids(orders().sk_lt(day(20260315)).all().await?), [1, 2]);
+/// assert_eq!(ids(orders().sk_le(day(20260315)).all().await?), [1, 2, 3]);
+/// assert_eq!(ids(orders().sk_gt(day(20260315)).all().await?), [4]);
+/// assert_eq!(ids(orders().sk_ge(day(20260315)).all().await?), [3, 4]);
+/// assert_eq!(ids(orders().sk_range(SortRange::gt(day(20260301))?).all().await?), [3, 4]);
+///
+/// // Newest first, two a request, an unknown type an error, expired items hidden.
+/// let newest: Vec<Order> = orders()
+///     .reverse(true)
+///     .page_size(2)
+///     .on_unknown(UnknownItems::Error)
+///     .include_expired(false)
+///     .collect()
+///     .await?;
+/// assert_eq!(ids(newest), [4, 3, 2, 1]);
+///
+/// // Page by page: one page and the rest after its cursor, or a stream.
+/// let first: Page<Vec<Order>> = orders().page_size(3).page().await?;
+/// let rest: Vec<Order> = orders().after(first.cursor.unwrap()).all().await?;
+/// assert_eq!((first.items.len(), rest.len()), (3, 1));
+/// let pages: Vec<Page<Vec<Order>>> = orders().page_size(3).pages().try_collect().await?;
+/// assert_eq!(pages.iter().map(|p| p.items.len()).collect::<Vec<_>>(), [3, 1]);
+///
+/// // What it would send, without sending it.
+/// let plan = orders().sk_gt(day(20260315)).plan()?;
+/// assert_eq!((plan.operation, plan.partition.as_str()), (ReadOperation::Query, "CUST#42"));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until the query is sent"]
 pub struct Query<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,
@@ -123,6 +184,8 @@ impl<'db, I: SortedIndex> Query<'db, I> {
 
     /// The keys `sk` denotes: a whole key alone, a prefix everything under
     /// it (the same as [`sk_begins_with`](Self::sk_begins_with)).
+    ///
+    /// See [the example](Query#example).
     pub fn sk_eq(self, sk: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::begins_with(sk))
     }
@@ -131,36 +194,119 @@ impl<'db, I: SortedIndex> Query<'db, I> {
     /// longer value of its last component: `last("Smith").first("Ann")`
     /// is not "Anna"; only a string-prefix cut (`first_prefix(StrPrefix("Ann"))`)
     /// matches part of a component.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_begins_with(self, prefix: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::begins_with(prefix))
     }
 
     /// From `low` through everything under `high`, both included.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_between(self, low: impl Into<SortKey<I>>, high: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::between(low, high))
     }
 
     /// The entity's keys before `sk` and everything under it.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_lt(self, sk: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::lt(sk))
     }
 
     /// The entity's keys up to and including everything under `sk`.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_le(self, sk: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::le(sk))
     }
 
     /// The entity's keys after `sk` and everything under it.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_gt(self, sk: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::gt(sk))
     }
 
     /// The entity's keys from `sk` (and everything under it) on.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_ge(self, sk: impl Into<SortKey<I>>) -> Self {
         self.condition(SortRange::ge(sk))
     }
 
+    /// Everything `a` and `b` denote and every sort key between them,
+    /// whichever sorts first ([`SortRange::span`]): one contiguous range
+    /// across the members of a collection. It is how a collection read
+    /// says "this member and those next to it": the seed's **customer plus
+    /// their last ten orders** is one Query of the profile and the orders
+    /// before it, newest first, the limit counting the collection's items
+    /// (eleven: the customer and ten orders; items of other types in the
+    /// range — a `PAYMENT#` between `ORDER#` and `PROFILE` — are read past,
+    /// never counted).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Collection, Db, Entity, ErrorKind, local::LocalDynamo};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
+    /// struct Customer { id: u64, name: String }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ADDR#{n}")]
+    /// struct Address { customer_id: u64, n: u32 }
+    ///
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{id}")]
+    /// struct Order { customer_id: u64, placed: u32, id: u64 }
+    ///
+    /// #[derive(Collection, Debug)]
+    /// struct Recent { customer: Option<Customer>, orders: Vec<Order> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Customer { id: 42, name: "Ada".into() }).await?;
+    /// db.put(&Address { customer_id: 42, n: 1 }).await?;
+    /// for id in 1..=15 {
+    ///     db.put(&Order { customer_id: 42, placed: 20260300 + id as u32, id }).await?;
+    /// }
+    /// // PROFILE, then ORDER#… newest first: one Query, `SK BETWEEN "ORDER#" AND "PROFILE"`.
+    /// let recent: Recent = db
+    ///     .query(Customer::partition(42)?)
+    ///     .sk_span(Customer::sk(), Order::sk())
+    ///     .reverse(true)
+    ///     .limit(11)
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(recent.customer.unwrap().name, "Ada");
+    /// assert_eq!(recent.orders.iter().map(|o| o.id).collect::<Vec<_>>(), (6..=15).rev().collect::<Vec<_>>());
+    ///
+    /// // The open range that once read the same now reaches the profile
+    /// // only: into this collection it is refused, saying what to use.
+    /// let err = db
+    ///     .query(Customer::partition(42)?)
+    ///     .sk_le(Customer::sk())
+    ///     .reverse(true)
+    ///     .limit(11)
+    ///     .collect::<Recent>()
+    ///     .await
+    ///     .unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidExpression);
+    /// assert!(err.to_string().contains("sk_span"), "{err}");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn sk_span(self, a: impl Into<SortKey<I>>, b: impl Into<SortKey<I>>) -> Self {
+        self.condition(SortRange::span(a, b))
+    }
+
     /// The sort keys of `range`, built with [`SortRange`]'s constructors.
+    ///
+    /// See [the example](Query#example).
     pub fn sk_range(mut self, range: SortRange<I>) -> Self {
         self.condition = Some(Ok(range));
         self
@@ -169,6 +315,8 @@ impl<'db, I: SortedIndex> Query<'db, I> {
 
 impl<'db, I: QueryIndex> Query<'db, I> {
     /// Descending sort-key order ("newest first") when `reverse` is true.
+    ///
+    /// See [the example](Query#example).
     pub fn reverse(mut self, reverse: bool) -> Self {
         self.reverse = reverse;
         self
@@ -215,6 +363,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     }
 
     /// At most `size` items per request (DynamoDB also stops at 1 MB).
+    ///
+    /// See [the example](Query#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
@@ -222,6 +372,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
 
     /// What to do with items of a type the collection does not hold
     /// (default: skip them with a `tracing` warning).
+    ///
+    /// See [the example](Query#example).
     pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
         self.unknown = policy;
         self
@@ -359,6 +511,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// partition, sort-key condition, direction, filter), unexpired, is
     /// taken. Page size, limit, consistency and projection may differ from
     /// the query that made it.
+    ///
+    /// See [the example](Query#example).
     pub fn after(mut self, cursor: Cursor) -> Self {
         self.cursor = Some(cursor);
         self
@@ -367,6 +521,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet, when `include` is true (hidden by default, and then
     /// never counted towards `limit`).
+    ///
+    /// See [the example](Query#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -416,6 +572,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// is returned here, as `send` would), the filter (a filter on a key
     /// attribute is refused here, as `send` would), the projection and
     /// the flags. See [`ReadPlan`] for an example.
+    ///
+    /// See [the example](Query#example).
     pub fn plan(self) -> Result<ReadPlan> {
         let sort = match self.condition {
             None => SortCondition::All,
@@ -443,6 +601,8 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// Every page, up to the limit, into one collection: a
     /// `#[derive(Collection)]` struct, a `Vec` of an entity, or a `Vec` of a
     /// `#[derive(Collection)]` enum. A partition under 1 MB costs one request.
+    ///
+    /// See [the example](Query#example).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         finish::collect(self).await
     }
@@ -450,12 +610,16 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// One request (over shards, one per shard, or up to
     /// [`page_size`](Self::page_size) items of the merged order): its items
     /// and the cursor to resume from.
+    ///
+    /// See [the example](Query#example).
     pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
         finish::page(self).await
     }
 
     /// The pages as a `Stream`, one request each, up to the limit; the last
     /// page's cursor is `None` once the partition is exhausted.
+    ///
+    /// See [the example](Query#example).
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<Page<C>>> + Send + 'db {
@@ -731,6 +895,8 @@ fn key_condition(
 impl<'db, I: QueryIndex> Query<'db, I> {
     /// [`collect`](Query::collect) into a `Vec<E>`: the usual way to read
     /// one entity type (`E` an entity or a `#[derive(Collection)]` enum).
+    ///
+    /// See [the example](Query#example).
     pub async fn all<E>(self) -> Result<Vec<E>>
     where
         Vec<E>: Collection<Table = I::Table>,

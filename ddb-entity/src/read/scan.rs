@@ -2,29 +2,27 @@
 //! in parallel segments — the tool for operations and migrations, never
 //! the answer to an access pattern.
 
-use std::collections::{HashMap, VecDeque};
-use std::future::Future;
+use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
-use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{FuturesUnordered, Stream, StreamExt, TryStreamExt};
+use futures_util::stream::{Stream, TryStreamExt};
 
-use super::engine::finish::{self, Source, undecodable};
+#[cfg(feature = "survey")]
+use super::engine::finish::Sink;
+use super::engine::finish::{self, Page, Source};
 use super::engine::run::{Lane, Named, Order, Run, Setup};
-use super::engine::{Items, Operation, Rendered, Target, Totals, page};
+use super::engine::{Operation, Rendered, Target};
 use super::filter::{Filters, Reading, unexpired};
 use super::query::projection;
-use crate::capacity::{Capacity, Spent};
-use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
+use crate::batch::BatchRetry;
+use crate::collection::{Collection, CollectionItem, UnknownItems};
 use crate::cursor::{Cursor, ShardPosition};
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::{Error, Repr, Result};
+use crate::error::{CursorFault, Error, Repr, Result};
 use crate::expr::{Condition, Placeholders};
+#[cfg(feature = "survey")]
 use crate::item::Item;
 use crate::table::{Index, Primary, QueryIndex, Table};
 
@@ -66,6 +64,69 @@ const DEFAULT_CONCURRENCY: usize = 4;
 ///   whole scan with its error: never a silently partial result.
 /// - **Filters** are the query's ([`Scan::filter`]), with the same
 ///   semantics: applied after the read.
+/// - **Pages.** [`page`](Scan::page) and [`after`](Scan::after) read the
+///   segments as one listing with one cursor; [`pages`](Scan::pages) hands
+///   each segment's pages on as they arrive, each with that segment's
+///   cursor, for jobs that checkpoint per segment.
+///
+/// # Example
+///
+/// Every setting and way to finish (`page`, `after`, `resume`, `segment`,
+/// `limit`, `projection`, `retry`, `first` and `on_undecodable` have their
+/// own):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use futures_util::TryStreamExt;
+/// # use ddb_entity::{Db, Entity, UnknownItems, local::LocalDynamo, op::ScanPage};
+/// # use serde::{Deserialize, Serialize};
+/// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+/// struct Device { id: u32, firmware: String }
+///
+/// #[derive(Entity, Serialize, Deserialize, Debug)]
+/// #[entity(table = App, pk = "SITE#{id}", sk = "SITE")]
+/// struct Site { id: u32 }
+///
+/// # let dynamo = LocalDynamo::start().await?;
+/// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+/// # db.create_table_if_missing().await?;
+/// for id in 0..12 {
+///     db.put(&Device { id, firmware: if id < 3 { "1.0" } else { "2.0" }.into() }).await?;
+/// }
+/// db.put(&Site { id: 1 }).await?;
+/// let old = || Device::fields().firmware.equals("1.0".to_owned());
+///
+/// // The devices on old firmware: 3 segments, 2 at once, 5 items a request.
+/// let stale: Vec<Device> = db
+///     .scan()
+///     .filter(old())
+///     .segments(3)
+///     .concurrency(2)
+///     .page_size(5)
+///     .consistent_read(true)
+///     .include_expired(false)
+///     .all()
+///     .await?;
+/// assert_eq!(stale.len(), 3);
+/// assert_eq!(db.scan().filter(old()).count().await?, 3);
+/// assert_eq!(db.scan().count().await?, 13, "without a filter, every item");
+///
+/// // The site is not a device: filtered on the server by default; asked
+/// // to return it, the scan skips it here (or fails, with `Error`).
+/// let devices: Vec<Device> = db.scan().on_unknown(UnknownItems::Skip).collect().await?;
+/// assert_eq!(devices.len(), 12);
+/// assert_eq!(db.scan().one::<Site>().await?.map(|s| s.id), Some(1));
+///
+/// // A job's page stream: each page one request of one segment.
+/// let pages: Vec<ScanPage<Vec<Device>>> = db.scan().segments(3).pages().try_collect().await?;
+/// assert_eq!(pages.iter().map(|p| p.items.len()).sum::<usize>(), 12);
+/// assert!(pages.iter().all(|p| p.segment < 3 && p.scanned_count >= p.items.len()));
+/// # Ok(())
+/// # }
+/// ```
 #[must_use = "nothing happens until the scan is sent"]
 pub struct Scan<'db, I: QueryIndex> {
     db: &'db Db<I::Table>,
@@ -77,10 +138,15 @@ pub struct Scan<'db, I: QueryIndex> {
     unknown: UnknownItems,
     include_expired: bool,
     resume: HashMap<u32, Option<Cursor>>,
+    /// Where a page of the same scan ended ([`Scan::after`]).
+    cursor: Option<Cursor>,
     /// Only this segment of `segments` (a worker's share).
     only: Option<u32>,
     limit: Option<usize>,
     projection: Option<Vec<&'static str>>,
+    retry: Option<BatchRetry>,
+    /// Items exactly as DynamoDB returns them (the survey's).
+    raw: bool,
     /// Once started: the segment each lane reads.
     lane_segments: Vec<u32>,
     /// Skip items that do not decode, each error handed here.
@@ -88,7 +154,11 @@ pub struct Scan<'db, I: QueryIndex> {
     index: PhantomData<fn() -> I>,
 }
 
-/// One page of a scan: the items of one request of one segment.
+/// One page of a scan's page stream ([`Scan::pages`]): the items of one
+/// request of one segment, and where that segment stands.
+///
+/// See [`Scan`'s example](Scan#example), and [`Scan::resume`] for a job
+/// that checkpoints its segments.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct ScanPage<C> {
@@ -181,9 +251,12 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             unknown: UnknownItems::Filter,
             include_expired: false,
             resume: HashMap::new(),
+            cursor: None,
             only: None,
             limit: None,
             projection: None,
+            retry: None,
+            raw: false,
             lane_segments: Vec::new(),
             report: None,
             index: PhantomData,
@@ -192,6 +265,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Keep only the items of `E` for which `condition` holds (applied
     /// after the read; see [`Query::filter`](crate::read::Query::filter)).
+    ///
+    /// See [the example](Scan#example).
     pub fn filter<E: Entity<Table = I::Table>>(mut self, condition: Condition<E>) -> Self {
         self.filters.push(condition);
         self
@@ -199,6 +274,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Split the scan into `segments` (1 to 1,000,000; default 1), each a
     /// sequence of requests of its own, read in parallel.
+    ///
+    /// See [the example](Scan#example).
     pub fn segments(mut self, segments: u32) -> Self {
         self.segments = segments;
         self
@@ -206,12 +283,16 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// At most `segments` read at once (default 4, at least 1): bounded, so
     /// a scan does not starve the table's other readers.
+    ///
+    /// See [the example](Scan#example).
     pub fn concurrency(mut self, segments: usize) -> Self {
         self.concurrency = segments.max(1);
         self
     }
 
     /// At most `size` items read per request (DynamoDB also stops at 1 MB).
+    ///
+    /// See [the example](Scan#example).
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = Some(size);
         self
@@ -219,6 +300,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// What to do with items of a type the collection does not hold
     /// (default for a scan: [`UnknownItems::Filter`], not returned).
+    ///
+    /// See [the example](Scan#example).
     pub fn on_unknown(mut self, policy: UnknownItems) -> Self {
         self.unknown = policy;
         self
@@ -226,6 +309,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// Also return items past their time to live that DynamoDB has not
     /// deleted yet, when `include` is true (hidden by default).
+    ///
+    /// See [the example](Scan#example).
     pub fn include_expired(mut self, include: bool) -> Self {
         self.include_expired = include;
         self
@@ -432,6 +517,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// Every item of every segment, up to the limit, into one collection;
     /// the first error of any segment is the scan's error (never a partial
     /// result).
+    ///
+    /// See [the example](Scan#example).
     pub async fn collect<C: Collection<Table = I::Table>>(self) -> Result<C> {
         finish::collect(self).await
     }
@@ -471,6 +558,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// The one item the scan returns, `None` if none, and
     /// [`ErrorKind::MoreThanOne`](crate::error::ErrorKind::MoreThanOne) if
     /// more (see [`first`](Self::first) for an example).
+    ///
+    /// See [the example](Scan#example).
     pub async fn one<T>(self) -> Result<Option<T>>
     where
         T: CollectionItem<Table = I::Table>,
@@ -480,6 +569,8 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 
     /// [`collect`](Scan::collect) into a `Vec<E>` (`E` an entity or a
     /// `#[derive(Collection)]` enum).
+    ///
+    /// See [the example](Scan#example).
     pub async fn all<E>(self) -> Result<Vec<E>>
     where
         Vec<E>: Collection<Table = I::Table>,
@@ -493,108 +584,160 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// every type count; with one, only the items of the filters' entities
     /// that satisfy them (exactly what [`all`](Scan::all) of that entity
     /// returns).
+    ///
+    /// See [the example](Scan#example).
     pub async fn count(self) -> Result<usize> {
         finish::count(self).await
     }
 
-    /// The pages as a `Stream`, in the order they arrive (segments
-    /// interleave); the stream ends when every segment is done, or after
-    /// the first error, which names nothing partial: resume from the
-    /// cursors received.
+    /// The pages as a `Stream`, one per request of a segment, in the
+    /// order they arrive (segments interleave; each segment's pages come in
+    /// its order): at most [`concurrency`](Scan::concurrency) segments
+    /// have a request in flight, a segment's next request is sent once its
+    /// last page was handed on. Each page says its segment and where that
+    /// segment stands (its cursor, for [`resume`](Scan::resume)); up to the
+    /// [`limit`](Scan::limit), the last page cut at it. The stream ends
+    /// when every segment is done, or after the first error, which names
+    /// nothing partial: resume from the cursors received.
+    ///
+    /// See [the example](Scan#example), and [`resume`](Scan::resume) for a
+    /// job that checkpoints.
     pub fn pages<C: Collection<Table = I::Table>>(
         self,
     ) -> impl Stream<Item = Result<ScanPage<C>>> + Send + 'db {
-        let unknown = self.unknown;
-        let report = self.report.clone();
-        self.pages_of(C::NAME, Some(Reading::of::<C>()))
-            .map(move |raw| {
-                let raw = raw?;
-                let mut items = C::default();
-                for item in raw.items {
-                    match (demultiplex(&mut items, item, unknown), &report) {
-                        (Err(err), Some(report)) if undecodable(&err) => report(err),
-                        (result, _) => {
-                            result?;
-                        }
-                    }
-                }
-                Ok(ScanPage {
-                    items,
-                    segment: raw.segment,
-                    cursor: raw.cursor,
-                    scanned_count: raw.scanned,
-                })
-            })
+        // Lane `i` reads the `i`-th of these: `start` makes its lanes in
+        // this order.
+        let segments = self.lane_segments_of();
+        finish::lane_pages(self).map_ok(move |page| ScanPage {
+            items: page.items,
+            segment: segments.get(page.lane).copied().unwrap_or_default(),
+            cursor: page.cursor,
+            scanned_count: page.scanned,
+        })
     }
 
-    /// The raw pages, for a collection `collection` (`read`); without
-    /// one, a count.
-    fn pages_of(
-        self,
-        collection: &'static str,
-        read: Option<Reading>,
-    ) -> impl Stream<Item = Result<RawPage>> + Send + 'db {
-        let count = read.is_none();
-        let span = Source::span(&self, collection);
-        let concurrency = self.concurrency;
-        match self.plan(read, count) {
-            Ok((shared, queue)) => Segments {
-                shared: Arc::new(shared),
-                queue,
-                running: FuturesUnordered::new(),
-                concurrency,
-                failed: false,
-                span,
-                totals: Totals::default(),
-            }
-            .left_stream(),
-            Err(err) => futures_util::stream::once(async move { Err(err) }).right_stream(),
-        }
+    /// One page of the scan, read as one listing, segment after segment:
+    /// up to the [`page_size`](Scan::page_size) (filled from more requests
+    /// of the segment it is in, and the next ones, if items are left out)
+    /// or, without one, the items of one round of requests (the next
+    /// [`concurrency`](Scan::concurrency) segments read at once); its
+    /// cursor resumes every segment where the page left it, with
+    /// [`after`](Scan::after).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Cursor, Db, Entity, local::LocalDynamo, op::Page};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// for id in 0..25 {
+    ///     db.put(&Device { id }).await?;
+    /// }
+    /// // An admin listing over 4 segments, 10 devices a page, each page a
+    /// // new request resumed from the cursor's text.
+    /// let mut seen = 0;
+    /// let mut cursor: Option<Cursor> = None;
+    /// loop {
+    ///     let mut scan = db.scan().segments(4).page_size(10);
+    ///     if let Some(at) = cursor.take() {
+    ///         scan = scan.after(at.to_string().parse()?);
+    ///     }
+    ///     let page: Page<Vec<Device>> = scan.page().await?;
+    ///     seen += page.items.len();
+    ///     match page.cursor {
+    ///         Some(next) => cursor = Some(next),
+    ///         None => break,
+    ///     }
+    /// }
+    /// assert_eq!(seen, 25);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn page<C: Collection<Table = I::Table>>(self) -> Result<Page<C>> {
+        finish::page(self).await
+    }
+
+    /// Resume after a [`Page::cursor`] of the same scan (same index and
+    /// segmentation): every segment from where that page left it. A
+    /// segment's own cursor ([`ScanPage::cursor`]) is taken too, as
+    /// [`resume`](Scan::resume) of its segment. Checked before anything is
+    /// sent: a cursor of another index or segmentation, or a query's, is
+    /// refused ([`ErrorKind::InvalidCursor`](crate::error::ErrorKind::InvalidCursor)).
+    ///
+    /// See [the example](Scan#example), and [`page`](Scan::page) for a
+    /// listing resumed page after page.
+    pub fn after(mut self, cursor: Cursor) -> Self {
+        self.cursor = Some(cursor);
+        self
+    }
+
+    /// Send a request refused by throttling or failed transiently again,
+    /// after a pause with full jitter, within `retry`'s budget (beyond the
+    /// SDK's own retries; none by default): for a long scan that must not
+    /// stop at a burst of throttling. Each attempt is metered and counted.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::time::Duration;
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::BatchRetry};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug)]
+    /// #[entity(table = App, pk = "DEVICE#{id}", sk = "DEVICE")]
+    /// struct Device { id: u32 }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Device { id: 1 }).await?;
+    /// let patient = BatchRetry::new().max_attempts(20).max_delay(Duration::from_secs(5));
+    /// let devices: Vec<Device> = db.scan().segments(2).retry(patient).all().await?;
+    /// assert_eq!(devices.len(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn retry(mut self, retry: BatchRetry) -> Self {
+        self.retry = Some(retry);
+        self
+    }
+
+    /// The segment of each lane, once the lanes are planned: the segments
+    /// read, in order, those of a resumed scan included.
+    fn lane_segments_of(&self) -> Vec<u32> {
+        (0..self.segments)
+            .filter(|segment| self.only.is_none_or(|only| only == *segment))
+            .collect()
     }
 
     /// Every item as DynamoDB returns it, page by page with its segment
     /// and whether that segment is done: the same engine (segments,
-    /// concurrency, page size) without typing, time to live or key
-    /// verification, for the survey, which must see items that decode as
-    /// nothing. Filters and cursors are not used.
+    /// concurrency, page size, retries, metering) without typing, time to
+    /// live or key verification, for the survey, which must see items that
+    /// decode as nothing. Filters and cursors are not used.
     #[cfg(feature = "survey")]
     pub(crate) fn raw_pages(
-        self,
+        mut self,
     ) -> impl Stream<Item = Result<(u32, Vec<Item>, bool)>> + Send + 'db {
-        let span = tracing::debug_span!(
-            "ddb.scan",
-            table = self.db.table_name(),
-            index = I::INDEX_NAME.unwrap_or("(table)"),
-            collection = "(raw)",
-            segments = self.segments,
-            requests = tracing::field::Empty,
-            items = tracing::field::Empty,
-            scanned = tracing::field::Empty,
-            consumed_rcu = tracing::field::Empty,
-            consumed_wcu = tracing::field::Empty,
-        );
-        let concurrency = self.concurrency;
-        let segments = match self.plan(None, false) {
-            Ok((mut shared, queue)) => {
-                shared.raw = true;
-                Segments {
-                    shared: Arc::new(shared),
-                    queue,
-                    running: FuturesUnordered::new(),
-                    concurrency,
-                    failed: false,
-                    span,
-                    totals: Totals::default(),
-                }
-                .left_stream()
-            }
-            Err(err) => futures_util::stream::once(async move { Err(err) }).right_stream(),
-        };
-        segments.map_ok(|page| (page.segment, page.items, page.cursor.is_none()))
+        self.raw = true;
+        let segments = self.lane_segments_of();
+        finish::lane_pages::<_, RawItems>(self).map_ok(move |page| {
+            let segment = segments.get(page.lane).copied().unwrap_or_default();
+            (segment, page.items.0, page.cursor.is_none())
+        })
     }
 
-    /// Everything the requests share, and the segments to read.
-    fn plan(&self, read: Option<Reading>, count: bool) -> Result<(Shared, Queue)> {
+    /// Every segment's request (one rendered for all, each lane naming
+    /// its segment) and where each segment starts, for a collection of
+    /// `read` (`None`: a count).
+    fn lanes(&self, read: Option<Reading>) -> Result<(Rendered, Vec<(u32, ShardPosition)>)> {
         let schema = I::Table::SCHEMA;
         if !(1..=MAX_SEGMENTS).contains(&self.segments) {
             return Err(Repr::InvalidExpression {
@@ -606,23 +749,6 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             }
             .into());
         }
-        self.filters.check(&schema, None)?;
-        let mut p = Placeholders::default();
-        let mut filter = self
-            .filters
-            .render(&schema, self.unknown, read, &[], &mut p)?;
-        if count && !self.include_expired {
-            // Counted on the server, where reads hide them here.
-            if let Some(unexpired) = unexpired(&schema, self.db.now(), &mut p) {
-                filter = Some(match filter {
-                    Some(f) => format!("({f}) AND ({unexpired})"),
-                    None => unexpired,
-                });
-            }
-        }
-        // What DynamoDB's LastEvaluatedKey holds: the index's keys, and on
-        // a global secondary index the table's too.
-        let key_schema = scan_keys::<I>();
         if let Some(only) = self.only
             && only >= self.segments
         {
@@ -632,60 +758,91 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
             }
             .into());
         }
+        let count = read.is_none();
+        let mut p = Placeholders::default();
+        let filter = if self.raw {
+            None
+        } else {
+            self.filters.check(&schema, None)?;
+            let mut filter = self
+                .filters
+                .render(&schema, self.unknown, read, &[], &mut p)?;
+            if count && !self.include_expired {
+                // Counted on the server, where reads hide them here.
+                if let Some(unexpired) = unexpired(&schema, self.db.now(), &mut p) {
+                    filter = Some(match filter {
+                        Some(f) => format!("({f}) AND ({unexpired})"),
+                        None => unexpired,
+                    });
+                }
+            }
+            filter
+        };
         // A count returns no item: DynamoDB refuses a projection with it.
         let projection = self
             .projection
             .as_ref()
-            .filter(|_| !count)
+            .filter(|_| !count && !self.raw)
             .map(|attributes| projection(&schema, I::KEYS, &[], attributes, &mut p));
-        let mut queue = VecDeque::new();
-        for segment in 0..self.segments {
-            if self.only.is_some_and(|only| only != segment) {
-                continue;
-            }
-            match self.resume.get(&segment) {
-                None => queue.push_back((segment, None)),
-                Some(None) => {} // done before
-                Some(Some(cursor)) => {
-                    let start = cursor.scan_start_key(
-                        I::INDEX_NAME,
-                        segment,
-                        self.segments,
-                        &key_schema,
-                    )?;
-                    queue.push_back((segment, Some(start)));
+        let rendered = Rendered {
+            operation: Operation::Scan,
+            index: I::INDEX_NAME,
+            filter,
+            projection,
+            names: p.names_or_none(),
+            values: p.values_or_none(),
+            consistent: self.consistent,
+            count,
+        };
+        // What DynamoDB's LastEvaluatedKey holds: the index's keys, and on
+        // a global secondary index the table's too.
+        let key_schema = scan_keys::<I>();
+        let mut starts: HashMap<u32, ShardPosition> = HashMap::new();
+        for (segment, cursor) in &self.resume {
+            starts.insert(*segment, self.segment_start(*segment, cursor.as_ref())?);
+        }
+        if let Some(cursor) = &self.cursor {
+            match cursor.scan_segment() {
+                // A segment's own cursor: `resume` of that segment.
+                Some(segment) => {
+                    starts.insert(segment, self.segment_start(segment, Some(cursor))?);
+                }
+                None => {
+                    let positions =
+                        cursor.resume_segments(I::INDEX_NAME, self.segments, &key_schema)?;
+                    starts.extend(positions);
                 }
             }
         }
-        if let Some(segment) = self.resume.keys().find(|s| **s >= self.segments) {
+        let lanes: Vec<(u32, ShardPosition)> = self
+            .lane_segments_of()
+            .into_iter()
+            .map(|segment| {
+                let start = starts.remove(&segment).unwrap_or(ShardPosition::Start);
+                (segment, start)
+            })
+            .collect();
+        if let Some(segment) = starts.keys().min() {
             return Err(Repr::InvalidCursor {
-                fault: crate::error::CursorFault::Mismatch,
+                fault: CursorFault::Mismatch,
                 reason: format!(
-                    "segment {segment} is not one of the scan's {}",
+                    "segment {segment} is not one of the segments this scan reads (of {})",
                     self.segments
                 ),
             }
             .into());
         }
-        let shared = Shared {
-            client: self.db.client().clone(),
-            table: self.db.table_name().to_owned(),
-            index: I::INDEX_NAME,
-            total: self.segments,
-            page_size: self.page_size,
-            consistent: self.consistent,
-            count,
-            filter,
-            projection,
-            names: p.names_or_none(),
-            values: p.values_or_none(),
-            include_expired: self.include_expired,
-            now: self.db.now(),
-            schema,
-            meter: self.db.meter().cloned(),
-            raw: false,
+        Ok((rendered, lanes))
+    }
+
+    /// Where `segment` starts when resumed from `cursor` (`None`: done).
+    fn segment_start(&self, segment: u32, cursor: Option<&Cursor>) -> Result<ShardPosition> {
+        let Some(cursor) = cursor else {
+            return Ok(ShardPosition::Done);
         };
-        Ok((shared, queue))
+        let key_schema = scan_keys::<I>();
+        let start = cursor.scan_start_key(I::INDEX_NAME, segment, self.segments, &key_schema)?;
+        Ok(ShardPosition::After(start))
     }
 }
 
@@ -693,176 +850,29 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
 impl<T: Table> Scan<'_, Primary<T>> {
     /// Strongly consistent reads when `consistent` is true (twice the read
     /// capacity; the table only: an index is eventually consistent).
+    ///
+    /// See [`Scan`'s example](Scan#example).
     pub fn consistent_read(mut self, consistent: bool) -> Self {
         self.consistent = consistent;
         self
     }
 }
 
-/// What every request of one scan shares.
-struct Shared {
-    client: Client,
-    table: String,
-    index: Option<&'static str>,
-    total: u32,
-    page_size: Option<usize>,
-    consistent: bool,
-    count: bool,
-    filter: Option<String>,
-    projection: Option<String>,
-    names: Option<HashMap<String, String>>,
-    values: Option<HashMap<String, AttributeValue>>,
-    include_expired: bool,
-    now: std::time::SystemTime,
-    schema: crate::table::TableSchema,
-    meter: Option<Capacity>,
-    /// Items exactly as DynamoDB returns them (the survey's): no item
-    /// hidden by its time to live, no index key set aside.
-    raw: bool,
-}
+/// The items of a raw scan's page, as DynamoDB returned them (the
+/// survey's): every item kept.
+#[cfg(feature = "survey")]
+#[derive(Default)]
+struct RawItems(Vec<Item>);
 
-impl Shared {
-    /// The request of `segment`.
-    fn rendered(&self, segment: u32) -> Rendered {
-        Rendered {
-            operation: Operation::Scan {
-                segment: (self.total > 1).then_some((segment, self.total)),
-            },
-            index: self.index,
-            filter: self.filter.clone(),
-            projection: self.projection.clone(),
-            names: self.names.clone(),
-            values: self.values.clone(),
-            consistent: self.consistent,
-            count: self.count,
-        }
+#[cfg(feature = "survey")]
+impl Sink for RawItems {
+    fn reading() -> Reading {
+        Reading::raw()
     }
-}
 
-/// One request's items, before demultiplexing.
-struct RawPage {
-    items: Vec<Item>,
-    segment: u32,
-    cursor: Option<Cursor>,
-    scanned: usize,
-}
-
-/// A page, where its segment goes on from, and what it cost.
-type Fetched = (RawPage, Option<Item>, Spent);
-
-type PageFuture = Pin<Box<dyn Future<Output = (u32, Result<Fetched>)> + Send>>;
-
-/// The segments to read, each from where it starts.
-type Queue = VecDeque<(u32, Option<Item>)>;
-
-/// One request of one segment, from `start`.
-fn fetch(shared: Arc<Shared>, segment: u32, start: Option<Item>) -> PageFuture {
-    Box::pin(async move {
-        let result = async {
-            let s = &*shared;
-            let target = Target {
-                client: &s.client,
-                table: &s.table,
-                meter: s.meter.as_ref(),
-                now: s.now,
-            };
-            let items = if s.raw {
-                Items::Raw
-            } else {
-                Items::Typed {
-                    schema: &s.schema,
-                    include_expired: s.include_expired,
-                    found_by: s.index,
-                }
-            };
-            let mut totals = Totals::default();
-            let answer = page::send(
-                target,
-                &s.rendered(segment),
-                start,
-                s.page_size,
-                items,
-                &mut totals,
-            )
-            .await?;
-            let spent = totals.spent;
-            let (items, scanned) = (answer.items, answer.scanned);
-            let last_key = answer.last_key;
-            let cursor = last_key
-                .as_ref()
-                .map(|key| Cursor::for_scan(s.index, segment, s.total, key))
-                .transpose()?;
-            let page = RawPage {
-                items,
-                segment,
-                cursor,
-                scanned,
-            };
-            Ok((page, last_key, spent))
-        }
-        .await;
-        (segment, result)
-    })
-}
-
-/// The running scan: segments queued, pages in flight (at most
-/// `concurrency`, one per segment: a segment's pages are sequential).
-struct Segments {
-    shared: Arc<Shared>,
-    queue: Queue,
-    running: FuturesUnordered<PageFuture>,
-    concurrency: usize,
-    failed: bool,
-    span: tracing::Span,
-    totals: Totals,
-}
-
-impl Stream for Segments {
-    type Item = Result<RawPage>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let this = self.get_mut();
-        if this.failed {
-            return Poll::Ready(None);
-        }
-        let _entered = this.span.enter();
-        while this.running.len() < this.concurrency {
-            let Some((segment, start)) = this.queue.pop_front() else {
-                break;
-            };
-            let shared = Arc::clone(&this.shared);
-            this.running.push(fetch(shared, segment, start));
-        }
-        match this.running.poll_next_unpin(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(None) => Poll::Ready(None),
-            Poll::Ready(Some((segment, Err(err)))) => {
-                // One failed segment fails the scan: the others are
-                // dropped, and nothing partial is passed off as complete.
-                this.failed = true;
-                this.running = FuturesUnordered::new();
-                this.queue.clear();
-                tracing::debug!(segment, "scan segment failed");
-                Poll::Ready(Some(Err(err)))
-            }
-            Poll::Ready(Some((segment, Ok((page, next, spent))))) => {
-                let totals = &mut this.totals;
-                totals.requests += 1;
-                totals.items += page.items.len();
-                totals.scanned += page.scanned;
-                totals.spent.add(spent);
-                totals.record();
-                if let Some(next) = next {
-                    // The segment goes on; it keeps its place.
-                    let shared = Arc::clone(&this.shared);
-                    this.running.push(fetch(shared, segment, Some(next)));
-                } else if let Some((segment, start)) = this.queue.pop_front() {
-                    let shared = Arc::clone(&this.shared);
-                    this.running.push(fetch(shared, segment, start));
-                }
-                Poll::Ready(Some(Ok(page)))
-            }
-        }
+    fn keep(&mut self, item: Item, _: UnknownItems) -> Result<bool> {
+        self.0.push(item);
+        Ok(true)
     }
 }
 
@@ -894,29 +904,29 @@ impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
     }
 
     fn start(&mut self, read: Option<Reading>) -> Result<Run<'db>> {
-        let (shared, queue) = self.plan(read, read.is_none())?;
-        let short = self.filters.drop_items(&I::Table::SCHEMA, self.unknown);
-        let mut lanes = Vec::with_capacity(queue.len());
+        let (rendered, starts) = self.lanes(read)?;
+        let rendered = Arc::new(rendered);
+        let short = !self.raw && self.filters.drop_items(&I::Table::SCHEMA, self.unknown);
+        let mut lanes = Vec::with_capacity(starts.len());
         self.lane_segments.clear();
-        for (segment, start) in queue {
-            let position = start.map_or(ShardPosition::Start, ShardPosition::After);
-            lanes.push(Lane::new(
-                shared.rendered(segment),
-                Named::Plain,
-                position,
-                short,
-            ));
+        for (segment, position) in starts {
+            let named = Named::Segment {
+                number: segment,
+                count: self.segments,
+            };
+            lanes.push(Lane::new(Arc::clone(&rendered), named, position, short));
             self.lane_segments.push(segment);
         }
-        let db = self.db;
         let mut keys = scan_keys::<I>();
         keys.sort_unstable();
         keys.dedup();
         let setup = Setup {
-            target: Target::of(db),
+            target: Target::of(self.db),
             schema: I::Table::SCHEMA,
             include_expired: self.include_expired,
             found_by: I::INDEX_NAME,
+            raw: self.raw,
+            retry: self.retry,
             order: Order::Lanes,
             keys,
             concurrency: self.concurrency,
@@ -928,22 +938,26 @@ impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
         Ok(Run::new(setup, lanes))
     }
 
-    /// A scan's cursors are its segments' ([`Scan::pages`]); the engine
-    /// asks for one only from a scan of one segment.
+    /// Where every segment stands, as one cursor ([`Scan::after`]).
     fn cursor(&self, run: &Run<'db>) -> Result<Option<Cursor>> {
         let Some(positions) = run.positions() else {
             return Ok(None);
         };
-        match (positions.as_slice(), self.lane_segments.as_slice()) {
-            ([ShardPosition::After(key)], [segment]) => {
-                Cursor::for_scan(I::INDEX_NAME, *segment, self.segments, key).map(Some)
+        let positions: Vec<(u32, ShardPosition)> =
+            self.lane_segments.iter().copied().zip(positions).collect();
+        Cursor::at_segments(I::INDEX_NAME, self.segments, &positions).map(Some)
+    }
+
+    /// Where one segment stands ([`ScanPage::cursor`], [`Scan::resume`]).
+    fn lane_cursor(&self, run: &Run<'db>, lane: usize) -> Result<Option<Cursor>> {
+        match run.lane_position(lane) {
+            Some(ShardPosition::After(key)) => {
+                let segment = self.lane_segments[lane];
+                Cursor::for_scan(I::INDEX_NAME, segment, self.segments, key).map(Some)
             }
-            ([ShardPosition::Done], _) => Ok(None),
-            _ => Err(Repr::InvalidExpression {
-                what: "a scan of several segments".to_owned(),
-                reason: "it has one cursor per segment: page it with `pages`".to_owned(),
-            }
-            .into()),
+            // Not started: only a lane never asked stands there, and no
+            // page of it is handed out.
+            Some(ShardPosition::Start) | Some(ShardPosition::Done) | None => Ok(None),
         }
     }
 

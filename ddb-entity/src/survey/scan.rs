@@ -1,15 +1,17 @@
 //! The survey's raw parallel Scan: every item of the table as DynamoDB
 //! returns it, in `segments` parallel segments of which at most
-//! `concurrency` are read at once — on the typed Scan's engine
-//! ([`Scan::raw_pages`](crate::read::Scan)), without its typing, time to live
-//! or key verification, because the survey must see items no entity
-//! decodes.
+//! `concurrency` are read at once — on the read engine
+//! ([`Scan::raw_pages`](crate::read::Scan): metered, counted, throttles
+//! retried within the default [`BatchRetry`] budget), without typing, time
+//! to live or key verification, because the survey must see items no
+//! entity decodes.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use futures_util::stream::TryStreamExt;
 
+use crate::batch::BatchRetry;
 use crate::db::Db;
 use crate::error::Result;
 use crate::item::Item;
@@ -36,10 +38,13 @@ pub(crate) async fn scan<T: Table, S: Default + Send>(
     on_page: &(dyn Fn(&mut S, Vec<Item>) + Send + Sync),
 ) -> Result<(Vec<S>, bool)> {
     let segments = plan.segments.max(1);
+    // A survey is a long read: throttles are waited out within the batch
+    // engine's default budget, as the jobs' scans are.
     let mut scan = db
         .scan()
         .segments(segments)
-        .concurrency(plan.concurrency.max(1));
+        .concurrency(plan.concurrency.max(1))
+        .retry(BatchRetry::default());
     if let Some(page_size) = plan.page_size {
         scan = scan.page_size(usize::try_from(page_size.max(1)).unwrap_or(usize::MAX));
     }

@@ -2,6 +2,7 @@
 //! read as of one instant, per key and into a collection.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::types::{Get as SdkGet, ReturnConsumedCapacity, TransactGetItem};
@@ -14,8 +15,10 @@ use crate::db::Db;
 use crate::entity::verify::keep_keys_found_by;
 use crate::entity::{Entity, Key, convert};
 use crate::error::{ActionKind, Error, Repr, Result};
+use crate::expr::Placeholders;
 use crate::future::into_future;
 use crate::item::{Item, ttl};
+use crate::read::{Projected, ReadShape, Whole, projection};
 use crate::table::Table;
 
 /// Reads up to 100 entities of any types of one table by key, all as of
@@ -39,6 +42,10 @@ use crate::table::Table;
 ///   mis-decoded; items past their time to live are hidden unless
 ///   [`include_expired`](TransactGet::include_expired). Reading twice the
 ///   read capacity of a plain get is the price of the snapshot.
+/// - With a [`projection`](TransactGet::projection), only the attributes
+///   named are read (and the keys, the type and the time to live), and
+///   every value comes back as a [`Partial`](crate::read::Partial): no
+///   write takes it back by mistake.
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -70,10 +77,12 @@ use crate::table::Table;
 /// # }
 /// ```
 #[must_use = "nothing happens until you `.await` it (or `.collect()` it)"]
-pub struct TransactGet<'db, T: Table> {
+pub struct TransactGet<'db, T: Table, S: ReadShape = Whole> {
     db: &'db Db<T>,
     keys: Vec<Asked>,
     include_expired: bool,
+    projection: Option<Vec<&'static str>>,
+    shape: PhantomData<fn() -> S>,
 }
 
 /// A key asked for.
@@ -91,7 +100,9 @@ struct Asked {
 
 /// What a read transaction found, key by key: look an entity up by its
 /// [`Key`] ([`get`](TransactGetResult::get)), or put them all into a
-/// collection ([`collect`](TransactGetResult::collect)).
+/// collection ([`collect`](TransactGetResult::collect)); read with a
+/// projection (`S` = [`Projected`]), each value is a
+/// [`Partial`](crate::read::Partial).
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
@@ -124,9 +135,10 @@ struct Asked {
 /// # }
 /// ```
 #[derive(Debug)]
-pub struct TransactGetResult {
+pub struct TransactGetResult<S: ReadShape = Whole> {
     /// The keys asked for, in order, and the item found at each.
     entries: Vec<(Asked, Option<Item>)>,
+    shape: PhantomData<fn() -> S>,
 }
 
 impl<T: Table> Db<T> {
@@ -179,11 +191,66 @@ impl<T: Table> Db<T> {
             db: self,
             keys: Vec::new(),
             include_expired: false,
+            projection: None,
+            shape: PhantomData,
         }
     }
 }
 
-impl<'db, T: Table> TransactGet<'db, T> {
+impl<'db, T: Table> TransactGet<'db, T, Whole> {
+    /// Read only these attributes of each item (a `ProjectionExpression`
+    /// on every key's `Get`), plus the keys, the type and the time-to-live
+    /// attributes typed reads need: every value comes back as a
+    /// [`Partial`](crate::read::Partial), its other fields at their absent
+    /// values. Saves bandwidth, not read capacity.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use ddb_entity::{Db, Entity, local::LocalDynamo, op::Partial};
+    /// # use serde::{Deserialize, Serialize};
+    /// # ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
+    /// #[derive(Entity, Serialize, Deserialize, Debug, PartialEq)]
+    /// #[entity(table = App, pk = "ACCOUNT#{name}", sk = "ACCOUNT")]
+    /// struct Account { name: String, balance: i64, #[serde(default)] history: Vec<i64> }
+    ///
+    /// # let dynamo = LocalDynamo::start().await?;
+    /// # let db = Db::<App>::new(dynamo.client(), dynamo.unique_table_name("doc"));
+    /// # db.create_table_if_missing().await?;
+    /// db.put(&Account { name: "alice".into(), balance: 70, history: vec![100, -30] }).await?;
+    /// // The balances alone, as of one instant: partial accounts.
+    /// let balances = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .projection(["balance"])
+    ///     .await?;
+    /// let alice: Partial<Account> = balances.get(&Account::key("alice")?)?.unwrap();
+    /// assert_eq!(alice.balance, 70);
+    /// let accounts: Partial<Vec<Account>> = db
+    ///     .transact_get()
+    ///     .get(Account::key("alice")?)
+    ///     .projection(["balance"])
+    ///     .collect()
+    ///     .await?;
+    /// assert_eq!(accounts[0].balance, 70);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn projection(
+        self,
+        attributes: impl IntoIterator<Item = &'static str>,
+    ) -> TransactGet<'db, T, Projected> {
+        TransactGet {
+            db: self.db,
+            keys: self.keys,
+            include_expired: self.include_expired,
+            projection: Some(attributes.into_iter().collect()),
+            shape: PhantomData,
+        }
+    }
+}
+
+impl<'db, T: Table, S: ReadShape> TransactGet<'db, T, S> {
     /// Reads the entity with `key`.
     ///
     /// ```
@@ -351,7 +418,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn collect<C: Collection<Table = T>>(self) -> Result<C> {
+    pub async fn collect<C: Collection<Table = T>>(self) -> Result<S::Of<C>> {
         self.send().await?.collect()
     }
 
@@ -383,7 +450,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn send(self) -> Result<TransactGetResult> {
+    pub async fn send(self) -> Result<TransactGetResult<S>> {
         let table = self.db.table_name();
         let span = tracing::info_span!(
             "ddb.transact_get",
@@ -398,6 +465,7 @@ impl<'db, T: Table> TransactGet<'db, T> {
             if keys.is_empty() {
                 return Ok(TransactGetResult {
                     entries: Vec::new(),
+                    shape: PhantomData,
                 });
             }
             if keys.len() > MAX_ACTIONS {
@@ -409,12 +477,19 @@ impl<'db, T: Table> TransactGet<'db, T> {
                 }
                 .into());
             }
+            let mut p = Placeholders::default();
+            let projected = self.projection.as_ref().map(|attributes| {
+                projection(&T::SCHEMA, T::SCHEMA.primary, &[], attributes, &mut p)
+            });
+            let names = p.names_or_none();
             let items = keys
                 .iter()
                 .map(|key| {
                     SdkGet::builder()
                         .table_name(table)
                         .set_key(Some(key.attributes.clone()))
+                        .set_projection_expression(projected.clone())
+                        .set_expression_attribute_names(names.clone())
                         .build()
                         .map(|get| TransactGetItem::builder().get(get).build())
                         .map_err(|err| {
@@ -461,7 +536,10 @@ impl<'db, T: Table> TransactGet<'db, T> {
             }
             let found = entries.iter().filter(|(_, item)| item.is_some()).count();
             tracing::Span::current().record("found", found);
-            Ok(TransactGetResult { entries })
+            Ok(TransactGetResult {
+                entries,
+                shape: PhantomData,
+            })
         }
         .instrument(span)
         .await
@@ -540,7 +618,7 @@ fn canceled(
     )
 }
 
-impl TransactGetResult {
+impl<S: ReadShape> TransactGetResult<S> {
     /// The entity read at `key`: `Ok(None)` when there is no item; an
     /// error when the key was not part of the transaction
     /// ([`ErrorKind::NotInCollection`](crate::error::ErrorKind::NotInCollection))
@@ -572,7 +650,7 @@ impl TransactGetResult {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<E>> {
+    pub fn get<E: Entity>(&self, key: &Key<E>) -> Result<Option<S::Of<E>>> {
         let entry = self.entries.iter().find(|(asked, _)| {
             asked.partition == key.partition()
                 && asked.sort == key.sort()
@@ -586,12 +664,14 @@ impl TransactGetResult {
             }
             .into());
         };
-        item.clone()
+        let value = item
+            .clone()
             .map(|mut item| {
                 keep_keys_found_by(&mut item, &E::Table::SCHEMA, None);
                 convert::from_item::<E>(item)
             })
-            .transpose()
+            .transpose()?;
+        Ok(value.map(S::of))
     }
 
     /// How many keys were read (each distinct key once).
@@ -720,7 +800,7 @@ impl TransactGetResult {
     /// # Ok(())
     /// # }
     /// ```
-    pub fn collect<C: Collection>(self) -> Result<C> {
+    pub fn collect<C: Collection>(self) -> Result<S::Of<C>> {
         let mut collection = C::default();
         for (_, item) in self.entries {
             if let Some(mut item) = item {
@@ -728,8 +808,8 @@ impl TransactGetResult {
                 demultiplex(&mut collection, item, UnknownItems::Error)?;
             }
         }
-        Ok(collection)
+        Ok(S::of(collection))
     }
 }
 
-into_future!(['db, T: Table] TransactGet<'db, T> => TransactGetResult);
+into_future!(['db, T: Table, S: ReadShape] TransactGet<'db, T, S> => TransactGetResult<S>);

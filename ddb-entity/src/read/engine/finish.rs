@@ -1,10 +1,12 @@
 //! The finishing methods of every read, written once over a [`Source`]
 //! and its [`Run`]: `collect` (and `all`), `page`, `pages`, `first`,
-//! `one` and `count`. A source (`Query` of a partition or of a sharded
-//! one, `MultiQuery`, `Scan` of all segments or one) only checks and
-//! renders its requests and says how to make its cursor; what is handed
-//! out, how a limit counts, when to read whole pages and when a read is
-//! done is decided here for all of them.
+//! `one` and `count`, and the stream of each lane's pages as they arrive
+//! (`lane_pages`: a scan's per-segment pages). A source (`Query` of a
+//! partition or of a sharded one, `MultiQuery`, `Scan` of all segments or
+//! one) only checks and renders its requests and says how to make its
+//! cursors; what is handed out, how a limit counts, when to read whole
+//! pages and when a read is done is decided here for all of them, and
+//! every item goes through one step, [`hand`].
 
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
@@ -13,10 +15,15 @@ use super::run::Run;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::error::{Error, ErrorKind, Result};
+use crate::item::Item;
 use crate::read::filter::Reading;
 use crate::table::Table;
 
-/// One page of a read: its items, and where to resume.
+/// One page of a read: its items, and where to resume (`page()` of a
+/// query, a multi-attribute index query or a scan, and each item of their
+/// `pages()` streams).
+///
+/// See [`Query`'s example](crate::read::Query#example).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Page<C> {
@@ -55,6 +62,13 @@ pub(crate) trait Source<'db>: Send + Sync + Sized + 'db {
     /// handle seals its cursors); `None` once it is complete.
     fn cursor(&self, run: &Run<'db>) -> Result<Option<Cursor>>;
 
+    /// Where lane `lane` of `run` resumes after what it handed out; `None`
+    /// once that lane is done. A source of one lane has one cursor.
+    fn lane_cursor(&self, run: &Run<'db>, lane: usize) -> Result<Option<Cursor>> {
+        let _ = lane;
+        self.cursor(run)
+    }
+
     /// The error of [`one`] finding a second `entity`.
     fn not_unique(&self, entity: &'static str) -> Error;
 
@@ -76,6 +90,67 @@ pub(crate) fn undecodable(err: &Error) -> bool {
     )
 }
 
+/// Where a finishing method puts the items it hands out: a collection,
+/// demultiplexed (every [`Collection`] is one), or the items as they are
+/// (the survey's raw scan).
+pub(crate) trait Sink: Default + Send {
+    /// What the read asks for, for its requests.
+    fn reading() -> Reading;
+
+    /// Keeps `item` (`Ok(false)`: not of a member type, left out by
+    /// `policy`).
+    fn keep(&mut self, item: Item, policy: UnknownItems) -> Result<bool>;
+}
+
+impl<C: Collection> Sink for C {
+    fn reading() -> Reading {
+        Reading::of::<C>()
+    }
+
+    fn keep(&mut self, item: Item, policy: UnknownItems) -> Result<bool> {
+        demultiplex(self, item, policy)
+    }
+}
+
+/// What became of an item handed out.
+enum Handed {
+    /// Kept: of a member type, it counts towards the limit.
+    Kept,
+    /// Left out: another type, an unknown item, or one that does not
+    /// decode and was reported.
+    Passed,
+}
+
+/// The one step every item handed out goes through: demultiplexed into
+/// `into` (an item that does not decode goes to the source's policy), and
+/// counted towards the limit when kept; items left out make every lane
+/// read whole pages from then on.
+fn hand<'db, S: Source<'db>, K: Sink>(
+    source: &S,
+    run: &mut Run<'db>,
+    into: &mut K,
+    item: Item,
+) -> Result<Handed> {
+    let handed = match into.keep(item, source.unknown()) {
+        Ok(true) => Handed::Kept,
+        Ok(false) => Handed::Passed,
+        Err(err) if undecodable(&err) => {
+            source.undecodable(err)?;
+            Handed::Passed
+        }
+        Err(err) => return Err(err),
+    };
+    match handed {
+        Handed::Kept => {
+            if let Some(left) = &mut run.left {
+                *left -= 1;
+            }
+        }
+        Handed::Passed => run.whole_pages(),
+    }
+    Ok(handed)
+}
+
 /// Hands items of `run` into `into` until it kept `most` (and what the
 /// limit allows), the run ends, or — with `rounds` — that many rounds of
 /// requests are used up. Each request asks for what is still missing until
@@ -88,7 +163,6 @@ async fn fill<'db, S: Source<'db>, C: Collection>(
     most: Option<usize>,
     mut rounds: Option<usize>,
 ) -> Result<()> {
-    let unknown = source.unknown();
     let most = [most, run.left].into_iter().flatten().min();
     let mut kept = 0;
     while most.is_none_or(|most| kept < most) {
@@ -96,19 +170,8 @@ async fn fill<'db, S: Source<'db>, C: Collection>(
         let Some(item) = run.next(wanted, &mut rounds).await? else {
             break;
         };
-        match demultiplex(into, item, unknown) {
-            Ok(true) => {
-                kept += 1;
-                if let Some(left) = &mut run.left {
-                    *left -= 1;
-                }
-            }
-            Ok(false) => run.whole_pages(),
-            Err(err) if undecodable(&err) => {
-                source.undecodable(err)?;
-                run.whole_pages();
-            }
-            Err(err) => return Err(err),
+        if let Handed::Kept = hand(source, run, into, item)? {
+            kept += 1;
         }
     }
     Ok(())
@@ -212,6 +275,67 @@ where
                 Pages::Running(source, run)
             };
             Ok(Some((page, next)))
+        }
+        .instrument(span)
+    })
+}
+
+/// One answered request of one lane: its items, where the lane resumes
+/// and what DynamoDB read for it.
+pub(crate) struct LanePage<C> {
+    pub(crate) lane: usize,
+    pub(crate) items: C,
+    /// `None` once the lane is done (or the limit reached).
+    pub(crate) cursor: Option<Cursor>,
+    pub(crate) scanned: usize,
+}
+
+/// Every lane's pages as they arrive, one page per answered request (at
+/// most `concurrency` lanes in flight, each lane's pages in its order), up
+/// to the limit: the last page is cut at it, its cursor right after its
+/// last item. The stream ends when every lane is done, or after the first
+/// error.
+pub(crate) fn lane_pages<'db, S, K>(
+    source: S,
+) -> impl Stream<Item = Result<LanePage<K>>> + Send + 'db
+where
+    S: Source<'db>,
+    K: Sink,
+{
+    let span = source.span(K::reading().collection);
+    stream::try_unfold(Pages::Start(source), move |state| {
+        let span = span.clone();
+        async move {
+            let (source, mut run) = match state {
+                Pages::Start(mut source) => {
+                    let run = Box::new(source.start(Some(K::reading()))?);
+                    (source, run)
+                }
+                Pages::Running(source, run) => (source, run),
+                Pages::Done => return Ok(None),
+            };
+            if run.finished() {
+                return Ok(None);
+            }
+            let answer = run.next_answer().await;
+            run.totals().record();
+            let Some((lane, scanned)) = answer? else {
+                return Ok(None);
+            };
+            let mut items = K::default();
+            while run.left != Some(0) {
+                let Some(item) = run.take_from(lane) else {
+                    break;
+                };
+                hand(&source, &mut run, &mut items, item)?;
+            }
+            let page = LanePage {
+                lane,
+                items,
+                cursor: source.lane_cursor(&run, lane)?,
+                scanned,
+            };
+            Ok(Some((page, Pages::Running(source, run))))
         }
         .instrument(span)
     })

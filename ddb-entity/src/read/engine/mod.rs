@@ -9,4 +9,7 @@ pub(crate) mod finish;
 pub(crate) mod page;
 pub(crate) mod run;
 
-pub(crate) use page::{Items, Operation, Rendered, Target, Totals};
+pub(crate) use page::{Operation, Rendered, Target};
+// The jobs' segment reader sends its pages itself, through `page::send`.
+#[cfg(feature = "evolve")]
+pub(crate) use page::{Items, Request, Totals};

@@ -2,16 +2,19 @@
 //! partition, of one shard, of a multi-attribute index, or one Scan
 //! segment — and does, once, what every read needs: the request, the
 //! error's mapping, the capacity's metering, the counts, time-to-live
-//! hiding and setting aside the index keys stored-key verification must
-//! not see. Every read path in the crate (the typed reads, the survey, the
-//! backfill's raw scan) goes through [`send`].
+//! hiding, setting aside the index keys stored-key verification must not
+//! see, and — when the read has a retry budget — sending a throttled or
+//! transiently failed request again after a pause. Every read path in the
+//! crate (the typed reads, the survey, the jobs' raw scans) goes through
+//! [`send`].
 
 use std::collections::HashMap;
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
 
+use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
 use crate::entity::verify::keep_keys_found_by;
 use crate::error::{Error, Result};
@@ -48,12 +51,14 @@ pub(crate) enum Operation {
         key_condition: String,
         reverse: bool,
     },
-    /// A Scan, of segment `.0` of `.1` when split.
-    Scan { segment: Option<(u32, u32)> },
+    /// A Scan (of the segment its [`Request`] names, when split).
+    Scan,
 }
 
-/// Everything one request says, rendered once per lane (its placeholders
-/// included) and sent page after page with only the start key changing.
+/// Everything one request says, rendered once (per lane where lanes ask
+/// for different keys: a shard's partition), its placeholders included,
+/// and sent page after page with only the start key (and a scan's
+/// segment) changing.
 #[derive(Debug, Clone)]
 pub(crate) struct Rendered {
     pub(crate) operation: Operation,
@@ -67,14 +72,25 @@ pub(crate) struct Rendered {
     pub(crate) count: bool,
 }
 
+/// One request of a lane: what it sends, of which scan segment, from
+/// where, for at most how many items.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Request<'a> {
+    pub(crate) rendered: &'a Rendered,
+    /// Segment `.0` of `.1`, for a scan split into segments.
+    pub(crate) segment: Option<(u32, u32)>,
+    pub(crate) start: Option<&'a Item>,
+    pub(crate) limit: Option<usize>,
+}
+
 /// What the items of a page are handed on as.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Items<'a> {
+pub(crate) enum Items {
     /// Typed reads: expired items hidden (unless `include_expired`), the
     /// index keys the item was not found by set aside for verification
     /// (`found_by`: the index whose keys stay).
     Typed {
-        schema: &'a TableSchema,
+        schema: TableSchema,
         include_expired: bool,
         found_by: Option<&'static str>,
     },
@@ -100,12 +116,23 @@ pub(crate) struct Answer {
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Totals {
     pub(crate) requests: u64,
+    /// Requests that were sent again after a throttle or transient failure.
+    pub(crate) retries: u32,
     pub(crate) items: usize,
     pub(crate) scanned: usize,
     pub(crate) spent: Spent,
 }
 
 impl Totals {
+    /// Adds `other`'s costs to these.
+    pub(crate) fn add(&mut self, other: &Totals) {
+        self.requests += other.requests;
+        self.retries += other.retries;
+        self.items += other.items;
+        self.scanned += other.scanned;
+        self.spent.add(other.spent);
+    }
+
     /// Records every total on the current span.
     pub(crate) fn record(&self) {
         let span = tracing::Span::current();
@@ -116,15 +143,55 @@ impl Totals {
     }
 }
 
-/// Sends one page of `rendered` from `start`, at most `limit` items read.
+/// Sends `request`, one page; with a `retry` budget, a request refused by
+/// throttling or failed transiently is sent again after a pause with full
+/// jitter (each attempt metered and counted as a request).
 pub(crate) async fn send(
     target: Target<'_>,
-    rendered: &Rendered,
-    start: Option<Item>,
-    limit: Option<usize>,
-    items: Items<'_>,
+    request: Request<'_>,
+    items: Items,
+    retry: Option<&BatchRetry>,
     totals: &mut Totals,
 ) -> Result<Answer> {
+    let started = Instant::now();
+    let mut jitter = None;
+    loop {
+        let err = match send_once(target, request, items, totals).await {
+            Ok(answer) => return Ok(answer),
+            Err(err) => err,
+        };
+        let Some(retry) = retry else {
+            return Err(err);
+        };
+        // Segments draw their own pauses: they retry apart, not in waves.
+        let stream = request.segment.map_or(0, |(segment, _)| u64::from(segment));
+        let jitter = jitter.get_or_insert_with(|| Jitter::new(stream));
+        backoff(
+            target.client,
+            retry,
+            jitter,
+            &mut totals.retries,
+            started,
+            err,
+        )
+        .await?;
+    }
+}
+
+/// One attempt of [`send`].
+async fn send_once(
+    target: Target<'_>,
+    request: Request<'_>,
+    items: Items,
+    totals: &mut Totals,
+) -> Result<Answer> {
+    let Request {
+        rendered,
+        segment,
+        start,
+        limit,
+    } = request;
+    let start = start.cloned();
     let limit = limit.map(|n| i32::try_from(n.max(1)).unwrap_or(i32::MAX));
     let select = rendered.count.then_some(Select::Count);
     let index = rendered.index.map(str::to_owned);
@@ -161,11 +228,11 @@ pub(crate) async fn send(
             });
             raw.map_err(|err| Error::service("Query", target.table, err))
         }
-        Operation::Scan { segment } => {
+        Operation::Scan => {
             let (segment, total) = match segment {
                 Some((segment, total)) => (
-                    Some(i32::try_from(*segment).unwrap_or(i32::MAX)),
-                    Some(i32::try_from(*total).unwrap_or(i32::MAX)),
+                    Some(i32::try_from(segment).unwrap_or(i32::MAX)),
+                    Some(i32::try_from(total).unwrap_or(i32::MAX)),
                 ),
                 None => (None, None),
             };
@@ -230,12 +297,12 @@ pub(crate) async fn send(
     } = items
     {
         if !include_expired {
-            found.retain(|item| !ttl::is_expired(item, schema, target.now));
+            found.retain(|item| !ttl::is_expired(item, &schema, target.now));
         }
         // Decoding verifies the keys an item was found by: the table's,
         // and on an index that index's.
         for item in &mut found {
-            keep_keys_found_by(item, schema, found_by);
+            keep_keys_found_by(item, &schema, found_by);
         }
     }
     totals.items += found.len();

@@ -8,21 +8,34 @@
 //! hands out an item only when every lane that may still hold items has
 //! one waiting, so each item handed out sorts before everything not yet
 //! handed out), or lane after lane ([`Order::Lanes`]: scan segments, which
-//! have no order between them). Every lane's position is "everything
-//! before this handed out", so a cursor taken anywhere resumes right after
-//! the last item handed out, and a `limit` counts what the finishing
-//! method kept, never what was read.
+//! have no order between them; an unbounded read reads the next
+//! `concurrency` lanes ahead).
+//! Every lane's position is "everything before this handed out", so a
+//! cursor taken anywhere resumes right after the last item handed out, and
+//! a `limit` counts what the finishing method kept, never what was read.
+//!
+//! Requests are sent in *rounds* (one to every lane that needs one, at
+//! most `concurrency` in flight: [`Run::next`]) or, for a stream of pages
+//! as they arrive, kept in flight for up to `concurrency` lanes, each
+//! lane's one after the other ([`Run::next_answer`]). Either way a request
+//! is made by [`Lane::ask`], sent by [`fetch`] and its answer taken in by
+//! [`Lane::apply`]: one path.
 //!
 //! A request that fails fails the whole read, the lane named (a shard by
 //! [`Error::in_shard`](crate::error::Error)): never the other lanes' items
 //! alone.
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use super::bounded::bounded;
-use super::page::{self, Items, Rendered, Target, Totals};
+use super::page::{self, Answer, Items, Rendered, Request, Target, Totals};
+use crate::batch::BatchRetry;
 use crate::cursor::ShardPosition;
 use crate::error::{Error, Result};
 use crate::item::Item;
@@ -39,15 +52,16 @@ pub(crate) enum Order {
         reverse: bool,
     },
     /// Lane after lane, in lane order (scan segments: no order between
-    /// them); the lanes after the first unfinished one are read ahead in
-    /// the same rounds, up to the concurrency.
+    /// them); when the read wants everything, the lanes after the first
+    /// unfinished one are read ahead in the same rounds, up to
+    /// `concurrency` lanes in all.
     Lanes,
 }
 
-/// What a lane is, for the error of a failed request.
+/// What a lane is, for its requests and the error of a failed one.
 #[derive(Debug, Clone)]
 pub(crate) enum Named {
-    /// A partition, an index, a scan segment: the error as it is.
+    /// A partition, an index: the error as it is.
     Plain,
     /// Shard `number` of `count`, partition value `partition`.
     Shard {
@@ -55,12 +69,36 @@ pub(crate) enum Named {
         count: u16,
         partition: String,
     },
+    /// Scan segment `number` of `count` (the request names it; the error
+    /// is the segment's as it is).
+    Segment { number: u32, count: u32 },
+}
+
+impl Named {
+    fn name(&self, err: Error) -> Error {
+        match self {
+            Named::Plain | Named::Segment { .. } => err,
+            Named::Shard {
+                number,
+                count,
+                partition,
+            } => err.in_shard(*number, *count, partition),
+        }
+    }
+
+    /// The scan segment a request names.
+    fn segment(&self) -> Option<(u32, u32)> {
+        match self {
+            Named::Segment { number, count } if *count > 1 => Some((*number, *count)),
+            _ => None,
+        }
+    }
 }
 
 /// One lane: its request, where it stands, what it read and has not
 /// handed out yet.
 pub(crate) struct Lane {
-    rendered: Rendered,
+    rendered: Arc<Rendered>,
     named: Named,
     /// `ExclusiveStartKey` of the next request.
     start_key: Option<Item>,
@@ -71,6 +109,8 @@ pub(crate) struct Lane {
     /// A response left items out (a filter, other types, expired items):
     /// whole pages from now on, not only what is still missing.
     short: bool,
+    /// A request of it is in flight ([`Run::next_answer`]).
+    busy: bool,
     /// Read and not yet handed out, in the lane's order.
     waiting: VecDeque<Item>,
     /// Everything before it handed out (or hidden): what a cursor holds.
@@ -80,11 +120,53 @@ pub(crate) struct Lane {
     counted: usize,
 }
 
+/// A lane's next request, owned: sent without borrowing the lane.
+struct Ask {
+    lane: usize,
+    rendered: Arc<Rendered>,
+    named: Named,
+    start: Option<Item>,
+    limit: Option<usize>,
+}
+
+/// An answered request of lane `lane`, which asked for `asked` items.
+struct Fetched {
+    lane: usize,
+    asked: Option<usize>,
+    answer: Answer,
+    totals: Totals,
+}
+
+/// Sends `ask` (the one way every lane's request is sent).
+async fn fetch(
+    target: Target<'_>,
+    items: Items,
+    retry: Option<BatchRetry>,
+    ask: Ask,
+) -> Result<Fetched> {
+    let mut totals = Totals::default();
+    let request = Request {
+        rendered: &ask.rendered,
+        segment: ask.named.segment(),
+        start: ask.start.as_ref(),
+        limit: ask.limit,
+    };
+    let answer = page::send(target, request, items, retry.as_ref(), &mut totals)
+        .await
+        .map_err(|err| ask.named.name(err))?;
+    Ok(Fetched {
+        lane: ask.lane,
+        asked: ask.limit,
+        answer,
+        totals,
+    })
+}
+
 impl Lane {
     /// A lane sending `rendered` from `position`; `short` when the server
     /// may leave items out from the start (a filter).
     pub(crate) fn new(
-        rendered: Rendered,
+        rendered: Arc<Rendered>,
         named: Named,
         position: ShardPosition,
         short: bool,
@@ -99,6 +181,7 @@ impl Lane {
             named,
             last_key: None,
             short,
+            busy: false,
             waiting: VecDeque::new(),
             position,
             totals: Totals::default(),
@@ -107,7 +190,7 @@ impl Lane {
     }
 
     fn needs_request(&self) -> bool {
-        self.waiting.is_empty() && !self.exhausted
+        self.waiting.is_empty() && !self.exhausted && !self.busy
     }
 
     /// Read to its end and everything handed out.
@@ -115,27 +198,31 @@ impl Lane {
         self.waiting.is_empty() && self.exhausted
     }
 
-    /// The lane's next request, for at most `wanted` items (`None`, or a
-    /// lane that came back short: `page_size` or a whole page).
-    async fn request(
-        &mut self,
-        target: Target<'_>,
-        items: Items<'_>,
-        page_size: Option<usize>,
-        wanted: Option<usize>,
-    ) -> Result<()> {
+    /// The lane's next request (it is lane `lane`), for at most `wanted`
+    /// items (`None`, or a lane that came back short: `page_size` or a
+    /// whole page).
+    fn ask(&mut self, lane: usize, page_size: Option<usize>, wanted: Option<usize>) -> Ask {
         let wanted = if self.short { None } else { wanted };
-        let asked = [page_size, wanted].into_iter().flatten().min();
-        let answer = page::send(
-            target,
-            &self.rendered,
-            self.start_key.take(),
+        Ask {
+            lane,
+            rendered: Arc::clone(&self.rendered),
+            named: self.named.clone(),
+            start: self.start_key.take(),
+            limit: [page_size, wanted].into_iter().flatten().min(),
+        }
+    }
+
+    /// Takes in the answer to its request; returns the items DynamoDB
+    /// read for it.
+    fn apply(&mut self, fetched: Fetched) -> usize {
+        let Fetched {
             asked,
-            items,
-            &mut self.totals,
-        )
-        .await
-        .map_err(|err| self.named(err))?;
+            answer,
+            totals,
+            ..
+        } = fetched;
+        self.busy = false;
+        self.totals.add(&totals);
         self.counted += answer.counted;
         // Fewer items than asked while the lane has more: the server (or
         // the time-to-live hiding) left some out.
@@ -150,18 +237,7 @@ impl Lane {
             // Nothing to hand out: the position moves past what was read.
             self.position = self.read_to();
         }
-        Ok(())
-    }
-
-    fn named(&self, err: Error) -> Error {
-        match &self.named {
-            Named::Plain => err,
-            Named::Shard {
-                number,
-                count,
-                partition,
-            } => err.in_shard(*number, *count, partition),
-        }
+        answer.scanned
     }
 
     /// Hands out the first waiting item; the position moves after it
@@ -189,15 +265,14 @@ impl Lane {
     }
 }
 
+/// A request in flight of a run that hands out pages as they arrive.
+type InFlight<'db> = Pin<Box<dyn Future<Output = Result<Fetched>> + Send + 'db>>;
+
 /// A read on its way, from its first request to its last.
 pub(crate) struct Run<'db> {
     target: Target<'db>,
-    schema: TableSchema,
-    include_expired: bool,
-    /// The index whose keys stored-key verification keeps (`found_by`).
-    found_by: Option<&'static str>,
-    /// Items as DynamoDB returns them (the survey's).
-    raw: bool,
+    items: Items,
+    retry: Option<BatchRetry>,
     lanes: Vec<Lane>,
     order: Order,
     /// The key attributes a lane's position holds (`LastEvaluatedKey`'s).
@@ -214,6 +289,14 @@ pub(crate) struct Run<'db> {
     /// Items the limit still allows (kept by the finishing method, not
     /// read).
     pub(crate) left: Option<usize>,
+    /// Pages as they arrive ([`next_answer`](Self::next_answer)): the
+    /// requests in flight, the lanes to ask again (their items all handed
+    /// out) and the first lane not asked yet.
+    in_flight: FuturesUnordered<InFlight<'db>>,
+    again: VecDeque<usize>,
+    unasked: usize,
+    /// The lane of the last answer handed on.
+    answered: Option<usize>,
 }
 
 /// What a run is built from, besides its lanes.
@@ -221,7 +304,14 @@ pub(crate) struct Setup<'db> {
     pub(crate) target: Target<'db>,
     pub(crate) schema: TableSchema,
     pub(crate) include_expired: bool,
+    /// The index whose keys stored-key verification keeps (`found_by`).
     pub(crate) found_by: Option<&'static str>,
+    /// Items exactly as DynamoDB returns them (the survey's): no item
+    /// hidden by its time to live, no index key set aside.
+    pub(crate) raw: bool,
+    /// Throttled and transiently failed requests sent again within this
+    /// budget (beyond the SDK's own retries).
+    pub(crate) retry: Option<BatchRetry>,
     pub(crate) order: Order,
     pub(crate) keys: Vec<&'static str>,
     pub(crate) concurrency: usize,
@@ -233,12 +323,19 @@ pub(crate) struct Setup<'db> {
 
 impl<'db> Run<'db> {
     pub(crate) fn new(setup: Setup<'db>, lanes: Vec<Lane>) -> Self {
+        let items = if setup.raw {
+            Items::Raw
+        } else {
+            Items::Typed {
+                schema: setup.schema,
+                include_expired: setup.include_expired,
+                found_by: setup.found_by,
+            }
+        };
         Run {
             target: setup.target,
-            schema: setup.schema,
-            include_expired: setup.include_expired,
-            found_by: setup.found_by,
-            raw: false,
+            items,
+            retry: setup.retry,
             lanes,
             order: setup.order,
             keys: setup.keys,
@@ -248,21 +345,11 @@ impl<'db> Run<'db> {
             floor: setup.floor,
             empty: setup.empty || setup.limit == Some(0),
             left: setup.limit,
+            in_flight: FuturesUnordered::new(),
+            again: VecDeque::new(),
+            unasked: 0,
+            answered: None,
         }
-    }
-
-    /// The lanes, and how their pages' items are handed on.
-    fn lanes_and_items(&mut self) -> (&mut Vec<Lane>, Items<'_>) {
-        let items = if self.raw {
-            Items::Raw
-        } else {
-            Items::Typed {
-                schema: &self.schema,
-                include_expired: self.include_expired,
-                found_by: self.found_by,
-            }
-        };
-        (&mut self.lanes, items)
     }
 
     /// Nothing more to hand out: the limit reached, or the read complete.
@@ -272,11 +359,7 @@ impl<'db> Run<'db> {
 
     /// Nothing left to send and nothing left to hand out.
     pub(crate) fn complete(&self) -> bool {
-        self.empty
-            || self
-                .lanes
-                .iter()
-                .all(|lane| lane.exhausted && lane.waiting.is_empty())
+        self.empty || self.lanes.iter().all(Lane::finished)
     }
 
     /// Whether a request is needed before anything can be handed out.
@@ -293,27 +376,65 @@ impl<'db> Run<'db> {
         }
     }
 
-    /// One request to every lane that has nothing waiting and more to
-    /// read, `concurrency` at a time, each for at most `wanted` items; the
-    /// first failure fails them all.
-    pub(crate) async fn read_round(&mut self, wanted: Option<usize>) -> Result<()> {
-        let (target, page_size, concurrency) = (self.target, self.page_size, self.concurrency);
-        let (lanes, items) = self.lanes_and_items();
-        // Loops rather than iterator adapters: closures held across an
-        // await trip rustc's check that the future is `Send` (rust#64552).
-        let mut requests = Vec::new();
-        for lane in lanes {
-            if lane.needs_request() {
-                requests.push(lane.request(target, items, page_size, wanted));
+    /// The lanes a round reads: all of them when merged in sort order.
+    /// Lane after lane, the first unfinished one — and, when the read
+    /// wants everything (`wanted` is `None`), those after it up to
+    /// `concurrency` lanes, read ahead; a read that wants `n` more items
+    /// may find them all in the first lane, so it reads no other.
+    fn round_lanes(&self, wanted: Option<usize>) -> std::ops::Range<usize> {
+        match self.order {
+            Order::Sorted { .. } => 0..self.lanes.len(),
+            Order::Lanes => {
+                let first = self
+                    .lanes
+                    .iter()
+                    .position(|lane| !lane.finished())
+                    .unwrap_or(self.lanes.len());
+                let ahead = if wanted.is_some() {
+                    1
+                } else {
+                    self.concurrency
+                };
+                first..(first + ahead).min(self.lanes.len())
             }
         }
-        bounded(requests, concurrency).await
+    }
+
+    /// Sends `asks`, `concurrency` at a time, and takes their answers in;
+    /// the first failure fails them all.
+    async fn send_all(&mut self, asks: Vec<Ask>) -> Result<()> {
+        let (target, items, retry) = (self.target, self.items, self.retry);
+        // A loop rather than an iterator adapter: closures held across an
+        // await trip rustc's check that the future is `Send` (rust#64552).
+        let mut requests = Vec::with_capacity(asks.len());
+        for ask in asks {
+            requests.push(fetch(target, items, retry, ask));
+        }
+        for fetched in bounded(requests, self.concurrency).await? {
+            let lane = fetched.lane;
+            self.lanes[lane].apply(fetched);
+        }
+        Ok(())
+    }
+
+    /// One request to every lane of the round that has nothing waiting and
+    /// more to read, each for at most `wanted` items.
+    pub(crate) async fn read_round(&mut self, wanted: Option<usize>) -> Result<()> {
+        let page_size = self.page_size;
+        let mut asks = Vec::new();
+        for at in self.round_lanes(wanted) {
+            let lane = &mut self.lanes[at];
+            if lane.needs_request() {
+                asks.push(lane.ask(at, page_size, wanted));
+            }
+        }
+        self.send_all(asks).await
     }
 
     /// The next item of the merged order, reading as needed (each request
     /// for at most `wanted` items), or `None` once the read is complete.
-    /// With `one_round`, at most one round of requests is sent: `None`
-    /// then also means "that round is used up".
+    /// With `rounds_left`, at most that many rounds of requests are sent:
+    /// `None` then also means "those rounds are used up".
     pub(crate) async fn next(
         &mut self,
         wanted: Option<usize>,
@@ -335,10 +456,7 @@ impl<'db> Run<'db> {
             let Some(lane) = self.next_lane() else {
                 return Ok(None);
             };
-            let keys = std::mem::take(&mut self.keys);
-            let item = self.lanes[lane].take(&keys);
-            self.keys = keys;
-            let Some(item) = item else {
+            let Some(item) = self.take_from(lane) else {
                 return Ok(None);
             };
             if let Order::Sorted { attribute, reverse } = self.order
@@ -356,6 +474,71 @@ impl<'db> Run<'db> {
                 self.head = Some((key, lane));
             }
             return Ok(Some(item));
+        }
+    }
+
+    /// Hands out the next waiting item of lane `lane`, if any.
+    pub(crate) fn take_from(&mut self, lane: usize) -> Option<Item> {
+        let keys = std::mem::take(&mut self.keys);
+        let item = self.lanes[lane].take(&keys);
+        self.keys = keys;
+        item
+    }
+
+    /// The next answer of any lane, its items waiting to be handed out
+    /// ([`take_from`](Self::take_from)): requests are kept in flight for
+    /// up to `concurrency` lanes, lanes asked in order, each lane's
+    /// requests one after the other (its next is sent once the items of
+    /// the last were handed out, ahead of lanes not started yet). Returns
+    /// the lane and the items DynamoDB read for the answer, or `None` once
+    /// nothing is left to ask. A failure ends the run: the requests still
+    /// in flight are dropped.
+    pub(crate) async fn next_answer(&mut self) -> Result<Option<(usize, usize)>> {
+        if self.empty {
+            return Ok(None);
+        }
+        if let Some(lane) = self.answered.take()
+            && self.lanes[lane].needs_request()
+        {
+            self.again.push_back(lane);
+        }
+        let page_size = self.page_size;
+        while self.in_flight.len() < self.concurrency {
+            let at = match self.again.pop_front() {
+                Some(at) => at,
+                None if self.unasked < self.lanes.len() => {
+                    self.unasked += 1;
+                    self.unasked - 1
+                }
+                None => break,
+            };
+            let lane = &mut self.lanes[at];
+            if !lane.needs_request() {
+                continue;
+            }
+            lane.busy = true;
+            let ask = lane.ask(at, page_size, None);
+            let (target, items, retry) = (self.target, self.items, self.retry);
+            self.in_flight
+                .push(Box::pin(fetch(target, items, retry, ask)));
+        }
+        let Some(fetched) = self.in_flight.next().await else {
+            return Ok(None);
+        };
+        match fetched {
+            Ok(fetched) => {
+                let lane = fetched.lane;
+                let scanned = self.lanes[lane].apply(fetched);
+                self.answered = Some(lane);
+                Ok(Some((lane, scanned)))
+            }
+            Err(err) => {
+                self.in_flight = FuturesUnordered::new();
+                self.again.clear();
+                self.unasked = self.lanes.len();
+                self.empty = true;
+                Err(err)
+            }
         }
     }
 
@@ -400,15 +583,14 @@ impl<'db> Run<'db> {
             if limit.is_some_and(|limit| self.counted() >= limit) {
                 break;
             }
-            let (target, page_size, concurrency) = (self.target, self.page_size, self.concurrency);
-            let (lanes, items) = self.lanes_and_items();
-            let mut requests = Vec::new();
-            for lane in lanes {
+            let page_size = self.page_size;
+            let mut asks = Vec::new();
+            for (at, lane) in self.lanes.iter_mut().enumerate() {
                 if !lane.exhausted {
-                    requests.push(lane.request(target, items, page_size, None));
+                    asks.push(lane.ask(at, page_size, None));
                 }
             }
-            bounded(requests, concurrency).await?;
+            self.send_all(asks).await?;
         }
         let counted = self.counted();
         Ok(limit.map_or(counted, |limit| counted.min(limit)))
@@ -431,6 +613,12 @@ impl<'db> Run<'db> {
         )
     }
 
+    /// Lane `lane`'s position: `None` once it is done.
+    pub(crate) fn lane_position(&self, lane: usize) -> Option<&ShardPosition> {
+        let lane = &self.lanes[lane];
+        (!lane.finished()).then_some(&lane.position)
+    }
+
     /// The merged order's position: the last item handed out (or, before
     /// any, the position this run resumed from).
     pub(crate) fn merged(&self) -> Option<(&str, usize)> {
@@ -444,11 +632,7 @@ impl<'db> Run<'db> {
     pub(crate) fn totals(&self) -> Totals {
         let mut sum = Totals::default();
         for lane in &self.lanes {
-            let totals = &lane.totals;
-            sum.requests += totals.requests;
-            sum.items += totals.items;
-            sum.scanned += totals.scanned;
-            sum.spent.add(totals.spent);
+            sum.add(&lane.totals);
         }
         sum
     }

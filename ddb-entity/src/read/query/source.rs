@@ -3,6 +3,8 @@
 //! sort-key order), each lane's request rendered once; and the query's
 //! cursors (`c2.` for one partition, `m2.` over shards, sealed alike).
 
+use std::sync::Arc;
+
 use super::Query;
 use crate::cursor::{Cursor, ShardPosition};
 use crate::entity::SortRange;
@@ -159,6 +161,50 @@ pub(crate) fn projection(
     names.join(", ")
 }
 
+/// Refuses an open range (`sk_lt`, `sk_le`, `sk_gt`, `sk_ge`) built from
+/// the key of a template without holes (`PROFILE`) — which holds that one
+/// key or nothing — read into a collection with a member (on index
+/// `index`) it can never return. Before open ranges kept to their key's
+/// space, `sk_le(Customer::sk())` in reverse read the profile and the
+/// orders before it; it now reads the profile alone, and into a view of
+/// both it would leave the orders out without a word.
+fn reaches_every_member(range: &SortRange<()>, read: Reading, index: Option<&str>) -> Result<()> {
+    let Some(bound) = range.open_on_one_key() else {
+        return Ok(());
+    };
+    for member in read.members {
+        let layout = member.layout();
+        let key = match index {
+            None => layout.primary(),
+            Some(name) => layout.index(name),
+        };
+        let Some(template) = key.and_then(|key| key.sort.as_ref()) else {
+            continue;
+        };
+        if template.raw {
+            continue;
+        }
+        let literal = template.literal_prefix();
+        let exact = template.holes().next().is_none() && template.shard().is_none();
+        if !range.reaches(&literal, exact) {
+            let shown = if exact {
+                literal
+            } else {
+                format!("{literal}…")
+            };
+            return Err(Repr::InvalidExpression {
+                what: format!("a query read into `{}`", read.collection),
+                reason: format!(
+                    "its open sort-key range (`sk_lt`/`sk_le`/`sk_gt`/`sk_ge`) of `{bound}` keeps to that key's template, which has no hole: it holds `{bound}` or nothing, and can never return the collection's `{}` (sort keys `{shown}`); to read several members in one Query, span them: `.sk_span(<one member's key>, <another's>)` (or `sk_between`), or read the one entity alone",
+                    member.entity
+                ),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
 impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
     type Table = I::Table;
 
@@ -177,6 +223,9 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
     fn start(&mut self, read: Option<Reading>) -> Result<Run<'db>> {
         let filter = self.filter_text(read)?;
         let (condition, nothing) = self.take_condition()?;
+        if let (Some(range), Some(read)) = (&condition, read) {
+            reaches_every_member(range, read, I::INDEX_NAME)?;
+        }
         let scope = self.scope(condition.as_ref(), filter.as_deref());
         let (seal, now) = (self.db.cursor_seal(), self.db.now());
         let spec = self.partition.shards();
@@ -210,7 +259,7 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
                 }
             };
             let rendered = self.rendered(&partition, condition.as_ref(), read)?;
-            lanes.push(Lane::new(rendered, named, position, short));
+            lanes.push(Lane::new(Arc::new(rendered), named, position, short));
         }
         let db = self.db;
         let setup = Setup {
@@ -218,6 +267,8 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
             schema: I::Table::SCHEMA,
             include_expired: self.include_expired,
             found_by: I::INDEX_NAME,
+            raw: false,
+            retry: None,
             order: Order::Sorted {
                 attribute: I::KEYS.sort_key,
                 reverse: self.reverse,
