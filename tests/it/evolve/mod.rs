@@ -5,5 +5,6 @@ mod add_index;
 mod backfill;
 mod interleave;
 mod migrate;
+mod shared;
 mod throttle;
 mod versions;

@@ -186,6 +186,7 @@ impl LeaseTable {
 ///
 /// // Each process runs the same code; here two workers in one.
 /// let job = leases.job("users-v2").lease_duration(Duration::from_secs(5));
+/// assert_eq!(job.table().name(), leases.name());
 /// let first = job.clone().worker("worker-a");
 /// let second = job.clone().worker("worker-b");
 /// assert_eq!(second.worker_id(), "worker-b");
@@ -277,6 +278,13 @@ impl SharedJob {
     /// See [the example](SharedJob#example).
     pub fn worker_id(&self) -> &str {
         &self.worker
+    }
+
+    /// The lease table the job is kept in.
+    ///
+    /// See [the example](SharedJob#example).
+    pub fn table(&self) -> &LeaseTable {
+        &self.table
     }
 
     /// Where the job stands, read from its leases (consistently).
