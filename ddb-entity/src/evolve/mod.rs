@@ -29,6 +29,9 @@ mod add_index;
 mod backfill;
 mod checkpoint;
 mod dual;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
+pub mod export;
 mod group;
 mod lease;
 mod migrate;

@@ -3,6 +3,7 @@
 
 mod add_index;
 mod backfill;
+mod export;
 mod interleave;
 mod migrate;
 mod shared;
