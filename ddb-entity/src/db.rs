@@ -316,11 +316,16 @@ impl<T: Table> Db<T> {
 type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
 
 /// Sleeps with the client's own async sleep, so the library works on
-/// whatever runtime the user configured the SDK with. A client without one
-/// (possible only with a hand-built config on no runtime) gets a yield
-/// instead of a pause: slower polling beats a panic.
+/// whatever runtime the user configured the SDK with; a client built from
+/// `Config::builder()` names none (the SDK adds its default only inside
+/// its own requests), so the SDK's default, tokio's, is used then. Without
+/// either (no tokio) a pause is a yield: slower polling beats a panic.
 pub(crate) async fn pause(client: &Client, duration: Duration) {
-    match client.config().sleep_impl() {
+    let sleep = client
+        .config()
+        .sleep_impl()
+        .or_else(aws_smithy_async::rt::sleep::default_async_sleep);
+    match sleep {
         Some(sleep) => sleep.sleep(duration).await,
         None => std::future::ready(()).await,
     }

@@ -276,13 +276,34 @@ pub async fn table_around<L: Around>(
         .await
         .expect("table is created");
     let layer = Arc::new(layer(dynamo.is_embedded()));
+    let client = client_around(
+        &dynamo,
+        Arc::clone(&layer),
+        retries,
+        &format!("{name}-retries"),
+        Some(attempt_timeout(dynamo.is_embedded())),
+    );
+    let db = Db::<App>::new(client, name);
+    (dynamo, db, clean, layer)
+}
+
+/// A client of `dynamo` whose requests go through `layer` — with the SDK's
+/// standard retries (3 attempts, 10–50 ms backoff, an unlimited retry
+/// quota of its own `partition`) when `retries`, and `attempt_timeout`.
+pub fn client_around<L: Around>(
+    dynamo: &LocalDynamo,
+    layer: Arc<L>,
+    retries: bool,
+    partition: &str,
+    attempt_timeout: Option<Duration>,
+) -> aws_sdk_dynamodb::Client {
     let around = AroundClient {
         inner: dynamo
             .client()
             .config()
             .http_client()
             .expect("the local client has an HTTP client"),
-        layer: Arc::clone(&layer),
+        layer,
     };
     let retry = if retries {
         RetryConfig::standard()
@@ -297,18 +318,17 @@ pub async fn table_around<L: Around>(
         .http_client(around)
         .retry_config(retry)
         .retry_partition(
-            RetryPartition::custom(format!("{name}-retries"))
+            RetryPartition::custom(partition.to_owned())
                 .token_bucket(TokenBucket::unlimited())
                 .build(),
         )
-        .timeout_config(
-            TimeoutConfig::builder()
-                .operation_attempt_timeout(attempt_timeout(dynamo.is_embedded()))
-                .build(),
-        )
+        .timeout_config({
+            let mut timeouts = TimeoutConfig::builder();
+            timeouts.set_operation_attempt_timeout(attempt_timeout);
+            timeouts.build()
+        })
         .build();
-    let db = Db::<App>::new(aws_sdk_dynamodb::Client::from_conf(config), name);
-    (dynamo, db, clean, layer)
+    aws_sdk_dynamodb::Client::from_conf(config)
 }
 
 /// Throttles one request in `every` of the operations `watched` (by their

@@ -11,7 +11,7 @@ mod write;
 
 pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
-pub(crate) use retry::{Jitter, backoff};
+pub(crate) use retry::{Jitter, backoff, pause_within};
 pub use write::BatchWrite;
 
 use std::fmt;

@@ -155,17 +155,37 @@ pub(crate) async fn backoff(
     started: Instant,
     err: Error,
 ) -> Result<()> {
-    if !err.is_retryable() || *retries + 1 >= retry.attempts() {
+    if !err.is_retryable() {
         return Err(err);
+    }
+    tracing::debug!(retry = *retries, error = %err, "retrying after a transient failure");
+    if pause_within(client, retry, jitter, retries, started).await {
+        Ok(())
+    } else {
+        Err(err)
+    }
+}
+
+/// Before a resend that is not an error's (a write the server left
+/// unprocessed): a pause with full jitter and `true`, or `false` once
+/// `retry`'s budget (attempts, or time since `started`) is spent.
+pub(crate) async fn pause_within(
+    client: &Client,
+    retry: &BatchRetry,
+    jitter: &mut Jitter,
+    retries: &mut u32,
+    started: Instant,
+) -> bool {
+    if *retries + 1 >= retry.attempts() {
+        return false;
     }
     let delay = jitter.delay(retry, *retries);
     if !retry.in_time(started.elapsed() + delay) {
-        return Err(err);
+        return false;
     }
-    tracing::debug!(retry = *retries, ?delay, error = %err, "retrying after a transient failure");
     *retries += 1;
     pause(client, delay).await;
-    Ok(())
+    true
 }
 
 /// Full jitter: a uniform pause in `[0, ceiling]`, from xorshift64*.

@@ -506,6 +506,16 @@ pub(crate) enum Repr {
         source: Cause,
     },
 
+    #[cfg(feature = "export")]
+    #[error("{file}{}: {reason}", ExportLine(*.line))]
+    ExportFile {
+        /// The file (a path, an S3 key, or what the caller named it).
+        file: String,
+        /// The 1-based line, when the fault is in one.
+        line: Option<u64>,
+        reason: String,
+    },
+
     #[cfg(any(feature = "lambda", feature = "streams"))]
     #[error(
         "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
@@ -612,6 +622,8 @@ impl Repr {
             #[cfg(feature = "streams")]
             Repr::NoStream { .. } => ErrorKind::NoStream,
             Repr::StaleSchema { .. } => ErrorKind::StaleSchema,
+            #[cfg(feature = "export")]
+            Repr::ExportFile { .. } => ErrorKind::Decode,
         }
     }
 
@@ -1029,5 +1041,19 @@ impl fmt::Display for Reasons<'_> {
             write!(f, "{reason}")?;
         }
         Ok(())
+    }
+}
+
+/// ` line N` after an export file's name, when the fault is in a line.
+#[cfg(feature = "export")]
+struct ExportLine(Option<u64>);
+
+#[cfg(feature = "export")]
+impl std::fmt::Display for ExportLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(line) => write!(f, " line {line}"),
+            None => Ok(()),
+        }
     }
 }

@@ -2,22 +2,26 @@
 //! of the entity stores — its index keys, its newest schema version — in
 //! parallel segments, with progress and checkpoints.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use futures_util::stream::{self, Stream, StreamExt};
+use futures_util::stream::{self, BoxStream, Stream, StreamExt};
 use tracing::Instrument;
 
-use super::checkpoint::{Checkpoint, SegmentPosition};
-use super::pace::{Pace, Rate};
-use super::rewrite::{MAX_GROUP, Outcome, rewrite, rewrite_group};
+use super::checkpoint::{Checkpoint, DEFAULT_SEGMENTS, SegmentPosition};
+use super::group::{MAX_GROUP, rewrite_group};
+use super::lease::{self, Counts, Fence, SharedJob, SharedRun};
+use super::pace::{Gate, Pace, Rate};
+use super::rewrite::{Outcome, rewrite};
 use super::scan::{Pending, RawPage, ScanFilter, ScanSpec};
+use super::segment::{stop_after_error, written_pages};
+use super::statements::{MAX_STATEMENTS, rewrite_statements};
 use crate::batch::BatchRetry;
 use crate::db::Db;
 use crate::entity::Entity;
-use crate::error::Result;
+use crate::error::{Error, Repr, Result};
 use crate::future::into_future;
 use crate::item::Item;
 use crate::table::Table;
@@ -28,9 +32,28 @@ const DEFAULT_CONCURRENCY: usize = 4;
 const DEFAULT_WRITES: usize = 32;
 /// The most writes in flight the job grows to, unless told otherwise.
 const DEFAULT_MAX_WRITES: usize = 256;
-/// Pages of one segment being written at once: the next page is read
-/// while the last one is written.
-const PAGES_AHEAD: usize = 2;
+
+/// How a job's conditioned writes are sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sending {
+    /// One request per item (UpdateItem, PutItem): the default.
+    One,
+    /// Up to n PartiQL statements per BatchExecuteStatement, each its own
+    /// write at the single write's units.
+    Statements(usize),
+    /// Up to n updates per TransactWriteItems, at twice the units.
+    Transactions(usize),
+}
+
+impl Sending {
+    /// Items per request.
+    pub(crate) fn per_request(self) -> usize {
+        match self {
+            Sending::One => 1,
+            Sending::Statements(n) | Sending::Transactions(n) => n,
+        }
+    }
+}
 
 /// Rewrites every stored item of entity `E` into exactly what this build
 /// of `E` writes for the value it decodes to. Made by [`Db::backfill`];
@@ -161,10 +184,11 @@ pub struct Backfill<'db, E: Entity> {
     concurrency: usize,
     writes: usize,
     max_writes: usize,
-    group: usize,
+    sending: Sending,
     ceiling: Option<Rate>,
     page_size: Option<usize>,
     retry: BatchRetry,
+    shared: Option<SharedJob>,
     entity: PhantomData<fn() -> E>,
 }
 
@@ -189,18 +213,6 @@ pub struct BackfillTotals {
     /// Requests sent again: writes after a concurrent change (each with a
     /// consistent re-read), and requests throttled or failed transiently.
     pub retries: u64,
-}
-
-impl BackfillTotals {
-    fn add(&mut self, other: &BackfillTotals) {
-        self.pages += other.pages;
-        self.scanned += other.scanned;
-        self.read += other.read;
-        self.updated += other.updated;
-        self.skipped += other.skipped;
-        self.gone += other.gone;
-        self.retries += other.retries;
-    }
 }
 
 /// One page of a backfill done: every write of it succeeded.
@@ -234,10 +246,11 @@ impl<T: Table> Db<T> {
             concurrency: DEFAULT_CONCURRENCY,
             writes: DEFAULT_WRITES,
             max_writes: DEFAULT_MAX_WRITES,
-            group: 1,
+            sending: Sending::One,
             ceiling: None,
             page_size: None,
             retry: BatchRetry::new(),
+            shared: None,
             entity: PhantomData,
         }
     }
@@ -245,13 +258,13 @@ impl<T: Table> Db<T> {
 
 /// What every segment of one run shares.
 struct Shared {
-    spec: ScanSpec,
+    spec: Arc<ScanSpec>,
     /// Writes in flight, over every segment, and the ceiling.
     pace: Pace,
     /// The most requests in flight of one page (the pace admits fewer).
     max_writes: usize,
-    /// Updates per request.
-    group: usize,
+    /// How updates are sent.
+    sending: Sending,
     state: Mutex<(Checkpoint, BackfillTotals)>,
     span: tracing::Span,
 }
@@ -307,19 +320,48 @@ impl<'db, E: Entity> Backfill<'db, E> {
         self
     }
 
+    /// Up to `updates` items (1 to 25; default 1, one UpdateItem each)
+    /// written by one request, a BatchExecuteStatement of PartiQL UPDATE
+    /// statements: each statement is the item's own conditioned update
+    /// (its WHERE clause is the "unchanged since read" condition), applied
+    /// or refused on its own, and charged the write units of the
+    /// UpdateItem it stands for. Fewer requests at the same cost: the
+    /// setting for a job whose bound is requests rather than capacity (the
+    /// embedded server, which serves one request at a time; a client
+    /// short of CPU or connections). It needs the IAM permission
+    /// `dynamodb:PartiQLUpdate` on the table besides `dynamodb:UpdateItem`.
+    /// An item whose condition failed is re-read and rewritten alone; an
+    /// item a statement cannot name (an attribute name with a double
+    /// quote or a control character) or that the server refuses for
+    /// another reason is sent as an UpdateItem. Replaces
+    /// [`group`](Backfill::group). Not for moto, whose PartiQL applies
+    /// nothing and reports success when a WHERE clause is false.
+    ///
+    /// See [the example](Backfill#example).
+    pub fn statements(mut self, updates: usize) -> Self {
+        self.sending = match updates.clamp(1, MAX_STATEMENTS) {
+            1 => Sending::One,
+            n => Sending::Statements(n),
+        };
+        self
+    }
+
     /// Up to `updates` items (1 to 100; default 1) written by one request:
     /// above 1, a TransactWriteItems of their updates, each still
     /// conditioned on its item being unchanged since it was read (an item
     /// that changed is re-read and rewritten alone, the others sent
-    /// again). Fewer requests, for a server whose bound is requests per
-    /// second (a local one, a busy client); but DynamoDB charges a
-    /// transactional write **two** write units per kilobyte, twice an
-    /// UpdateItem's, so on AWS, where the table's write capacity is the
-    /// bound, leave it at 1.
+    /// again). Fewer requests, but DynamoDB charges a transactional write
+    /// **two** write units per kilobyte, twice an UpdateItem's, and one
+    /// changed item cancels the whole group: prefer
+    /// [`statements`](Backfill::statements), which saves the same
+    /// requests at the single write's cost. Replaces `statements`.
     ///
     /// See [the example](Backfill#example).
     pub fn group(mut self, updates: usize) -> Self {
-        self.group = updates.clamp(1, MAX_GROUP);
+        self.sending = match updates.clamp(1, MAX_GROUP) {
+            1 => Sending::One,
+            n => Sending::Transactions(n),
+        };
         self
     }
 
@@ -351,6 +393,25 @@ impl<'db, E: Entity> Backfill<'db, E> {
         self
     }
 
+    /// Runs as one worker of `job`, a backfill shared with workers in
+    /// other processes through the job's segment leases (see
+    /// [`SharedJob`]): this worker claims segments (up to
+    /// [`concurrency`](Backfill::concurrency) at once), takes over those
+    /// of workers that stopped, and its run ends when every segment of
+    /// the job is done, by whichever worker; its totals are its own. The
+    /// first worker fixes the job's [`segments`](Backfill::segments)
+    /// (default 4; a shared job usually wants many more, so that workers
+    /// have some to share); another asking for a different number is
+    /// refused before any write. The leases are the job's checkpoint:
+    /// [`resume`](Backfill::resume) is refused beside it. Each event's
+    /// checkpoint is the job as this worker last saw it.
+    ///
+    /// See [`SharedJob`'s example](SharedJob#example).
+    pub fn shared(mut self, job: SharedJob) -> Self {
+        self.shared = Some(job);
+        self
+    }
+
     /// Runs the backfill to the end and returns what it did.
     ///
     /// See [the example](Backfill#example).
@@ -371,24 +432,63 @@ impl<'db, E: Entity> Backfill<'db, E> {
     ///
     /// See [the example](Backfill#example).
     pub fn events(self) -> impl Stream<Item = Result<BackfillEvent>> + Send + 'db {
-        match self.plan() {
+        if let Some(job) = self.shared.clone() {
+            return self.shared_events(job).boxed();
+        }
+        let planned = Checkpoint::for_job(self.checkpoint.as_ref(), self.segments, || {
+            format!("a backfill of {}", E::RUST_NAME)
+        })
+        .and_then(|checkpoint| self.plan(checkpoint));
+        match planned {
             Ok((shared, pending)) => {
                 let concurrency = self.concurrency;
                 let shared = Arc::new(shared);
                 let segments = pending.into_iter().map(move |(segment, start)| {
                     segment_events::<E>(Arc::clone(&shared), segment, start).boxed()
                 });
-                stop_after_error(stream::iter(segments).flatten_unordered(concurrency))
-                    .left_stream()
+                stop_after_error(stream::iter(segments).flatten_unordered(concurrency)).boxed()
             }
-            Err(err) => stream::once(async move { Err(err) }).right_stream(),
+            Err(err) => stream::once(async move { Err(err) }).boxed(),
         }
     }
 
-    fn plan(&self) -> Result<(Shared, Pending)> {
-        let checkpoint = Checkpoint::for_job(self.checkpoint.as_ref(), self.segments, || {
-            format!("a backfill of {}", E::RUST_NAME)
-        })?;
+    /// This worker's events of the shared `job`.
+    fn shared_events(
+        self,
+        job: SharedJob,
+    ) -> impl Stream<Item = Result<BackfillEvent>> + Send + 'db {
+        let setup = async move {
+            let what = || format!("a shared backfill of {}", E::RUST_NAME);
+            if self.checkpoint.is_some() {
+                return Err(Error::from(Repr::InvalidExpression {
+                    what: what(),
+                    reason: "a shared job's checkpoint is its leases; leave `.resume` out (or run it in one process from `JobProgress::checkpoint`)".to_owned(),
+                }));
+            }
+            // The segment count asked for, checked as any job's.
+            let asked = match self.segments {
+                Some(_) => Some(Checkpoint::for_job(None, self.segments, what)?.segments()),
+                None => None,
+            };
+            let kind = format!("backfill of {} in `{}`", E::RUST_NAME, self.db.table_name());
+            let segments = job.segments(&kind, asked, DEFAULT_SEGMENTS).await?;
+            let (shared, _) = self.plan(Checkpoint::start(segments))?;
+            let run = Arc::new(SharedBackfill::<E> {
+                shared,
+                entity: PhantomData,
+            });
+            Ok(lease::events(run, job, self.concurrency))
+        };
+        stream::once(setup)
+            .map(|setup| match setup {
+                Ok(events) => events.left_stream(),
+                Err(err) => stream::once(async move { Err(err) }).right_stream(),
+            })
+            .flatten()
+    }
+
+    /// The run's shared state and its pending segments, from `checkpoint`.
+    fn plan(&self, checkpoint: Checkpoint) -> Result<(Shared, Pending)> {
         let schema = E::Table::SCHEMA;
         let filter = ScanFilter {
             expression: "#t = :t".to_owned(),
@@ -418,10 +518,10 @@ impl<'db, E: Entity> Backfill<'db, E> {
             resumed_done = checkpoint.segments_done(),
         );
         let shared = Shared {
-            spec,
+            spec: Arc::new(spec),
             pace: Pace::new(self.writes, self.max_writes, self.ceiling),
             max_writes: self.max_writes,
-            group: self.group,
+            sending: self.sending,
             state: Mutex::new((checkpoint, BackfillTotals::default())),
             span,
         };
@@ -431,64 +531,134 @@ impl<'db, E: Entity> Backfill<'db, E> {
 
 into_future!(['db, E: Entity] Backfill<'db, E> => BackfillTotals);
 
-/// The events of one segment, page by page, from `start`: the next page
-/// is read while the last is written, and each event (with its
-/// checkpoint) is made in page order, once every write of its page and of
-/// the pages before it is done.
+/// The events of one segment, page by page, from `start`, each (with
+/// its checkpoint) once every write of its page and of the pages before
+/// it is done.
 fn segment_events<E: Entity>(
     shared: Arc<Shared>,
     segment: u32,
     start: Option<Item>,
 ) -> impl Stream<Item = Result<BackfillEvent>> + Send {
-    let reader = Arc::clone(&shared);
-    // The segment's pages, read one after the other; `None` once done.
-    let pages = stream::unfold(Some(start), move |state| {
-        let shared = Arc::clone(&reader);
+    let writer = Arc::clone(&shared);
+    let pages = written_pages(Arc::clone(&shared.spec), segment, start, move |page| {
+        let shared = Arc::clone(&writer);
         async move {
-            let start = state?;
-            match shared.spec.page(segment, start).await {
-                Ok(page) => {
-                    let next = match &page.next {
-                        SegmentPosition::After(cursor) => {
-                            match shared.spec.start_key(segment, Some(cursor)) {
-                                Ok(key) => key.map(Some),
-                                Err(err) => return Some((Err(err), None)),
-                            }
-                        }
-                        _ => None,
-                    };
-                    Some((Ok(page), next))
-                }
-                Err(err) => Some((Err(err), None)),
-            }
+            let span = tracing::info_span!(parent: &shared.span, "ddb.backfill.page", segment);
+            let counts = write_page::<E>(&shared, page, None)
+                .instrument(span)
+                .await?;
+            // Without a lease nothing is fenced off.
+            Ok(counts.unwrap_or_default())
         }
     });
-    let writer = Arc::clone(&shared);
-    let written = pages
-        .map(move |page| {
-            let shared = Arc::clone(&writer);
-            async move {
-                let span = tracing::info_span!(parent: &shared.span, "ddb.backfill.page", segment);
-                write_page::<E>(&shared, page?).instrument(span).await
-            }
-        })
-        .buffered(PAGES_AHEAD);
-    stop_after_error(written.map(move |written| {
+    pages.map(move |written| {
         let (counts, next) = written?;
         Ok(checkpoint(&shared, segment, counts, next))
-    }))
+    })
 }
 
-/// Writes one page; its counts and where its segment stands after it.
+/// A backfill as one worker of a shared job runs it.
+struct SharedBackfill<E> {
+    shared: Shared,
+    entity: PhantomData<fn() -> E>,
+}
+
+impl<E: Entity> SharedRun for SharedBackfill<E> {
+    type Counts = BackfillTotals;
+    type Event = BackfillEvent;
+
+    fn spec(&self) -> &ScanSpec {
+        &self.shared.spec
+    }
+
+    fn pages(
+        self: Arc<Self>,
+        segment: u32,
+        start: Option<Item>,
+        fence: Arc<Fence>,
+    ) -> BoxStream<'static, Result<(Option<BackfillTotals>, SegmentPosition)>> {
+        let spec = Arc::clone(&self.shared.spec);
+        written_pages(spec, segment, start, move |page| {
+            let (this, fence) = (Arc::clone(&self), Arc::clone(&fence));
+            async move {
+                let span =
+                    tracing::info_span!(parent: &this.shared.span, "ddb.backfill.page", segment);
+                write_page::<E>(&this.shared, page, Some(&fence))
+                    .instrument(span)
+                    .await
+            }
+        })
+        .boxed()
+    }
+
+    fn event(
+        &self,
+        segment: u32,
+        page: BackfillTotals,
+        segment_done: bool,
+        totals: BackfillTotals,
+        checkpoint: Checkpoint,
+    ) -> BackfillEvent {
+        BackfillEvent {
+            segment,
+            page,
+            segment_done,
+            totals,
+            checkpoint,
+        }
+    }
+}
+
+impl Counts for BackfillTotals {
+    fn add(&mut self, other: &Self) {
+        self.pages += other.pages;
+        self.scanned += other.scanned;
+        self.read += other.read;
+        self.updated += other.updated;
+        self.skipped += other.skipped;
+        self.gone += other.gone;
+        self.retries += other.retries;
+    }
+
+    fn fields(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("pages", self.pages),
+            ("scanned", self.scanned),
+            ("read", self.read),
+            ("updated", self.updated),
+            ("skipped", self.skipped),
+            ("gone", self.gone),
+            ("retries", self.retries),
+        ]
+    }
+
+    fn from_fields(stored: &BTreeMap<String, u64>) -> Self {
+        let get = |name: &str| stored.get(name).copied().unwrap_or(0);
+        BackfillTotals {
+            pages: get("pages"),
+            scanned: get("scanned"),
+            read: get("read"),
+            updated: get("updated"),
+            skipped: get("skipped"),
+            gone: get("gone"),
+            retries: get("retries"),
+        }
+    }
+}
+
+/// Writes one page under `fence` (the segment's lease, in a shared job);
+/// its counts, or `None` when the lease lapsed before every write was
+/// sent (the page is not done: its next owner does it again).
 async fn write_page<E: Entity>(
     shared: &Shared,
     page: RawPage,
-) -> Result<(BackfillTotals, SegmentPosition)> {
+    fence: Option<&Fence>,
+) -> Result<Option<BackfillTotals>> {
     let RawPage {
         items,
         scanned,
-        next,
         retries,
+        ..
     } = page;
     let mut counts = BackfillTotals {
         pages: 1,
@@ -498,24 +668,39 @@ async fn write_page<E: Entity>(
         ..BackfillTotals::default()
     };
     let spec = &shared.spec;
+    let (client, table, retry) = (&spec.client, spec.table.as_str(), &spec.retry);
+    let gate = Gate {
+        pace: &shared.pace,
+        fence,
+    };
+    let sending = shared.sending;
     let mut items = items.into_iter().peekable();
     let groups = std::iter::from_fn(|| {
         items.peek()?;
-        Some(items.by_ref().take(shared.group).collect::<Vec<_>>())
+        Some(
+            items
+                .by_ref()
+                .take(sending.per_request())
+                .collect::<Vec<_>>(),
+        )
     });
     let mut writes = stream::iter(groups)
         .map(|group| async move {
-            if let [_] = group[..] {
-                let item = group.into_iter().next().unwrap_or_default();
-                let done = rewrite::<E>(&spec.client, &spec.table, &spec.retry, &shared.pace, item)
-                    .await?;
-                Ok(vec![done])
-            } else {
-                rewrite_group::<E>(&spec.client, &spec.table, &spec.retry, &shared.pace, group)
-                    .await
+            match (sending, group.len()) {
+                (Sending::One, _) | (_, 1) => {
+                    let item = group.into_iter().next().unwrap_or_default();
+                    Ok(vec![rewrite::<E>(client, table, retry, gate, item).await?])
+                }
+                (Sending::Statements(_), _) => {
+                    rewrite_statements::<E>(client, table, retry, gate, group).await
+                }
+                (Sending::Transactions(_), _) => {
+                    rewrite_group::<E>(client, table, retry, gate, group).await
+                }
             }
         })
         .buffer_unordered(shared.max_writes);
+    let mut fenced = false;
     while let Some(done) = writes.next().await {
         for done in done? {
             counts.retries += u64::from(done.retries);
@@ -523,10 +708,11 @@ async fn write_page<E: Entity>(
                 Outcome::Updated => counts.updated += 1,
                 Outcome::Skipped => counts.skipped += 1,
                 Outcome::Gone => counts.gone += 1,
+                Outcome::Fenced => fenced = true,
             }
         }
     }
-    Ok((counts, next))
+    Ok((!fenced).then_some(counts))
 }
 
 /// A page done, every page before it in its segment done: the checkpoint
@@ -563,21 +749,4 @@ fn checkpoint(
         totals,
         checkpoint,
     }
-}
-
-/// The stream up to and including its first error.
-pub(crate) fn stop_after_error<S, T>(events: S) -> impl Stream<Item = Result<T>> + Send
-where
-    S: Stream<Item = Result<T>> + Send,
-    T: Send,
-{
-    events.scan(false, |failed, event| {
-        let out = if *failed {
-            None
-        } else {
-            *failed = event.is_err();
-            Some(event)
-        };
-        std::future::ready(out)
-    })
 }

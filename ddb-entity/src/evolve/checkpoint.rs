@@ -175,6 +175,31 @@ impl Checkpoint {
     }
 }
 
+impl fmt::Display for SegmentPosition {
+    /// `S` (start), `D` (done) or `A` and the cursor: a checkpoint's text
+    /// for one segment, also what a job's lease item stores.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SegmentPosition::Start => f.write_str("S"),
+            SegmentPosition::Done => f.write_str("D"),
+            SegmentPosition::After(cursor) => write!(f, "A{cursor}"),
+        }
+    }
+}
+
+impl SegmentPosition {
+    /// The position `text` ([`Display`](fmt::Display)'s form) names, or
+    /// `None`.
+    pub(crate) fn parse(text: &str) -> Option<Result<Self>> {
+        match text.split_at_checked(1) {
+            Some(("S", "")) => Some(Ok(SegmentPosition::Start)),
+            Some(("D", "")) => Some(Ok(SegmentPosition::Done)),
+            Some(("A", cursor)) => Some(cursor.parse().map(SegmentPosition::After)),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Checkpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{TAG};{};", self.positions.len())?;
@@ -182,11 +207,7 @@ impl fmt::Display for Checkpoint {
             if i > 0 {
                 f.write_str(",")?;
             }
-            match position {
-                SegmentPosition::Start => f.write_str("S")?,
-                SegmentPosition::Done => f.write_str("D")?,
-                SegmentPosition::After(cursor) => write!(f, "A{cursor}")?,
-            }
+            write!(f, "{position}")?;
         }
         Ok(())
     }
@@ -218,13 +239,12 @@ impl FromStr for Checkpoint {
             .next()
             .unwrap_or_default()
             .split(',')
-            .map(|p| match p.split_at_checked(1) {
-                Some(("S", "")) => Ok(SegmentPosition::Start),
-                Some(("D", "")) => Ok(SegmentPosition::Done),
-                Some(("A", cursor)) => cursor.parse().map(SegmentPosition::After),
-                _ => Err(invalid(format!(
-                    "`{p}` is not a segment position (S, D or A<cursor>)"
-                ))),
+            .map(|p| {
+                SegmentPosition::parse(p).unwrap_or_else(|| {
+                    Err(invalid(format!(
+                        "`{p}` is not a segment position (S, D or A<cursor>)"
+                    )))
+                })
             })
             .collect::<Result<Vec<_>>>()?;
         if positions.len() != count {

@@ -8,15 +8,18 @@ use std::time::{Instant, SystemTime};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ReturnConsumedCapacity};
-use futures_util::stream::{self, Stream, StreamExt};
+use futures_util::stream::{self, BoxStream, Stream, StreamExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use super::backfill::stop_after_error;
-use super::checkpoint::{Checkpoint, SegmentPosition};
-use super::pace::{Pace, Rate};
+use super::backfill::Sending;
+use super::checkpoint::{Checkpoint, DEFAULT_SEGMENTS, SegmentPosition};
+use super::lease::{self, Counts, Fence, SharedJob, SharedRun};
+use super::pace::{Gate, Pace, Rate};
 use super::rewrite::reread;
 use super::scan::{RawPage, ScanSpec, backoff};
+use super::segment::{stop_after_error, written_pages};
+use super::statements::{self, Answer, MAX_STATEMENTS, Statement};
 use crate::batch::{BatchRetry, Jitter};
 use crate::db::Db;
 use crate::entity::Entity;
@@ -197,10 +200,12 @@ pub struct Migration<'db, T: Table, L> {
     concurrency: usize,
     writes: usize,
     max_writes: usize,
+    sending: Sending,
     ceiling: Option<Rate>,
     page_size: Option<usize>,
     retry: BatchRetry,
     checkpoint: Option<Checkpoint>,
+    shared: Option<SharedJob>,
 }
 
 /// Counts of a migration: of one page, or of a whole run.
@@ -224,14 +229,37 @@ pub struct MigrationTotals {
     pub retries: u64,
 }
 
-impl MigrationTotals {
-    fn add(&mut self, other: &MigrationTotals) {
+impl Counts for MigrationTotals {
+    fn add(&mut self, other: &Self) {
         self.pages += other.pages;
         self.read += other.read;
         self.mapped += other.mapped;
         self.written += other.written;
         self.existing += other.existing;
         self.retries += other.retries;
+    }
+
+    fn fields(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("pages", self.pages),
+            ("read", self.read),
+            ("mapped", self.mapped),
+            ("written", self.written),
+            ("existing", self.existing),
+            ("retries", self.retries),
+        ]
+    }
+
+    fn from_fields(stored: &BTreeMap<String, u64>) -> Self {
+        let get = |name: &str| stored.get(name).copied().unwrap_or(0);
+        MigrationTotals {
+            pages: get("pages"),
+            read: get("read"),
+            mapped: get("mapped"),
+            written: get("written"),
+            existing: get("existing"),
+            retries: get("retries"),
+        }
     }
 }
 
@@ -312,23 +340,27 @@ impl<T: Table> Db<T> {
             concurrency: 4,
             writes: 32,
             max_writes: 256,
+            sending: Sending::One,
             ceiling: None,
             page_size: None,
             retry: BatchRetry::new(),
             checkpoint: None,
+            shared: None,
         }
     }
 }
 
 /// What every segment of one run shares.
 struct Shared<T: Table, L> {
-    spec: ScanSpec,
+    spec: Arc<ScanSpec>,
     target: String,
     map: Arc<Mapper<T, L>>,
     /// Puts in flight over every segment, and the ceiling (the
     /// backfill's controller).
     pace: Pace,
     max_writes: usize,
+    /// How the puts are sent.
+    sending: Sending,
     now: SystemTime,
     state: Mutex<(Checkpoint, MigrationTotals)>,
     span: tracing::Span,
@@ -382,6 +414,28 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         self
     }
 
+    /// Up to `items` new items (1 to 25; default 1, one PutItem each)
+    /// written by one request, a BatchExecuteStatement of PartiQL INSERT
+    /// statements: each is the item's own create-only write (DynamoDB
+    /// refuses an INSERT whose key is taken, and the item is counted
+    /// `existing`), charged the write units of a PutItem. Fewer requests
+    /// at the same cost, for a job bound by requests (the backfill's
+    /// [`statements`](super::Backfill::statements)). It needs the IAM
+    /// permission `dynamodb:PartiQLInsert` besides `dynamodb:PutItem`. An
+    /// item a statement cannot name (an attribute name with a quote or a
+    /// control character), a second item of the same key in one request,
+    /// or one the server refuses for another reason is sent as a PutItem.
+    /// Not for moto, whose PartiQL INSERT does not refuse a taken key.
+    ///
+    /// See [the example](Migration#example).
+    pub fn statements(mut self, items: usize) -> Self {
+        self.sending = match items.clamp(1, MAX_STATEMENTS) {
+            1 => Sending::One,
+            n => Sending::Statements(n),
+        };
+        self
+    }
+
     /// At most `size` legacy items read per request.
     ///
     /// See [the example](Migration#example).
@@ -407,6 +461,19 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         self
     }
 
+    /// Runs as one worker of `job`, a migration shared with workers in
+    /// other processes through the job's segment leases (see
+    /// [`SharedJob`] and [`Backfill::shared`](super::Backfill::shared),
+    /// which works the same way): this worker's run ends when every
+    /// segment of the job is done; the first worker fixes the
+    /// segmentation; [`resume`](Migration::resume) is refused beside it.
+    ///
+    /// See [`SharedJob`'s example](SharedJob#example).
+    pub fn shared(mut self, job: SharedJob) -> Self {
+        self.shared = Some(job);
+        self
+    }
+
     /// Runs the migration to the end and returns what it did (the builder
     /// stays: run it again, or [`verify`](Migration::verify)).
     ///
@@ -428,14 +495,33 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
         let db = self.db;
         let legacy = self.legacy.clone();
         let map = Arc::clone(&self.map);
-        let checkpoint = Checkpoint::for_job(self.checkpoint.as_ref(), self.segments, || {
-            format!("a migration from `{}`", self.legacy)
-        });
+        let what = format!("a migration from `{}`", self.legacy);
+        let (resumed, asked, shared_job) =
+            (self.checkpoint.clone(), self.segments, self.shared.clone());
         let (concurrency, writes, page_size, retry) =
             (self.concurrency, self.writes, self.page_size, self.retry);
-        let (max_writes, ceiling) = (self.max_writes, self.ceiling);
+        let (max_writes, ceiling, sending) = (self.max_writes, self.ceiling, self.sending);
         let setup = async move {
-            let checkpoint = checkpoint?;
+            let checkpoint = match &shared_job {
+                None => Checkpoint::for_job(resumed.as_ref(), asked, || what.clone())?,
+                Some(job) => {
+                    if resumed.is_some() {
+                        return Err(Error::from(Repr::InvalidExpression {
+                            what: format!("a shared {}", &what[2..]),
+                            reason: "a shared job's checkpoint is its leases; leave `.resume` out"
+                                .to_owned(),
+                        }));
+                    }
+                    let asked = match asked {
+                        Some(_) => {
+                            Some(Checkpoint::for_job(None, asked, || what.clone())?.segments())
+                        }
+                        None => None,
+                    };
+                    let kind = format!("migration from `{legacy}` into `{}`", db.table_name());
+                    Checkpoint::start(job.segments(&kind, asked, DEFAULT_SEGMENTS).await?)
+                }
+            };
             let key_names = legacy_keys(db.client(), &legacy).await?;
             let spec = ScanSpec {
                 client: db.client().clone(),
@@ -459,24 +545,31 @@ impl<'db, T: Table, L: DeserializeOwned + Send + 'static> Migration<'db, T, L> {
                 segments = checkpoint.segments(),
             );
             let shared = Arc::new(Shared {
-                spec,
+                spec: Arc::new(spec),
                 target: db.table_name().to_owned(),
                 map,
                 pace: Pace::new(writes, max_writes, ceiling),
                 max_writes,
+                sending,
                 now: db.now(),
                 state: Mutex::new((checkpoint, MigrationTotals::default())),
                 span,
             });
-            Ok::<_, Error>(pending.into_iter().map(move |(segment, start)| {
+            if let Some(job) = shared_job {
+                return Ok(lease::events(shared, job, concurrency).boxed());
+            }
+            let segments = pending.into_iter().map(move |(segment, start)| {
                 segment_events(Arc::clone(&shared), segment, start).boxed()
-            }))
+            });
+            Ok::<_, Error>(
+                stream::iter(segments)
+                    .flatten_unordered(concurrency)
+                    .boxed(),
+            )
         };
         let events = stream::once(setup).map(move |setup| match setup {
-            Ok(segments) => stream::iter(segments)
-                .flatten_unordered(concurrency)
-                .left_stream(),
-            Err(err) => stream::once(async move { Err(err) }).right_stream(),
+            Ok(events) => events,
+            Err(err) => stream::once(async move { Err(err) }).boxed(),
         });
         stop_after_error(events.flatten())
     }
@@ -671,36 +764,94 @@ pub(crate) fn describe_key(item: &Item) -> String {
     }
 }
 
-/// The events of one legacy segment.
+impl<T: Table, L: DeserializeOwned + Send + 'static> SharedRun for Shared<T, L> {
+    type Counts = MigrationTotals;
+    type Event = MigrationEvent;
+
+    fn spec(&self) -> &ScanSpec {
+        &self.spec
+    }
+
+    fn pages(
+        self: Arc<Self>,
+        segment: u32,
+        start: Option<Item>,
+        fence: Arc<Fence>,
+    ) -> BoxStream<'static, Result<(Option<MigrationTotals>, SegmentPosition)>> {
+        let spec = Arc::clone(&self.spec);
+        written_pages(spec, segment, start, move |page| {
+            let (this, fence) = (Arc::clone(&self), Arc::clone(&fence));
+            async move {
+                let span = tracing::info_span!(parent: &this.span, "ddb.migrate.page", segment);
+                write_page(&this, page, Some(&fence)).instrument(span).await
+            }
+        })
+        .boxed()
+    }
+
+    fn event(
+        &self,
+        segment: u32,
+        page: MigrationTotals,
+        segment_done: bool,
+        totals: MigrationTotals,
+        checkpoint: Checkpoint,
+    ) -> MigrationEvent {
+        MigrationEvent {
+            segment,
+            page,
+            segment_done,
+            totals,
+            checkpoint,
+        }
+    }
+}
+
+/// The events of one legacy segment, page by page, the next page read
+/// while the last is written.
 fn segment_events<T: Table, L: DeserializeOwned + Send + 'static>(
     shared: Arc<Shared<T, L>>,
     segment: u32,
     start: Option<Item>,
 ) -> impl Stream<Item = Result<MigrationEvent>> + Send {
-    stream::unfold(Some(start), move |state| {
-        let shared = Arc::clone(&shared);
+    let writer = Arc::clone(&shared);
+    let pages = written_pages(Arc::clone(&shared.spec), segment, start, move |page| {
+        let shared = Arc::clone(&writer);
         async move {
-            let start = state?;
             let span = tracing::info_span!(parent: &shared.span, "ddb.migrate.page", segment);
-            match page(&shared, segment, start).instrument(span).await {
-                Ok((event, next)) => Some((Ok(event), next.map(Some))),
-                Err(err) => Some((Err(err), None)),
-            }
+            let counts = write_page(&shared, page, None).instrument(span).await?;
+            // Without a lease nothing is fenced off.
+            Ok(counts.unwrap_or_default())
         }
+    });
+    pages.map(move |written| {
+        let (counts, next) = written?;
+        let segment_done = next == SegmentPosition::Done;
+        let (checkpoint, totals) = {
+            let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
+            state.0.set(segment, next);
+            state.1.add(&counts);
+            (state.0.clone(), state.1)
+        };
+        Ok(MigrationEvent {
+            segment,
+            page: counts,
+            segment_done,
+            totals,
+            checkpoint,
+        })
     })
 }
 
-async fn page<T: Table, L: DeserializeOwned + Send + 'static>(
+/// Maps and writes one page of legacy items under `fence` (the segment's
+/// lease, in a shared job); its counts, or `None` when the lease lapsed
+/// before every write was sent.
+async fn write_page<T: Table, L: DeserializeOwned + Send + 'static>(
     shared: &Shared<T, L>,
-    segment: u32,
-    start: Option<Item>,
-) -> Result<(MigrationEvent, Option<Item>)> {
-    let RawPage {
-        items,
-        next,
-        retries,
-        ..
-    } = shared.spec.page(segment, start).await?;
+    page: RawPage,
+    fence: Option<&Fence>,
+) -> Result<Option<MigrationTotals>> {
+    let RawPage { items, retries, .. } = page;
     let mut counts = MigrationTotals {
         pages: 1,
         read: items.len() as u64,
@@ -709,63 +860,133 @@ async fn page<T: Table, L: DeserializeOwned + Send + 'static>(
     };
     let new_items = map_page(&*shared.map, &shared.spec.table, items, shared.now)?;
     counts.mapped = new_items.len() as u64;
-    let schema = T::SCHEMA;
-    let mut puts = stream::iter(new_items)
-        .map(|new| {
-            create(
-                &shared.spec.client,
-                &shared.target,
-                &shared.spec.retry,
-                &shared.pace,
-                schema.primary.partition_key,
-                new.item,
-            )
-        })
+    let partition_key = T::SCHEMA.primary.partition_key;
+    let sending = shared.sending;
+    let mut items = new_items.into_iter().map(|new| new.item).peekable();
+    let groups = std::iter::from_fn(|| {
+        items.peek()?;
+        Some(
+            items
+                .by_ref()
+                .take(sending.per_request())
+                .collect::<Vec<_>>(),
+        )
+    });
+    let gate = Gate {
+        pace: &shared.pace,
+        fence,
+    };
+    let mut puts = stream::iter(groups)
+        .map(|group| create_all(shared, gate, partition_key, group))
         .buffer_unordered(shared.max_writes);
+    let mut fenced = false;
     while let Some(put) = puts.next().await {
-        let (created, retries) = put?;
-        counts.retries += u64::from(retries);
-        if created {
-            counts.written += 1;
-        } else {
-            counts.existing += 1;
-        }
+        let created = put?;
+        counts.written += created.written;
+        counts.existing += created.existing;
+        counts.retries += u64::from(created.retries);
+        fenced |= created.fenced;
     }
-    let resume = match &next {
-        SegmentPosition::After(cursor) => shared.spec.start_key(segment, Some(cursor))?,
-        _ => None,
-    };
-    let (checkpoint, totals) = {
-        let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        state.0.set(segment, next);
-        state.1.add(&counts);
-        (state.0.clone(), state.1)
-    };
-    let event = MigrationEvent {
-        segment,
-        page: counts,
-        segment_done: resume.is_none(),
-        totals,
-        checkpoint,
-    };
-    Ok((event, resume))
+    Ok((!fenced).then_some(counts))
 }
 
-/// Puts `item` unless an item has its key: `(created, retries)`.
+/// What became of a group of new items.
+#[derive(Default)]
+struct Created {
+    written: u64,
+    existing: u64,
+    retries: u32,
+    /// Some were not sent: the segment's lease lapsed.
+    fenced: bool,
+}
+
+/// Writes `items` create-only, as INSERT statements when the migration
+/// sends them so (those a statement cannot say, and a second item of one
+/// key, as PutItems).
+async fn create_all<T: Table, L>(
+    shared: &Shared<T, L>,
+    gate: Gate<'_>,
+    partition_key: &str,
+    items: Vec<Item>,
+) -> Result<Created> {
+    let (client, table, retry) = (
+        &shared.spec.client,
+        shared.target.as_str(),
+        &shared.spec.retry,
+    );
+    let mut created = Created::default();
+    let mut alone = Vec::new();
+    let mut batch: Vec<Statement<Item>> = Vec::new();
+    if let Sending::Statements(_) = shared.sending {
+        let key_names = T::SCHEMA.primary;
+        let key_of = |item: &Item| {
+            [Some(key_names.partition_key), key_names.sort_key]
+                .into_iter()
+                .flatten()
+                .map(|name| item.get(name).cloned())
+                .collect::<Vec<_>>()
+        };
+        for item in items {
+            let taken = batch.iter().any(|s| key_of(&s.what) == key_of(&item));
+            match statements::insert(table, &item) {
+                Some(request) if !taken => batch.push(Statement {
+                    units: (item_size(&item).max(1) as f64 / 1024.0).ceil(),
+                    what: item,
+                    request,
+                }),
+                _ => alone.push(item),
+            }
+        }
+        if batch.len() == 1 {
+            alone.extend(batch.drain(..).map(|s| s.what));
+        }
+    } else {
+        alone = items;
+    }
+    if !batch.is_empty() {
+        let (answers, resent) = statements::execute(client, table, retry, gate, batch).await?;
+        created.retries += resent;
+        for (item, answer) in answers {
+            match answer {
+                Answer::Applied => created.written += 1,
+                Answer::Refused(
+                    aws_sdk_dynamodb::types::BatchStatementErrorCodeEnum::DuplicateItem,
+                ) => created.existing += 1,
+                Answer::Refused(_) => alone.push(item),
+                Answer::Fenced => created.fenced = true,
+            }
+        }
+    }
+    for item in alone {
+        let (put, resent) = create(client, table, retry, gate, partition_key, item).await?;
+        created.retries += resent;
+        match put {
+            Some(true) => created.written += 1,
+            Some(false) => created.existing += 1,
+            None => created.fenced = true,
+        }
+    }
+    Ok(created)
+}
+
+/// Puts `item` unless an item has its key: `(created, retries)`, where
+/// `created` is `None` when the segment's lease lapsed before it was sent.
 async fn create(
     client: &Client,
     table: &str,
     retry: &BatchRetry,
-    pace: &Pace,
+    gate: Gate<'_>,
     partition_key: &str,
     item: Item,
-) -> Result<(bool, u32)> {
+) -> Result<(Option<bool>, u32)> {
     let started = Instant::now();
     let mut jitter = Jitter::new(item.len() as u64);
     let mut retries = 0;
     let units = (item_size(&item).max(1) as f64 / 1024.0).ceil();
     loop {
-        let permit = pace.admit(client, 1).await;
+        let Some(permit) = gate.admit(client, 1).await else {
+            return Ok((None, retries));
+        };
         let response = client
             .put_item()
             .table_name(table)
@@ -779,7 +1000,7 @@ async fn create(
             Ok(output) => {
                 let spent = output.consumed_capacity().and_then(|c| c.capacity_units());
                 permit.succeeded(spent, units);
-                return Ok((true, retries));
+                return Ok((Some(true), retries));
             }
             Err(err) => Error::service("PutItem", table, err),
         };
@@ -788,7 +1009,7 @@ async fn create(
         }
         drop(permit);
         if err.is_condition_failed() {
-            return Ok((false, retries));
+            return Ok((Some(false), retries));
         }
         backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
     }

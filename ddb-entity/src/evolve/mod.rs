@@ -29,15 +29,23 @@ mod add_index;
 mod backfill;
 mod checkpoint;
 mod dual;
+#[cfg(feature = "export")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export")))]
+pub mod export;
+mod group;
+mod lease;
 mod migrate;
 mod pace;
 mod rewrite;
 mod scan;
+mod segment;
+mod statements;
 
 pub use add_index::{AddIndex, IndexAdded};
 pub use backfill::{Backfill, BackfillEvent, BackfillTotals};
 pub use checkpoint::{Checkpoint, SegmentPosition};
 pub use dual::{DualRead, DualReadStats, Found, legacy_get};
+pub use lease::{JobProgress, LeaseTable, SegmentLease, SharedJob};
 pub use migrate::{Migration, MigrationEvent, MigrationReport, MigrationTotals, Mismatch, Writes};
 pub use pace::Rate;
 

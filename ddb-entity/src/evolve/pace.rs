@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
 
+use super::lease::Fence;
 use crate::db::pause;
 
 /// A job's ceiling: at most this many items, or write capacity units, per
@@ -198,6 +199,28 @@ impl Pace {
     /// tracing).
     pub(crate) fn limit(&self) -> usize {
         self.lock().limit.floor() as usize
+    }
+}
+
+/// What admits one write of a job: the job's pace, and in a job shared
+/// by many workers the lease of the write's segment, which must still be
+/// held once the pace lets the write go.
+#[derive(Clone, Copy)]
+pub(crate) struct Gate<'a> {
+    pub(crate) pace: &'a Pace,
+    pub(crate) fence: Option<&'a Fence>,
+}
+
+impl<'a> Gate<'a> {
+    /// Waits for the pace, then admits one write of `items` items; `None`
+    /// when the segment's lease may no longer be held: the write must not
+    /// be sent.
+    pub(crate) async fn admit(&self, client: &Client, items: usize) -> Option<Permit<'a>> {
+        let permit = self.pace.admit(client, items).await;
+        match self.fence {
+            Some(fence) if !fence.holds() => None,
+            _ => Some(permit),
+        }
     }
 }
 

@@ -5,23 +5,18 @@
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
-
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 
 use super::SCHEMA_VERSION_ATTRIBUTE;
-use super::pace::Pace;
+use super::pace::Gate;
 use super::scan::backoff;
 use crate::batch::{BatchRetry, Jitter};
 use crate::entity::Entity;
 use crate::entity::convert::{decode_stored, to_item_stamped};
-use crate::error::{CancellationCode, Error, Repr, Result};
+use crate::error::{Error, Repr, Result};
 use crate::expr::Placeholders;
 use crate::item::{Item, item_size, type_tag};
 use crate::table::{Table, TableSchema};
-
-/// DynamoDB's most actions in one TransactWriteItems.
-pub(crate) const MAX_GROUP: usize = 100;
 
 /// DynamoDB's limit on one expression's length.
 const MAX_EXPRESSION: usize = 4096;
@@ -35,6 +30,9 @@ pub(crate) enum Outcome {
     Skipped,
     /// Deleted between the read and the write: nothing to do.
     Gone,
+    /// Not written: the lease of its segment may have passed to another
+    /// worker (a job shared by many), which writes it instead.
+    Fenced,
 }
 
 /// How one item went, and what it took.
@@ -45,26 +43,46 @@ pub(crate) struct Done {
     pub(crate) retries: u32,
 }
 
-/// The update that brings a stored item to what the entity writes.
-struct Plan {
+/// The update that brings a stored item to what the entity writes: what
+/// it sets, what it removes and the clauses of "unchanged since read",
+/// rendered for UpdateItem (here and in a transaction's actions) and, by
+/// `statements.rs`, as a PartiQL UPDATE.
+pub(crate) struct Plan {
     /// The item as read.
-    stored: Item,
+    pub(crate) stored: Item,
     /// Write units of the item's write, estimated from its size.
-    units: f64,
-    key: Item,
-    expression: String,
-    condition: String,
-    placeholders: Placeholders,
+    pub(crate) units: f64,
+    pub(crate) key: Item,
+    /// Attributes whose stored value differs from the target's.
+    pub(crate) sets: Vec<(String, AttributeValue)>,
+    /// Attributes a put of the target would not store.
+    pub(crate) removes: Vec<String>,
+    /// "Unchanged since read", one clause each, all to hold.
+    pub(crate) unchanged: Vec<Clause>,
+    /// The UpdateItem form of the above.
+    pub(crate) expression: String,
+    pub(crate) condition: String,
+    pub(crate) placeholders: Placeholders,
+}
+
+/// One clause of "unchanged since read".
+pub(crate) enum Clause {
+    /// The item exists (its partition key attribute is there).
+    Exists(String),
+    /// The attribute still holds the value read.
+    Equals(String, AttributeValue),
+    /// The attribute is still absent.
+    Absent(String),
 }
 
 /// Rewrites `item` (an `E` as read) into what this build of `E` stores:
 /// re-reading and re-planning after a concurrent change, retrying
-/// throttles within `retry`, each request admitted by the job's `pace`.
+/// throttles within `retry`, each request admitted by the job's `gate`.
 pub(crate) async fn rewrite<E: Entity>(
     client: &Client,
     table: &str,
     retry: &BatchRetry,
-    pace: &Pace,
+    gate: Gate<'_>,
     mut item: Item,
 ) -> Result<Done> {
     let started = Instant::now();
@@ -80,7 +98,12 @@ pub(crate) async fn rewrite<E: Entity>(
                 retries,
             });
         };
-        let permit = pace.admit(client, 1).await;
+        let Some(permit) = gate.admit(client, 1).await else {
+            return Ok(Done {
+                outcome: Outcome::Fenced,
+                retries,
+            });
+        };
         let response = client
             .update_item()
             .table_name(table)
@@ -131,156 +154,44 @@ pub(crate) async fn rewrite<E: Entity>(
     }
 }
 
-/// Rewrites `items` (distinct `E`s as read) like [`rewrite`], up to
-/// [`MAX_GROUP`] updates in one TransactWriteItems: each keeps its own
-/// "unchanged since read" condition, so the group is written only if every
-/// item in it is unchanged. When DynamoDB cancels it, an item whose
-/// condition failed is re-read and rewritten alone (exactly
-/// [`rewrite`]'s path), and the others are sent again as a group: none was
-/// written, since a transaction is all or nothing.
-pub(crate) async fn rewrite_group<E: Entity>(
+/// Rewrites the item at `key` alone after a grouped write found it
+/// changed since it was read: a consistent re-read, then [`rewrite`]'s
+/// path (or `Gone`). Its retries count the refused write.
+pub(crate) async fn rewrite_changed<E: Entity>(
     client: &Client,
     table: &str,
     retry: &BatchRetry,
-    pace: &Pace,
-    items: Vec<Item>,
-) -> Result<Vec<Done>> {
-    let mut done = Vec::with_capacity(items.len());
+    gate: Gate<'_>,
+    key: &Item,
+) -> Result<Done> {
+    let (mut jitter, mut reads) = (Jitter::new(key.len() as u64), 0u32);
+    let now = reread(client, table, key, retry, &mut jitter, &mut reads).await?;
+    let mut done = match now {
+        Some(item) => rewrite::<E>(client, table, retry, gate, item).await?,
+        None => Done {
+            outcome: Outcome::Gone,
+            retries: 0,
+        },
+    };
+    done.retries += reads + 1;
+    Ok(done)
+}
+
+/// The plans of `items` (distinct `E`s as read), and a `Skipped` for each
+/// item already what this build writes.
+pub(crate) fn plans<E: Entity>(items: Vec<Item>) -> Result<(Vec<Plan>, Vec<Done>)> {
     let mut plans = Vec::with_capacity(items.len());
+    let mut skipped = Vec::new();
     for item in items {
         match plan::<E>(&item)? {
             Some(plan) => plans.push(plan),
-            None => done.push(Done {
+            None => skipped.push(Done {
                 outcome: Outcome::Skipped,
                 retries: 0,
             }),
         }
     }
-    let started = Instant::now();
-    let mut jitter = Jitter::new(plans.len() as u64);
-    let mut retries = 0u32;
-    while plans.len() > 1 {
-        let actions = plans
-            .iter()
-            .map(|plan| {
-                let update = Update::builder()
-                    .table_name(table)
-                    .set_key(Some(plan.key.clone()))
-                    .update_expression(&plan.expression)
-                    .condition_expression(&plan.condition)
-                    .set_expression_attribute_names(plan.placeholders.names_or_none())
-                    .set_expression_attribute_values(plan.placeholders.values_or_none())
-                    .build()
-                    .map_err(|err| -> Error {
-                        Repr::RequestBuild {
-                            what: "backfill transaction action",
-                            source: Box::new(err),
-                        }
-                        .into()
-                    })?;
-                Ok(TransactWriteItem::builder().update(update).build())
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let permit = pace.admit(client, plans.len()).await;
-        let response = client
-            .transact_write_items()
-            .set_transact_items(Some(actions))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send()
-            .await;
-        let err = match response {
-            Ok(output) => {
-                let units = output
-                    .consumed_capacity()
-                    .iter()
-                    .filter_map(|c| c.capacity_units())
-                    .reduce(|a, b| a + b);
-                // A transactional write costs two units per kilobyte.
-                let estimate = plans.iter().map(|plan| 2.0 * plan.units).sum();
-                permit.succeeded(units, estimate);
-                done.extend(plans.drain(..).map(|_| Done {
-                    outcome: Outcome::Updated,
-                    retries,
-                }));
-                return Ok(done);
-            }
-            Err(err) => err,
-        };
-        let reasons: Option<Vec<CancellationCode>> = match err.as_service_error() {
-            Some(TransactWriteItemsError::TransactionCanceledException(canceled)) => Some(
-                canceled
-                    .cancellation_reasons()
-                    .iter()
-                    .map(|reason| CancellationCode::parse(reason.code()))
-                    .collect(),
-            ),
-            _ => None,
-        };
-        let err = Error::service("TransactWriteItems", table, err);
-        match reasons {
-            Some(reasons) if reasons.len() == plans.len() => {
-                let throttled = reasons.iter().any(|code| {
-                    matches!(
-                        code,
-                        CancellationCode::ProvisionedThroughputExceeded
-                            | CancellationCode::ThrottlingError
-                    )
-                });
-                if throttled {
-                    permit.throttled();
-                }
-                drop(permit);
-                let mut kept = Vec::with_capacity(plans.len());
-                let mut changed = Vec::new();
-                for (plan, code) in plans.drain(..).zip(reasons) {
-                    match code {
-                        CancellationCode::ConditionalCheckFailed => changed.push(plan),
-                        CancellationCode::None => kept.push(plan),
-                        code if code.is_retryable() => kept.push(plan),
-                        _ => return Err(err),
-                    }
-                }
-                plans = kept;
-                // Changed since read: each re-read and rewritten alone.
-                for plan in changed {
-                    retries += 1;
-                    let mut one = 0u32;
-                    let now =
-                        reread(client, table, &plan.key, retry, &mut jitter, &mut one).await?;
-                    let mut outcome = match now {
-                        Some(item) => rewrite::<E>(client, table, retry, pace, item).await?,
-                        None => Done {
-                            outcome: Outcome::Gone,
-                            retries: 0,
-                        },
-                    };
-                    outcome.retries += one + 1;
-                    done.push(outcome);
-                }
-                if throttled || plans.is_empty() {
-                    if !plans.is_empty() {
-                        backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
-                    }
-                } else {
-                    retries += 1;
-                }
-            }
-            _ => {
-                if err.is_throttled() {
-                    permit.throttled();
-                }
-                drop(permit);
-                backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
-            }
-        }
-    }
-    // One left (or a group of one): the single update's path.
-    for plan in plans {
-        let mut outcome = rewrite::<E>(client, table, retry, pace, plan.stored).await?;
-        outcome.retries += retries;
-        done.push(outcome);
-    }
-    Ok(done)
+    Ok((plans, skipped))
 }
 
 /// A consistent read of the item at `key`, retrying throttles: the
@@ -314,7 +225,7 @@ pub(crate) async fn reread(
 
 /// The update bringing `stored` to what `E` writes for the value it
 /// decodes to, or `None` when it already is (or is no `E`).
-fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
+pub(crate) fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
     let schema = E::Table::SCHEMA;
     if type_tag(stored, &schema) != Some(E::TYPE_TAG) {
         // Its type changed since the scan read it: not ours to rewrite.
@@ -352,15 +263,11 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
             .into());
         }
     }
-    let mut p = Placeholders::default();
-    let mut sets = Vec::new();
-    for (name, value) in &target {
-        if key.contains_key(name) || stored.get(name) == Some(value) {
-            continue;
-        }
-        let (n, v) = (p.name(name), p.value(value.clone()));
-        sets.push(format!("{n} = {v}"));
-    }
+    let sets: Vec<(String, AttributeValue)> = target
+        .iter()
+        .filter(|(name, value)| !key.contains_key(*name) && stored.get(*name) != Some(*value))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
     // What a put of the value would not store: gone from the item. The
     // write token is the library's and stays.
     let removes: Vec<String> = stored
@@ -370,22 +277,13 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
                 && !schema.is_token_attribute(name)
                 && !key.contains_key(*name)
         })
-        .map(|name| p.name(name))
+        .cloned()
         .collect();
     if sets.is_empty() && removes.is_empty() {
         return Ok(None);
     }
-    let mut expression = String::new();
-    if !sets.is_empty() {
-        expression = format!("SET {}", sets.join(", "));
-    }
-    if !removes.is_empty() {
-        if !expression.is_empty() {
-            expression.push(' ');
-        }
-        expression.push_str(&format!("REMOVE {}", removes.join(", ")));
-    }
-    let condition = unchanged::<E>(stored, &schema, &mut p);
+    let unchanged = unchanged::<E>(stored, &schema);
+    let (expression, condition, placeholders) = render(&sets, &removes, &unchanged);
     if condition.len() > MAX_EXPRESSION || expression.len() > MAX_EXPRESSION {
         return Err(Repr::InvalidExpression {
             what: format!("the backfill of {} at {}", E::RUST_NAME, at(stored, &schema)),
@@ -401,38 +299,74 @@ fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         stored: stored.clone(),
         units,
         key,
+        sets,
+        removes,
+        unchanged,
         expression,
         condition,
-        placeholders: p,
+        placeholders,
     }))
+}
+
+/// The UpdateItem form of a plan: its update expression, its condition
+/// and their placeholders.
+fn render(
+    sets: &[(String, AttributeValue)],
+    removes: &[String],
+    unchanged: &[Clause],
+) -> (String, String, Placeholders) {
+    let mut p = Placeholders::default();
+    let mut expression = String::new();
+    if !sets.is_empty() {
+        let sets: Vec<String> = sets
+            .iter()
+            .map(|(name, value)| format!("{} = {}", p.name(name), p.value(value.clone())))
+            .collect();
+        expression = format!("SET {}", sets.join(", "));
+    }
+    if !removes.is_empty() {
+        if !expression.is_empty() {
+            expression.push(' ');
+        }
+        let removes: Vec<String> = removes.iter().map(|name| p.name(name)).collect();
+        expression.push_str(&format!("REMOVE {}", removes.join(", ")));
+    }
+    let clauses: Vec<String> = unchanged
+        .iter()
+        .map(|clause| match clause {
+            Clause::Exists(name) => format!("attribute_exists({})", p.name(name)),
+            Clause::Equals(name, value) => {
+                format!("{} = {}", p.name(name), p.value(value.clone()))
+            }
+            Clause::Absent(name) => format!("attribute_not_exists({})", p.name(name)),
+        })
+        .collect();
+    (expression, clauses.join(" AND "), p)
 }
 
 /// "Unchanged since read": the version alone when the entity has one and
 /// the item carries it (every write through the library moves it);
 /// otherwise every attribute read still holds its value, and every
 /// attribute the entity or the table could add is still absent.
-fn unchanged<E: Entity>(stored: &Item, schema: &TableSchema, p: &mut Placeholders) -> String {
-    let pk = p.name(schema.primary.partition_key);
-    let mut clauses = vec![format!("attribute_exists({pk})")];
+fn unchanged<E: Entity>(stored: &Item, schema: &TableSchema) -> Vec<Clause> {
+    let mut clauses = vec![Clause::Exists(schema.primary.partition_key.to_owned())];
     if let Some(version) = E::VERSION_ATTRIBUTE
         && let Some(value) = stored.get(version)
     {
-        let tag = stored.get(schema.type_attribute).cloned();
-        for (name, value) in [(version, Some(value.clone())), (schema.type_attribute, tag)] {
-            if let Some(value) = value {
-                let (n, v) = (p.name(name), p.value(value));
-                clauses.push(format!("{n} = {v}"));
-            }
+        clauses.push(Clause::Equals(version.to_owned(), value.clone()));
+        if let Some(tag) = stored.get(schema.type_attribute) {
+            clauses.push(Clause::Equals(
+                schema.type_attribute.to_owned(),
+                tag.clone(),
+            ));
         }
-        return clauses.join(" AND ");
+        return clauses;
     }
     let primary = [Some(schema.primary.partition_key), schema.primary.sort_key];
     for (name, value) in stored {
-        if primary.contains(&Some(name.as_str())) {
-            continue;
+        if !primary.contains(&Some(name.as_str())) {
+            clauses.push(Clause::Equals(name.clone(), value.clone()));
         }
-        let (n, v) = (p.name(name), p.value(value.clone()));
-        clauses.push(format!("{n} = {v}"));
     }
     let index_keys = schema
         .indexes
@@ -447,10 +381,10 @@ fn unchanged<E: Entity>(stored: &Item, schema: &TableSchema, p: &mut Placeholder
     for name in could_appear {
         if !stored.contains_key(name) && !absent.contains(&name) {
             absent.push(name);
-            clauses.push(format!("attribute_not_exists({})", p.name(name)));
+            clauses.push(Clause::Absent(name.to_owned()));
         }
     }
-    clauses.join(" AND ")
+    clauses
 }
 
 fn at(item: &Item, schema: &TableSchema) -> crate::error::ItemAt {

@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::checkpoint::SegmentPosition;
 use crate::batch::BatchRetry;
-pub(crate) use crate::batch::backoff;
+pub(crate) use crate::batch::{backoff, pause_within};
 use crate::capacity::Capacity;
 use crate::cursor::Cursor;
 use crate::error::Repr;

@@ -147,7 +147,7 @@ async fn foreign_items(db: &Db<After>) -> Vec<Item> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backfill_racing_writers_loses_no_write_and_indexes_every_item() {
-    racing_writers(1).await;
+    racing_writers(Sending::One).await;
 }
 
 /// The same race with 10 updates per TransactWriteItems: an item changed
@@ -156,16 +156,43 @@ async fn a_backfill_racing_writers_loses_no_write_and_indexes_every_item() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_grouped_backfill_racing_writers_loses_no_write_and_indexes_every_item() {
     if std::env::var_os("DDB_ENDPOINT").is_some() {
-        // Skipped on moto: against moto 5.2.5 this race once left a user
-        // unindexed (no write lost); not yet explained, so grouped
-        // backfills are proven on the embedded server only (issue 28).
-        eprintln!("skipped: grouped backfill race not yet proven on moto");
+        // Skipped on moto: moto 5.2.5 copies the whole table when a
+        // TransactWriteItems begins and puts the copy back when it is
+        // cancelled, erasing every write other clients made in between
+        // (acknowledged ones included: 4 of 300 concurrent PutItems lost
+        // beside 92 cancelled transactions, see docs/exactly-once.md). A
+        // cancelled group of this race erases another group's update.
+        eprintln!("skipped: moto's cancelled transactions undo other clients' writes");
         return;
     }
-    racing_writers(10).await;
+    racing_writers(Sending::Group(10)).await;
 }
 
-async fn racing_writers(group: usize) {
+/// The same race with 25 updates per BatchExecuteStatement: each PartiQL
+/// UPDATE carries its own "unchanged since read" WHERE clause, so a
+/// changed item's statement alone is refused (re-read, rewritten alone)
+/// and the others apply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backfill_of_statements_racing_writers_loses_no_write_and_indexes_every_item() {
+    if std::env::var_os("DDB_ENDPOINT").is_some() {
+        // moto 5.2.5's PartiQL reports an UPDATE whose WHERE clause is
+        // false as applied (it applies nothing), and answers a REMOVE with
+        // HTTP 500: statements cannot be proven there.
+        eprintln!("skipped: moto's PartiQL ignores a false WHERE clause");
+        return;
+    }
+    racing_writers(Sending::Statements(25)).await;
+}
+
+/// How the backfill under test sends its updates.
+#[derive(Debug, Clone, Copy)]
+enum Sending {
+    One,
+    Group(usize),
+    Statements(usize),
+}
+
+async fn racing_writers(sending: Sending) {
     const USERS: u32 = 2000;
     let dynamo = LocalDynamo::start().await.expect("local DynamoDB starts");
     let (_old, db) = deployed(&dynamo, USERS).await;
@@ -229,14 +256,13 @@ async fn racing_writers(group: usize) {
     };
 
     let started = Instant::now();
-    let totals = db
-        .backfill::<User>()
-        .segments(4)
-        .page_size(100)
-        .writes(8)
-        .group(group)
-        .await
-        .expect("the backfill finishes");
+    let backfill = db.backfill::<User>().segments(4).page_size(100).writes(8);
+    let backfill = match sending {
+        Sending::One => backfill,
+        Sending::Group(n) => backfill.group(n),
+        Sending::Statements(n) => backfill.statements(n),
+    };
+    let totals = backfill.await.expect("the backfill finishes");
     let elapsed = started.elapsed();
     let increments = counter.await.unwrap();
     let moved = mover.await.unwrap();
@@ -299,7 +325,7 @@ async fn racing_writers(group: usize) {
     assert_eq!(totals.updated + totals.skipped + totals.gone, totals.read);
     assert!(totals.updated <= u64::from(USERS));
     eprintln!(
-        "figures: backfill of {USERS} users ({group} per request) racing 3 writers: {elapsed:?}, {} pages, {} read, {} updated, {} skipped, {} gone, {} retries",
+        "figures: backfill of {USERS} users ({sending:?}) racing 3 writers: {elapsed:?}, {} pages, {} read, {} updated, {} skipped, {} gone, {} retries",
         totals.pages, totals.read, totals.updated, totals.skipped, totals.gone, totals.retries
     );
     // A second run finds nothing to do.

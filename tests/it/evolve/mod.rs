@@ -3,7 +3,9 @@
 
 mod add_index;
 mod backfill;
+mod export;
 mod interleave;
 mod migrate;
+mod shared;
 mod throttle;
 mod versions;
