@@ -304,7 +304,7 @@ mod stored_order {
                 DateTime::<Utc>::from_timestamp(secs_b, nanos_b).unwrap()
             };
             assert_sorts(&IsoNanos(a), &IsoNanos(b), a.cmp(&b))?;
-            let whole = |t: DateTime<Utc>, unit: u32| t.timestamp_subsec_nanos() % unit == 0;
+            let whole = |t: DateTime<Utc>, unit: u32| t.timestamp_subsec_nanos().is_multiple_of(unit);
             if whole(a, 1_000_000) && whole(b, 1_000_000) {
                 assert_sorts(&IsoMillis(a), &IsoMillis(b), a.cmp(&b))?;
                 assert_sorts(&UnixMillis(a), &UnixMillis(b), a.cmp(&b))?;

@@ -68,7 +68,7 @@
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not stored in a form that sorts as its values do, so `lt`/`le`/`gt`/`ge`/`between` on it would select the wrong items",
     label = "no order-preserving stored form",
-    note = "DynamoDB compares a stored string byte by byte; chrono writes `DateTime<Utc>` with a varying number of fraction digits (`…00Z` sorts after `…00.5Z`)",
+    note = "DynamoDB compares a number by value and a string byte by byte, nothing else by range; chrono writes `DateTime<Utc>` with a varying number of fraction digits (`…00Z` sorts after `…00.5Z`)",
     note = "store the field as `ddb_entity::key::IsoNanos` (fixed-width RFC 3339), `IsoMillis`, `IsoSeconds`, `UnixSeconds` or `UnixMillis` (numbers), or a number or `String`; or compare with `equals`/`is_in`, which work on every type"
 )]
 pub trait OrderedValue {}
