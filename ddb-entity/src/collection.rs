@@ -128,8 +128,8 @@ impl Member {
 ///
 /// // One item at a time: `false` for a type no member holds.
 /// let mut orders: Vec<Order> = Vec::new();
-/// assert!(orders.push_item("ORDER", items[1].clone())?);
-/// assert!(!orders.push_item("PROFILE", items[0].clone())?);
+/// assert!(orders.push_item("order", items[1].clone())?);
+/// assert!(!orders.push_item("customer", items[0].clone())?);
 /// # Ok::<(), Error>(())
 /// ```
 pub trait Collection: Default + Send {
