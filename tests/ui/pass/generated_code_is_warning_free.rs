@@ -139,10 +139,10 @@ pub(crate) fn main() -> std::result::Result<(), ddb_entity::Error> {
 
     let mut view = View::default();
     assert!(view.push_item("THING", thing.to_item()?)?);
-    assert!(view.push_item("BOX", boxed.to_item()?)?);
+    assert!(view.push_item("boxed", boxed.to_item()?)?);
     assert!(!view.push_item("OTHER", boxed.to_item()?)?);
     assert!(view.r#type.is_some() && view.boxes.len() == 1);
-    let mixed = Mixed::from_typed_item("BOX", boxed.to_item()?)?;
+    let mixed = Mixed::from_typed_item("boxed", boxed.to_item()?)?;
     assert!(matches!(mixed, Some(Mixed::Boxed(b)) if b.payload == 5));
     assert!(matches!(
         Mixed::from_typed_item("THING", thing.to_item()?)?,
