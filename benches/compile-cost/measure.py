@@ -57,7 +57,7 @@ FIELDS = """    pub customer_id: u64,
 
 def source(variant: str, n: int, edit: int) -> str:
     out = [
-        "#![allow(missing_docs, dead_code)]",
+        "#![allow(missing_docs, dead_code, unused_imports)]",
         "use serde::{Deserialize, Serialize};",
         f"pub const EDIT: u32 = {edit};",
         TABLE,
@@ -93,13 +93,18 @@ serde = {{ version = "1", features = ["derive"] }}
 
 def build(crate: pathlib.Path, env: dict) -> float:
     start = time.monotonic()
-    subprocess.run(
+    done = subprocess.run(
         ["cargo", "build", "--quiet", "--offline"],
         cwd=crate,
         env=env,
-        check=True,
+        capture_output=True,
+        text=True,
     )
-    return time.monotonic() - start
+    elapsed = time.monotonic() - start
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        raise SystemExit(f"cargo build failed in {crate}")
+    return elapsed
 
 
 def main() -> int:
