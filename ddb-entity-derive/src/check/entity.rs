@@ -376,10 +376,22 @@ fn computed(cx: &Ctxt, entity: &Entity<'_>) {
                     arg,
                     format!("`{name}` is not stored by serde, so {what} could not be kept in step with it: read stored fields only"),
                 ),
-                None => cx.error(
-                    arg,
-                    format!("{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference", entity.ident),
-                ),
+                None => {
+                    let stored: Vec<String> =
+                        entity.stored().map(|f| name::unraw(f.ident)).collect();
+                    let near = name::closest(&name, stored.iter().map(String::as_str));
+                    let message = match near {
+                        Some(near) => format!(
+                            "{what} reads `{name}`, which is no field of `{}`; did you mean `{near}`?",
+                            entity.ident
+                        ),
+                        None => format!(
+                            "{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference",
+                            entity.ident
+                        ),
+                    };
+                    cx.error(arg, message);
+                }
             }
         }
     };
