@@ -1,5 +1,5 @@
-//! Instants as Unix time: `ORDER#1750000000#ORD-12345`, as seed designs
-//! write them, and a number in the item body.
+//! Instants as Unix time: `ORDER#1750000000#ORD-12345`, as many
+//! hand-designed tables write them, and a number in the item body.
 //!
 //! In a key, a fixed number of zero-padded digits (10 for seconds, 13 for
 //! milliseconds), so keys sort as the instants until the year 2286; an
