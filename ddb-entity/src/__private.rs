@@ -8,7 +8,7 @@ pub use serde;
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
-    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder,
+    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, StoredBody,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 

@@ -45,7 +45,7 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         };
         quote! {
             #version => {
-                let value: #shape = ::ddb_entity::codec::from_item(body)?;
+                let value: #shape = body.decode()?;
                 #(#steps)*
                 #last
             }
@@ -59,10 +59,10 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
 
         fn decode_body(
             version: ::core::primitive::u64,
-            body: ::ddb_entity::Item,
+            body: ::ddb_entity::__private::StoredBody,
         ) -> ::core::result::Result<Self, ::ddb_entity::codec::DecodeError> {
             match version {
-                #current => ::ddb_entity::codec::from_item(body),
+                #current => body.decode(),
                 #(#arms)*
                 other => ::core::result::Result::Err(
                     ::ddb_entity::__private::unknown_schema_version(#name, other, #oldest, #current),

@@ -128,6 +128,15 @@ pub fn to_attribute_value<T: ?Sized + Serialize>(value: &T) -> Result<AttributeV
     value.serialize(ser::ValueSer)
 }
 
+/// Decodes an entity's body: `item`'s attributes and then `extra`'s (the
+/// key fields read back from its key, none named in `item`), as one map.
+pub(crate) fn decode_body<T: DeserializeOwned>(
+    item: &mut Item,
+    extra: &mut Vec<(&'static str, AttributeValue)>,
+) -> Result<T, DecodeError> {
+    T::deserialize(de::Body { item, extra })
+}
+
 /// Encodes an entity's body: top-level `None`s (`NULL`s) left out, and the
 /// map sized for `reserve` more attributes (the keys and type the caller
 /// adds).

@@ -234,3 +234,102 @@ fn borrowed_decoding_borrows() {
     assert_eq!((view.name, view.tags[0]), ("Ada", "x"));
     assert!(matches!(view.city, std::borrow::Cow::Borrowed("London")));
 }
+
+/// An entity's body with the key fields handed beside it
+/// ([`decode_body`]) decodes exactly as the item with them inserted: every
+/// kind of request a body can meet, its errors included.
+#[test]
+fn a_body_and_its_key_fields_decode_as_one_item() {
+    fn same<T>(item: &[(&str, AttributeValue)], extra: &[(&'static str, AttributeValue)])
+    where
+        T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let item: Item = item
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        let mut whole = item.clone();
+        for (name, value) in extra {
+            whole.entry((*name).to_owned()).or_insert(value.clone());
+        }
+        let expected = from_item::<T>(whole);
+        let (mut item, mut extra) = (item, extra.to_vec());
+        extra.retain(|(name, _)| !item.contains_key(*name));
+        let got = decode_body::<T>(&mut item, &mut extra);
+        match (expected, got) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("the whole item read {a:?}, the body and key fields {b:?}"),
+        }
+    }
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Order {
+        customer_id: u64,
+        order_id: u64,
+        status: String,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        customer_id: u64,
+        status: String,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Flattened {
+        customer_id: u64,
+        #[serde(flatten)]
+        rest: BTreeMap<String, String>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Untagged {
+        Order { customer_id: u64, status: String },
+        Other { note: String },
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(tag = "kind")]
+    enum Tagged {
+        Order { customer_id: u64 },
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Newtype(Order);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Unit;
+
+    let body = [("status", s("SHIPPED")), ("order_id", n("7"))];
+    let keys = [("customer_id", n("42"))];
+    same::<Order>(&body, &keys);
+    same::<Newtype>(&body, &keys);
+    same::<HashMap<String, serde_json::Value>>(&body, &keys);
+    same::<BTreeMap<String, String>>(&[("status", s("SHIPPED"))], &keys);
+    same::<Untagged>(&[("status", s("SHIPPED"))], &keys);
+    same::<Untagged>(&[("note", s("x"))], &[]);
+    same::<Tagged>(&[("kind", s("Order"))], &keys);
+    same::<Flattened>(&[("status", s("SHIPPED")), ("city", s("London"))], &keys);
+    same::<Strict>(&[("status", s("SHIPPED"))], &keys);
+    // A body that holds the field decodes from its own copy.
+    same::<Order>(
+        &[
+            ("status", s("SHIPPED")),
+            ("order_id", n("7")),
+            ("customer_id", n("9")),
+        ],
+        &keys,
+    );
+    // Errors: a key field the type refuses, one missing, an unknown
+    // attribute, and every request a map cannot answer.
+    same::<Order>(&body, &[("customer_id", s("forty-two"))]);
+    same::<Order>(&[("status", s("SHIPPED"))], &keys);
+    same::<Strict>(&[("status", s("SHIPPED")), ("extra", s("x"))], &keys);
+    same::<Strict>(&body, &keys);
+    same::<String>(&body, &keys);
+    same::<u64>(&body, &keys);
+    same::<bool>(&body, &keys);
+    same::<Vec<String>>(&body, &keys);
+    same::<(u64, String)>(&body, &keys);
+    same::<Option<Order>>(&body, &keys);
+    same::<Unit>(&body, &keys);
+    same::<()>(&body, &keys);
+    same::<serde::de::IgnoredAny>(&body, &[("customer_id", n("not a number"))]);
+}

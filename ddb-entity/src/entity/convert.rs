@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
-use super::{Entity, Key, keys};
+use super::{Entity, Key, StoredBody, keys};
 use crate::codec;
 use crate::error::{Expected, Repr, Result};
 use crate::item::SCHEMA_VERSION_ATTRIBUTE;
@@ -157,44 +157,56 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
 /// body does not hold (stored in the key only, the default; or an item
 /// written by other code) is read back from the stored key with the
 /// entity's own key reader ([`EntityHooks::key_fields`], the parse updates
-/// use), in the attribute serde decodes it from. A field the body holds is
-/// left as it is: an item written with copies decodes from them, and
-/// verification ([`StoredKeys::verify`]) still catches a copy that
-/// disagrees with its key.
-pub(crate) fn restore_key_fields<E: Entity>(body: &mut Item, stored: &StoredKeys) -> Result<()> {
+/// use), as the attribute serde decodes it from: returned, for
+/// [`StoredBody`] to hand to the decoder after the body's own attributes
+/// (no name allocated and hashed into the item per field). A field the
+/// body holds is left as it is: an item written with copies decodes from
+/// them, and verification ([`StoredKeys::verify`]) still catches a copy
+/// that disagrees with its key.
+pub(crate) fn restore_key_fields<E: Entity>(
+    body: &Item,
+    stored: &mut StoredKeys,
+) -> Result<Vec<(&'static str, AttributeValue)>> {
     if E::KEY_FIELD_ATTRIBUTES
         .iter()
-        .all(|attribute| body.contains_key(*attribute))
+        .all(|attribute| crate::item::attribute(body, attribute).is_some())
     {
-        return Ok(());
+        return Ok(Vec::new());
     }
     // Without a partition key there is nothing to read back; decoding
     // reports the missing field, with where the item is.
     let (Some(partition), sort) = stored.strings() else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let schema = E::Table::SCHEMA;
     // A key that is not one of `E`'s: the item is stored under a key its
     // entity does not write, which verification would report as well.
-    let unreadable = |err: crate::error::Error| {
+    let unreadable = |err: crate::error::Error, stored: &StoredKeys| {
+        let (partition, _) = stored.strings();
         crate::error::Error::from(Repr::KeyMismatch {
             entity: E::RUST_NAME,
             at: stored.at(&schema),
             attribute: schema.primary.partition_key,
-            stored: Some(partition.to_owned()),
+            stored: partition.map(str::to_owned),
             expected: Expected::Unparsable {
                 templates: templates::<E>(),
                 why: err.to_string(),
             },
         })
     };
-    let key = Key::<E>::new(partition.to_owned(), sort.unwrap_or_default().to_owned())
-        .map_err(unreadable)?;
-    let fields = E::key_fields(&key).map_err(unreadable)?;
-    for (attribute, value) in fields {
-        body.entry(attribute.to_owned()).or_insert(value);
+    if let Err(err) = Key::<E>::check(partition, sort.unwrap_or_default()) {
+        return Err(unreadable(err, stored));
     }
-    Ok(())
+    // The stored strings are lent to the key, not copied, and put back.
+    let Some((partition, sort)) = stored.take_strings() else {
+        return Ok(Vec::new());
+    };
+    let had_sort = sort.is_some();
+    let key = Key::<E>::checked(partition, sort.unwrap_or_default());
+    let fields = E::key_fields(&key);
+    let (partition, sort) = key.into_parts();
+    stored.put_strings(partition, had_sort.then_some(sort));
+    fields.map_err(|err| unreadable(err, stored))
 }
 
 /// `E`'s primary-key templates, for messages.
@@ -209,14 +221,20 @@ fn templates<E: Entity>() -> String {
 /// out of it (to verify against the value, and to say where it is): the
 /// write token set aside, the key fields restored, the schema version's
 /// upcast applied. The one decode of a stored item, for every read and the
-/// backfill alike; the type is checked before it, the keys after it.
-pub(crate) fn decode_stored<E: Entity>(mut item: Item) -> Result<(E, StoredKeys)> {
+/// backfill alike; the keys are verified after it. With `check`, the type
+/// is checked first ([`StoredKeys::check_type`], on the attributes just
+/// taken out: the item is not searched for them twice).
+pub(crate) fn decode_stored<E: Entity>(mut item: Item, check: bool) -> Result<(E, StoredKeys)> {
     let schema = E::Table::SCHEMA;
     item.retain(|name, _| !schema.is_token_attribute(name));
-    let stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
-    restore_key_fields::<E>(&mut item, &stored)?;
+    let mut stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
+    if check {
+        stored.check_type::<E>()?;
+    }
+    let key_fields = restore_key_fields::<E>(&item, &mut stored)?;
     let version = take_schema_version::<E>(&mut item);
-    let entity = E::decode_body(version, item).map_err(|err| {
+    let body = StoredBody::new(item, key_fields);
+    let entity = E::decode_body(version, body).map_err(|err| {
         let path = err.path();
         Repr::Decode {
             entity: E::RUST_NAME,
@@ -247,8 +265,7 @@ pub(crate) fn owned_attribute(schema: &TableSchema, name: &str) -> bool {
 /// the entity's: it is taken out first, so even an entity that denies
 /// unknown fields reads an item written with one.
 pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
-    check_type::<E>(&item)?;
-    let (entity, stored) = decode_stored::<E>(item)?;
+    let (entity, stored) = decode_stored::<E>(item, true)?;
     stored.verify(&entity)?;
     Ok(entity)
 }
@@ -288,14 +305,27 @@ pub(crate) fn check_type<E: Entity>(item: &Item) -> Result<()> {
         Typing::Key => None,
         _ => type_tag(item, &schema),
     };
+    check_stored_type::<E>(tag, stored_keys(item, &schema), || item_at(item, &schema))
+}
+
+/// [`check_type`] on what it reads: the type attribute's string (`None`
+/// where the table has none, or the item none that is a string), the
+/// stored keys' strings, and where the item is (for the error). The one
+/// type check, whether the item still holds its keys or they were taken
+/// out of it ([`StoredKeys::check_type`]).
+pub(crate) fn check_stored_type<E: Entity>(
+    tag: Option<&str>,
+    (partition, sort): (Option<&str>, Option<&str>),
+    at: impl FnOnce() -> crate::error::ItemAt,
+) -> Result<()> {
+    let schema = E::Table::SCHEMA;
     if tag.is_none() && schema.typing.reads_keys() {
-        let (partition, sort) = stored_keys(item, &schema);
         return match partition {
             Some(partition) if E::key_matches(partition, sort) => Ok(()),
             _ => Err(Repr::KeyNotOfEntity {
                 entity: E::RUST_NAME,
                 templates: E::KEY_TEMPLATES,
-                at: item_at(item, &schema),
+                at: at(),
             }
             .into()),
         };

@@ -69,12 +69,12 @@ pub trait EntityHooks: Sized {
     /// Decodes a body stored at schema `version` (1 for an item without
     /// the attribute): the current shape directly, an older one through
     /// the entity's upcast chain (`#[entity(upcast = [V1, V2])]`).
-    fn decode_body(version: u64, body: Item) -> std::result::Result<Self, DecodeError>
+    fn decode_body(version: u64, body: StoredBody) -> std::result::Result<Self, DecodeError>
     where
         Self: serde::de::DeserializeOwned,
     {
         let _ = version;
-        crate::codec::from_item(body)
+        body.decode()
     }
 
     /// The value's version (0 for an entity without one, or never stored).
@@ -240,4 +240,30 @@ pub enum IndexChange {
     Set(IndexSchema, IndexKey),
     /// Remove the key attributes: the item leaves the (sparse) index.
     Remove(IndexSchema),
+}
+
+/// An item's body as a read decodes it: its attributes (keys, type and
+/// write token taken out) and the primary-key fields read back from its
+/// key that the attributes lack, decoded as one map without inserting the
+/// fields into the item first.
+#[doc(hidden)]
+pub struct StoredBody {
+    item: Item,
+    key_fields: Vec<(&'static str, AttributeValue)>,
+}
+
+impl StoredBody {
+    /// `item`, and `key_fields` (the fields among them `item` holds are
+    /// left out: an item written with copies decodes from its copies).
+    pub(crate) fn new(item: Item, mut key_fields: Vec<(&'static str, AttributeValue)>) -> Self {
+        if !key_fields.is_empty() {
+            key_fields.retain(|(name, _)| crate::item::attribute(&item, name).is_none());
+        }
+        StoredBody { item, key_fields }
+    }
+
+    /// Decodes the body as a `T` (the entity, or an earlier shape of it).
+    pub fn decode<T: serde::de::DeserializeOwned>(mut self) -> std::result::Result<T, DecodeError> {
+        crate::codec::decode_body(&mut self.item, &mut self.key_fields)
+    }
 }

@@ -65,16 +65,27 @@ impl<E: Entity> Key<E> {
     /// assert!(Key::<Customer>::new(String::new(), "PROFILE".into()).unwrap_err().is_key());
     /// ```
     pub fn new(partition: String, sort: String) -> Result<Self> {
+        Self::check(&partition, &sort)?;
+        Ok(Self::checked(partition, sort))
+    }
+
+    /// The checks [`Key::new`] makes, on borrowed strings.
+    pub(crate) fn check(partition: &str, sort: &str) -> Result<()> {
         let invalid = |source: KeyError| Error::from(source).for_entity(E::RUST_NAME);
-        check_partition(&partition).map_err(invalid)?;
+        check_partition(partition).map_err(invalid)?;
         if E::Table::SCHEMA.primary.sort_key.is_some() {
-            check_sort(&sort).map_err(invalid)?;
+            check_sort(sort).map_err(invalid)?;
         }
-        Ok(Key {
+        Ok(())
+    }
+
+    /// A key [`Key::check`] has accepted.
+    pub(crate) fn checked(partition: String, sort: String) -> Self {
+        Key {
             partition,
             sort,
             entity: PhantomData,
-        })
+        }
     }
 
     /// The key as the attribute map a GetItem `Key` parameter takes.

@@ -19,6 +19,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
+use super::convert::check_stored_type;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
 use crate::table::{Table, TableSchema};
@@ -30,6 +31,10 @@ pub(crate) struct StoredKeys {
     /// The index key attributes the item carries (none but the table's own
     /// after a read by primary key: see [`keep_keys_found_by`]).
     index: Vec<(&'static str, AttributeValue)>,
+    /// The type attribute, taken out with the keys (on a table whose
+    /// entities write one): what [`StoredKeys::check_type`] reads, so the
+    /// item is not searched for it a second time.
+    tag: Option<AttributeValue>,
 }
 
 impl StoredKeys {
@@ -40,8 +45,21 @@ impl StoredKeys {
     /// has a key attribute's name (the library refuses to write such an
     /// entity).
     pub(crate) fn take(item: &mut Item, schema: &TableSchema, raw: &[&str]) -> Self {
+        let primary = schema.primary;
+        let is_primary =
+            |name: &str| name == primary.partition_key || primary.sort_key == Some(name);
+        // One buffer for the set-aside names looked up (none for the table's
+        // own key attributes, which `keep_keys_found_by` never sets aside).
+        let mut aside_name = String::new();
         let mut take = |name: &str| {
-            let aside = item.remove(&set_aside(name));
+            let aside = if is_primary(name) {
+                None
+            } else {
+                aside_name.clear();
+                aside_name.push(SET_ASIDE);
+                aside_name.push_str(name);
+                item.remove(aside_name.as_str())
+            };
             if raw.contains(&name) {
                 if let Some(value) = aside {
                     // Not how the item was found (so not verified), but
@@ -64,14 +82,29 @@ impl StoredKeys {
                 }
             }
         }
-        if schema.typing.writes_type_attribute() {
-            item.remove(schema.type_attribute);
-        }
+        let tag = if schema.typing.writes_type_attribute() {
+            item.remove(schema.type_attribute)
+        } else {
+            None
+        };
         StoredKeys {
             partition,
             sort,
             index,
+            tag,
         }
+    }
+
+    /// The type check of a read ([`check_stored_type`]) on the attributes
+    /// [`StoredKeys::take`] took out: the item is not searched for them a
+    /// second time.
+    pub(crate) fn check_type<E: Entity>(&self) -> Result<()> {
+        let tag = self
+            .tag
+            .as_ref()
+            .and_then(|tag| tag.as_s().ok())
+            .map(String::as_str);
+        check_stored_type::<E>(tag, self.strings(), || self.at(&E::Table::SCHEMA))
     }
 
     /// The stored partition and sort key strings (`None` where missing or
@@ -81,6 +114,31 @@ impl StoredKeys {
             value.and_then(|v| v.as_s().ok()).map(String::as_str)
         }
         (s(self.partition.as_ref()), s(self.sort.as_ref()))
+    }
+
+    /// Moves the stored partition and sort key strings out, to lend them
+    /// to a [`Key`](super::Key) without copying them; `None` without a
+    /// partition key string. [`StoredKeys::put_strings`] puts them back.
+    pub(crate) fn take_strings(&mut self) -> Option<(String, Option<String>)> {
+        let Some(AttributeValue::S(partition)) = &mut self.partition else {
+            return None;
+        };
+        let partition = std::mem::take(partition);
+        let sort = match &mut self.sort {
+            Some(AttributeValue::S(sort)) => Some(std::mem::take(sort)),
+            _ => None,
+        };
+        Some((partition, sort))
+    }
+
+    /// Puts back what [`StoredKeys::take_strings`] took.
+    pub(crate) fn put_strings(&mut self, partition: String, sort: Option<String>) {
+        if let Some(AttributeValue::S(stored)) = &mut self.partition {
+            *stored = partition;
+        }
+        if let (Some(AttributeValue::S(stored)), Some(sort)) = (&mut self.sort, sort) {
+            *stored = sort;
+        }
     }
 
     /// Where the item is stored, for messages.
@@ -202,8 +260,11 @@ pub(crate) fn keep_keys_found_by(item: &mut Item, schema: &TableSchema, index: O
 /// The in-memory name of an index key attribute set aside by
 /// [`keep_keys_found_by`]: no attribute DynamoDB stores starts with NUL.
 fn set_aside(name: &str) -> String {
-    format!("\0{name}")
+    format!("{SET_ASIDE}{name}")
 }
+
+/// What [`set_aside`] puts before an attribute's name.
+const SET_ASIDE: char = '\0';
 
 /// Where `item` is stored, for messages about it.
 pub(crate) fn item_at(item: &Item, schema: &TableSchema) -> ItemAt {

@@ -232,7 +232,7 @@ pub(crate) fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         return Ok(None);
     }
     // Stored index keys are not checked: they are what may be stale.
-    let (value, _) = decode_stored::<E>(stored.clone())?;
+    let (value, _) = decode_stored::<E>(stored.clone(), false)?;
     let target = to_item_stamped(&value, None)?;
     let primary = schema.primary;
     let key: Item = [Some(primary.partition_key), primary.sort_key]

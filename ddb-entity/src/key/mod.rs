@@ -287,7 +287,7 @@ pub trait KeyPart {
     /// *partition* key without a declared width, where order is never
     /// observed (a partition key is only matched for equality): the
     /// [`encode_key`](Self::encode_key) encoding, except that integers are
-    /// written as plain decimals (`CUST#42`), as the seeds write them. It
+    /// written as plain decimals (`CUST#42`), as hand-written tables write them. It
     /// keeps the round trip and injectivity
     /// ([`DecodeKeyPart::decode_partition`] parses it back, strictly), not
     /// order, and writes no byte up to `#`.

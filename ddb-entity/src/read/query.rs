@@ -238,7 +238,7 @@ impl<'db, I: SortedIndex> Query<'db, I> {
     /// Everything `a` and `b` denote and every sort key between them,
     /// whichever sorts first ([`SortRange::span`]): one contiguous range
     /// across the members of a collection. It is how a collection read
-    /// says "this member and those next to it": the seed's **customer plus
+    /// says "this member and those next to it": the classic **customer plus
     /// their last ten orders** is one Query of the profile and the orders
     /// before it, newest first, the limit counting the collection's items
     /// (eleven: the customer and ten orders; items of other types in the

@@ -29,10 +29,12 @@
 //! Where serde_dynamo panics (an `AttributeValue` variant newer than the
 //! SDK it was built against) this returns an error.
 
+mod body;
 pub(super) mod borrowed;
 mod owned;
 mod value;
 
+pub(crate) use body::Body;
 pub(crate) use value::Value;
 
 use std::fmt;

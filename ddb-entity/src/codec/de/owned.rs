@@ -100,7 +100,7 @@ fn take_blob(blob: &mut Blob) -> Vec<u8> {
 /// A key of an owned map: the map keeps it (to name it in an error), the
 /// visitor sees it for the duration of the call.
 #[derive(Clone, Copy)]
-struct Transient<'a>(&'a str);
+pub(super) struct Transient<'a>(pub(super) &'a str);
 
 impl<'de> KeyText<'de> for Transient<'_> {
     fn as_str(&self) -> &str {

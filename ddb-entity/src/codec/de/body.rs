@@ -1,0 +1,153 @@
+//! An entity's body as the codec reads it: the item's attributes, then the
+//! key fields read back from its key (`extra`), as one map — without
+//! inserting the key fields into the item first (a name allocated and
+//! hashed per field, per item read).
+//!
+//! Reading a struct, a map or anything self-described walks both in turn,
+//! exactly as a map holding all of them is walked (an item's own order is
+//! its hash map's, so no order is promised either way). Any other request
+//! (a body is an `M`: each is an error, or an `M`-shaped read of another
+//! kind) is answered by the item with the key fields inserted, as a plain
+//! `M` answers it: one code path for the rare case, the same result.
+
+use std::collections::hash_map;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::{self, Visitor};
+
+use super::owned::Transient;
+use super::value::visit_map;
+use super::{Result, Value};
+use crate::codec::error::DecodeError;
+use crate::item::Item;
+
+/// The body: `item`'s attributes and then `extra`'s, none named in both.
+pub(crate) struct Body<'a> {
+    pub(crate) item: &'a mut Item,
+    pub(crate) extra: &'a mut Vec<(&'static str, AttributeValue)>,
+}
+
+impl<'a> Body<'a> {
+    /// Both, as one map's entries.
+    fn entries(self) -> Entries<'a> {
+        Entries {
+            item: self.item.iter_mut(),
+            extra: self.extra.iter_mut(),
+        }
+    }
+
+    /// Both in one `M`: the key fields inserted into the item.
+    fn whole(self) -> AttributeValue {
+        let mut item = std::mem::take(self.item);
+        for (name, value) in self.extra.drain(..) {
+            item.entry(name.to_owned()).or_insert(value);
+        }
+        AttributeValue::M(item)
+    }
+}
+
+/// The item's entries, then the extra ones.
+struct Entries<'a> {
+    item: hash_map::IterMut<'a, String, AttributeValue>,
+    extra: std::slice::IterMut<'a, (&'static str, AttributeValue)>,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (Transient<'a>, &'a mut AttributeValue);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some((name, value)) = self.item.next() {
+            return Some((Transient(name), value));
+        }
+        self.extra
+            .next()
+            .map(|(name, value)| (Transient(name), value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.item.len() + self.extra.len();
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for Entries<'_> {}
+
+/// The requests answered by the whole `M`.
+macro_rules! whole_methods {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            Value(&mut self.whole()).$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Body<'_> {
+    type Error = DecodeError;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visit_map(self.entries(), visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visit_map(self.entries(), visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visit_map(self.entries(), visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    whole_methods! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
+        deserialize_unit deserialize_seq deserialize_identifier deserialize_ignored_any
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        Value(&mut self.whole()).deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        Value(&mut self.whole()).deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        Value(&mut self.whole()).deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        Value(&mut self.whole()).deserialize_enum(name, variants, visitor)
+    }
+}
