@@ -68,7 +68,7 @@ fn item_by_hand(order: &Order) -> Item {
         "SK".into(),
         AttributeValue::S(format!("ORDER#{:010}#{:020}", order.placed, order.order_id)),
     );
-    item.insert("_type".into(), AttributeValue::S("ORDER".into()));
+    item.insert("_type".into(), AttributeValue::S("order".into()));
     item
 }
 

@@ -134,20 +134,20 @@ fn by_hand(items: Vec<Item>) -> Option<CustomerView> {
             .and_then(|t| t.as_s().ok())
             .map(String::as_str)
         {
-            Some("PROFILE") => {
+            Some("customer") => {
                 view.customer = Some(Customer {
                     customer_id: keys.customer_id,
                     name: s(&item, "name")?,
                     email: s(&item, "email")?,
                 })
             }
-            Some("ADDR") => view.addresses.push(Address {
+            Some("address") => view.addresses.push(Address {
                 customer_id: keys.customer_id,
                 seq: keys.sk.strip_prefix("ADDR#")?.parse().ok()?,
                 street: s(&item, "street")?,
                 city: s(&item, "city")?,
             }),
-            Some("ORDER") => {
+            Some("order") => {
                 let (placed, order_id) = order_sk(keys.sk)?;
                 view.orders.push(Order {
                     customer_id: keys.customer_id,
@@ -192,9 +192,9 @@ fn serde_dynamo_dispatch(items: Vec<Item>) -> Result<CustomerView, serde_dynamo:
             _ => continue,
         };
         match kind.as_str() {
-            "PROFILE" => view.customer = Some(serde_dynamo::from_item(item)?),
-            "ADDR" => view.addresses.push(serde_dynamo::from_item(item)?),
-            "ORDER" => view.orders.push(serde_dynamo::from_item(item)?),
+            "customer" => view.customer = Some(serde_dynamo::from_item(item)?),
+            "address" => view.addresses.push(serde_dynamo::from_item(item)?),
+            "order" => view.orders.push(serde_dynamo::from_item(item)?),
             _ => {}
         }
     }
@@ -286,9 +286,9 @@ enum Kind {
 
 fn kind(item: &Item) -> Option<Kind> {
     match item.get("_type")?.as_s().ok()?.as_str() {
-        "PROFILE" => Some(Kind::Profile),
-        "ADDR" => Some(Kind::Address),
-        "ORDER" => Some(Kind::Order),
+        "customer" => Some(Kind::Profile),
+        "address" => Some(Kind::Address),
+        "order" => Some(Kind::Order),
         _ => None,
     }
 }
@@ -390,7 +390,7 @@ fn encode_by_hand(customer: &Customer, addresses: &[Address], orders: &[Order]) 
         AttributeValue::S(format!("CUST#{:020}", customer.customer_id)),
     );
     item.insert("SK".into(), s_attr("PROFILE"));
-    item.insert("_type".into(), s_attr("PROFILE"));
+    item.insert("_type".into(), s_attr("customer"));
     item.insert(
         "customer_id".into(),
         AttributeValue::N(customer.customer_id.to_string()),
@@ -405,7 +405,7 @@ fn encode_by_hand(customer: &Customer, addresses: &[Address], orders: &[Order]) 
             AttributeValue::S(format!("CUST#{:020}", a.customer_id)),
         );
         item.insert("SK".into(), AttributeValue::S(format!("ADDR#{:03}", a.seq)));
-        item.insert("_type".into(), s_attr("ADDR"));
+        item.insert("_type".into(), s_attr("address"));
         item.insert(
             "customer_id".into(),
             AttributeValue::N(a.customer_id.to_string()),
@@ -425,7 +425,7 @@ fn encode_by_hand(customer: &Customer, addresses: &[Address], orders: &[Order]) 
             "SK".into(),
             AttributeValue::S(format!("ORDER#{:010}#{:020}", o.placed, o.order_id)),
         );
-        item.insert("_type".into(), s_attr("ORDER"));
+        item.insert("_type".into(), s_attr("order"));
         item.insert(
             "customer_id".into(),
             AttributeValue::N(o.customer_id.to_string()),
@@ -457,19 +457,19 @@ fn encode_serde_dynamo(customer: &Customer, addresses: &[Address], orders: &[Ord
         customer,
         pk(customer.customer_id),
         "PROFILE".into(),
-        "PROFILE",
+        "customer",
     ));
     for a in addresses {
         items.push(with_keys(
             a,
             pk(a.customer_id),
             format!("ADDR#{:03}", a.seq),
-            "ADDR",
+            "address",
         ));
     }
     for o in orders {
         let sk = format!("ORDER#{:010}#{:020}", o.placed, o.order_id);
-        items.push(with_keys(o, pk(o.customer_id), sk, "ORDER"));
+        items.push(with_keys(o, pk(o.customer_id), sk, "order"));
     }
     items
 }

@@ -196,7 +196,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         {"eventID": "2", "eventName": "INSERT", "awsRegion": "us-east-1",
          "dynamodb": {"Keys": {"PK": {"S": "CUST#00000000000000000042"}, "SK": {"S": "ORDER#00000000000000000009"}},
                       "NewImage": {"PK": {"S": "CUST#00000000000000000042"}, "SK": {"S": "ORDER#00000000000000000009"},
-                                   "_type": {"S": "ORDER"}, "customer_id": {"N": "42"}, "order_id": {"N": "9"},
+                                   "_type": {"S": "order"}, "customer_id": {"N": "42"}, "order_id": {"N": "9"},
                                    "total_cents": {"N": "12.5"}},
                       "SequenceNumber": "901", "SizeBytes": 90, "StreamViewType": "NEW_AND_OLD_IMAGES"}}
     ]}"#,

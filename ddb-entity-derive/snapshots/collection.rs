@@ -22,7 +22,7 @@ const _: () = {
         ! ::ddb_entity::__private::has_duplicate_type(& [< __Member0 as
         ::ddb_entity::Entity > ::TYPE_TAG, < __Member1 as ::ddb_entity::Entity >
         ::TYPE_TAG]),
-        "`Customer` and `Order` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]"
+        "`Customer` and `Order` have the same entity type (`Entity::TYPE_TAG`, the value of the type attribute), so their items could not be told apart: give one of them another `type = \"…\"` in its #[entity(…)] (without one, an entity's type is its struct name in snake case)"
     );
     const _: () = ::core::assert!(
         ! (::ddb_entity::__private::typed_by_key:: < < __Member0 as ::ddb_entity::Entity

@@ -470,13 +470,13 @@ const _: () = {
     impl ::ddb_entity::Entity for Order {
         type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Order";
-        const TYPE_TAG: &'static ::core::primitive::str = "ORDER";
+        const TYPE_TAG: &'static ::core::primitive::str = "order";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Order",
-            "ORDER",
+            "order",
             &[
                 ::ddb_entity::layout::KeyLayout::new(
                     ::core::option::Option::None,

@@ -353,14 +353,14 @@ const _: () = {
     impl ::ddb_entity::Entity for Ticket {
         type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Ticket";
-        const TYPE_TAG: &'static ::core::primitive::str = "TICKET";
+        const TYPE_TAG: &'static ::core::primitive::str = "ticket";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
             <__Index_gsi2 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Ticket",
-            "TICKET",
+            "ticket",
             &[
                 ::ddb_entity::layout::KeyLayout::new(
                     ::core::option::Option::None,

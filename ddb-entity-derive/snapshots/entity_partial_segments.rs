@@ -594,13 +594,13 @@ const _: () = {
     impl ::ddb_entity::Entity for Comment {
         type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Comment";
-        const TYPE_TAG: &'static ::core::primitive::str = "ISSUE";
+        const TYPE_TAG: &'static ::core::primitive::str = "comment";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Comment",
-            "ISSUE",
+            "comment",
             &[
                 ::ddb_entity::layout::KeyLayout::new(
                     ::core::option::Option::None,

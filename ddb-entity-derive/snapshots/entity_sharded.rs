@@ -389,13 +389,13 @@ const _: () = {
     impl ::ddb_entity::Entity for Event {
         type Table = __Table;
         const RUST_NAME: &'static ::core::primitive::str = "Event";
-        const TYPE_TAG: &'static ::core::primitive::str = "EVENT";
+        const TYPE_TAG: &'static ::core::primitive::str = "event";
         const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
             <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
         ];
         const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
             "Event",
-            "EVENT",
+            "event",
             &[
                 ::ddb_entity::layout::KeyLayout::new(
                     ::core::option::Option::None,

@@ -54,7 +54,7 @@ pub(crate) fn entity(entity: &Entity<'_>, errors: syn::Error) -> TokenStream {
         None => quote!(#broken),
     };
     let name = ident.to_string();
-    let type_tag = entity.type_tag().unwrap_or_else(|| name.clone());
+    let type_tag = entity.type_tag();
     // One `_: Broken` per distinct hole of `templates`.
     let params = |templates: &[Option<&KeyTemplate<'_>>]| {
         let mut names: Vec<&str> = Vec::new();

@@ -1,8 +1,8 @@
 //! Mixed item collections: one Query, several entity types, demultiplexed.
 //!
 //! Items are told apart by the table's type attribute, which every entity
-//! writes with its [`Entity::TYPE_TAG`] — the leading literal of its sort key
-//! (`ORDER` for `ORDER#{placed}#{id}`). Matching that attribute exactly,
+//! writes with its [`Entity::TYPE_TAG`] — the struct's name in snake case
+//! (`order` for `Order`) or its declared `type = "…"`. Matching that attribute exactly,
 //! rather than matching sort-key prefixes, works the same on every index
 //! (an index's sort key need not start with the type) and cannot confuse
 //! `ORDER` with `ORDER#ITEM`: two member types with one `TYPE_TAG` are refused
@@ -114,7 +114,7 @@ impl Member {
 /// struct CustomerView { customer: Option<Customer>, orders: Vec<Order> }
 ///
 /// assert_eq!(CustomerView::NAME, "CustomerView");
-/// assert_eq!(CustomerView::TYPES, ["PROFILE", "ORDER"]);
+/// assert_eq!(CustomerView::TYPES, ["customer", "order"]);
 /// assert_eq!(CustomerView::MEMBERS.len(), 2);
 /// assert_eq!(<CustomerView as Collection>::Table::SCHEMA.primary.partition_key, "PK");
 ///
@@ -128,8 +128,8 @@ impl Member {
 ///
 /// // One item at a time: `false` for a type no member holds.
 /// let mut orders: Vec<Order> = Vec::new();
-/// assert!(orders.push_item("ORDER", items[1].clone())?);
-/// assert!(!orders.push_item("PROFILE", items[0].clone())?);
+/// assert!(orders.push_item("order", items[1].clone())?);
+/// assert!(!orders.push_item("customer", items[0].clone())?);
 /// # Ok::<(), Error>(())
 /// ```
 pub trait Collection: Default + Send {
@@ -201,15 +201,15 @@ pub trait Collection: Default + Send {
 /// #[derive(Collection, Debug)]
 /// enum Change { Customer(Customer), Order(Order) }
 ///
-/// assert_eq!((Change::NAME, Change::TYPES), ("Change", &["PROFILE", "ORDER"][..]));
+/// assert_eq!((Change::NAME, Change::TYPES), ("Change", &["customer", "order"][..]));
 /// assert_eq!(Change::MEMBERS[1].entity, "Order");
 /// // Any entity is a CollectionItem of its own type.
-/// assert_eq!(<Order as CollectionItem>::TYPES, ["ORDER"]);
+/// assert_eq!(<Order as CollectionItem>::TYPES, ["order"]);
 ///
 /// let item = Order { customer_id: 1, order_id: 7 }.to_item()?;
-/// let change = Change::from_typed_item("ORDER", item.clone())?;
+/// let change = Change::from_typed_item("order", item.clone())?;
 /// assert!(matches!(change, Some(Change::Order(o)) if o.order_id == 7));
-/// assert!(Change::from_typed_item("INVOICE", item)?.is_none());
+/// assert!(Change::from_typed_item("invoice", item)?.is_none());
 /// # Ok::<(), Error>(())
 /// ```
 pub trait CollectionItem: Sized + Send {

@@ -58,7 +58,7 @@ pub use entity::{
     SortRange, Timestamp, UnorderedSortKey, Versioned,
 };
 pub use error::{Error, ErrorKind, Misconfiguration, Result};
-pub use expr::{AttributeType, Condition, SizeOf};
+pub use expr::{AttributeType, Condition, OrderedValue, SizeOf};
 pub use item::{Item, Set, SetElement};
 pub use table::{
     Billing, Index, IndexKind, IndexSchema, KeyAttribute, KeyAttributeType, KeySchema, LocalIndex,
@@ -205,7 +205,7 @@ pub mod field {
 ///     Order(Order),
 /// }
 ///
-/// assert_eq!(<CustomerView as Collection>::TYPES, ["PROFILE", "ORDER"]);
+/// assert_eq!(<CustomerView as Collection>::TYPES, ["customer", "order"]);
 ///
 /// // What a Query does with each item it receives, in sort-key order:
 /// let items = [
@@ -223,9 +223,9 @@ pub mod field {
 ///
 /// // The enum takes any of its types, and declines the others.
 /// let item = Customer { customer_id: 42, name: "Ada".into() }.to_item()?;
-/// let decoded = CustomerItem::from_typed_item("PROFILE", item.clone())?;
+/// let decoded = CustomerItem::from_typed_item("customer", item.clone())?;
 /// assert!(matches!(decoded, Some(CustomerItem::Customer(c)) if c.name == "Ada"));
-/// assert_eq!(CustomerItem::from_typed_item("TICKET", item)?, None);
+/// assert_eq!(CustomerItem::from_typed_item("ticket", item)?, None);
 /// # Ok::<(), Error>(())
 /// ```
 pub use ddb_entity_derive::Collection;

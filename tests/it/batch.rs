@@ -216,9 +216,9 @@ async fn a_key_read_twice_is_read_once_but_one_key_as_two_types_is_refused() {
     assert!(err.is_duplicate_key(), "{err:?}");
     assert_eq!(log.count("BatchGetItem"), 0);
 
-    // Alone, the User key finds a customer's item (both types write
-    // PROFILE): a typed error, never a mis-decoded User.
-    // Its key is not a User's: the key fields cannot be read from it.
+    // Alone, the User key finds a customer's item (both types write the
+    // sort key PROFILE): a typed error, never a mis-decoded User; its type
+    // attribute says `customer`.
     let err = db
         .batch_get()
         .get(as_user)
@@ -226,16 +226,17 @@ async fn a_key_read_twice_is_read_once_but_one_key_as_two_types_is_refused() {
         .await
         .unwrap_err();
     assert!(
-        err.kind() == ErrorKind::KeyMismatch && err.entity() == Some("User"),
+        err.kind() == ErrorKind::WrongType && err.entity() == Some("User"),
         "{err:?}"
     );
 }
 
-/// Customer and User share the type PROFILE: a collection may not hold
-/// both, so this enum holds the customer and the test asks for a user.
+/// Customer and User both write the sort key PROFILE, under distinct
+/// types (`customer`, `user`): one collection holds both.
 #[derive(ddb_entity::Collection, Debug, PartialEq)]
 enum CustomerOrUser {
     Customer(Customer),
+    User(User),
 }
 
 #[tokio::test]

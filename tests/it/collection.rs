@@ -91,7 +91,7 @@ fn the_struct_declares_its_table_name_and_types() {
     );
     assert_eq!(
         <CustomerView as Collection>::TYPES,
-        ["PROFILE", "ADDR", "ORDER"]
+        ["customer", "address", "customer_order"]
     );
 }
 
@@ -178,12 +178,12 @@ fn an_item_is_never_decoded_as_another_type() {
     // entity's own type check refuses it.
     let mut view = CustomerView::default();
     let err = view
-        .push_item("PROFILE", order(1, 1).to_item().unwrap())
+        .push_item("customer", order(1, 1).to_item().unwrap())
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongType, "{err:?}");
     assert_eq!(
         err.to_string(),
-        r#"the item is not a `Customer`: its type attribute is "ORDER", expected "PROFILE""#
+        r#"the item is not a `Customer`: its type attribute is "customer_order", expected "customer""#
     );
     assert_eq!(view, CustomerView::default());
 }
@@ -219,7 +219,7 @@ fn the_enum_decodes_each_of_its_types() {
     assert_eq!(<CustomerItem as CollectionItem>::NAME, "CustomerItem");
     assert_eq!(
         <CustomerItem as CollectionItem>::TYPES,
-        ["PROFILE", "ORDER", "TICKET"]
+        ["customer", "customer_order", "ticket"]
     );
 
     let decode = |item: Item| CustomerItem::from_typed_item(&entity_type(&item), item);
@@ -236,7 +236,7 @@ fn the_enum_decodes_each_of_its_types() {
         Some(CustomerItem::Ticket(ticket(5)))
     );
     assert_eq!(decode(address(1, "Lyon").to_item().unwrap()).unwrap(), None);
-    let err = CustomerItem::from_typed_item("TICKET", customer().to_item().unwrap()).unwrap_err();
+    let err = CustomerItem::from_typed_item("ticket", customer().to_item().unwrap()).unwrap_err();
     assert!(
         err.kind() == ErrorKind::WrongType && err.entity() == Some("Ticket"),
         "{err:?}"
@@ -250,7 +250,7 @@ fn a_vec_of_the_enum_is_a_collection_in_arrival_order() {
     assert_eq!(<Vec<CustomerItem> as Collection>::NAME, "CustomerItem");
     assert_eq!(
         <Vec<CustomerItem> as Collection>::TYPES,
-        ["PROFILE", "ORDER", "TICKET"]
+        ["customer", "customer_order", "ticket"]
     );
 
     let mut items: Vec<CustomerItem> = Vec::default();

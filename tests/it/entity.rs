@@ -23,11 +23,20 @@ fn order() -> CustomerOrder {
 }
 
 #[test]
-fn type_prefixes_are_the_first_literal_of_the_sort_key() {
+fn types_are_the_struct_names_in_snake_case() {
+    // Not the sort keys' literals: `User` and `Customer` both write
+    // `PROFILE`, seed 003's `Order` and seed 000's `CustomerOrder` both
+    // `ORDER#…`, and each is its own type.
     assert_eq!(
         TYPES,
         [
-            "PROFILE", "ORDER", "ITEM", "PROFILE", "ADDR", "ORDER", "TICKET"
+            "user",
+            "order",
+            "order_item",
+            "customer",
+            "address",
+            "customer_order",
+            "ticket"
         ]
     );
 }
@@ -110,7 +119,7 @@ fn the_item_is_the_serde_body_plus_keys_and_type() {
         s(&item, "SK").unwrap(),
         "ORDER#2026-03-14#00000000000000009931"
     );
-    assert_eq!(s(&item, "_type").unwrap(), "ORDER");
+    assert_eq!(s(&item, "_type").unwrap(), "customer_order");
     assert_eq!(s(&item, "GSI1PK").unwrap(), "ORDER#9931");
     assert_eq!(s(&item, "GSI1SK").unwrap(), "CUST#00000000000000000042");
     assert_eq!(item["total_cents"], AttributeValue::N("12999".into()));
@@ -192,7 +201,10 @@ fn decoding_another_type_or_a_broken_item_is_a_typed_error() {
     };
     let err = CustomerOrder::from_item(customer.to_item().unwrap()).unwrap_err();
     assert_eq!(err.kind(), ddb_entity::ErrorKind::WrongType, "{err:?}");
-    assert!(err.to_string().contains(r#"expected "ORDER""#), "{err}");
+    assert!(
+        err.to_string().contains(r#"expected "customer_order""#),
+        "{err}"
+    );
 
     let mut item = order().to_item().unwrap();
     item.remove("total_cents");

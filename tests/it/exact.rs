@@ -154,13 +154,13 @@ async fn a_scan_can_skip_and_report_items_that_do_not_decode() {
         .await
         .unwrap();
     }
-    // A `NOTE` another tool wrote without its fields.
+    // A `note` another tool wrote without its fields.
     db.client()
         .put_item()
         .table_name(db.table_name())
         .item("PK", S("NOTE#9".into()))
         .item("SK", S("NOTE".into()))
-        .item("_type", S("NOTE".into()))
+        .item("_type", S("note".into()))
         .send()
         .await
         .unwrap();

@@ -71,7 +71,7 @@ fn a_key_without_a_sort_key_is_the_partition_alone() -> ddb_entity::Result<()> {
         Some("tok-1")
     );
     assert_eq!(Session::TYPE_TAG, "SESSION");
-    assert_eq!(Counter::TYPE_TAG, "COUNTER");
+    assert_eq!(Counter::TYPE_TAG, "counter");
     assert_eq!(Counter::key("logins")?.partition(), "COUNTER#logins");
     // An empty raw key is refused before any request.
     assert!(Session::key("").unwrap_err().is_key());

@@ -30,6 +30,7 @@ mod model;
 mod modelling;
 mod multi_key;
 mod ops;
+mod ordered_bodies;
 mod predicates;
 mod projection;
 mod query;

@@ -100,8 +100,8 @@ async fn reading_an_item_of_another_type_at_a_key_is_a_typed_error() {
     .await
     .unwrap();
     // A key built by hand that lands on the customer's profile: reading it
-    // as a User is refused, never mis-decoded (both types write PROFILE).
-    // Its key is not a User's: the key fields cannot be read from it.
+    // as a User is refused, never mis-decoded (both types write the sort
+    // key PROFILE): its type attribute says `customer`.
     let key = ddb_entity::Key::<User>::new(
         Customer::key(42).unwrap().partition().to_owned(),
         "PROFILE".into(),
@@ -109,7 +109,7 @@ async fn reading_an_item_of_another_type_at_a_key_is_a_typed_error() {
     .unwrap();
     let err = db.get(key).await.unwrap_err();
     assert!(
-        err.kind() == ddb_entity::ErrorKind::KeyMismatch && err.entity() == Some("User"),
+        err.kind() == ddb_entity::ErrorKind::WrongType && err.entity() == Some("User"),
         "{err:?}"
     );
 }

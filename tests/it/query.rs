@@ -249,7 +249,7 @@ async fn items_of_other_types_are_skipped_or_refused_by_policy() {
         .await
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnknownType, "{err:?}");
-    assert!(err.to_string().contains(r#"type "PROFILE""#), "{err}");
+    assert!(err.to_string().contains(r#"type "customer""#), "{err}");
 }
 
 #[tokio::test]
@@ -362,9 +362,9 @@ async fn a_composite_view_of_several_entity_types_costs_exactly_one_query() {
 }
 
 /// The orders of `CustomerOrder`, read without their totals: a summary
-/// type with the same key templates.
+/// type with the same key templates and the same stored type.
 #[derive(ddb_entity::Entity, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
-#[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+#[entity(table = App, type = "customer_order", pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
 struct OrderRef {
     customer_id: u64,
     order_id: u64,

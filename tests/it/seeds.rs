@@ -13,7 +13,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::NaiveDate;
-use ddb_entity::key::Unordered;
+use ddb_entity::key::{UnixSeconds, Unordered};
 use ddb_entity::local::LocalDynamo;
 use ddb_entity::{Collection, Db, Entity, Item};
 use serde::{Deserialize, Serialize};
@@ -33,18 +33,24 @@ ddb_entity::table! {
     }
 }
 
-/// Seed 003's order: the timestamp in the sort key as Unix seconds, the
-/// width written (10 digits: order-preserving until the year 2286).
+/// Seed 003's order: the timestamp in the sort key as Unix seconds
+/// (`key::UnixSeconds`: 10 digits, order-preserving until the year 2286).
+/// Its type, `order`, is the struct's name: nothing to declare.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = AppData, type = "order", pk = "USER#{email}", sk = "ORDER#{placed:10}#{order_id}")]
+#[entity(table = AppData, pk = "USER#{email}", sk = "ORDER#{placed}#{order_id}")]
 #[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "USER#{email}")]
 struct Order {
     email: String,
-    placed: u64,
+    placed: UnixSeconds,
     order_id: String,
     order_total: f64,
     status: String,
     ship_address: String,
+}
+
+/// Seed 003's `1750000000`.
+fn placed() -> UnixSeconds {
+    UnixSeconds::from_count(1_750_000_000).unwrap()
 }
 
 ddb_entity::table! {
@@ -59,7 +65,7 @@ ddb_entity::table! {
 
 /// `PK=CUST#42`, `SK=PROFILE`.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Shop, type = "customer", pk = "CUST#{customer_id}", sk = "PROFILE")]
+#[entity(table = Shop, pk = "CUST#{customer_id}", sk = "PROFILE")]
 struct Customer {
     customer_id: u64,
     name: String,
@@ -68,7 +74,7 @@ struct Customer {
 /// `SK=ADDR#1`: the seed's number unpadded, so not ordered (addresses are
 /// never read by range).
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Shop, type = "address", pk = "CUST#{customer_id}", sk = "ADDR#{seq}")]
+#[entity(table = Shop, pk = "CUST#{customer_id}", sk = "ADDR#{seq}")]
 struct Address {
     customer_id: u64,
     seq: Unordered<u32>,
@@ -127,7 +133,7 @@ fn seed_003_order() -> Item {
 fn alice_order() -> Order {
     Order {
         email: "alice@example.com".into(),
-        placed: 1_750_000_000,
+        placed: placed(),
         order_id: "ORD-12345".into(),
         order_total: 129.99,
         status: "shipped".into(),
@@ -227,7 +233,7 @@ fn the_library_writes_the_seeds_items_byte_for_byte() {
     assert_eq!(address().to_item().unwrap(), addr);
     assert_eq!(shop_order().to_item().unwrap(), order);
     assert_eq!(
-        Order::key("alice@example.com", 1_750_000_000, "ORD-12345")
+        Order::key("alice@example.com", placed(), "ORD-12345")
             .unwrap()
             .sort(),
         "ORDER#1750000000#ORD-12345"
@@ -243,7 +249,7 @@ async fn seed_003_items_written_by_hand_are_read_queried_and_updated_by_typed_ca
     let (pk, sk) = ("USER#alice@example.com", "ORDER#1750000000#ORD-12345");
 
     // A get by the full key: the key fields come from the key.
-    let key = Order::key("alice@example.com", 1_750_000_000, "ORD-12345").unwrap();
+    let key = Order::key("alice@example.com", placed(), "ORD-12345").unwrap();
     assert_eq!(db.get(key.clone()).await.unwrap(), Some(alice_order()));
 
     // The seed's query: every order of Alice, by the SK prefix.

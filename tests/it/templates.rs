@@ -107,7 +107,7 @@ fn order(placed: u32, id: &str) -> Order {
 fn a_leading_hash_starts_the_key_with_the_delimiter() -> ddb_entity::Result<()> {
     let key = Order::key("alexdebrie", 20260314, "A7")?;
     assert_eq!(key.sort(), "#ORDER#0020260314#A7");
-    assert_eq!(Order::TYPE_TAG, "ORDER");
+    assert_eq!(Order::TYPE_TAG, "order");
     let prefix: ddb_entity::SortKey<_> = Order::sk().into();
     assert_eq!(prefix.value()?, "#ORDER#");
     let day: ddb_entity::SortKey<_> = Order::sk().placed(20260314u32).into();

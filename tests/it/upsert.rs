@@ -54,7 +54,7 @@ async fn an_upsert_creates_then_changes_in_one_request_each_with_every_key() {
         (10, 1, 1_000_000, 1_000_000)
     );
     let stored = stored_item(&db, &Stock::key("A-1").unwrap()).await;
-    assert_eq!(stored["_type"], AttributeValue::S("STOCK".into()));
+    assert_eq!(stored["_type"], AttributeValue::S("stock".into()));
     assert!(
         !stored.contains_key("sku"),
         "the key field is stored in the key only, as a put stores it: {stored:?}"

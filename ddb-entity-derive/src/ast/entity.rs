@@ -347,13 +347,16 @@ impl<'a> Entity<'a> {
         self.pk.iter().chain(self.sk.iter())
     }
 
-    /// The entity type: `type = "…"`, or the sort key's first literal
-    /// segment (the partition key's, for an entity without a sort key).
-    pub(crate) fn type_tag(&self) -> Option<String> {
-        if let Some(lit) = &self.attrs.type_tag {
-            return Some(lit.value());
+    /// The entity type, the type attribute's value: `type = "…"`, or the
+    /// struct's name in snake case (`LineItem` → `line_item`), which a
+    /// reader of the table recognises and which no key template decides
+    /// (two entities whose sort keys both read `PROFILE` are still two
+    /// types).
+    pub(crate) fn type_tag(&self) -> String {
+        match &self.attrs.type_tag {
+            Some(lit) => lit.value(),
+            None => name::snake(self.ident),
         }
-        self.sk.as_ref().or(self.pk.as_ref())?.leading_literal()
     }
 
     /// The fields serde stores under their own attribute (not skipped, not
@@ -607,19 +610,6 @@ impl<'a> KeyTemplate<'a> {
             }
         }
         out
-    }
-
-    /// The first literal segment, past a leading `#`, when it is all
-    /// literal: what names the entity type by default.
-    pub(crate) fn leading_literal(&self) -> Option<String> {
-        if self.raw {
-            return None;
-        }
-        let first = self.segments.iter().find(|segment| !segment.is_empty())?;
-        match first.as_slice() {
-            [Part::Literal(text)] => Some(text.clone()),
-            _ => None,
-        }
     }
 
     /// Whether the hole `name` has more text after it in its segment, and

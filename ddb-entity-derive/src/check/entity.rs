@@ -3,7 +3,7 @@
 
 use syn::{LitStr, Type};
 
-use crate::ast::{self, Entity, Field, Followed, Hole, Part, Role};
+use crate::ast::{self, Entity, Field, Followed, Hole, Role};
 use crate::ctxt::Ctxt;
 use crate::name;
 
@@ -376,10 +376,22 @@ fn computed(cx: &Ctxt, entity: &Entity<'_>) {
                     arg,
                     format!("`{name}` is not stored by serde, so {what} could not be kept in step with it: read stored fields only"),
                 ),
-                None => cx.error(
-                    arg,
-                    format!("{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference", entity.ident),
-                ),
+                None => {
+                    let stored: Vec<String> =
+                        entity.stored().map(|f| name::unraw(f.ident)).collect();
+                    let near = name::closest(&name, stored.iter().map(String::as_str));
+                    let message = match near {
+                        Some(near) => format!(
+                            "{what} reads `{name}`, which is no field of `{}`; did you mean `{near}`?",
+                            entity.ident
+                        ),
+                        None => format!(
+                            "{what} reads `{name}`, which is no field of `{}`: name stored fields, each passed by reference",
+                            entity.ident
+                        ),
+                    };
+                    cx.error(arg, message);
+                }
             }
         }
     };
@@ -478,46 +490,17 @@ fn width_fits(
     }
 }
 
-/// An entity type: explicit and well formed, or the sort key's first
-/// literal.
+/// An explicit entity type is a non-empty word without `#`; without one,
+/// the struct's name in snake case is.
 fn type_tag(cx: &Ctxt, entity: &Entity<'_>) {
     if let Some(lit) = &entity.attrs.type_tag {
         let value = lit.value();
         if value.is_empty() || value.contains('#') {
             cx.error(
                 lit,
-                "`type` names the entity type: a non-empty word without `#`, e.g. type = \"ORDER\"",
+                "`type` is the value of the type attribute: a non-empty word without `#`, e.g. type = \"order\" (without it, the struct's name in snake case is used)",
             );
         }
-        return;
-    }
-    let Some(sk) = &entity.sk else {
-        if let Some(pk) = &entity.pk
-            && pk.leading_literal().is_none()
-        {
-            let why = if pk.raw {
-                "the partition key is a field itself"
-            } else {
-                "the partition key does not start with a literal segment"
-            };
-            cx.error(
-                &pk.lit,
-                format!("{why} and there is no sort key, so nothing names the entity type: add `type = \"…\"` to #[entity(…)], e.g. type = \"SESSION\""),
-            );
-        }
-        return;
-    };
-    if sk.leading_literal().is_none() {
-        let starts = match sk.segments.iter().find(|segment| !segment.is_empty()) {
-            Some(segment) if matches!(segment.first(), Some(Part::Literal(_))) => {
-                "the sort key's first segment holds a hole"
-            }
-            _ => "the sort key starts with a hole",
-        };
-        cx.error(
-            &sk.lit,
-            format!("{starts}, so it names no entity type: add `type = \"…\"` to #[entity(…)], or start the sort key with a literal segment such as \"ORDER#{{…}}\""),
-        );
     }
 }
 

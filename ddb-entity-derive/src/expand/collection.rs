@@ -190,7 +190,7 @@ fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
             let (a, b) = (entity(model, earlier), entity(model, later));
             // `assert!` reads its message as a format string: braces doubled.
             let message = format!(
-                "`{}` and `{}` have the same entity type, so their items could not be told apart: give one of them an explicit `type = \"…\"` in its #[entity(…)]",
+                "`{}` and `{}` have the same entity type (`Entity::TYPE_TAG`, the value of the type attribute), so their items could not be told apart: give one of them another `type = \"…\"` in its #[entity(…)] (without one, an entity's type is its struct name in snake case)",
                 ast::type_string(earlier.entity),
                 ast::type_string(later.entity),
             )

@@ -114,7 +114,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     });
     let entries = model.indexes.iter().map(|index| index_entry(model, index));
     let entry_count = model.indexes.len();
-    let type_name = model.type_tag().expect("checked: the entity has a type");
+    let type_name = model.type_tag();
     let checks = checks::items(model);
     let timestamps = timestamps(model);
     let version = model.version().map(|field| {

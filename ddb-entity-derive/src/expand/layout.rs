@@ -17,7 +17,7 @@ use crate::ast::{self, Entity, KeyTemplate, Part};
 /// The `const LAYOUT` item of the `Entity` impl.
 pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
     let name = model.ident.to_string();
-    let type_tag = model.type_tag().expect("checked: the entity has a type");
+    let type_tag = model.type_tag();
     let allow_hot = model.attrs.allow_hot.as_ref().map(syn::LitStr::value);
     let primary = key(
         model,

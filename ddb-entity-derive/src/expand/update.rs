@@ -36,7 +36,7 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
 fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
     keys::params(model.primary())
         .iter()
-        .map(|hole| hole.field().to_string())
+        .map(|hole| name::unraw(hole.field()))
         .collect()
 }
 
@@ -292,7 +292,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
                     let #field: &#inner = &#computed;
                 }
             }
-            (None, _) if primary.contains(&field.to_string()) => quote!(),
+            (None, _) if primary.contains(&name::unraw(field)) => quote!(),
             (None, true) => {
                 let source = input(&name::unraw(field));
                 quote!(let #field: ::core::option::Option<&#inner> = #source.as_ref();)

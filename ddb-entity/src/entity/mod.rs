@@ -132,9 +132,13 @@ pub trait Entity: Serialize + DeserializeOwned + Send + Sync + 'static + EntityH
     const RUST_NAME: &'static str;
 
     /// The value of the table's type attribute on every item of this
-    /// entity: the first literal segment of its sort key (`ORDER` for
-    /// `ORDER#{placed}#{id}`) unless declared with `type = "…"`. Reads
-    /// decode an item as this entity only when its type attribute holds it.
+    /// entity: the struct's name in snake case (`Order` → `order`,
+    /// `LineItem` → `line_item`) unless declared with `type = "…"`. Reads
+    /// decode an item as this entity only when its type attribute holds it,
+    /// so two entities of one table must not share it (a collection
+    /// refuses it at compile time, the model's `duplicate-type` lint for
+    /// the whole table). Renaming the struct changes it: declare
+    /// `type = "…"` to keep what is stored.
     ///
     /// ```
     /// # use ddb_entity::Entity;

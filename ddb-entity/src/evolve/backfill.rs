@@ -124,9 +124,10 @@ impl Sending {
 ///     }
 /// }
 ///
-/// /// Yesterday's customer: no index.
+/// /// Yesterday's customer: no index. The same stored type as today's
+/// /// (`customer`), whatever the Rust name.
 /// #[derive(Entity, Serialize, Deserialize)]
-/// #[entity(table = V1, pk = "CUST#{id}", sk = "PROFILE")]
+/// #[entity(table = V1, type = "customer", pk = "CUST#{id}", sk = "PROFILE")]
 /// struct OldCustomer { id: u32, email: String }
 ///
 /// /// Today's: found by email.

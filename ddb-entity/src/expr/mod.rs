@@ -2,6 +2,7 @@
 //! paths inside them, rendered with placeholders for every name and value.
 
 mod operand;
+mod ordered;
 mod placeholders;
 pub(crate) mod version;
 
@@ -18,6 +19,7 @@ use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema, Typing};
 
 pub use operand::{AttributeType, SizeOf};
+pub use ordered::OrderedValue;
 pub(crate) use placeholders::Placeholders;
 
 /// The most values DynamoDB takes in one `IN`.
@@ -733,7 +735,7 @@ mod tests {
             filter.render_filter(Some(is), &mut p).unwrap(),
             "(NOT (#n0 = :v0)) OR ((#n1 = :v1) OR (NOT (#n2[2] > :v2)))"
         );
-        assert_eq!(p.values[":v0"], AttributeValue::S("ORDER".into()));
+        assert_eq!(p.values[":v0"], AttributeValue::S("order".into()));
     }
 
     #[test]

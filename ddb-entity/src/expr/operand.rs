@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use super::{Condition, Node, attribute_value};
+use super::{Condition, Node, OrderedValue, attribute_value};
 use crate::entity::{AttrPath, Field, FieldPath, InBody};
 use crate::item::{Set, SetElement};
 
@@ -40,47 +40,56 @@ macro_rules! comparisons {
                 self.compare("<>", value)
             }
 
-            /// `< value`.
+            /// `< value`, in the value's order: only for a type whose stored
+            /// form sorts as its values do ([`OrderedValue`]).
             ///
             /// See [the examples](crate::Condition#examples).
             pub fn lt(self, value: T) -> Condition<E>
             where
+                T: OrderedValue,
                 $($bound)* {
                 self.compare("<", value)
             }
 
-            /// `<= value`.
+            /// `<= value`, in the value's order: only for a type whose stored
+            /// form sorts as its values do ([`OrderedValue`]).
             ///
             /// See [the examples](crate::Condition#examples).
             pub fn le(self, value: T) -> Condition<E>
             where
+                T: OrderedValue,
                 $($bound)* {
                 self.compare("<=", value)
             }
 
-            /// `> value`.
+            /// `> value`, in the value's order: only for a type whose stored
+            /// form sorts as its values do ([`OrderedValue`]).
             ///
             /// See [the examples](crate::Condition#examples).
             pub fn gt(self, value: T) -> Condition<E>
             where
+                T: OrderedValue,
                 $($bound)* {
                 self.compare(">", value)
             }
 
-            /// `>= value`.
+            /// `>= value`, in the value's order: only for a type whose stored
+            /// form sorts as its values do ([`OrderedValue`]).
             ///
             /// See [the examples](crate::Condition#examples).
             pub fn ge(self, value: T) -> Condition<E>
             where
+                T: OrderedValue,
                 $($bound)* {
                 self.compare(">=", value)
             }
 
-            /// `low <= value <= high`.
+            /// `low <= value <= high`, in the value's order ([`OrderedValue`]).
             ///
             /// See [the examples](crate::Condition#examples).
             pub fn between(self, low: T, high: T) -> Condition<E>
             where
+                T: OrderedValue,
                 $($bound)* {
                 let $path = self;
                 let bounds =

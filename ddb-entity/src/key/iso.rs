@@ -171,3 +171,37 @@ iso!(
     "ISO-8601 UTC instant to the millisecond (YYYY-MM-DDTHH:MM:SS.sssZ)",
     "2026-03-14T09:31:00.250Z"
 );
+
+iso!(
+    /// A UTC instant written to the nanosecond, `YYYY-MM-DDTHH:MM:SS.fffffffffZ`
+    /// (RFC 3339 with nine fraction digits, always), in keys and in the item
+    /// body alike (feature `chrono`).
+    ///
+    /// chrono's own serde writes a `DateTime<Utc>` with as many fraction
+    /// digits as it needs (`…00Z`, `…00.5Z`, `…00.123456789Z`), which does
+    /// not sort as time: `'.'` sorts below `'Z'`, so `…00.5Z` sorts *before*
+    /// `…00Z`. A body field of this type has one width for every instant of
+    /// years 0000 to 9999, so a filter or condition `gt`, `lt` or `between`
+    /// on it compares instants ([`OrderedValue`](crate::OrderedValue)).
+    ///
+    /// ```
+    /// use chrono::{TimeZone, Utc};
+    /// use ddb_entity::key::{self, IsoNanos};
+    ///
+    /// let t0 = Utc.with_ymd_and_hms(2026, 3, 14, 9, 30, 0).unwrap();
+    /// let half = t0 + chrono::Duration::milliseconds(500);
+    /// assert_eq!(IsoNanos(t0).to_text()?, "2026-03-14T09:30:00.000000000Z");
+    /// assert_eq!(IsoNanos(half).to_text()?, "2026-03-14T09:30:00.500000000Z");
+    /// assert!(IsoNanos(t0).to_text()? < IsoNanos(half).to_text()?);
+    /// // chrono's own text does not sort as time:
+    /// assert!(half.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true) < t0.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true));
+    /// assert_eq!(key::decode::<IsoNanos>("2026-03-14T09:30:00.500000000Z")?, IsoNanos(half));
+    /// assert!(key::decode::<IsoNanos>("2026-03-14T09:30:00.5Z").is_err());
+    /// # Ok::<(), ddb_entity::key::KeyError>(())
+    /// ```
+    IsoNanos,
+    9,
+    30,
+    "ISO-8601 UTC instant to the nanosecond (YYYY-MM-DDTHH:MM:SS.fffffffffZ)",
+    "2026-03-14T09:31:00.250000000Z"
+);

@@ -74,6 +74,8 @@ mod scalar;
 mod string;
 #[cfg(feature = "chrono")]
 mod time;
+#[cfg(feature = "chrono")]
+mod unix;
 mod unordered;
 
 use std::borrow::Cow;
@@ -90,12 +92,15 @@ pub use error::KeyError;
 pub use int::{Padded, PaddedInt};
 #[cfg(feature = "chrono")]
 #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
-pub use iso::{IsoMillis, IsoSeconds};
+pub use iso::{IsoMillis, IsoNanos, IsoSeconds};
 pub use reader::{KeyReader, SegmentReader};
 pub use string::StrPrefix;
 #[cfg(feature = "chrono")]
 #[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 pub use time::{DateOf, Year, YearMonth, date_of};
+#[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
+pub use unix::{UnixMillis, UnixSeconds};
 pub use unordered::Unordered;
 
 /// The byte that joins the segments of a key: `#` (0x23).

@@ -47,6 +47,10 @@ pub enum Lint {
     /// Two entity types can write the same primary key: a put of one
     /// overwrites the other.
     KeyCollision,
+    /// Two entity types store the same type attribute value
+    /// ([`Entity::TYPE_TAG`](crate::Entity::TYPE_TAG)): reads, collections
+    /// and conditioned writes could not tell their items apart.
+    DuplicateType,
     /// A pattern's request could not be built (a key value that does not
     /// encode).
     PatternRequest,
@@ -119,8 +123,9 @@ impl Lint {
     /// assert_eq!(names.first(), Some(&"key-collision"));
     /// assert!(names.contains(&"index-under-provisioned"));
     /// ```
-    pub const ALL: [Lint; 16] = [
+    pub const ALL: [Lint; 17] = [
         Lint::KeyCollision,
+        Lint::DuplicateType,
         Lint::PatternRequest,
         Lint::PatternReadsNothing,
         Lint::PatternKeyCollision,
@@ -146,6 +151,7 @@ impl Lint {
     pub fn name(self) -> &'static str {
         match self {
             Lint::KeyCollision => "key-collision",
+            Lint::DuplicateType => "duplicate-type",
             Lint::PatternRequest => "pattern-request",
             Lint::PatternReadsNothing => "pattern-reads-nothing",
             Lint::PatternKeyCollision => "pattern-key-collision",
@@ -175,6 +181,7 @@ impl Lint {
     pub fn severity(self) -> Severity {
         match self {
             Lint::KeyCollision
+            | Lint::DuplicateType
             | Lint::PatternRequest
             | Lint::PatternReadsNothing
             | Lint::PatternKeyCollision

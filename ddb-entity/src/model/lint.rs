@@ -16,6 +16,7 @@ const GLOBAL_INDEX_QUOTA: usize = 20;
 pub(crate) fn lint_model<T: Table>(model: &Model<T>, used: &[&str], findings: &mut Findings<'_>) {
     let schema = model.schema();
     let entities = model.entities();
+    duplicate_types(entities, findings);
     key_collisions(schema, entities, findings);
     // Multi-attribute indexes are global indexes too.
     let global = schema.indexes.len() + schema.multi_key_indexes.len();
@@ -83,6 +84,25 @@ fn unbounded_collection(entity: &EntityLayout) -> bool {
     entity.sk().is_some_and(|sk| sk.holes().next().is_some())
 }
 
+/// Two entities registered with one type attribute value: every typed
+/// read checks the value, so each would read the other's items as its own.
+fn duplicate_types(entities: &[&'static EntityLayout], findings: &mut Findings<'_>) {
+    for (i, a) in entities.iter().enumerate() {
+        for b in &entities[i + 1..] {
+            if a.type_tag == b.type_tag && a.entity != b.entity {
+                findings.push(
+                    Lint::DuplicateType,
+                    format!("{} and {}", a.entity, b.entity),
+                    format!(
+                        "both store the type attribute value `{}`, so a read of one accepts the other's items and a collection cannot tell them apart: give one of them `type = \"…\"` in its #[entity(…)] (without it, the type is the struct's name in snake case)",
+                        a.type_tag
+                    ),
+                );
+            }
+        }
+    }
+}
+
 fn key_collisions(
     schema: &crate::table::TableSchema,
     entities: &[&'static EntityLayout],
@@ -96,13 +116,11 @@ fn key_collisions(
                     Lint::KeyCollision,
                     format!("{} and {}", a.entity.entity, b.entity.entity),
                     format!(
-                        "`{}` / `{}` and `{}` / `{}` can write the same primary key, so a put of one overwrites the other: give them distinct literal segments (`{}#…` vs `{}#…`) or partitions",
+                        "`{}` / `{}` and `{}` / `{}` can write the same primary key, so a put of one overwrites the other: give them distinct literal segments or partitions",
                         a.pk_source,
                         a.sk_source.as_deref().unwrap_or("-"),
                         b.pk_source,
                         b.sk_source.as_deref().unwrap_or("-"),
-                        a.entity.type_tag,
-                        b.entity.type_tag,
                     ),
                 );
             }

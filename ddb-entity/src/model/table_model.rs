@@ -409,7 +409,7 @@ impl<T: Table> Model<T> {
     /// #                 .returns::<Vec<Order>>(),
     /// #         )
     /// # }
-    /// assert_eq!(model().entities()[1].type_tag, "ORDER");
+    /// assert_eq!(model().entities()[1].type_tag, "order");
     /// ```
     pub fn entities(&self) -> &[&'static EntityLayout] {
         &self.entities

@@ -544,9 +544,9 @@ impl<'db, I: QueryIndex> Query<'db, I> {
     /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
     /// struct Order { customer_id: u64, order_id: u64, total_cents: i64, notes: String }
     ///
-    /// /// The same items, read without their notes.
+    /// /// The same items (the same type, `order`), read without their notes.
     /// #[derive(Entity, Serialize, Deserialize, Debug)]
-    /// #[entity(table = App, pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
+    /// #[entity(table = App, type = "order", pk = "CUST#{customer_id}", sk = "ORDER#{order_id}")]
     /// struct OrderTotal { customer_id: u64, order_id: u64, total_cents: i64 }
     ///
     /// # let dynamo = LocalDynamo::start().await?;

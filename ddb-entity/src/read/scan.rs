@@ -493,7 +493,7 @@ impl<'db, I: QueryIndex> Scan<'db, I> {
     /// // Another tool's `Device` without its firmware.
     /// db.client().put_item().table_name(db.table_name())
     ///     .item("PK", S("DEVICE#2".into())).item("SK", S("DEVICE".into()))
-    ///     .item("_type", S("DEVICE".into())).send().await?;
+    ///     .item("_type", S("device".into())).send().await?;
     ///
     /// let err = db.scan().all::<Device>().await.unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::Decode);

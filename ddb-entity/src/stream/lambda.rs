@@ -44,7 +44,7 @@
 //!         "Keys": {"PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#00000000000000000007"}},
 //!         "NewImage": {
 //!             "PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#00000000000000000007"},
-//!             "_type": {"S": "ORDER"}, "customer_id": {"N": "42"}, "order_id": {"N": "7"}
+//!             "_type": {"S": "order"}, "customer_id": {"N": "42"}, "order_id": {"N": "7"}
 //!         },
 //!         "SequenceNumber": "111", "SizeBytes": 26, "StreamViewType": "NEW_AND_OLD_IMAGES"
 //!     }

@@ -1,19 +1,23 @@
 // src/lib.rs
+use chrono::NaiveDate;
 use ddb_entity::{Collection, Condition, CursorSeal, Db, Entity, Result, sdk};
 use serde::{Deserialize, Serialize};
 
 ddb_entity::table! {
-    /// One table for the whole service: generic key names, one overloaded index.
+    /// One table for the whole service: generic key names, one overloaded
+    /// index, each item's entity type in `type`.
     pub struct Shop {
         partition_key: "PK",
         sort_key: "SK",
+        type_attribute: "type",
         indexes: { pub Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" } },
     }
 }
 
-/// A customer's profile. `version` turns on optimistic locking.
+/// A customer's profile (`PK=CUST#42`, `SK=PROFILE`, `type=customer`).
+/// `version` turns on optimistic locking.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone)]
-#[entity(table = Shop, pk = "CUSTOMER#{customer_id}", sk = "PROFILE", version = "version")]
+#[entity(table = Shop, pk = "CUST#{customer_id}", sk = "PROFILE", version = "version")]
 pub struct Customer {
     pub customer_id: u64,
     pub name: String,
@@ -21,16 +25,16 @@ pub struct Customer {
     pub version: u64,
 }
 
-/// Orders live in their customer's partition, sorted by date;
-/// GSI1 finds one by its id.
+/// Orders live in their customer's partition, sorted by date
+/// (`SK=ORDER#2026-03-14#0000009931`, `type=order`); GSI1 finds one by its
+/// id (`GSI1PK=ORDER#9931`).
 #[derive(Entity, Serialize, Deserialize, Debug, Clone)]
-#[entity(table = Shop, pk = "CUSTOMER#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
-#[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "ORDER")]
+#[entity(table = Shop, pk = "CUST#{customer_id}", sk = "ORDER#{placed}#{order_id}")]
+#[entity(index = Gsi1, pk = "ORDER#{order_id}", sk = "CUST#{customer_id}")]
 pub struct Order {
     pub customer_id: u64,
-    pub order_id: u64,
-    /// `yyyymmdd`
-    pub placed: u32,
+    pub order_id: u32,
+    pub placed: NaiveDate,
     pub total_cents: i64,
 }
 

@@ -1,4 +1,6 @@
 // tests/shop.rs
+use chrono::NaiveDate;
+use ddb_entity::Entity;
 use ddb_entity::local::LocalDynamo;
 use shop::*;
 
@@ -15,7 +17,8 @@ async fn the_customer_page() -> Result<(), Box<dyn std::error::Error>> {
         version: 0,
     };
     db.create(&ada).await?;
-    for (order_id, placed) in [(1, 20260301), (2, 20260302), (3, 20260303)] {
+    let day = |d| NaiveDate::from_ymd_opt(2026, 3, d).unwrap();
+    for (order_id, placed) in [(1, day(1)), (2, day(2)), (3, day(3))] {
         place(
             &db,
             &Order {
@@ -27,6 +30,32 @@ async fn the_customer_page() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
     }
+
+    // What is stored: the keys and the type as a whiteboard design
+    // writes them, and the other fields as serde writes them.
+    let item = Order {
+        customer_id: 42,
+        order_id: 9931,
+        placed: NaiveDate::from_ymd_opt(2026, 3, 14).unwrap(),
+        total_cents: 12999,
+    }
+    .to_item()?;
+    let text = |name: &str| item[name].as_s().unwrap().as_str();
+    assert_eq!(
+        (text("PK"), text("SK")),
+        ("CUST#42", "ORDER#2026-03-14#0000009931")
+    );
+    // An index's sort key is a sort key: its number is padded to sort.
+    assert_eq!(text("GSI1PK"), "ORDER#9931");
+    assert_eq!(text("GSI1SK"), "CUST#00000000000000000042");
+    assert_eq!(text("type"), "order");
+    assert_eq!(item["total_cents"].as_n().unwrap(), "12999");
+    let mut names: Vec<&str> = item.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        ["GSI1PK", "GSI1SK", "PK", "SK", "total_cents", "type"]
+    );
 
     // A composite view: the profile and every order, one request.
     let page = customer_page(&db, 42).await?;
@@ -55,7 +84,7 @@ async fn the_customer_page() -> Result<(), Box<dyn std::error::Error>> {
     let orphan = Order {
         customer_id: 7,
         order_id: 9,
-        placed: 20260304,
+        placed: day(4),
         total_cents: 1,
     };
     assert!(

@@ -200,7 +200,7 @@ async fn key_and_attribute_reads_both_and_writes_the_attribute() {
     .await;
     assert_eq!(
         stored[Mixed::SCHEMA.type_attribute].as_s().unwrap(),
-        "PROFILE"
+        "profile"
     );
     let err = db
         .get(Note::key("ann@example.com", "PROFILE").unwrap())

@@ -149,7 +149,7 @@ proptest! {
         let key = note.primary_key().unwrap();
         expected.insert("PK".into(), AttributeValue::S(key.partition().to_owned()));
         expected.insert("SK".into(), AttributeValue::S(key.sort().to_owned()));
-        expected.insert("_type".into(), AttributeValue::S("NOTE".into()));
+        expected.insert("_type".into(), AttributeValue::S("note".into()));
         if let Some(open) = note.open {
             expected.insert("GSI2PK".into(), AttributeValue::S(format!("OPEN#{open}")));
             expected.insert("GSI2SK".into(), AttributeValue::S(format!("NOTE#{:020}", note.id)));

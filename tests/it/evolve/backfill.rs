@@ -28,9 +28,10 @@ ddb_entity::table! {
     }
 }
 
-/// Yesterday's user: in no index.
+/// Yesterday's user: in no index. Every declaration here is one stored
+/// type, `user`, whatever its Rust name.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Before, pk = "USER#{id}", sk = "PROFILE")]
+#[entity(table = Before, type = "user", pk = "USER#{id}", sk = "PROFILE")]
 pub struct OldUser {
     pub id: u32,
     pub city: String,
@@ -49,7 +50,7 @@ pub struct User {
 
 /// Tomorrow's: the index template changed (towns, not cities).
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = After, pk = "USER#{id}", sk = "PROFILE")]
+#[entity(table = After, type = "user", pk = "USER#{id}", sk = "PROFILE")]
 #[entity(index = ByCity, pk = "TOWN#{city}", sk = "{id}")]
 pub struct RekeyedUser {
     pub id: u32,
@@ -487,7 +488,7 @@ async fn a_bad_checkpoint_or_segmentation_is_refused_before_any_request() {
 /// The city index written sharded (write sharding, seed 000: a calculated
 /// suffix spreads a hot partition): four shards…
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = After, pk = "USER#{id}", sk = "PROFILE")]
+#[entity(table = After, type = "user", pk = "USER#{id}", sk = "PROFILE")]
 #[entity(computed = shard: u8 = Self::shard_of(id))]
 #[entity(index = ByCity, pk = "CITY#{city}#{shard}", sk = "USER#{id}")]
 pub struct FourShards {
@@ -504,7 +505,7 @@ impl FourShards {
 
 /// …then eight.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = After, pk = "USER#{id}", sk = "PROFILE")]
+#[entity(table = After, type = "user", pk = "USER#{id}", sk = "PROFILE")]
 #[entity(computed = shard: u8 = Self::shard_of(id))]
 #[entity(index = ByCity, pk = "CITY#{city}#{shard}", sk = "USER#{id}")]
 pub struct EightShards {

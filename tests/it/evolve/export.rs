@@ -106,9 +106,9 @@ async fn a_full_export_read_by_its_manifests_yields_typed_items_and_legacy_rows(
     // Two partitions' files: users (one of another type among them), and
     // a legacy row of every type; an empty partition's empty file.
     let users = concat!(
-        r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"3"},"GSI1PK":{"S":"CITY#Oslo"},"GSI1SK":{"S":"USER#0000000001"}}}"#,
+        r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"3"},"GSI1PK":{"S":"CITY#Oslo"},"GSI1SK":{"S":"USER#0000000001"}}}"#,
         "\n",
-        r#"{"Item":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Quito"},"visits":{"N":"0"},"GSI1PK":{"S":"CITY#Quito"},"GSI1SK":{"S":"USER#0000000002"}}}"#,
+        r#"{"Item":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Quito"},"visits":{"N":"0"},"GSI1PK":{"S":"CITY#Quito"},"GSI1SK":{"S":"USER#0000000002"}}}"#,
         "\n",
         r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"AUDIT#1"},"_type":{"S":"AUDIT"},"city":{"S":"Oslo"}}}"#,
         "\n",
@@ -166,13 +166,13 @@ async fn an_incremental_export_yields_creations_changes_and_deletions() {
     );
     let changes = concat!(
         // Created in the window: keys and new image.
-        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000001"}},"Keys":{"PK":{"S":"USER#3"},"SK":{"S":"PROFILE"}},"NewImage":{"PK":{"S":"USER#3"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Perth"},"visits":{"N":"1"}}}"#,
+        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000001"}},"Keys":{"PK":{"S":"USER#3"},"SK":{"S":"PROFILE"}},"NewImage":{"PK":{"S":"USER#3"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Perth"},"visits":{"N":"1"}}}"#,
         "\n",
         // Changed: both images.
-        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000002"}},"Keys":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"}},"NewImage":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"4"}},"OldImage":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#,
+        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000002"}},"Keys":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"}},"NewImage":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"4"}},"OldImage":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#,
         "\n",
         // Deleted: keys and old image.
-        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000003"}},"Keys":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"}},"OldImage":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Quito"},"visits":{"N":"0"}}}"#,
+        r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000003"}},"Keys":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"}},"OldImage":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Quito"},"visits":{"N":"0"}}}"#,
         "\n",
         // Deleted, as the NEW_IMAGE view writes it: keys only.
         r#"{"Metadata":{"WriteTimestampMicros":{"N":"1764662400000004"}},"Keys":{"PK":{"S":"USER#4"},"SK":{"S":"PROFILE"}}}"#,
@@ -220,7 +220,7 @@ async fn an_incremental_export_yields_creations_changes_and_deletions() {
 
 #[tokio::test]
 async fn a_data_file_cut_short_or_malformed_is_an_error_naming_the_file_and_line() {
-    let line = r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#;
+    let line = r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#;
     // The manifest counts 2, the file holds 1.
     let root = folder("cut-export");
     let export = lay_out(
@@ -293,7 +293,7 @@ async fn an_import_file_is_written_as_documented_and_holds_what_the_library_stor
     // per line, attributes in name order.
     assert_eq!(
         text.lines().next().unwrap(),
-        r#"{"Item":{"GSI1PK":{"S":"CITY#Oslo"},"GSI1SK":{"S":"USER#0000000000"},"PK":{"S":"USER#0"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"0"}}}"#
+        r#"{"Item":{"GSI1PK":{"S":"CITY#Oslo"},"GSI1SK":{"S":"USER#0000000000"},"PK":{"S":"USER#0"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"0"}}}"#
     );
     assert_eq!(text.lines().count(), 3);
     assert!(text.ends_with("}\n"));

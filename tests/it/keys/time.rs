@@ -188,3 +188,80 @@ fn decoding_rejects_near_misses() {
         assert!(key::decode::<DateTime<Utc>>(bad).is_err(), "{bad:?}");
     }
 }
+
+/// Instants in fixed-width forms (issue 25): RFC 3339 with nine fraction
+/// digits, Unix seconds and milliseconds. Order, round trip, injectivity,
+/// and refusal of what cannot be written back.
+mod fixed_instants {
+    use chrono::{DateTime, Utc};
+    use ddb_entity::key::{self, IsoNanos, KeyError, UnixMillis, UnixSeconds};
+    use proptest::prelude::*;
+
+    use super::super::assert_contract;
+
+    fn instant() -> impl Strategy<Value = DateTime<Utc>> {
+        (
+            -62_167_219_200i64..253_402_300_800,
+            prop_oneof![
+                Just(0u32),
+                (0u32..10).prop_map(|d| d * 100_000_000),
+                (0u32..1_000).prop_map(|m| m * 1_000_000),
+                0u32..1_000_000_000
+            ],
+        )
+            .prop_map(|(s, n)| DateTime::from_timestamp(s, n).unwrap())
+    }
+
+    fn unix_seconds() -> impl Strategy<Value = i64> {
+        prop_oneof![0i64..10_000_000_000, 1_700_000_000i64..1_800_000_000]
+    }
+
+    proptest! {
+        #[test]
+        fn iso_nanos_keeps_the_contract(a in instant(), b in instant()) {
+            assert_contract(&IsoNanos(a), &IsoNanos(b))?;
+            prop_assert_eq!(key::encode(&IsoNanos(a)).unwrap().len(), 30);
+        }
+
+        #[test]
+        fn unix_seconds_keep_the_contract(a in unix_seconds(), b in unix_seconds()) {
+            let (a, b) = (UnixSeconds::from_count(a).unwrap(), UnixSeconds::from_count(b).unwrap());
+            assert_contract(&a, &b)?;
+        }
+
+        #[test]
+        fn unix_millis_keep_the_contract(a in unix_seconds(), b in unix_seconds(), ma in 0i64..1000, mb in 0i64..1000) {
+            let a = UnixMillis::from_count(a * 1000 + ma).unwrap();
+            let b = UnixMillis::from_count(b * 1000 + mb).unwrap();
+            assert_contract(&a, &b)?;
+        }
+    }
+
+    #[test]
+    fn seed_003s_timestamp_and_what_cannot_be_written_back() {
+        let at = UnixSeconds::from_count(1_750_000_000).unwrap();
+        assert_eq!(key::encode(&at).unwrap(), "1750000000");
+        assert_eq!(
+            key::encode(&UnixSeconds::from_count(0).unwrap()).unwrap(),
+            "0000000000"
+        );
+        let out = |r: Result<String, KeyError>| matches!(r, Err(KeyError::OutOfRange { .. }));
+        // Before 1970, past 2286, finer than the unit: refused.
+        assert!(out(key::encode(&UnixSeconds::from_count(-1).unwrap())));
+        assert!(out(key::encode(
+            &UnixSeconds::from_count(10_000_000_000).unwrap()
+        )));
+        assert!(out(key::encode(&UnixSeconds(
+            at.0 + chrono::Duration::nanoseconds(1)
+        ))));
+        assert!(out(key::encode(&UnixMillis(
+            at.0 + chrono::Duration::microseconds(1)
+        ))));
+        // Strict reading: the width, digits only.
+        for bad in ["175000000", "17500000000", "+750000000", "175000000a", ""] {
+            assert!(key::decode::<UnixSeconds>(bad).is_err(), "{bad:?}");
+        }
+        assert!(key::decode::<IsoNanos>("2026-03-14T09:30:00.5Z").is_err());
+        assert!(key::decode::<IsoNanos>("2026-03-14T09:30:00.500000000Z").is_ok());
+    }
+}

@@ -164,6 +164,39 @@ fn key_collision() {
 }
 
 #[test]
+fn duplicate_type() {
+    /// Another entity declaring `Item`'s type, in keys of its own.
+    #[derive(Entity, Serialize, Deserialize, Debug)]
+    #[entity(table = Shared, type = "item", pk = "DUP#{id}", sk = "DUP")]
+    pub struct Dup {
+        pub id: u32,
+    }
+    /// Two entities whose sort keys are both `PROFILE`: two types.
+    #[derive(Entity, Serialize, Deserialize, Debug)]
+    #[entity(table = Shared, pk = "EMPLOYEE#{id}", sk = "PROFILE")]
+    pub struct Employee {
+        pub id: u32,
+    }
+    let report = shared().entity::<Item>().entity::<Dup>().report();
+    let message = triggered(&report, Lint::DuplicateType, "Item and Dup");
+    assert!(
+        message.starts_with("both store the type attribute value `item`"),
+        "{message}"
+    );
+    assert!(message.contains("type = \"…\""), "{message}");
+    assert_eq!(Lint::DuplicateType.severity(), Severity::Error);
+    assert_eq!(Lint::DuplicateType.name(), "duplicate-type");
+    // The same entity registered twice is one type, and entities whose
+    // sort keys share a literal are not alike.
+    shared()
+        .entity::<Item>()
+        .entity::<Item>()
+        .entity::<Employee>()
+        .report()
+        .assert_clean();
+}
+
+#[test]
 fn pattern_request() {
     #[derive(Entity, Serialize, Deserialize, Debug)]
     #[entity(table = Shared, pk = "W#{n:2}", sk = "W")]
@@ -273,7 +306,7 @@ fn pattern_misses_type_and_reads_other_types() {
     };
     let report = model().pattern(tags().returns::<Vec<Item>>()).report();
     let message = triggered(&report, Lint::PatternMissesType, "Tags of an item");
-    assert!(message.contains("`PROFILE`"), "{message}");
+    assert!(message.contains("`item`"), "{message}");
     // Fixed: each returns what its range holds.
     model()
         .pattern(tags().returns::<Vec<Tag>>())

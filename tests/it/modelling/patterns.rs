@@ -57,7 +57,7 @@ fn a_range_bounded_by_two_types_reads_both_and_only_them() {
     assert_eq!(
         missing,
         [
-            "returns `CustomerView`, whose type `PROFILE` its partition and range never hold on the table"
+            "returns `CustomerView`, whose type `customer` its partition and range never hold on the table"
         ]
     );
     assert!(!report.patterns[0].ok);

@@ -60,7 +60,7 @@ fn keys(sk: &str) -> Value {
 
 fn order_image(total: &str) -> Value {
     json!({
-        "PK": s(CUST), "SK": s(ORDER_7), "_type": s("ORDER"),
+        "PK": s(CUST), "SK": s(ORDER_7), "_type": s("order"),
         "GSI1PK": s("ORDER#7"), "GSI1SK": s("CUST#00000000000000000042"),
         "customer_id": n("42"), "order_id": n("7"), "total_cents": n(total),
     })
@@ -68,7 +68,7 @@ fn order_image(total: &str) -> Value {
 
 fn customer_image() -> Value {
     json!({
-        "PK": s(CUST), "SK": s("PROFILE"), "_type": s("PROFILE"),
+        "PK": s(CUST), "SK": s("PROFILE"), "_type": s("customer"),
         "customer_id": n("42"), "name": s("Ada"),
         // Binary attributes travel base64-encoded in Lambda's JSON.
         "avatar": { "B": "iVBORw0KGgo=" },
@@ -77,7 +77,7 @@ fn customer_image() -> Value {
 
 fn session_image() -> Value {
     json!({
-        "PK": s(CUST), "SK": s("SESSION#0000000009"), "_type": s("SESSION"),
+        "PK": s(CUST), "SK": s("SESSION#0000000009"), "_type": s("session"),
         "customer_id": n("42"), "id": n("9"), "expires_at": n("1773480000"),
     })
 }

@@ -3,7 +3,9 @@ use serde::{Deserialize, Serialize};
 
 ddb_entity::table! { pub struct App { partition_key: "PK", sort_key: "SK" } }
 
-// Both are "PROFILE": an item could be either.
+// `Customer`'s type is its name, `customer`; `User` declares the same:
+// an item could be either. (Two sort keys that are both "PROFILE" are
+// no collision: the types are the struct names.)
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = App, pk = "CUST#{id}", sk = "PROFILE")]
 pub struct Customer {
@@ -11,7 +13,7 @@ pub struct Customer {
 }
 
 #[derive(Entity, Serialize, Deserialize)]
-#[entity(table = App, pk = "USER#{email}", sk = "PROFILE")]
+#[entity(table = App, type = "customer", pk = "USER#{email}", sk = "PROFILE")]
 pub struct User {
     pub email: String,
 }

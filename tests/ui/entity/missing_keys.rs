@@ -15,6 +15,8 @@ pub struct NoKeys {
     pub id: u64,
 }
 
+// A sort key that starts with a hole: its type is its name,
+// `no_type_prefix` (no error).
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = App, pk = "CUST#{id}", sk = "{id}")]
 pub struct NoTypePrefix {

@@ -33,7 +33,7 @@ pub struct RawSortKey {
     pub created: String,
 }
 
-// Nothing names the entity type.
+// No literal anywhere: its type is its name, `untyped` (no error).
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = Sessions, pk = session_token)]
 pub struct Untyped {

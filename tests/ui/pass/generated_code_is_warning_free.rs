@@ -64,6 +64,20 @@ pub struct Thing {
     pub reference: std::string::String,
 }
 
+/// A raw identifier in the primary key and in an index template: an
+/// update's index change reads it back from the key (issue 27).
+#[derive(Entity, Serialize, Deserialize)]
+#[entity(table = App, pk = "KIND#{type}", sk = "TAGGED#{n}")]
+#[entity(index = Gsi1, pk = "BY_KIND#{type}", sk = "{label}")]
+pub struct Tagged {
+    /// A raw identifier in both.
+    pub r#type: std::string::String,
+    /// A number.
+    pub n: u32,
+    /// In the index only.
+    pub label: std::string::String,
+}
+
 /// A generic entity.
 #[derive(Entity, Serialize, Deserialize)]
 #[entity(table = App, pk = "BOX#{id}", sk = "BOX#{label}")]
@@ -102,6 +116,7 @@ pub(crate) fn main() -> std::result::Result<(), ddb_entity::Error> {
         open_since: None,
         reference: "R-1".into(),
     };
+    assert_eq!(Tagged::TYPE_TAG, "tagged");
     let key = thing.primary_key()?;
     assert_eq!(key.partition(), "T#widget");
     assert_eq!(key.sort(), "ITEM#00-OPEN#0007");
@@ -124,10 +139,10 @@ pub(crate) fn main() -> std::result::Result<(), ddb_entity::Error> {
 
     let mut view = View::default();
     assert!(view.push_item("THING", thing.to_item()?)?);
-    assert!(view.push_item("BOX", boxed.to_item()?)?);
+    assert!(view.push_item("boxed", boxed.to_item()?)?);
     assert!(!view.push_item("OTHER", boxed.to_item()?)?);
     assert!(view.r#type.is_some() && view.boxes.len() == 1);
-    let mixed = Mixed::from_typed_item("BOX", boxed.to_item()?)?;
+    let mixed = Mixed::from_typed_item("boxed", boxed.to_item()?)?;
     assert!(matches!(mixed, Some(Mixed::Boxed(b)) if b.payload == 5));
     assert!(matches!(
         Mixed::from_typed_item("THING", thing.to_item()?)?,

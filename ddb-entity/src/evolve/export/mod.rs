@@ -61,7 +61,7 @@
 //! let (text, _) = plain.finish()?;
 //! assert_eq!(
 //!     String::from_utf8(text)?,
-//!     "{\"Item\":{\"PK\":{\"S\":\"USER#7\"},\"SK\":{\"S\":\"PROFILE\"},\"_type\":{\"S\":\"PROFILE\"},\"name\":{\"S\":\"Ada\"}}}\n"
+//!     "{\"Item\":{\"PK\":{\"S\":\"USER#7\"},\"SK\":{\"S\":\"PROFILE\"},\"_type\":{\"S\":\"user\"},\"name\":{\"S\":\"Ada\"}}}\n"
 //! );
 //!
 //! // An incremental export's deletion, and a legacy shape decoded with serde.
