@@ -314,6 +314,39 @@ impl Error {
         .into()
     }
 
+    /// A failed S3 request of an export's reading (feature `export-s3`):
+    /// `object` is `s3://bucket/key`.
+    #[cfg(feature = "export-s3")]
+    pub(crate) fn s3<E>(
+        operation: &'static str,
+        object: String,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata,
+        SdkError<E, HttpResponse>: Into<aws_sdk_s3::Error>,
+    {
+        let transient = is_transient(&err)
+            || matches!(&err, SdkError::ServiceError(service)
+                if matches!(service.err().code(), Some("SlowDown" | "InternalError" | "ServiceUnavailable")));
+        let source: aws_sdk_s3::Error = err.into();
+        let code = source.code().map(str::to_owned);
+        let message = match (&code, source.message()) {
+            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+            (Some(_), _) => None,
+            (None, _) => Some(innermost_cause(&source)),
+        };
+        Repr::ExportS3 {
+            operation,
+            object,
+            code,
+            message,
+            transient,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
     pub(crate) fn repr(&self) -> &Repr {
         &self.0
     }
@@ -358,6 +391,8 @@ impl Error {
         match self.repr() {
             #[cfg(feature = "streams")]
             Repr::StreamService { code, .. } => code.as_deref(),
+            #[cfg(feature = "export-s3")]
+            Repr::ExportS3 { code, .. } => code.as_deref(),
             _ => self.sdk_error().and_then(ProvideErrorMetadata::code),
         }
     }
@@ -750,6 +785,8 @@ impl Error {
             Repr::InShard { source, .. } => return source.is_retryable(),
             #[cfg(feature = "streams")]
             Repr::StreamService { transient, .. } => *transient,
+            #[cfg(feature = "export-s3")]
+            Repr::ExportS3 { transient, .. } => *transient,
             _ => false,
         };
         transient
