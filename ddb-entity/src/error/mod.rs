@@ -213,13 +213,7 @@ impl Error {
         // No resend fixes a misconfiguration (a dispatch failure for want
         // of credentials would otherwise read as transient).
         let transient = transient && misconfigured.is_none();
-        let code = source.code().map(str::to_owned);
-        let message = match (&code, source.message()) {
-            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
-            (Some(_), _) => None,
-            // No answer at all: the innermost cause says what happened.
-            (None, _) => Some(innermost_cause(&source)),
-        };
+        let (code, message) = code_and_message(&source);
         Repr::Service {
             operation,
             table: table.to_owned(),
@@ -297,12 +291,7 @@ impl Error {
             || matches!(&err, SdkError::ServiceError(service)
                 if service.err().code() == Some("LimitExceededException"));
         let source: aws_sdk_dynamodbstreams::Error = err.into();
-        let code = source.code().map(str::to_owned);
-        let message = match (&code, source.message()) {
-            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
-            (Some(_), _) => None,
-            (None, _) => Some(innermost_cause(&source)),
-        };
+        let (code, message) = code_and_message(&source);
         Repr::StreamService {
             operation,
             stream: stream.to_owned(),
@@ -330,12 +319,7 @@ impl Error {
             || matches!(&err, SdkError::ServiceError(service)
                 if matches!(service.err().code(), Some("SlowDown" | "InternalError" | "ServiceUnavailable")));
         let source: aws_sdk_s3::Error = err.into();
-        let code = source.code().map(str::to_owned);
-        let message = match (&code, source.message()) {
-            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
-            (Some(_), _) => None,
-            (None, _) => Some(innermost_cause(&source)),
-        };
+        let (code, message) = code_and_message(&source);
         Repr::ExportS3 {
             operation,
             object,
@@ -943,6 +927,22 @@ fn is_transient<E: ProvideErrorMetadata>(err: &SdkError<E, HttpResponse>) -> boo
 
 /// The innermost cause of an SDK error that carries no service code (a
 /// connection refused, a timeout): that is what helps.
+/// A service error's code and what to say of it: the service's message
+/// when it answered with one; when it did not answer at all, the
+/// innermost cause says what happened.
+fn code_and_message<E>(source: &E) -> (Option<String>, Option<String>)
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let code = source.code().map(str::to_owned);
+    let message = match (&code, source.message()) {
+        (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+        (Some(_), _) => None,
+        (None, _) => Some(innermost_cause(source)),
+    };
+    (code, message)
+}
+
 fn innermost_cause(err: &(dyn std::error::Error + 'static)) -> String {
     let mut cause: &dyn std::error::Error = err;
     while let Some(next) = cause.source() {
