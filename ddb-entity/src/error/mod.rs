@@ -213,13 +213,7 @@ impl Error {
         // No resend fixes a misconfiguration (a dispatch failure for want
         // of credentials would otherwise read as transient).
         let transient = transient && misconfigured.is_none();
-        let code = source.code().map(str::to_owned);
-        let message = match (&code, source.message()) {
-            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
-            (Some(_), _) => None,
-            // No answer at all: the innermost cause says what happened.
-            (None, _) => Some(innermost_cause(&source)),
-        };
+        let (code, message) = code_and_message(&source);
         Repr::Service {
             operation,
             table: table.to_owned(),
@@ -297,15 +291,38 @@ impl Error {
             || matches!(&err, SdkError::ServiceError(service)
                 if service.err().code() == Some("LimitExceededException"));
         let source: aws_sdk_dynamodbstreams::Error = err.into();
-        let code = source.code().map(str::to_owned);
-        let message = match (&code, source.message()) {
-            (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
-            (Some(_), _) => None,
-            (None, _) => Some(innermost_cause(&source)),
-        };
+        let (code, message) = code_and_message(&source);
         Repr::StreamService {
             operation,
             stream: stream.to_owned(),
+            code,
+            message,
+            transient,
+            source: Box::new(source),
+        }
+        .into()
+    }
+
+    /// A failed S3 request of an export's reading (feature `export-s3`):
+    /// `object` is `s3://bucket/key`.
+    #[cfg(feature = "export-s3")]
+    pub(crate) fn s3<E>(
+        operation: &'static str,
+        object: String,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata,
+        SdkError<E, HttpResponse>: Into<aws_sdk_s3::Error>,
+    {
+        let transient = is_transient(&err)
+            || matches!(&err, SdkError::ServiceError(service)
+                if matches!(service.err().code(), Some("SlowDown" | "InternalError" | "ServiceUnavailable")));
+        let source: aws_sdk_s3::Error = err.into();
+        let (code, message) = code_and_message(&source);
+        Repr::ExportS3 {
+            operation,
+            object,
             code,
             message,
             transient,
@@ -358,6 +375,8 @@ impl Error {
         match self.repr() {
             #[cfg(feature = "streams")]
             Repr::StreamService { code, .. } => code.as_deref(),
+            #[cfg(feature = "export-s3")]
+            Repr::ExportS3 { code, .. } => code.as_deref(),
             _ => self.sdk_error().and_then(ProvideErrorMetadata::code),
         }
     }
@@ -750,6 +769,8 @@ impl Error {
             Repr::InShard { source, .. } => return source.is_retryable(),
             #[cfg(feature = "streams")]
             Repr::StreamService { transient, .. } => *transient,
+            #[cfg(feature = "export-s3")]
+            Repr::ExportS3 { transient, .. } => *transient,
             _ => false,
         };
         transient
@@ -906,6 +927,22 @@ fn is_transient<E: ProvideErrorMetadata>(err: &SdkError<E, HttpResponse>) -> boo
 
 /// The innermost cause of an SDK error that carries no service code (a
 /// connection refused, a timeout): that is what helps.
+/// A service error's code and what to say of it: the service's message
+/// when it answered with one; when it did not answer at all, the
+/// innermost cause says what happened.
+fn code_and_message<E>(source: &E) -> (Option<String>, Option<String>)
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let code = source.code().map(str::to_owned);
+    let message = match (&code, source.message()) {
+        (Some(_), Some(message)) if !message.is_empty() => Some(message.to_owned()),
+        (Some(_), _) => None,
+        (None, _) => Some(innermost_cause(source)),
+    };
+    (code, message)
+}
+
 fn innermost_cause(err: &(dyn std::error::Error + 'static)) -> String {
     let mut cause: &dyn std::error::Error = err;
     while let Some(next) = cause.source() {

@@ -516,6 +516,19 @@ pub(crate) enum Repr {
         reason: String,
     },
 
+    #[cfg(feature = "export-s3")]
+    #[error("{operation} of `{object}` failed: {}", ServiceReason(.code.as_deref(), .message.as_deref(), true))]
+    ExportS3 {
+        operation: &'static str,
+        /// `s3://bucket/key`.
+        object: String,
+        code: Option<String>,
+        message: Option<String>,
+        transient: bool,
+        #[source]
+        source: Box<aws_sdk_s3::Error>,
+    },
+
     #[cfg(any(feature = "lambda", feature = "streams"))]
     #[error(
         "the stream record with keys {keys} is not of this table: {detail}; read each table's stream with that table's types"
@@ -624,6 +637,8 @@ impl Repr {
             Repr::StaleSchema { .. } => ErrorKind::StaleSchema,
             #[cfg(feature = "export")]
             Repr::ExportFile { .. } => ErrorKind::Decode,
+            #[cfg(feature = "export-s3")]
+            Repr::ExportS3 { .. } => ErrorKind::Service,
         }
     }
 

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{TransactWriteItem, Update};
 
 use super::pace::Gate;
 use super::rewrite::{Done, Outcome, Plan, plans, rewrite, rewrite_changed};
@@ -51,7 +51,7 @@ pub(crate) async fn rewrite_group<E: Entity>(
         let response = client
             .transact_write_items()
             .set_transact_items(Some(actions))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_consumed_capacity(permit.consumed_capacity())
             .send()
             .await;
         let err = match response {
@@ -140,13 +140,14 @@ pub(crate) async fn rewrite_group<E: Entity>(
 
 /// A plan as one action of a transaction.
 fn action(table: &str, plan: &Plan) -> Result<TransactWriteItem> {
+    let form = plan.update_item()?;
     let update = Update::builder()
         .table_name(table)
         .set_key(Some(plan.key.clone()))
-        .update_expression(&plan.expression)
-        .condition_expression(&plan.condition)
-        .set_expression_attribute_names(plan.placeholders.names_or_none())
-        .set_expression_attribute_values(plan.placeholders.values_or_none())
+        .update_expression(form.expression)
+        .condition_expression(form.condition)
+        .set_expression_attribute_names(form.placeholders.names_or_none())
+        .set_expression_attribute_values(form.placeholders.values_or_none())
         .build()
         .map_err(|err| -> Error {
             Repr::RequestBuild {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime};
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, KeyType, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::{AttributeValue, KeyType};
 use futures_util::stream::{self, BoxStream, Stream, StreamExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
@@ -996,7 +996,7 @@ async fn create(
             .set_item(Some(item.clone()))
             .condition_expression("attribute_not_exists(#pk)")
             .expression_attribute_names("#pk", partition_key)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_consumed_capacity(permit.consumed_capacity())
             .send()
             .await;
         let err = match response {

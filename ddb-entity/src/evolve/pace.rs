@@ -7,6 +7,7 @@ use std::task::{Poll, Waker};
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 use super::lease::Fence;
 use crate::db::pause;
@@ -225,6 +226,17 @@ impl<'a> Gate<'a> {
 }
 
 impl Permit<'_> {
+    /// What a write should ask DynamoDB to report of its consumed capacity:
+    /// the total when the job's ceiling is in write units (the units are
+    /// charged to it), nothing otherwise (the server need not compute
+    /// them, nor the client decode them).
+    pub(crate) fn consumed_capacity(&self) -> ReturnConsumedCapacity {
+        match self.pace.ceiling {
+            Some(Rate::WriteUnitsPerSecond(_)) => ReturnConsumedCapacity::Total,
+            _ => ReturnConsumedCapacity::None,
+        }
+    }
+
     /// The write succeeded and spent `units` write capacity units (`None`:
     /// not reported; `estimate` is charged): one more write in flight
     /// allowed, a little, up to the maximum.

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::SCHEMA_VERSION_ATTRIBUTE;
 use super::pace::Gate;
@@ -44,9 +44,10 @@ pub(crate) struct Done {
 }
 
 /// The update that brings a stored item to what the entity writes: what
-/// it sets, what it removes and the clauses of "unchanged since read",
-/// rendered for UpdateItem (here and in a transaction's actions) and, by
-/// `statements.rs`, as a PartiQL UPDATE.
+/// it sets, what it removes and the clauses of "unchanged since read";
+/// rendered for UpdateItem (here and in a transaction's actions) by
+/// [`Plan::update_item`] and, by `statements.rs`, as a PartiQL UPDATE,
+/// only when sent in that form.
 pub(crate) struct Plan {
     /// The item as read.
     pub(crate) stored: Item,
@@ -59,10 +60,45 @@ pub(crate) struct Plan {
     pub(crate) removes: Vec<String>,
     /// "Unchanged since read", one clause each, all to hold.
     pub(crate) unchanged: Vec<Clause>,
-    /// The UpdateItem form of the above.
+    /// The entity's name and table, for the errors of rendering.
+    entity: &'static str,
+    schema: TableSchema,
+}
+
+/// A plan's UpdateItem form: its update expression, its condition and
+/// their placeholders.
+pub(crate) struct UpdateItemForm {
     pub(crate) expression: String,
     pub(crate) condition: String,
     pub(crate) placeholders: Placeholders,
+}
+
+impl Plan {
+    /// The plan as UpdateItem's expressions; an error when one is longer
+    /// than DynamoDB takes.
+    pub(crate) fn update_item(&self) -> Result<UpdateItemForm> {
+        let (expression, condition, placeholders) =
+            render(&self.sets, &self.removes, &self.unchanged);
+        if condition.len() > MAX_EXPRESSION || expression.len() > MAX_EXPRESSION {
+            return Err(Repr::InvalidExpression {
+                what: format!(
+                    "the backfill of {} at {}",
+                    self.entity,
+                    at(&self.stored, &self.schema)
+                ),
+                reason: format!(
+                    "its 'unchanged since read' condition compares every attribute and is {} bytes, over DynamoDB's {MAX_EXPRESSION}; declare an optimistic-locking version on the entity (#[entity(version = \"…\")]) so the condition is the version alone",
+                    condition.len()
+                ),
+            }
+            .into());
+        }
+        Ok(UpdateItemForm {
+            expression,
+            condition,
+            placeholders,
+        })
+    }
 }
 
 /// One clause of "unchanged since read".
@@ -92,12 +128,13 @@ pub(crate) async fn rewrite<E: Entity>(
     // item faster than this can rewrite it gets this many chances.
     let mut changed = 0u32;
     loop {
-        let Some(plan) = plan::<E>(&item)? else {
+        let Some(plan) = plan::<E>(item)? else {
             return Ok(Done {
                 outcome: Outcome::Skipped,
                 retries,
             });
         };
+        let form = plan.update_item()?;
         let Some(permit) = gate.admit(client, 1).await else {
             return Ok(Done {
                 outcome: Outcome::Fenced,
@@ -108,11 +145,11 @@ pub(crate) async fn rewrite<E: Entity>(
             .update_item()
             .table_name(table)
             .set_key(Some(plan.key.clone()))
-            .update_expression(&plan.expression)
-            .condition_expression(&plan.condition)
-            .set_expression_attribute_names(plan.placeholders.names_or_none())
-            .set_expression_attribute_values(plan.placeholders.values_or_none())
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .update_expression(&form.expression)
+            .condition_expression(&form.condition)
+            .set_expression_attribute_names(form.placeholders.names_or_none())
+            .set_expression_attribute_values(form.placeholders.values_or_none())
+            .return_consumed_capacity(permit.consumed_capacity())
             .send()
             .await;
         let err = match response {
@@ -151,6 +188,8 @@ pub(crate) async fn rewrite<E: Entity>(
             continue;
         }
         backoff(client, retry, &mut jitter, &mut retries, started, err).await?;
+        // Sent again as it was read.
+        item = plan.stored;
     }
 }
 
@@ -183,7 +222,7 @@ pub(crate) fn plans<E: Entity>(items: Vec<Item>) -> Result<(Vec<Plan>, Vec<Done>
     let mut plans = Vec::with_capacity(items.len());
     let mut skipped = Vec::new();
     for item in items {
-        match plan::<E>(&item)? {
+        match plan::<E>(item)? {
             Some(plan) => plans.push(plan),
             None => skipped.push(Done {
                 outcome: Outcome::Skipped,
@@ -225,9 +264,9 @@ pub(crate) async fn reread(
 
 /// The update bringing `stored` to what `E` writes for the value it
 /// decodes to, or `None` when it already is (or is no `E`).
-pub(crate) fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
+pub(crate) fn plan<E: Entity>(stored: Item) -> Result<Option<Plan>> {
     let schema = E::Table::SCHEMA;
-    if type_tag(stored, &schema) != Some(E::TYPE_TAG) {
+    if type_tag(&stored, &schema) != Some(E::TYPE_TAG) {
         // Its type changed since the scan read it: not ours to rewrite.
         return Ok(None);
     }
@@ -245,7 +284,7 @@ pub(crate) fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
         if target.get(name) != Some(value) {
             return Err(Repr::KeyMismatch {
                 entity: E::RUST_NAME,
-                at: at(stored, &schema),
+                at: at(&stored, &schema),
                 attribute: if name == primary.partition_key {
                     primary.partition_key
                 } else {
@@ -282,29 +321,17 @@ pub(crate) fn plan<E: Entity>(stored: &Item) -> Result<Option<Plan>> {
     if sets.is_empty() && removes.is_empty() {
         return Ok(None);
     }
-    let unchanged = unchanged::<E>(stored, &schema);
-    let (expression, condition, placeholders) = render(&sets, &removes, &unchanged);
-    if condition.len() > MAX_EXPRESSION || expression.len() > MAX_EXPRESSION {
-        return Err(Repr::InvalidExpression {
-            what: format!("the backfill of {} at {}", E::RUST_NAME, at(stored, &schema)),
-            reason: format!(
-                "its 'unchanged since read' condition compares every attribute and is {} bytes, over DynamoDB's {MAX_EXPRESSION}; declare an optimistic-locking version on the entity (#[entity(version = \"…\")]) so the condition is the version alone",
-                condition.len()
-            ),
-        }
-        .into());
-    }
+    let unchanged = unchanged::<E>(&stored, &schema);
     let units = (item_size(&target).max(1) as f64 / 1024.0).ceil();
     Ok(Some(Plan {
-        stored: stored.clone(),
+        stored,
         units,
         key,
         sets,
         removes,
         unchanged,
-        expression,
-        condition,
-        placeholders,
+        entity: E::RUST_NAME,
+        schema,
     }))
 }
 

@@ -14,7 +14,6 @@ use std::time::Instant;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
     AttributeValue, BatchStatementErrorCodeEnum as Code, BatchStatementRequest,
-    ReturnConsumedCapacity,
 };
 
 use super::pace::Gate;
@@ -76,7 +75,7 @@ pub(crate) async fn execute<T>(
         let response = client
             .batch_execute_statement()
             .set_statements(Some(requests))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_consumed_capacity(permit.consumed_capacity())
             .send()
             .await;
         let output = match response {

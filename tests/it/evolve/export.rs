@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::backfill::{After, User};
 use crate::support::put_raw;
 
-const EXPORT_ID: &str = "01700000000000-a1b2c3d4";
+pub(super) const EXPORT_ID: &str = "01700000000000-a1b2c3d4";
 
 /// A fresh folder under the system's temporary one.
 fn folder(name: &str) -> PathBuf {
@@ -29,35 +29,64 @@ fn folder(name: &str) -> PathBuf {
     dir
 }
 
-fn gzip(text: &str) -> Vec<u8> {
+pub(super) fn gzip(text: &str) -> Vec<u8> {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
     encoder.write_all(text.as_bytes()).unwrap();
     encoder.finish().unwrap()
 }
 
-/// An export as `aws s3 cp --recursive` leaves it under `root`: the
-/// manifests in `2026-Dec/AWSDynamoDB/<ExportId>/`, each data file
-/// (name, lines) gzip'd under its key. Returns the manifests' folder.
-fn lay_out(root: &Path, summary: &str, files: &[(&str, u64, &str)], data_folder: &str) -> PathBuf {
-    let export = root.join("2026-Dec/AWSDynamoDB").join(EXPORT_ID);
-    std::fs::create_dir_all(&export).unwrap();
-    std::fs::write(export.join("manifest-summary.json"), summary).unwrap();
-    std::fs::write(export.join("_started"), "").unwrap();
+/// The base64 MD5 of `bytes`, as a files manifest's `md5Checksum`.
+pub(super) fn md5_base64(bytes: &[u8]) -> String {
+    aws_smithy_types::base64::encode(md5::compute(bytes).0)
+}
+
+/// An export's objects as DynamoDB writes them, by key: the manifests in
+/// `2026-Dec/AWSDynamoDB/<ExportId>/`, each data file (name, lines)
+/// gzip'd under its key, listed in the files manifest with its MD5 and
+/// the ETag S3 gives an object written in one part (its MD5 in hex).
+pub(super) fn export_objects(
+    summary: &str,
+    files: &[(&str, u64, &str)],
+    data_folder: &str,
+) -> Vec<(String, Vec<u8>)> {
+    let export = format!("2026-Dec/AWSDynamoDB/{EXPORT_ID}");
+    let mut objects = vec![
+        (
+            format!("{export}/manifest-summary.json"),
+            summary.as_bytes().to_vec(),
+        ),
+        (format!("{export}/_started"), Vec::new()),
+    ];
     let mut manifest = String::new();
     for (name, count, lines) in files {
         let key = format!("2026-Dec/AWSDynamoDB/{data_folder}/{name}.json.gz");
+        let zipped = gzip(lines);
         manifest.push_str(&format!(
-            "{{\"itemCount\":{count},\"md5Checksum\":\"sQMSpEILNgoQmarvDFonGQ==\",\"etag\":\"af83d6f217c19b8b0fff8023d8ca4716-1\",\"dataFileS3Key\":\"{key}\"}}\n"
+            "{{\"itemCount\":{count},\"md5Checksum\":\"{}\",\"etag\":\"{:x}\",\"dataFileS3Key\":\"{key}\"}}\n",
+            md5_base64(&zipped),
+            md5::compute(&zipped)
         ));
-        let path = root.join(&key);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, gzip(lines)).unwrap();
+        objects.push((key, zipped));
     }
-    std::fs::write(export.join("manifest-files.json"), manifest).unwrap();
-    export
+    objects.push((
+        format!("{export}/manifest-files.json"),
+        manifest.into_bytes(),
+    ));
+    objects
 }
 
-fn full_summary(items: u64) -> String {
+/// An export as `aws s3 cp --recursive` leaves it under `root` (see
+/// [`export_objects`]). Returns the manifests' folder.
+fn lay_out(root: &Path, summary: &str, files: &[(&str, u64, &str)], data_folder: &str) -> PathBuf {
+    for (key, bytes) in export_objects(summary, files, data_folder) {
+        let path = root.join(&key);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    root.join("2026-Dec/AWSDynamoDB").join(EXPORT_ID)
+}
+
+pub(super) fn full_summary(items: u64) -> String {
     format!(
         r#"{{"version":"2020-06-30","exportArn":"arn:aws:dynamodb:us-east-1:123456789012:table/Users/export/{EXPORT_ID}","startTime":"2026-12-02T07:28:34.028Z","endTime":"2026-12-02T07:33:43.897Z","tableArn":"arn:aws:dynamodb:us-east-1:123456789012:table/Users","tableId":"12345a12-abcd-123a-ab12-1234abc12345","exportTime":"2026-12-02T07:28:34.028Z","s3Bucket":"users-export","s3Prefix":"2026-Dec","s3SseAlgorithm":"AES256","s3SseKmsKeyId":null,"manifestFilesS3Key":"2026-Dec/AWSDynamoDB/{EXPORT_ID}/manifest-files.json","billedSizeBytes":0,"itemCount":{items},"outputFormat":"DYNAMODB_JSON","exportType":"FULL_EXPORT"}}"#
     )
@@ -127,7 +156,8 @@ async fn a_full_export_read_by_its_manifests_yields_typed_items_and_legacy_rows(
     assert!(!export.summary().is_incremental());
     assert_eq!(export.summary().item_count, 4);
     assert_eq!(export.files().len(), 3);
-    assert_eq!(export.files()[0].md5_checksum, "sQMSpEILNgoQmarvDFonGQ==");
+    let first = std::fs::read(root.join(&export.files()[0].data_file_s3_key)).unwrap();
+    assert_eq!(export.files()[0].md5_checksum, Some(md5_base64(&first)));
     let records: Vec<ExportRecord> = export.records().try_collect().await.unwrap();
     assert_eq!(records.len(), 4);
 
@@ -260,6 +290,69 @@ async fn a_data_file_cut_short_or_malformed_is_an_error_naming_the_file_and_line
         .await
         .unwrap_err();
     assert!(err.to_string().contains("cut.json.gz"), "{err}");
+
+    // A damaged file (one byte of its gzip'd data changed; the manifest's
+    // MD5 is the file's as exported): an error before any of its records.
+    let root = folder("damaged-export");
+    let export = lay_out(
+        &root,
+        &full_summary(2),
+        &[("a1b2", 2, &format!("{line}\n{line}\n"))],
+        &format!("{EXPORT_ID}/data"),
+    );
+    let opened = LocalExport::open(&export).await.unwrap();
+    let path = root.join(&opened.files()[0].data_file_s3_key);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let mut records = std::pin::pin!(opened.records());
+    let err = records.try_next().await.unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Decode);
+    assert!(err.to_string().contains("a1b2.json.gz"), "{err}");
+    assert!(err.to_string().contains("its MD5 is"), "{err}");
+    assert!(
+        records.try_next().await.unwrap().is_none(),
+        "nothing after it"
+    );
+
+    // A file written in one part: its ETag is its MD5 in hex, checked too
+    // (here the manifest gives no md5Checksum, only the ETag).
+    let manifest = export.join("manifest-files.json");
+    let entry = format!(
+        "{{\"itemCount\":2,\"etag\":\"\\\"{:x}\\\"\",\"dataFileS3Key\":\"{}\"}}\n",
+        md5::compute(b"what was exported"),
+        opened.files()[0].data_file_s3_key
+    );
+    std::fs::write(&manifest, entry).unwrap();
+    let reopened = LocalExport::open(&export).await.unwrap();
+    assert_eq!(reopened.files()[0].md5_checksum, None);
+    let err = reopened
+        .records()
+        .try_collect::<Vec<_>>()
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("manifest's ETag says"), "{err}");
+    // A multipart upload's ETag (`-N`) is not an MD5: the file is read by
+    // its md5Checksum alone.
+    let key = &opened.files()[0].data_file_s3_key;
+    let intact = gzip(&format!("{line}\n{line}\n"));
+    std::fs::write(&path, &intact).unwrap();
+    let entry = format!(
+        "{{\"itemCount\":2,\"md5Checksum\":\"{}\",\"etag\":\"af83d6f217c19b8b0fff8023d8ca4716-1\",\"dataFileS3Key\":\"{key}\"}}\n",
+        md5_base64(&intact)
+    );
+    std::fs::write(&manifest, entry).unwrap();
+    let multipart = LocalExport::open(&export).await.unwrap();
+    assert_eq!(
+        multipart
+            .records()
+            .try_collect::<Vec<_>>()
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
 
     // An Ion export is refused by name.
     let ion = folder("ion-export");

@@ -4,6 +4,7 @@
 mod add_index;
 mod backfill;
 mod export;
+mod export_s3;
 mod interleave;
 mod migrate;
 mod shared;

@@ -13,7 +13,10 @@
 //! `NEW_IMAGE`). [`read_records`] reads one data file from any tokio
 //! `AsyncRead` (an S3 `GetObject` body's `into_async_read()`, a file, a
 //! byte slice), gzip'd or not; [`LocalExport`] reads a downloaded export
-//! by its manifests, checking each file's item count. Each
+//! by its manifests and (feature `export-s3`) `S3Export` one where
+//! DynamoDB wrote it, both checking each data file against the files
+//! manifest (its MD5 and ETag) before handing out any of its records, and
+//! its item count after the last. Each
 //! [`ExportRecord`] decodes as an entity ([`ExportRecord::entity`], the
 //! table's own decode and key check) or as any serde shape
 //! ([`ExportRecord::decode`], a migration's legacy row).
@@ -24,9 +27,9 @@
 //! to the legacy table meanwhile come after it from an incremental export
 //! (or the table's stream) through the same mapping.
 //!
-//! Not covered: Amazon Ion exports, and checking the data files' MD5 (S3
-//! checks an object's integrity on download; the item count catches a
-//! file cut short or swapped).
+//! Not covered: Amazon Ion exports; a data file's MD5 read from an
+//! `AsyncRead` by [`read_records`] alone (no manifest: the caller's to
+//! check).
 //!
 //! # Example
 //!
@@ -82,7 +85,12 @@
 mod import;
 mod read;
 mod record;
+#[cfg(feature = "export-s3")]
+mod s3;
 
 pub use import::ImportWriter;
 pub use read::{DataFile, ExportSummary, LocalExport, read_records};
 pub use record::{ExportChange, ExportRecord};
+#[cfg(feature = "export-s3")]
+#[cfg_attr(docsrs, doc(cfg(feature = "export-s3")))]
+pub use s3::S3Export;

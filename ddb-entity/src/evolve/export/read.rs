@@ -1,7 +1,10 @@
 //! Reading an export: one data file from any async reader (gzip'd or
-//! not, told by its first bytes), and a whole export from a local copy of
-//! its folder, by its manifests, each data file's item count checked.
+//! not, told by its first bytes), and a whole export by its manifests,
+//! from a local copy of its folder or (feature `export-s3`) from S3, each
+//! data file checked against the manifest (MD5, ETag) before any record of
+//! it is handed out, and its item count after its last.
 
+use std::future::Future;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -10,6 +13,7 @@ use futures_util::stream::{self, Stream, StreamExt};
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
+use super::super::segment::stop_after_error;
 use super::record::{ExportRecord, parse};
 use crate::error::{Error, Repr, Result};
 
@@ -198,10 +202,149 @@ impl ExportSummary {
 pub struct DataFile {
     /// Items (or changes) in the file.
     pub item_count: u64,
-    /// The MD5 of the file's bytes, base64.
-    pub md5_checksum: String,
+    /// The MD5 of the file's bytes, base64: checked before any record of
+    /// the file is read.
+    #[serde(default)]
+    pub md5_checksum: Option<String>,
+    /// The file's S3 ETag, as S3 gave it when the export wrote the file:
+    /// compared with the ETag S3 serves it with, and, for a file written
+    /// in one part (no `-N` suffix, so the ETag is its MD5 in hex), with
+    /// the MD5 of its bytes.
+    #[serde(default)]
+    pub etag: Option<String>,
     /// The file's S3 key.
     pub data_file_s3_key: String,
+}
+
+/// The summary manifest's bytes, read from `name`.
+pub(super) fn parse_summary(name: &str, bytes: &[u8]) -> Result<ExportSummary> {
+    let fault = |reason: String| {
+        Error::from(Repr::ExportFile {
+            file: name.to_owned(),
+            line: None,
+            reason,
+        })
+    };
+    let summary: ExportSummary = serde_json::from_slice(bytes)
+        .map_err(|err| fault(format!("is not an export's summary manifest: {err}")))?;
+    if summary.output_format != "DYNAMODB_JSON" {
+        return Err(fault(format!(
+            "the export's format is {}; only DYNAMODB_JSON exports are read: export again with ExportFormat DYNAMODB_JSON",
+            summary.output_format
+        )));
+    }
+    Ok(summary)
+}
+
+/// The files manifest's bytes, read from `name`: one entry a line.
+pub(super) fn parse_files(name: &str, bytes: &[u8]) -> Result<Vec<DataFile>> {
+    let mut files = Vec::new();
+    for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let file: DataFile = serde_json::from_slice(line).map_err(|err| {
+            Error::from(Repr::ExportFile {
+                file: name.to_owned(),
+                line: Some(i as u64 + 1),
+                reason: format!("is not a data file's entry: {err}"),
+            })
+        })?;
+        files.push(file);
+    }
+    Ok(files)
+}
+
+/// A data file's bytes as fetched, and the ETag its store served it with
+/// (S3's; none for a local file).
+pub(super) struct Fetched {
+    pub(super) name: String,
+    pub(super) bytes: Vec<u8>,
+    pub(super) etag: Option<String>,
+}
+
+/// Every record of every file of `files`, file after file: each fetched
+/// whole by `fetch`, checked against its manifest entry ([`verify`])
+/// before any of its records is handed out, its records counted against
+/// the manifest's `itemCount` when it ends. Holds one data file (as
+/// stored: gzip'd) in memory at a time.
+pub(super) fn verified_records<'a, F, Fut>(
+    files: &'a [DataFile],
+    fetch: F,
+) -> impl Stream<Item = Result<ExportRecord>> + 'a
+where
+    F: Fn(&'a DataFile) -> Fut + Send + 'a,
+    Fut: Future<Output = Result<Fetched>> + Send + 'a,
+{
+    let records = stream::iter(files)
+        .then(move |file| {
+            let fetched = fetch(file);
+            async move {
+                let fetched = fetched.await?;
+                verify(&fetched, file)?;
+                Ok::<_, Error>((fetched, file.item_count))
+            }
+        })
+        .map(move |fetched| match fetched {
+            Ok((Fetched { name, bytes, .. }, expected)) => {
+                let records = read_records(name.clone(), std::io::Cursor::new(bytes));
+                counted(name, expected, records).left_stream()
+            }
+            Err(err) => stream::once(async move { Err(err) }).right_stream(),
+        })
+        .flatten();
+    // Nothing after the first error: a file that failed its check stops
+    // the export where it is.
+    stop_after_error(records)
+}
+
+/// The file `fetched` checked against its manifest `entry`: the MD5 of its
+/// bytes against `md5Checksum`, its ETag against the one its store served
+/// and, for a file written in one part, against the MD5 itself. A file
+/// that fails any check is damaged, cut short, or another object at its
+/// key: an error naming it, before a record of it is read.
+fn verify(fetched: &Fetched, entry: &DataFile) -> Result<()> {
+    let fault = |reason: String| {
+        Error::from(Repr::ExportFile {
+            file: fetched.name.clone(),
+            line: None,
+            reason,
+        })
+    };
+    let digest = md5::compute(&fetched.bytes);
+    if let Some(expected) = &entry.md5_checksum {
+        let actual = aws_smithy_types::base64::encode(digest.0);
+        if actual != *expected {
+            return Err(fault(format!(
+                "its MD5 is {actual} where the files manifest says {expected}: the file is damaged or not the one exported; download it again"
+            )));
+        }
+    }
+    if let Some(expected) = entry.etag.as_deref().map(unquoted) {
+        if let Some(served) = fetched.etag.as_deref().map(unquoted)
+            && !served.eq_ignore_ascii_case(expected)
+        {
+            return Err(fault(format!(
+                "it is served with ETag {served} where the files manifest says {expected}: another object is at its key"
+            )));
+        }
+        // An ETag with a `-N` suffix is of a multipart upload: the MD5 of
+        // its parts' MD5s, not checkable without their sizes.
+        if !expected.contains('-') {
+            let actual = format!("{digest:x}");
+            if !actual.eq_ignore_ascii_case(expected) {
+                return Err(fault(format!(
+                    "its MD5 is {actual} where the files manifest's ETag says {expected}: the file is damaged or not the one exported; download it again"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An ETag without the double quotes S3 puts around it.
+fn unquoted(etag: &str) -> &str {
+    etag.trim_matches('"')
 }
 
 /// An export downloaded to a local folder (as `aws s3 cp --recursive`
@@ -223,52 +366,16 @@ impl LocalExport {
     /// See [the module's example](super#example).
     pub async fn open(folder: impl AsRef<Path>) -> Result<Self> {
         let folder = folder.as_ref().to_path_buf();
-        let read = |name: &str| {
-            let path = folder.join(name);
-            async move {
-                tokio::fs::read(&path).await.map_err(|err| {
-                    Error::from(Repr::ExportFile {
-                        file: path.display().to_string(),
-                        line: None,
-                        reason: format!("cannot be read: {err}"),
-                    })
-                })
-            }
-        };
-        let summary_bytes = read("manifest-summary.json").await?;
-        let summary: ExportSummary = serde_json::from_slice(&summary_bytes).map_err(|err| {
-            Error::from(Repr::ExportFile {
-                file: folder.join("manifest-summary.json").display().to_string(),
-                line: None,
-                reason: format!("is not an export's summary manifest: {err}"),
-            })
-        })?;
-        if summary.output_format != "DYNAMODB_JSON" {
-            return Err(Repr::ExportFile {
-                file: folder.join("manifest-summary.json").display().to_string(),
-                line: None,
-                reason: format!(
-                    "the export's format is {}; only DYNAMODB_JSON exports are read: export again with ExportFormat DYNAMODB_JSON",
-                    summary.output_format
-                ),
-            }
-            .into());
-        }
-        let files_bytes = read("manifest-files.json").await?;
-        let mut files = Vec::new();
-        for (i, line) in files_bytes.split(|b| *b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let file: DataFile = serde_json::from_slice(line).map_err(|err| {
-                Error::from(Repr::ExportFile {
-                    file: folder.join("manifest-files.json").display().to_string(),
-                    line: Some(i as u64 + 1),
-                    reason: format!("is not a data file's entry: {err}"),
-                })
-            })?;
-            files.push(file);
-        }
+        let summary_path = folder.join("manifest-summary.json");
+        let summary = parse_summary(
+            &summary_path.display().to_string(),
+            &read_file(&summary_path).await?,
+        )?;
+        let files_path = folder.join("manifest-files.json");
+        let files = parse_files(
+            &files_path.display().to_string(),
+            &read_file(&files_path).await?,
+        )?;
         Ok(LocalExport {
             folder,
             summary,
@@ -304,45 +411,38 @@ impl LocalExport {
         root.join(within)
     }
 
-    /// Every record of every data file, file after file; each file's
-    /// count is checked against the manifest's `itemCount` when it ends
-    /// (a file cut short, or another file in its place, is an error
-    /// naming it).
+    /// Every record of every data file, file after file. Each file is
+    /// checked against the files manifest before any of its records is
+    /// handed out (its `md5Checksum`, and its `etag` where that is the
+    /// MD5 of a file written in one part), and its count against the
+    /// manifest's `itemCount` when it ends: a damaged file, one cut short
+    /// or another file in its place is an error naming it. One data file
+    /// (gzip'd, as stored) is held in memory at a time.
     ///
     /// See [the module's example](super#example).
     pub fn records(&self) -> impl Stream<Item = Result<ExportRecord>> + '_ {
-        stream::iter(self.files.iter())
-            .map(move |file| {
-                let path = self.path_of(file);
-                let name = path.display().to_string();
-                let expected = file.item_count;
-                let opened = async move {
-                    tokio::fs::File::open(&path).await.map_err(|err| {
-                        Error::from(Repr::ExportFile {
-                            file: name.clone(),
-                            line: None,
-                            reason: format!("cannot be opened: {err}"),
-                        })
-                    })
-                };
-                stream::once(opened)
-                    .map(move |opened| match opened {
-                        Ok(reader) => counted(
-                            path_name(file, self),
-                            expected,
-                            read_records(path_name(file, self), reader),
-                        )
-                        .left_stream(),
-                        Err(err) => stream::once(async move { Err(err) }).right_stream(),
-                    })
-                    .flatten()
-            })
-            .flatten()
+        verified_records(&self.files, move |file| {
+            let path = self.path_of(file);
+            async move {
+                Ok(Fetched {
+                    name: path.display().to_string(),
+                    bytes: read_file(&path).await?,
+                    etag: None,
+                })
+            }
+        })
     }
 }
 
-fn path_name(file: &DataFile, export: &LocalExport) -> String {
-    export.path_of(file).display().to_string()
+/// The whole of a local file.
+async fn read_file(path: &Path) -> Result<Vec<u8>> {
+    tokio::fs::read(path).await.map_err(|err| {
+        Error::from(Repr::ExportFile {
+            file: path.display().to_string(),
+            line: None,
+            reason: format!("cannot be read: {err}"),
+        })
+    })
 }
 
 /// `records`, with an error after the last one when they are not
