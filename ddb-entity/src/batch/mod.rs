@@ -11,7 +11,10 @@ mod write;
 
 pub use get::{BatchGet, BatchGetPartial};
 pub use retry::BatchRetry;
-pub(crate) use retry::{Jitter, backoff, pause_within};
+pub(crate) use retry::{Jitter, backoff};
+// The jobs' statements pause between resends of what the server left.
+#[cfg(feature = "evolve")]
+pub(crate) use retry::pause_within;
 pub use write::BatchWrite;
 
 use std::fmt;
