@@ -11,11 +11,17 @@
 /// `DateTime<Utc>` with as many fraction digits as it needs
 /// (`…T09:30:00Z`, `…T09:30:00.5Z`), and `'.'` sorts below `'Z'`, so a
 /// filter `gt(t0)` on such a field would drop `t0 + 0.5 s`. An instant
-/// stored as [`key::IsoNanos`](crate::key::IsoNanos) (fixed width, nine
-/// fraction digits), [`key::IsoMillis`](crate::key::IsoMillis),
-/// [`key::IsoSeconds`](crate::key::IsoSeconds),
-/// [`key::UnixSeconds`](crate::key::UnixSeconds) or
-/// [`key::UnixMillis`](crate::key::UnixMillis) (numbers) compares as time.
+/// stored as [`key::IsoNanos`] (fixed width, nine fraction digits),
+/// [`key::IsoMillis`], [`key::IsoSeconds`], [`key::UnixSeconds`] or
+/// [`key::UnixMillis`] (numbers) compares as time (feature `chrono`).
+#[cfg_attr(
+    feature = "chrono",
+    doc = "[`key::IsoNanos`]: crate::key::IsoNanos\n[`key::IsoMillis`]: crate::key::IsoMillis\n[`key::IsoSeconds`]: crate::key::IsoSeconds\n[`key::UnixSeconds`]: crate::key::UnixSeconds\n[`key::UnixMillis`]: crate::key::UnixMillis"
+)]
+#[cfg_attr(
+    not(feature = "chrono"),
+    doc = "[`key::IsoNanos`]: https://docs.rs/ddb-entity/latest/ddb_entity/key/struct.IsoNanos.html\n[`key::IsoMillis`]: https://docs.rs/ddb-entity/latest/ddb_entity/key/struct.IsoMillis.html\n[`key::IsoSeconds`]: https://docs.rs/ddb-entity/latest/ddb_entity/key/struct.IsoSeconds.html\n[`key::UnixSeconds`]: https://docs.rs/ddb-entity/latest/ddb_entity/key/struct.UnixSeconds.html\n[`key::UnixMillis`]: https://docs.rs/ddb-entity/latest/ddb_entity/key/struct.UnixMillis.html"
+)]
 ///
 /// Implemented for the integers up to 64 bits, `f32` and `f64` (stored as
 /// numbers; NaN is refused before sending), `String` and `char` (UTF-8
