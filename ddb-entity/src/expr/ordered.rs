@@ -14,6 +14,7 @@
 /// stored as [`key::IsoNanos`] (fixed width, nine fraction digits),
 /// [`key::IsoMillis`], [`key::IsoSeconds`], [`key::UnixSeconds`] or
 /// [`key::UnixMillis`] (numbers) compares as time (feature `chrono`).
+///
 #[cfg_attr(
     feature = "chrono",
     doc = "[`key::IsoNanos`]: crate::key::IsoNanos\n[`key::IsoMillis`]: crate::key::IsoMillis\n[`key::IsoSeconds`]: crate::key::IsoSeconds\n[`key::UnixSeconds`]: crate::key::UnixSeconds\n[`key::UnixMillis`]: crate::key::UnixMillis"
