@@ -71,8 +71,8 @@ async fn bucket_with(client: &Client, objects: Vec<(String, Vec<u8>)>) -> String
     bucket
 }
 
-const LINE_1: &str = r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#;
-const LINE_2: &str = r#"{"Item":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"PROFILE"},"city":{"S":"Quito"},"visits":{"N":"0"}}}"#;
+const LINE_1: &str = r#"{"Item":{"PK":{"S":"USER#1"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Oslo"},"visits":{"N":"3"}}}"#;
+const LINE_2: &str = r#"{"Item":{"PK":{"S":"USER#2"},"SK":{"S":"PROFILE"},"_type":{"S":"user"},"city":{"S":"Quito"},"visits":{"N":"0"}}}"#;
 
 #[tokio::test]
 async fn an_export_in_s3_is_read_by_its_manifests_and_each_file_checked_before_its_records() {
