@@ -405,11 +405,16 @@ fn computed(cx: &Ctxt, entity: &Entity<'_>) {
             continue;
         }
         inputs(&computed.call, &format!("the computed value `{name}`"));
+        // The primary key's templates count: a computed value there is
+        // refused on its own, and one mistake is one error.
         let templates = || {
-            entity
-                .indexes
-                .iter()
-                .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+            let primary = entity.pk.iter().chain(entity.sk.iter());
+            primary.chain(
+                entity
+                    .indexes
+                    .iter()
+                    .flat_map(|i| i.pk.iter().chain(i.sk.iter())),
+            )
         };
         // A shard naming it is refused on its own: not reported twice.
         let used = templates()
