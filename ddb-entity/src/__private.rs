@@ -8,7 +8,8 @@ pub use serde;
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
-    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, StoredBody,
+    Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
+    SortKeyBuilder, StoredBody,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
