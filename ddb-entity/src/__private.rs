@@ -255,7 +255,7 @@ pub fn unknown_schema_version(
         )
     } else {
         format!(
-            "it is stored at schema version {found}, but `{entity}` reads versions {oldest} to {current}: add the shape of version {found} to the start of `upcast = [...]` (with a `From` conversion to the next), or rewrite old items with a backfill while an older build can still read them"
+            "it is stored at schema version {found}, but `{entity}` reads versions {oldest} to {current}: add the shape of version {found} to `upcast = [...]` in its place (the list starts at version 1; `_` marks a version not read), with a `From` conversion to the next, or rewrite old items with a backfill while an older build can still read them"
         )
     };
     crate::codec::DecodeError::text(what)
