@@ -769,6 +769,9 @@ fn some_or_none(value: Option<&impl ToTokens>) -> TokenStream {
     }
 }
 
+/// The items are spanned at the names they declare, so that a message
+/// about the table or an index (not a `Table`, of another table) points at
+/// its name in the declaration.
 fn expand(table: &Table) -> TokenStream {
     let krate = &table.krate;
     let Table {
@@ -841,7 +844,7 @@ fn expand(table: &Table) -> TokenStream {
             .sort_key
             .as_ref()
             .map(|_| quote!(impl #krate::SortedIndex for #index_ident {}));
-        quote! {
+        quote_spanned! {index_ident.span()=>
             #(#attrs)*
             #derives
             #vis struct #index_ident;
@@ -879,7 +882,7 @@ fn expand(table: &Table) -> TokenStream {
             Some(projection) => projection.clone(),
             None => quote!(#krate::Projection::All),
         };
-        quote! {
+        quote_spanned! {index_ident.span()=>
             #(#attrs)*
             #derives
             #vis struct #index_ident;
@@ -919,7 +922,7 @@ fn expand(table: &Table) -> TokenStream {
         };
         let partition_key = attributes(&index.partition_key);
         let sort_key = attributes(&index.sort_key);
-        quote! {
+        quote_spanned! {index_ident.span()=>
             #(#attrs)*
             #derives
             #vis struct #index_ident;
@@ -935,7 +938,7 @@ fn expand(table: &Table) -> TokenStream {
         }
     });
 
-    quote! {
+    quote_spanned! {ident.span()=>
         #(#attrs)*
         #derives
         #vis struct #ident;
