@@ -596,6 +596,7 @@ impl<I> UnorderedSortKey<I> {
 /// A sort key as the bound of a range or a prefix (`K` is the key): the
 /// self type of [`InARange`], so that rustc reports that bound's own
 /// message rather than the `Into<SortKey<…>>` it is nested in.
+#[doc(hidden)]
 pub struct RangeBound<K>(core::marker::PhantomData<K>);
 
 /// A key that can bound a range or be a prefix: a [`SortKey`], never an
@@ -606,6 +607,7 @@ pub struct RangeBound<K>(core::marker::PhantomData<K>);
     label = "a sort key with an `Unordered` hole",
     note = "read the item by its whole key with a get (`Entity::key(…)`), or query by the sort key's stage before the hole; for ranges over that value, make the field an ordered type (an integer, a date, a fixed-width id) instead of `Unordered`"
 )]
+#[doc(hidden)]
 pub trait InARange {}
 
 impl<I> InARange for RangeBound<SortKey<I>> {}
