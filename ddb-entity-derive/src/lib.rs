@@ -18,6 +18,7 @@ mod fallback;
 mod name;
 #[cfg(test)]
 mod snapshots;
+mod table;
 mod template;
 
 use proc_macro::TokenStream;
@@ -44,6 +45,15 @@ pub fn derive_key_part(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Collection)]
 pub fn derive_collection(input: TokenStream) -> TokenStream {
     collection(&parse_macro_input!(input as DeriveInput)).into()
+}
+
+/// `ddb_entity::table!`'s implementation, which that macro forwards to
+/// after the runtime crate's path (`[$crate] pub struct App { … }`): see
+/// `ddb_entity::table!`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __table(input: TokenStream) -> TokenStream {
+    table::table(input.into()).into()
 }
 
 fn entity(input: &DeriveInput) -> Tokens {

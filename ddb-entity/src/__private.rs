@@ -8,7 +8,8 @@ pub use serde;
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
-    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, StoredBody,
+    Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
+    SortKeyBuilder, StoredBody,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
@@ -254,7 +255,7 @@ pub fn unknown_schema_version(
         )
     } else {
         format!(
-            "it is stored at schema version {found}, but `{entity}` reads versions {oldest} to {current}: add the shape of version {found} to the start of `upcast = [...]` (with a `From` conversion to the next), or rewrite old items with a backfill while an older build can still read them"
+            "it is stored at schema version {found}, but `{entity}` reads versions {oldest} to {current}: add the shape of version {found} to `upcast = [...]` in its place (the list starts at version 1; `_` marks a version not read), with a `From` conversion to the next, or rewrite old items with a backfill while an older build can still read them"
         )
     };
     crate::codec::DecodeError::text(what)

@@ -151,6 +151,9 @@ pub mod field {
     };
 }
 
+/// What `table!` forwards to: not for direct use.
+#[doc(hidden)]
+pub use ddb_entity_derive::__table;
 /// `#[derive(Collection)]`: a typed view of a partition holding several
 /// entity types, filled by one Query ([`Query::collect`](op::Query::collect)).
 ///

@@ -28,7 +28,8 @@ pub(crate) struct Entity {
     /// every item.
     pub(crate) schema_version: Option<LitInt>,
     /// `upcast = [V1, V2]`: the shapes of the versions before it, oldest
-    /// first, each converted to the next with `From`.
+    /// first from version 1 (`_` for an old version no longer read), each
+    /// converted to the next with `From`.
     pub(crate) upcast: Option<Upcast>,
     pub(crate) indexes: Vec<Index>,
     /// `computed = name: Type = function(field, …)`: values that index

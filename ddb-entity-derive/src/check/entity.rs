@@ -135,6 +135,47 @@ fn schema_version(cx: &Ctxt, entity: &Entity<'_>) {
                 "`upcast = []` lists no earlier shape; remove it, or name the earlier versions' types, oldest first",
             );
         }
+        // The list is positional: its first entry is version 1. A shorter
+        // list would shift every shape to a later version than its own
+        // (`schema_version = 3, upcast = [V1]` would read version 2's items
+        // with V1's shape), so it must cover every version before N, with
+        // `_` for the oldest ones no longer read.
+        let before = u64::from(number) - 1;
+        if earlier > 0 && (earlier as u64) < before {
+            let missing = if earlier as u64 + 1 == before {
+                format!("version {before}")
+            } else {
+                format!("versions {} to {before}", earlier + 1)
+            };
+            let example = if before == 2 {
+                "[V1, V2]".to_owned()
+            } else {
+                format!("[V1, …, V{before}]")
+            };
+            cx.error_at(
+                upcast.span,
+                format!(
+                    "`upcast` has no shape for {missing}: the list starts at version 1 and names one shape per version before schema_version = {number}, oldest first (`upcast = {example}`), and as written it would read items with another version's shape; add the missing shape, or write `_` for an oldest version no stored item has any more (`upcast = [_, V2, …]`)"
+                ),
+            );
+        }
+        let mut shapes = false;
+        for ty in &upcast.types {
+            match ty {
+                Type::Infer(_) if shapes => cx.error(
+                    ty,
+                    "`_` stands for an old version no stored item has any more, and comes before every shape: the chain of `From` conversions cannot skip a version",
+                ),
+                Type::Infer(_) => {}
+                _ => shapes = true,
+            }
+        }
+        if !shapes && earlier > 0 {
+            cx.error_at(
+                upcast.span,
+                "`upcast` lists no shape, only `_`: remove it (items of older versions are then a decode error), or name the shapes of the versions still stored",
+            );
+        }
     }
 }
 
@@ -405,11 +446,16 @@ fn computed(cx: &Ctxt, entity: &Entity<'_>) {
             continue;
         }
         inputs(&computed.call, &format!("the computed value `{name}`"));
+        // The primary key's templates count: a computed value there is
+        // refused on its own, and one mistake is one error.
         let templates = || {
-            entity
-                .indexes
-                .iter()
-                .flat_map(|i| i.pk.iter().chain(i.sk.iter()))
+            let primary = entity.pk.iter().chain(entity.sk.iter());
+            primary.chain(
+                entity
+                    .indexes
+                    .iter()
+                    .flat_map(|i| i.pk.iter().chain(i.sk.iter())),
+            )
         };
         // A shard naming it is refused on its own: not reported twice.
         let used = templates()

@@ -4,6 +4,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned;
 
 use crate::ast::{self, Collection, Holds, Member, Shape};
@@ -178,9 +179,13 @@ fn enum_collection(model: &Collection<'_>) -> TokenStream {
 /// are routed by it).
 fn compile_time_checks(model: &Collection<'_>) -> TokenStream {
     let first = entity(model, &model.members[0]);
-    let tables = model.members.iter().skip(1).map(|member| {
-        let entity = entity(model, member);
-        quote_spanned! {member.entity.span()=>
+    let tables = model.members.iter().enumerate().skip(1).map(|(position, member)| {
+        // The type argument spanned at the member's type, all of its
+        // tokens: rustc reports the unmet bound there.
+        let span = member.entity.span();
+        let alias = Ident::new(&format!("__Member{position}"), span);
+        let entity = quote_spanned!(span=> <#alias as ::ddb_entity::Entity>);
+        quote_spanned! {span=>
             const _: () = ::ddb_entity::__private::same_table::<#entity::Table, #first::Table>();
         }
     });

@@ -27,6 +27,8 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         .upcast
         .iter()
         .flat_map(|upcast| upcast.types.iter())
+        // `_`: an old version no longer read.
+        .filter(|shape| !matches!(shape, syn::Type::Infer(_)))
         .collect();
     let oldest = current - shapes.len() as u64;
     let arms = shapes.iter().enumerate().map(|(position, shape)| {

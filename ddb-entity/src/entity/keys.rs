@@ -593,6 +593,37 @@ impl<I> UnorderedSortKey<I> {
     }
 }
 
+/// A sort key as the bound of a range or a prefix (`K` is the key): the
+/// self type of [`InARange`], so that rustc reports that bound's own
+/// message rather than the `Into<SortKey<…>>` it is nested in.
+#[doc(hidden)]
+pub struct RangeBound<K>(core::marker::PhantomData<K>);
+
+/// A key that can bound a range or be a prefix: a [`SortKey`], never an
+/// [`UnorderedSortKey`]. The unmet bound of the `From` impl below is the
+/// error of a range on an `Unordered` hole, saying why.
+#[diagnostic::on_unimplemented(
+    message = "an Unordered hole cannot be in a range or a prefix: its text does not sort as its value (`LINE#10` sorts before `LINE#3`, and `LINE#1` is a prefix of `LINE#12`)",
+    label = "a sort key with an `Unordered` hole",
+    note = "read the item by its whole key with a get (`Entity::key(…)`), or query by the sort key's stage before the hole; for ranges over that value, make the field an ordered type (an integer, a date, a fixed-width id) instead of `Unordered`"
+)]
+#[doc(hidden)]
+pub trait InARange {}
+
+impl<I> InARange for RangeBound<SortKey<I>> {}
+
+// Only there to fail: its bound is never met, and the unmet bound carries
+// the message.
+#[doc(hidden)]
+impl<I> From<UnorderedSortKey<I>> for SortKey<I>
+where
+    RangeBound<UnorderedSortKey<I>>: InARange,
+{
+    fn from(key: UnorderedSortKey<I>) -> Self {
+        key.0
+    }
+}
+
 impl<I> fmt::Debug for UnorderedSortKey<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("UnorderedSortKey")

@@ -28,7 +28,8 @@ pub(crate) use hooks::{Action, Change};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup, StoredBody};
 pub(crate) use keys::check_index_key;
 pub use keys::{
-    IndexKey, Key, KeyWriter, Partition, ShardInputs, SortKey, SortKeyBuilder, UnorderedSortKey,
+    InARange, IndexKey, Key, KeyWriter, Partition, RangeBound, ShardInputs, SortKey,
+    SortKeyBuilder, UnorderedSortKey,
 };
 pub use path::FieldPath;
 pub(crate) use path::{AttrPath, Step};

@@ -5,7 +5,8 @@
 /// implementing [`Index`](crate::table::Index), and one per local secondary index
 /// implementing [`LocalIndex`](crate::table::LocalIndex).
 ///
-/// Everything but `partition_key` is optional, and written in this order:
+/// Everything but `partition_key` is optional; the entries come in any
+/// order, each at most once:
 ///
 /// | entry | default | what it is |
 /// | --- | --- | --- |
@@ -18,7 +19,7 @@
 /// | `delimiter: '\|'` | `'#'` | the character that joins key segments, for a table designed by hand (see [`key::KEY_DELIMITERS`](crate::key::KEY_DELIMITERS)); every entity's templates are checked against it at compile time |
 /// | `write_tokens: false` | `true`, but `false` with `typed_by: Key` | whether writes store write tokens, which make a resent write apply once (see [`Typing::default_write_tokens`](crate::table::Typing::default_write_tokens) for what is lost without) |
 /// | `billing: on_demand` or `billing: provisioned { read: 20, write: 10 }` | `on_demand` | how the table is billed |
-/// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in that order) |
+/// | `indexes: { … }` | none | global secondary indexes, each `Type = "Name" { partition_key: "…", sort_key: "…", projection: …, capacity: { read: …, write: … } }` (all but `partition_key` optional, in any order) |
 /// | `local_indexes: { … }` | none | local secondary indexes, each `Type = "Name" { sort_key: "…", projection: … }` |
 /// | `multi_key_indexes: { … }` | none | global indexes keyed by 1 to 4 partition and 0 to 4 sort attributes of the entities themselves, each `Type = "Name" { partition_key: ["a": S, …], sort_key: ["b": N, …] }` (types `S`, `N`, `B`; see [`MultiKeyIndexSchema`](crate::table::MultiKeyIndexSchema) and [`Db::query_multi`](crate::db::Db::query_multi)) |
 ///
@@ -166,8 +167,29 @@
 /// ddb_entity::table! { pub struct Dashed { partition_key: "pk", sort_key: "sk", delimiter: '-' } }
 /// ```
 ///
-/// A misspelt projection or billing is a compile error saying what to
-/// write:
+/// The order of the entries is free, in the table, its indexes and a
+/// capacity:
+///
+/// ```
+/// ddb_entity::table! {
+///     pub struct Legacy {
+///         delimiter: ':',
+///         write_tokens: false,
+///         sort_key: "sk",
+///         partition_key: "pk",
+///         billing: provisioned { write: 10, read: 20 },
+///         indexes: { pub ByOwner = "ByOwner" { sort_key: "at", partition_key: "owner" } },
+///     }
+/// }
+/// use ddb_entity::{Index, Table};
+/// assert_eq!(Legacy::SCHEMA.primary.partition_key, "pk");
+/// assert_eq!((Legacy::SCHEMA.delimiter, Legacy::SCHEMA.write_tokens), (':', false));
+/// assert_eq!(<ByOwner as Index>::SCHEMA.keys.sort_key, Some("at"));
+/// ```
+///
+/// Each mistake is one compile error at the token written, saying what to
+/// write: a misspelt entry (`sort_kye: "SK"`: did you mean `sort_key`?),
+/// an entry given twice, a misspelt projection, billing or typing:
 ///
 /// ```compile_fail
 /// ddb_entity::table! {
@@ -177,238 +199,33 @@
 ///     }
 /// }
 /// ```
+///
+/// ```compile_fail
+/// ddb_entity::table! { pub struct App { partition_key: "PK", sort_kye: "SK" } }
+/// ```
 #[macro_export]
 macro_rules! table {
-    (
-        $(#[$meta:meta])*
-        $vis:vis struct $table:ident {
-            partition_key: $pk:literal
-            $(, sort_key: $sk:literal)?
-            $(, type_attribute: $type_attr:literal)?
-            $(, ttl_attribute: $ttl_attr:literal)?
-            $(, token_attribute: $token_attr:literal)?
-            $(, typed_by: $typing:ident)?
-            $(, write_tokens: $write_tokens:literal)?
-            $(, delimiter: $delimiter:literal)?
-            $(, billing: $billing:ident $({ $($billing_body:tt)* })?)?
-            $(, indexes: {
-                $(
-                    $(#[$index_meta:meta])*
-                    $index_vis:vis $index:ident = $index_name:literal {
-                        partition_key: $index_pk:literal
-                        $(, sort_key: $index_sk:literal)?
-                        $(, projection: $projection:ident $([$($include:literal),* $(,)?])?)?
-                        $(, capacity: { $($capacity:tt)* })?
-                        $(,)?
-                    }
-                ),* $(,)?
-            })?
-            $(, local_indexes: {
-                $(
-                    $(#[$local_meta:meta])*
-                    $local_vis:vis $local:ident = $local_name:literal {
-                        sort_key: $local_sk:literal
-                        $(, projection: $local_projection:ident $([$($local_include:literal),* $(,)?])?)?
-                        $(,)?
-                    }
-                ),* $(,)?
-            })?
-            $(, multi_key_indexes: {
-                $(
-                    $(#[$multi_meta:meta])*
-                    $multi_vis:vis $multi:ident = $multi_name:literal {
-                        partition_key: [$($multi_pk:literal : $multi_pk_ty:ident),+ $(,)?]
-                        $(, sort_key: [$($multi_sk:literal : $multi_sk_ty:ident),+ $(,)?])?
-                        $(,)?
-                    }
-                ),* $(,)?
-            })?
-            $(,)?
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-        $vis struct $table;
-
-        impl $crate::Table for $table {
-            const SCHEMA: $crate::TableSchema = $crate::TableSchema {
-                primary: $crate::KeySchema {
-                    partition_key: $pk,
-                    sort_key: [$(::core::option::Option::Some($sk),)? ::core::option::Option::None][0],
-                },
-                // The first element is the caller's, when given.
-                type_attribute: [$($type_attr,)? "_type"][0],
-                ttl_attribute: [$(::core::option::Option::Some($ttl_attr),)? ::core::option::Option::None][0],
-                token_attribute: [$($token_attr,)? "_wt"][0],
-                typing: [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0],
-                // Declared, or else what the typing implies.
-                write_tokens: [
-                    $($write_tokens,)?
-                    [$($crate::Typing::$typing,)? $crate::Typing::Attribute][0].default_write_tokens()
-                ][0],
-                delimiter: [$($delimiter,)? '#'][0],
-                billing: $crate::__table_billing!($($billing $({ $($billing_body)* })?)?),
-                indexes: &[$($(<$index as $crate::Index>::SCHEMA),*)?],
-                local_indexes: &[$($(<$local as $crate::Index>::SCHEMA),*)?],
-                multi_key_indexes: &[$($(<$multi as $crate::MultiKeyIndex>::SCHEMA),*)?],
-            };
-        }
-
-        $(
-            // Only a table declared with a sort key takes sort-key conditions.
-            const _: &str = $sk;
-            impl $crate::SortedTable for $table {}
-        )?
-
-        $(
-            const _: () = ::core::assert!(
-                $crate::key::is_key_delimiter($delimiter),
-                "a key delimiter is one of '#', '|', ':', '_', '/', '~', ';', ',' (see ddb_entity::key::KEY_DELIMITERS): letters and digits are text, braces template syntax, `$` the string escape, and `-` `.` appear inside the library's own encodings"
-            );
-        )?
-
-        $($(
-            $(#[$index_meta])*
-            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-            $index_vis struct $index;
-
-            impl $crate::Index for $index {
-                type Table = $table;
-                const SCHEMA: $crate::IndexSchema = $crate::IndexSchema {
-                    name: $index_name,
-                    keys: $crate::KeySchema {
-                        partition_key: $index_pk,
-                        sort_key: [$(::core::option::Option::Some($index_sk),)? ::core::option::Option::None][0],
-                    },
-                    kind: $crate::IndexKind::Global,
-                    projection: $crate::__table_projection!($($projection $([$($include),*])?)?),
-                    capacity: [$(::core::option::Option::Some($crate::__table_capacity!({ $($capacity)* })),)? ::core::option::Option::None][0],
-                };
-            }
-
-            $(
-                // Only an index declared with a sort key takes sort-key conditions.
-                const _: &str = $index_sk;
-                impl $crate::SortedIndex for $index {}
-            )?
-        )*)?
-
-        $($(
-            $(#[$local_meta])*
-            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-            $local_vis struct $local;
-
-            impl $crate::Index for $local {
-                type Table = $table;
-                const SCHEMA: $crate::IndexSchema = $crate::IndexSchema {
-                    name: $local_name,
-                    keys: $crate::KeySchema {
-                        partition_key: $pk,
-                        sort_key: ::core::option::Option::Some($local_sk),
-                    },
-                    kind: $crate::IndexKind::Local,
-                    projection: $crate::__table_projection!($($local_projection $([$($local_include),*])?)?),
-                    capacity: ::core::option::Option::None,
-                };
-            }
-
-            impl $crate::SortedIndex for $local {}
-            impl $crate::LocalIndex for $local {}
-        )*)?
-
-        $($(
-            $(#[$multi_meta])*
-            #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-            $multi_vis struct $multi;
-
-            impl $crate::MultiKeyIndex for $multi {
-                type Table = $table;
-                const SCHEMA: $crate::MultiKeyIndexSchema = $crate::MultiKeyIndexSchema {
-                    name: $multi_name,
-                    partition_key: &[$($crate::KeyAttribute {
-                        name: $multi_pk,
-                        ty: $crate::KeyAttributeType::$multi_pk_ty,
-                    }),+],
-                    sort_key: &[$($($crate::KeyAttribute {
-                        name: $multi_sk,
-                        ty: $crate::KeyAttributeType::$multi_sk_ty,
-                    }),+)?],
-                };
-            }
-        )*)?
+    ($($declaration:tt)*) => {
+        $crate::__table! { [$crate] $($declaration)* }
     };
 }
 
-/// `table!`'s projections: `all`, `keys_only`, `include["a", …]`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __table_projection {
-    () => {
-        $crate::Projection::All
-    };
-    (all) => {
-        $crate::Projection::All
-    };
-    (keys_only) => {
-        $crate::Projection::KeysOnly
-    };
-    (include [$($attribute:literal),*]) => {
-        $crate::Projection::Include(&[$($attribute),*])
-    };
-    (include) => {
-        ::core::compile_error!(
-            "`include` names the attributes it projects: `projection: include[\"status\", \"total_cents\"]`"
-        )
-    };
-    ($other:ident $($rest:tt)*) => {
-        ::core::compile_error!(::core::concat!(
-            "unknown projection `",
-            ::core::stringify!($other),
-            "`: write `all`, `keys_only` or `include[\"attribute\", …]`"
-        ))
-    };
-}
+#[cfg(test)]
+mod tests {
+    use crate::Table;
 
-/// `table!`'s billing: `on_demand` or `provisioned { read: …, write: … }`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __table_billing {
-    () => {
-        $crate::Billing::OnDemand
-    };
-    (on_demand) => {
-        $crate::Billing::OnDemand
-    };
-    (provisioned { $($capacity:tt)* }) => {
-        $crate::Billing::Provisioned($crate::__table_capacity!({ $($capacity)* }))
-    };
-    (provisioned) => {
-        ::core::compile_error!(
-            "a provisioned table states its capacity: `billing: provisioned { read: 5, write: 5 }`"
-        )
-    };
-    ($other:ident $($rest:tt)*) => {
-        ::core::compile_error!(::core::concat!(
-            "unknown billing `",
-            ::core::stringify!($other),
-            "`: write `on_demand` or `provisioned { read: 5, write: 5 }`"
-        ))
-    };
-}
-
-/// `table!`'s capacities: `{ read: 5, write: 5 }`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __table_capacity {
-    ({ read: $read:literal, write: $write:literal $(,)? }) => {
-        $crate::Throughput {
-            read: $read,
-            write: $write,
+    /// `table!` checks `delimiter` itself (to report at the literal), with
+    /// its own copy of [`KEY_DELIMITERS`](crate::key::KEY_DELIMITERS): a
+    /// table declares each of them, and they are the whole list.
+    #[test]
+    fn table_accepts_every_key_delimiter() {
+        macro_rules! tables {
+            ($($table:ident $delimiter:literal),*) => {{
+                $(crate::table! { struct $table { partition_key: "PK", delimiter: $delimiter } })*
+                [$($table::SCHEMA.delimiter),*]
+            }};
         }
-    };
-    ({ $($other:tt)* }) => {
-        ::core::compile_error!(
-            "a capacity is `{ read: 5, write: 5 }`: read units, then write units"
-        )
-    };
+        let declared = tables!(A '#', B '|', C ':', D '_', E '/', F '~', G ';', H ',');
+        assert_eq!(declared, crate::key::KEY_DELIMITERS);
+    }
 }

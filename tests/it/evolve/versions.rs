@@ -78,7 +78,7 @@ impl From<v2::Order> for Order {
 
 /// Today's order reading only versions 2 and 3.
 #[derive(Entity, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[entity(table = Shop, type = "order", pk = "ORDER#{id}", sk = "ORDER", schema_version = 3, upcast = [v2::Order])]
+#[entity(table = Shop, type = "order", pk = "ORDER#{id}", sk = "ORDER", schema_version = 3, upcast = [_, v2::Order])]
 pub struct ShortChainOrder {
     pub id: u32,
     pub total_cents: i64,

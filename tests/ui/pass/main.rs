@@ -9,11 +9,13 @@
 #![allow(dead_code)]
 
 mod generated_code_is_warning_free;
+mod table_options_in_any_order;
 mod template_shapes_are_warning_free;
 mod user_names_like_generated_helpers;
 
 fn main() -> Result<(), ddb_entity::Error> {
     generated_code_is_warning_free::main()?;
+    table_options_in_any_order::main()?;
     template_shapes_are_warning_free::main()?;
     user_names_like_generated_helpers::main()?;
     Ok(())

@@ -1,4 +1,5 @@
-// Misspelt projections, billing and capacities say what to write.
+// Misspelt projections, billing, capacities, typings and key types say
+// what to write, each at the token written.
 
 ddb_entity::table! {
     pub struct Keys {
@@ -31,7 +32,21 @@ ddb_entity::table! {
 ddb_entity::table! {
     pub struct Capacity {
         partition_key: "PK",
-        billing: provisioned { write: 5, read: 5 },
+        billing: provisioned { write: 5 },
+    }
+}
+
+ddb_entity::table! {
+    pub struct Typing {
+        partition_key: "PK",
+        typed_by: Keys,
+    }
+}
+
+ddb_entity::table! {
+    pub struct Multi {
+        partition_key: "PK",
+        multi_key_indexes: { pub ByRound = "ByRound" { partition_key: ["round": Number] } },
     }
 }
 
