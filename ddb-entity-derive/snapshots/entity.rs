@@ -350,6 +350,36 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl Order {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<
+            (__Key_customer_id, __Key_placed, __Key_order_id_6),
+            ::ddb_entity::key::KeyError,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+            reader.literal("CUST")?;
+            let __decoded_customer_id: __Key_customer_id = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
+                .0;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+            reader.literal("ORDER")?;
+            let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
+            let __decoded_order_id: __Key_order_id_6 = reader
+                .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
+                .0;
+            reader.finish()?;
+            ::core::result::Result::Ok((
+                __decoded_customer_id,
+                __decoded_placed,
+                __decoded_order_id,
+            ))
+        }
+    }
     ///The stored fields of `Order`, for typed updates: `Order::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct OrderFields {
@@ -700,7 +730,6 @@ const _: () = {
             "CUST#{customer_id}",
             ::core::option::Option::Some("ORDER#{placed}#{order_id:6}"),
         );
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -708,26 +737,7 @@ const _: () = {
             let ::core::option::Option::Some(__sort) = __sort else {
                 return false;
             };
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
-                reader.literal("CUST")?;
-                let __decoded_customer_id: __Key_customer_id = reader
-                    .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
-                    .0;
-                reader.finish()?;
-                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
-                reader.literal("ORDER")?;
-                let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
-                let __decoded_order_id: __Key_order_id_6 = reader
-                    .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
-                    .0;
-                reader.finish()?;
-                let customer_id = &__decoded_customer_id;
-                let placed = &__decoded_placed;
-                let order_id = &__decoded_order_id;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
         const VERSION_ATTRIBUTE: ::core::option::Option<
             &'static ::core::primitive::str,
@@ -792,19 +802,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<
             ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("CUST")?;
-            let __decoded_customer_id: __Key_customer_id = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("ORDER")?;
-            let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
-            let __decoded_order_id: __Key_order_id_6 = reader
-                .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
-                .0;
-            reader.finish()?;
+            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let customer_id = &__decoded_customer_id;
             let placed = &__decoded_placed;
             let order_id = &__decoded_order_id;
@@ -863,19 +864,10 @@ const _: () = {
                 ),
             >,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("CUST")?;
-            let __decoded_customer_id: __Key_customer_id = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_customer_id>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("ORDER")?;
-            let __decoded_placed: __Key_placed = reader.part::<__Key_placed>()?;
-            let __decoded_order_id: __Key_order_id_6 = reader
-                .part::<::ddb_entity::__private::Padded<6usize, __Key_order_id_6>>()?
-                .0;
-            reader.finish()?;
+            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let customer_id = &__decoded_customer_id;
             let placed = &__decoded_placed;
             let order_id = &__decoded_order_id;

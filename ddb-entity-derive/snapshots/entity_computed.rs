@@ -258,6 +258,25 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl Ticket {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<(__Key_id,), ::ddb_entity::key::KeyError> {
+            let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+            reader.literal("TICKET")?;
+            let __decoded_id: __Key_id = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
+                .0;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+            reader.literal("TICKET")?;
+            reader.finish()?;
+            ::core::result::Result::Ok((__decoded_id,))
+        }
+    }
     ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct TicketFields {
@@ -564,7 +583,6 @@ const _: () = {
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
         ) = ("TICKET#{id}", ::core::option::Option::Some("TICKET"));
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -572,20 +590,7 @@ const _: () = {
             let ::core::option::Option::Some(__sort) = __sort else {
                 return false;
             };
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
-                reader.literal("TICKET")?;
-                let __decoded_id: __Key_id = reader
-                    .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
-                    .0;
-                reader.finish()?;
-                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
-                reader.literal("TICKET")?;
-                reader.finish()?;
-                let id = &__decoded_id;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "id",
@@ -600,15 +605,7 @@ const _: () = {
         ) -> ::ddb_entity::Result<
             ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("TICKET")?;
-            let __decoded_id: __Key_id = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("TICKET")?;
-            reader.finish()?;
+            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
             let id = &__decoded_id;
             #[allow(unused_mut)]
             let mut out = ::std::vec::Vec::new();
@@ -719,15 +716,7 @@ const _: () = {
                 ),
             >,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("TICKET")?;
-            let __decoded_id: __Key_id = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_id>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("TICKET")?;
-            reader.finish()?;
+            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
             let id = &__decoded_id;
             #[allow(unused_mut)]
             let mut fields = ::std::vec::Vec::with_capacity(1usize);

@@ -447,6 +447,38 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl Comment {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<
+            (__Key_repo, __Key_number, __Key_comment),
+            ::ddb_entity::key::KeyError,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+            reader.literal("REPO")?;
+            let __decoded_repo: __Key_repo = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
+                .0;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+            reader.literal("")?;
+            reader.literal("ISSUE")?;
+            #[allow(unused_mut)]
+            let mut segment = reader.segment()?;
+            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
+            segment.literal("-")?;
+            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
+            reader.finish()?;
+            ::core::result::Result::Ok((
+                __decoded_repo,
+                __decoded_number,
+                __decoded_comment,
+            ))
+        }
+    }
     ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct CommentFields {
@@ -801,7 +833,6 @@ const _: () = {
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
         ) = ("REPO#{repo}", ::core::option::Option::Some("#ISSUE#{number}-{comment}"));
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -809,29 +840,7 @@ const _: () = {
             let ::core::option::Option::Some(__sort) = __sort else {
                 return false;
             };
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
-                reader.literal("REPO")?;
-                let __decoded_repo: __Key_repo = reader
-                    .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
-                    .0;
-                reader.finish()?;
-                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
-                reader.literal("")?;
-                reader.literal("ISSUE")?;
-                #[allow(unused_mut)]
-                let mut segment = reader.segment()?;
-                let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
-                segment.literal("-")?;
-                let __decoded_comment: __Key_comment = segment
-                    .last::<__Key_comment>("")?;
-                reader.finish()?;
-                let repo = &__decoded_repo;
-                let number = &__decoded_number;
-                let comment = &__decoded_comment;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "repo",
@@ -847,21 +856,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<
             ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("REPO")?;
-            let __decoded_repo: __Key_repo = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("")?;
-            reader.literal("ISSUE")?;
-            #[allow(unused_mut)]
-            let mut segment = reader.segment()?;
-            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
-            segment.literal("-")?;
-            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
-            reader.finish()?;
+            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let repo = &__decoded_repo;
             let number = &__decoded_number;
             let comment = &__decoded_comment;
@@ -927,21 +925,10 @@ const _: () = {
                 ),
             >,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("REPO")?;
-            let __decoded_repo: __Key_repo = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_repo>>()?
-                .0;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("")?;
-            reader.literal("ISSUE")?;
-            #[allow(unused_mut)]
-            let mut segment = reader.segment()?;
-            let __decoded_number: __Key_number = segment.fixed::<__Key_number>()?;
-            segment.literal("-")?;
-            let __decoded_comment: __Key_comment = segment.last::<__Key_comment>("")?;
-            reader.finish()?;
+            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let repo = &__decoded_repo;
             let number = &__decoded_number;
             let comment = &__decoded_comment;

@@ -107,6 +107,22 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl Session {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<
+            (__Key_session_token,),
+            ::ddb_entity::key::KeyError,
+        > {
+            let __decoded_session_token: __Key_session_token = ::core::convert::From::from(
+                ::std::string::String::from(__partition),
+            );
+            ::core::result::Result::Ok((__decoded_session_token,))
+        }
+    }
     ///The stored fields of `Session`, for typed updates: `Session::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct SessionFields {
@@ -248,20 +264,12 @@ const _: () = {
             &'static ::core::primitive::str,
             ::core::option::Option<&'static ::core::primitive::str>,
         ) = ("session_token", ::core::option::Option::None);
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
         ) -> ::core::primitive::bool {
-            let _ = __sort;
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let __decoded_session_token: __Key_session_token = ::core::convert::From::from(
-                    ::std::string::String::from(__partition),
-                );
-                let session_token = &__decoded_session_token;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            let __sort = "";
+            Self::__read_key(__partition, __sort).is_ok()
         }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "session_token",
@@ -326,9 +334,10 @@ const _: () = {
                 ),
             >,
         > {
-            let __decoded_session_token: __Key_session_token = ::core::convert::From::from(
-                ::std::string::String::from(key.partition()),
-            );
+            let (__decoded_session_token,) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let session_token = &__decoded_session_token;
             #[allow(unused_mut)]
             let mut fields = ::std::vec::Vec::with_capacity(1usize);

@@ -296,6 +296,30 @@ const _: () = {
             }
         }
     }
+    #[automatically_derived]
+    impl Event {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<
+            (__Key_day, __Key_event_id),
+            ::ddb_entity::key::KeyError,
+        > {
+            let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
+            reader.literal("DAY")?;
+            let __decoded_day: __Key_day = reader
+                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
+                .0;
+            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
+            reader.finish()?;
+            let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
+            reader.literal("EVENT")?;
+            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
+            reader.finish()?;
+            ::core::result::Result::Ok((__decoded_day, __decoded_event_id))
+        }
+    }
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct EventFields {
@@ -615,7 +639,6 @@ const _: () = {
             "DAY#{day}#{shard(event_id) % 8}",
             ::core::option::Option::Some("EVENT#{event_id}"),
         );
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -623,24 +646,7 @@ const _: () = {
             let ::core::option::Option::Some(__sort) = __sort else {
                 return false;
             };
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
-                reader.literal("DAY")?;
-                let __decoded_day: __Key_day = reader
-                    .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                    .0;
-                let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-                reader.finish()?;
-                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
-                reader.literal("EVENT")?;
-                let __decoded_event_id: __Key_event_id = reader
-                    .part::<__Key_event_id>()?;
-                reader.finish()?;
-                let day = &__decoded_day;
-                let event_id = &__decoded_event_id;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
         const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
             "day",
@@ -655,17 +661,10 @@ const _: () = {
         ) -> ::ddb_entity::Result<
             ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                .0;
-            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("EVENT")?;
-            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
-            reader.finish()?;
+            let (__decoded_day, __decoded_event_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let day = &__decoded_day;
             let event_id = &__decoded_event_id;
             #[allow(unused_mut)]
@@ -760,17 +759,10 @@ const _: () = {
                 ),
             >,
         > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                .0;
-            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("EVENT")?;
-            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
-            reader.finish()?;
+            let (__decoded_day, __decoded_event_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let day = &__decoded_day;
             let event_id = &__decoded_event_id;
             #[allow(unused_mut)]

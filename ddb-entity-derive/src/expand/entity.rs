@@ -133,6 +133,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let index_changes = super::update::index_changes(model);
     let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
+    let key_reader = super::update::key_reader(model);
     let key_field_consts = super::update::key_field_consts(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
@@ -183,6 +184,11 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #sk_constructor
             #(#index_constructors)*
             #fields_fn
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #entity_where {
+            #key_reader
         }
 
         #fields_item

@@ -13,7 +13,6 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::checks::key_type;
-use super::update::decode_primary_key;
 use crate::ast::Entity;
 
 /// The `EntityHooks` items for matching stored keys.
@@ -26,7 +25,6 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let decode = decode_primary_key(model, quote!(__partition), quote!(__sort));
     // A table with a sort key stores one on every item; without one the
     // sort value is ignored (there is none).
     let sort = if model.sk.is_some() {
@@ -36,7 +34,7 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
             };
         }
     } else {
-        quote!(let _ = __sort;)
+        quote!(let __sort = "";)
     };
     quote! {
         const KEY_TEMPLATES: (
@@ -44,17 +42,12 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
             ::core::option::Option<&'static ::core::primitive::str>,
         ) = (#pk_source, #sk_source);
 
-        #[allow(unused_variables)]
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
         ) -> ::core::primitive::bool {
             #sort
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                #decode
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
     }
 }

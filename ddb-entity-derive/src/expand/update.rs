@@ -78,16 +78,12 @@ fn reads(index: &Index<'_>) -> Vec<String> {
     names
 }
 
-/// `let customer_id = &…;` for every primary-key field, parsed back from
-/// the key the update addresses (the encoding is reversible), so an index
-/// template can reuse them although an update never changes them.
-/// `partition` and `sort` are the key values' `&str` expressions; the
-/// statements use `?` on `KeyError`s.
-pub(super) fn decode_primary_key(
-    model: &Entity<'_>,
-    partition: TokenStream,
-    sort: TokenStream,
-) -> TokenStream {
+/// The entity's one key reader, `__read_key(partition, sort)`: the
+/// primary key's stored values parsed back into the values of its holes,
+/// in the order of the key functions' parameters. Matching a stored key
+/// (`key_matches`), an update's index changes and an upsert's key fields
+/// all read the key through it.
+pub(super) fn key_reader(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
         if let Some(hole) = template.raw_hole() {
             // The key attribute is the field's own string.
@@ -107,17 +103,44 @@ pub(super) fn decode_primary_key(
             reader.finish()?;
         }
     };
-    let pk = reader(model.pk(), partition);
-    let sk = model.sk.as_ref().map(|sk| reader(sk, sort));
-    let bindings = keys::params(model.primary()).into_iter().map(|hole| {
-        let field = hole.field();
-        let decoded = format_ident!("__decoded_{}", name::unraw(field));
-        quote!(let #field = &#decoded;)
-    });
+    let pk = reader(model.pk(), quote!(__partition));
+    let sk = model.sk.as_ref().map(|sk| reader(sk, quote!(__sort)));
+    let holes = keys::params(model.primary());
+    let decoded = holes
+        .iter()
+        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())));
+    let types = holes.iter().map(|hole| key_type(model, hole));
     quote! {
-        #pk
-        #sk
-        #(#bindings)*
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &::core::primitive::str,
+            __sort: &::core::primitive::str,
+        ) -> ::core::result::Result<(#(#types,)*), ::ddb_entity::key::KeyError> {
+            #pk
+            #sk
+            ::core::result::Result::Ok((#(#decoded,)*))
+        }
+    }
+}
+
+/// Statements binding each primary-key field to a reference to its value
+/// read back from the stored key values `partition` and `sort` (`&str`s),
+/// through the entity's key reader; inside a function returning a
+/// `Result` of the crate's error.
+pub(super) fn decode_primary_key(
+    model: &Entity<'_>,
+    partition: TokenStream,
+    sort: TokenStream,
+) -> TokenStream {
+    let holes = keys::params(model.primary());
+    let decoded: Vec<_> = holes
+        .iter()
+        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())))
+        .collect();
+    let fields = holes.iter().map(|hole| hole.field());
+    quote! {
+        let (#(#decoded,)*) = Self::__read_key(#partition, #sort)?;
+        #(let #fields = &#decoded;)*
     }
 }
 
