@@ -64,177 +64,25 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST|{{customer_id}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST:{{customer_id}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST_{{customer_id}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST/{{customer_id}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST~{{customer_id}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST;{{customer_id}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST,{{customer_id}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "CUST#{customer_id}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER|{{placed}}|{{order_id:6}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER:{{placed}}:{{order_id:6}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER_{{placed}}_{{order_id:6}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER/{{placed}}/{{order_id:6}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER~{{placed}}~{{order_id:6}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER;{{placed}};{{order_id:6}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"ORDER,{{placed}},{{order_id:6}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "ORDER#{placed}#{order_id:6}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN|{{open_since}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN:{{open_since}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN_{{open_since}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN/{{open_since}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN~{{open_since}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN;{{open_since}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"OPEN,{{open_since}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "OPEN#{open_since}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST|{{customer_id}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST:{{customer_id}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST_{{customer_id}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST/{{customer_id}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST~{{customer_id}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST;{{customer_id}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"CUST,{{customer_id}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "CUST#{customer_id}") {
+        ::core::panic!("{}", m.text())
     };
     const _: () = ::core::assert!(
         < __Key_placed as ::ddb_entity::key::KeyPart > ::ORDERED,
@@ -723,13 +571,6 @@ const _: () = {
             "order_id",
             "placed",
         ];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = (
-            "CUST#{customer_id}",
-            ::core::option::Option::Some("ORDER#{placed}#{order_id:6}"),
-        );
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -745,14 +586,6 @@ const _: () = {
         fn version(&self) -> ::core::primitive::u64 {
             <u64 as ::ddb_entity::__private::VersionNumber>::to_u64(self.version)
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "customer_id",
-            "order_id",
-            "placed",
-            "open_since",
-            "version",
-            "updated",
-        ];
         fn stamp(
             &self,
             item: &mut ::ddb_entity::Item,

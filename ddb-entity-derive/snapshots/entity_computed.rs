@@ -71,91 +71,15 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET|{{id}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET:{{id}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET_{{id}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET/{{id}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET~{{id}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET;{{id}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"TICKET,{{id}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "TICKET#{id}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY|{{day}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY:{{day}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY_{{day}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY/{{day}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY~{{day}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY;{{day}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY,{{day}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "DAY#{day}") {
+        ::core::panic!("{}", m.text())
     };
     const _: () = ::core::assert!(
         < __Key_id as ::ddb_entity::key::KeyPart > ::ORDERED,
@@ -579,10 +503,6 @@ const _: () = {
     impl ::ddb_entity::__private::EntityHooks for Ticket {
         const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &["id"];
         const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &["id"];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = ("TICKET#{id}", ::core::option::Option::Some("TICKET"));
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -592,12 +512,6 @@ const _: () = {
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "id",
-            "status",
-            "priority",
-            "opened",
-        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

@@ -62,280 +62,50 @@ const _: () = {
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        < u32 as ::ddb_entity::__private::KeyPart > ::FIXED_LEN.is_some() || < __Table as
-        ::ddb_entity::Table > ::SCHEMA.delimiter != '#',
-        "`{{number}}` is followed by another hole in its segment, so its encoding must have one fixed length to tell where it ends, and a `u32`'s has not: separate the holes with `#`, or use a fixed-length type (an unsigned integer, a float, a chrono date or time, a `Uuid`, a `Ulid`)"
-    );
-    const _: () = ::core::assert!(
-        < Kind as ::ddb_entity::__private::KeyPart > ::PREFIX_FREE || < __Table as
-        ::ddb_entity::Table > ::SCHEMA.delimiter != '#',
-        "`{{kind}}` is followed by literal text in its segment, but one `Kind`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `kind`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
-    );
-    const _: () = ::core::assert!(
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO|{{repo}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO:{{repo}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO_{{repo}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO/{{repo}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO~{{repo}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO;{{repo}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"REPO,{{repo}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "REPO#{repo}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"|ISSUE|{{number}}-{{comment}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \":ISSUE:{{number}}-{{comment}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"_ISSUE_{{number}}-{{comment}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"/ISSUE/{{number}}-{{comment}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"~ISSUE~{{number}}-{{comment}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \";ISSUE;{{number}}-{{comment}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \",ISSUE,{{number}}-{{comment}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "#ISSUE#{number}-{comment}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR|{{author}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR:{{author}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR_{{author}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR/{{author}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR~{{author}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR;{{author}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"AUTHOR,{{author}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "AUTHOR#{author}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT|{{number}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT:{{number}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT_{{number}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT/{{number}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT~{{number}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT;{{number}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"{{kind}}REACT,{{number}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "{kind}REACT#{number}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = if !(<u32 as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some()) {
-        match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-            '#' => {}
-            '|' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `|` (0x7C) sorts above bytes a value writes, \"a|…\" would sort after \"ab|…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ':' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `:` (0x3A) sorts above bytes a value writes, \"a:…\" would sort after \"ab:…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '_' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `_` (0x5F) sorts above bytes a value writes, \"a_…\" would sort after \"ab_…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '/' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `/` (0x2F) sorts above bytes a value writes, \"a/…\" would sort after \"ab/…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '~' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `~` (0x7E) sorts above bytes a value writes, \"a~…\" would sort after \"ab~…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ';' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `;` (0x3B) sorts above bytes a value writes, \"a;…\" would sort after \"ab;…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ',' => {
-                ::core::panic!(
-                    "`{{number}}` is followed by more of the key, and a `u32`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `,` (0x2C) sorts above bytes a value writes, \"a,…\" would sort after \"ab,…\" and where the value ends could not be told; make `{{number}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            _ => {
-                ::core::panic!(
-                    "a hole followed by more of the key needs a fixed-length type on a table whose delimiter is not `#`"
-                )
-            }
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::followed_hole::<
+        __Table,
+    >(
+        <u32 as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some(),
+        true,
+        "App",
+        "number",
+        "u32",
+    ) {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = if !(<Kind as ::ddb_entity::__private::KeyPart>::PREFIX_FREE) {
-        match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-            '#' => {}
-            '|' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `|` (0x7C) sorts above bytes a value writes, \"a|…\" would sort after \"ab|…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ':' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `:` (0x3A) sorts above bytes a value writes, \"a:…\" would sort after \"ab:…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '_' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `_` (0x5F) sorts above bytes a value writes, \"a_…\" would sort after \"ab_…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '/' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `/` (0x2F) sorts above bytes a value writes, \"a/…\" would sort after \"ab/…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            '~' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `~` (0x7E) sorts above bytes a value writes, \"a~…\" would sort after \"ab~…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ';' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `;` (0x3B) sorts above bytes a value writes, \"a;…\" would sort after \"ab;…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            ',' => {
-                ::core::panic!(
-                    "`{{kind}}` is followed by more of the key, and a `Kind`'s key encoding has no fixed length and can start another's: on table `App`, whose delimiter `,` (0x2C) sorts above bytes a value writes, \"a,…\" would sort after \"ab,…\" and where the value ends could not be told; make `{{kind}}` the key's last hole, or use a fixed-length type (an unsigned integer, a date or time, an `IsoSeconds`, a `Uuid`, a `Ulid`)"
-                )
-            }
-            _ => {
-                ::core::panic!(
-                    "a hole followed by more of the key needs a fixed-length type on a table whose delimiter is not `#`"
-                )
-            }
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::followed_hole::<
+        __Table,
+    >(
+        <Kind as ::ddb_entity::__private::KeyPart>::PREFIX_FREE,
+        false,
+        "App",
+        "kind",
+        "Kind",
+    ) {
+        ::core::panic!("{}", m.text())
     };
     const _: () = ::core::assert!(
         < __Key_number as ::ddb_entity::key::KeyPart > ::ORDERED,
@@ -829,10 +599,6 @@ const _: () = {
             "number",
             "comment",
         ];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = ("REPO#{repo}", ::core::option::Option::Some("#ISSUE#{number}-{comment}"));
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -842,13 +608,6 @@ const _: () = {
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "repo",
-            "number",
-            "comment",
-            "author",
-            "kind",
-        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

@@ -254,16 +254,8 @@ const _: () = {
     }
     #[automatically_derived]
     impl ::ddb_entity::__private::EntityHooks for Session {
-        const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "session_token",
-            "username",
-        ];
         const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[];
         const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = ("session_token", ::core::option::Option::None);
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -271,11 +263,6 @@ const _: () = {
             let __sort = "";
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "session_token",
-            "username",
-            "expires_at",
-        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

@@ -60,134 +60,20 @@ const _: () = {
         ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY|{{day}}|{{shard(event_id) % 8}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY:{{day}}:{{shard(event_id) % 8}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY_{{day}}_{{shard(event_id) % 8}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY/{{day}}/{{shard(event_id) % 8}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY~{{day}}~{{shard(event_id) % 8}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY;{{day}};{{shard(event_id) % 8}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY,{{day}},{{shard(event_id) % 8}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "DAY#{day}#{shard(event_id) % 8}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT|{{event_id}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT:{{event_id}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT_{{event_id}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT/{{event_id}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT~{{event_id}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT;{{event_id}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT,{{event_id}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "EVENT#{event_id}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS|{{status}}|{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS:{{status}}:{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS_{{status}}_{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS/{{status}}/{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS~{{status}}~{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS;{{status}};{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS,{{status}},{{shard(event_id, region) % 16}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let ::core::option::Option::Some(m) = ::ddb_entity::__private::delimiter_mismatch::<
+        __Table,
+    >("App", "STATUS#{status}#{shard(event_id, region) % 16}") {
+        ::core::panic!("{}", m.text())
     };
     const _: () = ::core::assert!(
         < __Key_event_id as ::ddb_entity::key::KeyPart > ::ORDERED,
@@ -632,13 +518,6 @@ const _: () = {
             "day",
             "event_id",
         ];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = (
-            "DAY#{day}#{shard(event_id) % 8}",
-            ::core::option::Option::Some("EVENT#{event_id}"),
-        );
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,
@@ -648,12 +527,6 @@ const _: () = {
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "day",
-            "event_id",
-            "status",
-            "region",
-        ];
         #[allow(unused_variables)]
         fn index_changes(
             key: &::ddb_entity::Key<Self>,

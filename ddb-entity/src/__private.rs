@@ -6,6 +6,9 @@
 
 pub use serde;
 
+mod checks;
+pub use checks::{ConstMessage, delimiter_mismatch, followed_hole};
+
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
     Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, StoredBody,

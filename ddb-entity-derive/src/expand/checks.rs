@@ -38,7 +38,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, Index, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -168,9 +168,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
     let generic_check = generic_bounds(model, &generic_holes);
     let table_check = table_check(model);
     let index_checks = index_checks(model);
-    let segment_checks = segment_checks(model);
     let table_checks = table_checks(model);
-    let delimiter_checks = super::delimiter::checks(model);
     quote! {
         /// The identity on types, reached through an array whose length
         /// holds a check (see the derive's `expand/checks.rs`).
@@ -188,9 +186,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         #generic_check
         #table_check
         #index_checks
-        #segment_checks
         #table_checks
-        #delimiter_checks
     }
 }
 
@@ -257,62 +253,6 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
         #sort_key
         #(#raw_keys)*
     }
-}
-
-/// A hole sharing its segment keeps the key contract only for some types:
-/// followed by literal text, one whose encodings are prefix-free (order);
-/// followed by another hole, one of a fixed length (order, and the key
-/// cut back apart). One const item per hole and rule, at the hole: the
-/// bodies do not depend on it, so nothing else is reported.
-fn segment_checks(model: &Entity<'_>) -> TokenStream {
-    let mut seen: Vec<(String, bool)> = Vec::new();
-    let mut checks = Vec::new();
-    for template in model.templates() {
-        for hole in template.holes() {
-            let followed = template.followed(&hole.name);
-            if followed == Followed::Nothing || model.is_generic(hole.ty()) {
-                continue;
-            }
-            let by_hole = followed == Followed::ByHole;
-            if seen.contains(&(hole.name.clone(), by_hole)) {
-                continue;
-            }
-            seen.push((hole.name.clone(), by_hole));
-            let ty = hole.ty();
-            let part = match hole.width {
-                Some(width) => quote!(::ddb_entity::__private::Padded<#width, #ty>),
-                None => quote!(#ty),
-            };
-            let name = &hole.name;
-            let type_name = crate::ast::type_string(ty);
-            let (holds, message) = if by_hole {
-                (
-                    quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some()),
-                    format!(
-                        "`{{{name}}}` is followed by another hole in its segment, so its encoding must have one fixed length to tell where it ends, and a `{type_name}`'s has not: separate the holes with `#`, or use a fixed-length type (an unsigned integer, a float, a chrono date or time, a `Uuid`, a `Ulid`)"
-                    ),
-                )
-            } else {
-                (
-                    quote!(<#part as ::ddb_entity::__private::KeyPart>::PREFIX_FREE),
-                    format!(
-                        "`{{{name}}}` is followed by literal text in its segment, but one `{type_name}`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `{name}`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
-                    ),
-                )
-            };
-            let message = message.replace('{', "{{").replace('}', "}}");
-            // A table of another delimiter states the rule itself, naming
-            // it (`delimiter::hole_checks`).
-            let table = table_alias();
-            checks.push(quote_spanned! {hole.span=>
-                const _: () = ::core::assert!(
-                    #holds || <#table as ::ddb_entity::Table>::SCHEMA.delimiter != '#',
-                    #message
-                );
-            });
-        }
-    }
-    quote!(#(#checks)*)
 }
 
 /// What the generated impls require of hole types that mention a type

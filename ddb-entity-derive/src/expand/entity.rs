@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::checks;
 use super::keys::{self, AtShard, SortKeyBuilder};
-use crate::ast::{Entity, Hole, Index, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Hole, Index, ShardInput};
 use crate::name;
 
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
@@ -86,18 +86,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         .expand(),
         None => (TokenStream::new(), TokenStream::new()),
     };
-    let raw_attributes: Vec<String> = model
-        .templates()
-        .filter_map(KeyTemplate::raw_hole)
-        .filter_map(|hole| model.stored_named(&hole.name))
-        .map(|field| field.attribute.clone())
-        .collect();
-    let raw_attributes = (!raw_attributes.is_empty()).then(|| {
-        quote! {
-            const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#raw_attributes),*];
-        }
-    });
-
     let key_matching = super::matches::key_matching(model);
     let ordered_sort_holes = super::matches::ordered_sort_holes(model);
 
@@ -116,6 +104,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let entry_count = model.indexes.len();
     let type_name = model.type_tag();
     let checks = checks::items(model);
+    let delimiter_checks = super::delimiter::checks(model);
     let timestamps = timestamps(model);
     let version = model.version().map(|field| {
         let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
@@ -164,6 +153,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     quote! {
         const _: () = {
         #checks
+        #delimiter_checks
         #ordered_sort_holes
 
         #[automatically_derived]
@@ -217,8 +207,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
-            #raw_attributes
-
             #key_field_consts
 
             #key_matching

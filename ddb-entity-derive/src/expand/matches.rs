@@ -1,4 +1,4 @@
-//! `EntityHooks::key_matches` and `KEY_TEMPLATES`: how a table typed by
+//! `EntityHooks::key_matches`: how a table typed by
 //! key (a table designed by hand, with no type attribute) tells this
 //! entity's items from others'.
 //!
@@ -17,14 +17,6 @@ use crate::ast::Entity;
 
 /// The `EntityHooks` items for matching stored keys.
 pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
-    let pk_source = &model.pk().source;
-    let sk_source = match &model.sk {
-        Some(sk) => {
-            let source = &sk.source;
-            quote!(::core::option::Option::Some(#source))
-        }
-        None => quote!(::core::option::Option::None),
-    };
     // A table with a sort key stores one on every item; without one the
     // sort value is ignored (there is none).
     let sort = if model.sk.is_some() {
@@ -37,11 +29,6 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
         quote!(let __sort = "";)
     };
     quote! {
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = (#pk_source, #sk_source);
-
         fn key_matches(
             __partition: &::core::primitive::str,
             __sort: ::core::option::Option<&::core::primitive::str>,

@@ -7,17 +7,12 @@ use syn::spanned::Spanned;
 
 use crate::ast::Entity;
 
-/// The `EntityHooks` items: `STORED_ATTRIBUTES` always; with
-/// `schema_version = N`, `SCHEMA_VERSION` and a `decode_body` that reads
+/// The `EntityHooks` items of `schema_version = N`: `SCHEMA_VERSION` and a `decode_body` that reads
 /// version N directly and each earlier version listed in `upcast` through
 /// `From` conversions up the chain.
 pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
-    let attributes = model.stored().map(|field| &field.attribute);
-    let stored = quote! {
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#attributes),*];
-    };
     let Some(lit) = &model.attrs.schema_version else {
-        return stored;
+        return TokenStream::new();
     };
     // Checked: a u32 from 1, with fewer earlier shapes than versions.
     let current: u64 = lit.base10_parse().unwrap_or(1);
@@ -52,8 +47,6 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         }
     });
     quote! {
-        #stored
-
         const SCHEMA_VERSION: ::core::option::Option<::core::primitive::u64> =
             ::core::option::Option::Some(#current);
 

@@ -20,11 +20,6 @@ use crate::table::IndexSchema;
 /// returning no change.
 #[doc(hidden)]
 pub trait EntityHooks: Sized {
-    /// The key attributes that are fields of the entity (`pk = field`):
-    /// serde writes them with the body, they stay in the body when an item
-    /// is decoded, and no separate key value is written for them.
-    const RAW_ATTRIBUTES: &'static [&'static str] = &[];
-
     /// The body attributes of the primary key's fields, as
     /// [`key_fields`](EntityHooks::key_fields) returns them: what a read
     /// restores from the parsed key when the item does not hold them
@@ -36,12 +31,6 @@ pub trait EntityHooks: Sized {
     /// "key_only")]`): a write leaves them out of the item, an upsert does
     /// not add them. Empty with `key_fields = "key_and_body"`.
     const KEY_ONLY_ATTRIBUTES: &'static [&'static str] = &[];
-
-    /// The primary key's templates as written in `#[entity(…)]` (partition,
-    /// sort), for messages and for the compile-time check that two members
-    /// of a collection on a key-typed table cannot match the same key.
-    /// Empty for a hand-written entity.
-    const KEY_TEMPLATES: (&'static str, Option<&'static str>) = ("", None);
 
     /// Whether stored key values parse as this entity's primary key: the
     /// leading literals, every hole's value and nothing left over. How a
@@ -60,11 +49,6 @@ pub trait EntityHooks: Sized {
     /// [`SCHEMA_VERSION_ATTRIBUTE`](crate::item::SCHEMA_VERSION_ATTRIBUTE);
     /// `None` for an entity that declares none.
     const SCHEMA_VERSION: Option<u64> = None;
-
-    /// The top-level attributes the entity's stored fields are written
-    /// under (a backfill's "unchanged since read" condition also checks
-    /// that the ones an item lacks are still absent).
-    const STORED_ATTRIBUTES: &'static [&'static str] = &[];
 
     /// Decodes a body stored at schema `version` (1 for an item without
     /// the attribute): the current shape directly, an older one through
