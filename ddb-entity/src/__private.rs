@@ -15,7 +15,16 @@ pub use crate::entity::{
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
-use std::time::SystemTime;
+pub use std::string::String;
+pub use std::time::SystemTime;
+pub use std::vec::Vec;
+
+/// Short names for generated code (`__p::Some`, `__p::str`): a derive
+/// cannot rely on the prelude (a user's type may shadow it) and writes
+/// them through this module.
+pub use core::option::Option::{self, None, Some};
+pub use core::primitive::{bool, str, u64, usize};
+pub use core::result::Result::{Err, Ok};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 

@@ -121,12 +121,12 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             .any(|raw| raw.name == hole.name)
             .then(|| {
                 quote_spanned! {hole.span=>
-                    ::ddb_entity::__private::assert_raw_key::<#ty>();
+                    __p::assert_raw_key::<#ty>();
                 }
             });
         let check = match hole.width {
             None => quote_spanned! {hole.span=>
-                ::ddb_entity::__private::assert_key_part::<#ty>();
+                __p::assert_key_part::<#ty>();
                 #raw
             },
             Some(width) => {
@@ -137,7 +137,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
                     "`{{{{{field}:{width}}}}}` pads to {width} digits, but a `{ty_name}` has fewer even at its largest: write a smaller width, or `{{{{{field}}}}}` for the type's full width"
                 );
                 quote_spanned! {hole.span=>
-                    if #width > <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS {
+                    if #width > <#ty as __p::PaddedInt>::MAX_DIGITS {
                         ::core::panic!(#message);
                     }
                 }
@@ -158,7 +158,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         }
         seen.push(alias.clone());
         let check = quote_spanned! {input.span=>
-            ::ddb_entity::__private::assert_key_part::<#ty>();
+            __p::assert_key_part::<#ty>();
         };
         aliases.push(quote! {
             #[allow(non_camel_case_types)]
@@ -198,14 +198,14 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let table = table_alias();
     let (holds, message, span) = match &model.sk {
         Some(sk) => (
-            quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
+            quote!(__p::table_has_sort_key::<#table>()),
             format!(
                 "table `{table_name}` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
             ),
             sk.lit.span(),
         ),
         None => (
-            quote!(!::ddb_entity::__private::table_has_sort_key::<#table>()),
+            quote!(!__p::table_has_sort_key::<#table>()),
             format!(
                 "table `{table_name}` has a sort key, so its entities have a sort key template: add one, e.g. sk = \"PROFILE\" or sk = \"ORDER#{{order_id}}\""
             ),
@@ -216,7 +216,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let sort_key = quote_spanned! {span=>
         const _: () = ::core::assert!(#holds, #message);
     };
-    let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
+    let primary = quote!(<#table as __ddb::Table>::SCHEMA.primary.partition_key);
     let raw_keys = model
         .pk
         .iter()
@@ -227,7 +227,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
             let name = &index.name;
             Some((
                 pk,
-                quote!(<#path as ::ddb_entity::Index>::SCHEMA.keys.partition_key),
+                quote!(<#path as __ddb::Index>::SCHEMA.keys.partition_key),
                 format!("index `{name}`"),
             ))
         }))
@@ -244,7 +244,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
             .replace('}', "}}");
             Some(quote_spanned! {hole.span=>
                 const _: () = ::core::assert!(
-                    ::ddb_entity::__private::same_name(#attribute_of, #attribute),
+                    __p::same_name(#attribute_of, #attribute),
                     #message
                 );
             })
@@ -265,9 +265,9 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
             continue;
         }
         let bound = match hole.width {
-            Some(_) => quote!(#ty: ::ddb_entity::__private::PaddedInt),
+            Some(_) => quote!(#ty: __p::PaddedInt),
             None => quote! {
-                #ty: ::ddb_entity::__private::KeyPart + ::ddb_entity::__private::DecodeKeyPart
+                #ty: __p::KeyPart + __p::DecodeKeyPart
             },
         };
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
@@ -279,7 +279,7 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
         if !model.is_generic(ty) {
             continue;
         }
-        let bound = quote!(#ty: ::ddb_entity::__private::KeyPart);
+        let bound = quote!(#ty: __p::KeyPart);
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
             bounds.push(bound);
         }
@@ -313,10 +313,10 @@ fn generic_bounds(model: &Entity<'_>, holes: &[&Hole<'_>]) -> TokenStream {
         let ty = hole.ty();
         match hole.width {
             Some(_) => quote_spanned! {hole.span=>
-                let _ = <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS;
+                let _ = <#ty as __p::PaddedInt>::MAX_DIGITS;
             },
             None => quote_spanned! {hole.span=>
-                ::ddb_entity::__private::assert_key_part::<#ty>();
+                __p::assert_key_part::<#ty>();
             },
         }
     });
@@ -355,7 +355,7 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         // One const item per check: const evaluation stops at its first panic.
         let sort_key = quote_spanned! {span=>
             const _: () = ::core::assert!(
-                #not ::ddb_entity::__private::index_has_sort_key::<#alias>(),
+                #not __p::index_has_sort_key::<#alias>(),
                 #message
             );
         };
@@ -367,7 +367,7 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         let path_span = syn::spanned::Spanned::span(path);
         let named = format_ident!("__IndexNamed_{}", name::snake(name), span = path_span);
         let of_table = quote_spanned! {path_span=>
-            ::ddb_entity::__private::index_of_table::<#named, #table>();
+            __p::index_of_table::<#named, #table>();
         };
         quote! {
             #[cfg(not(doc))]
@@ -392,7 +392,7 @@ fn table_check(model: &Entity<'_>) -> TokenStream {
     let path = model.table();
     let alias = table_alias();
     let is_table = quote_spanned! {syn::spanned::Spanned::span(path)=>
-        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        __p::assert_table::<__TableNamed>();
     };
     quote! {
         #[cfg(not(doc))]

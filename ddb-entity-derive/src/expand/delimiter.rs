@@ -24,8 +24,8 @@ pub(super) fn checks(model: &Entity<'_>) -> TokenStream {
             return None;
         }
         Some(quote_spanned! {template.lit.span()=>
-            const _: () = if let ::core::option::Option::Some(m) =
-                ::ddb_entity::__private::delimiter_mismatch::<#table>(#table_name, #text)
+            const _: () = if let __p::Some(m) =
+                __p::delimiter_mismatch::<#table>(#table_name, #text)
             {
                 ::core::panic!("{}", m.text())
             };
@@ -59,19 +59,19 @@ fn hole_checks(model: &Entity<'_>, table_name: &str) -> TokenStream {
             seen.push((hole.name.clone(), by_hole));
             let ty = hole.ty();
             let part = match hole.width {
-                Some(width) => quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                Some(width) => quote!(__p::Padded<#width, #ty>),
                 None => quote!(#ty),
             };
             let holds = if by_hole {
-                quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some())
+                quote!(<#part as __p::KeyPart>::FIXED_LEN.is_some())
             } else {
-                quote!(<#part as ::ddb_entity::__private::KeyPart>::PREFIX_FREE)
+                quote!(<#part as __p::KeyPart>::PREFIX_FREE)
             };
             let name = &hole.name;
             let type_name = crate::ast::type_string(ty);
             checks.push(quote_spanned! {hole.span=>
-                const _: () = if let ::core::option::Option::Some(m) =
-                    ::ddb_entity::__private::followed_hole::<#table>(
+                const _: () = if let __p::Some(m) =
+                    __p::followed_hole::<#table>(
                         #holds, #by_hole, #table_name, #name, #type_name,
                     )
                 {

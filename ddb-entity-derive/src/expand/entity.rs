@@ -15,8 +15,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     // The table and its indexes by their checked aliases (see checks.rs).
     let table = checks::table_alias();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
-    let primary = quote!(::ddb_entity::Primary<#table>);
-    let result = quote!(::ddb_entity::Result);
+    let primary = quote!(__ddb::Primary<#table>);
+    let result = quote!(__ddb::Result);
 
     // Whole primary key and primary partition.
     let key_params = keys::params(model.primary());
@@ -40,7 +40,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         }
         None => quote! {
             #fill_pk
-            ::ddb_entity::Partition::new(#pk_buf.finish_partition()?)
+            __ddb::Partition::new(#pk_buf.finish_partition()?)
         },
     };
     // A table without a sort key: the key is the partition key alone.
@@ -49,14 +49,14 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             let fill_sk = keys::fill(model, &sk_buf, sk, AtShard::Compute);
             (
                 quote! {{
-                    let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+                    let mut #sk_buf = __p::KeyWriter::new(#name);
                     #fill_sk
                     #sk_buf.finish_sort()?
                 }},
                 format!(" / `{}`", sk.source),
             )
         }
-        None => (quote!(::std::string::String::new()), String::new()),
+        None => (quote!(__p::String::new()), String::new()),
     };
     let key_doc = format!(
         "The primary key of the `{ident}` with these key fields: `{pk_source}`{sk_source}."
@@ -98,7 +98,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let self_args = key_params.iter().map(|hole| self_arg(model, hole));
     let index_schemas = model.indexes.iter().map(|index| {
         let path = checks::index_alias(index);
-        quote!(<#path as ::ddb_entity::Index>::SCHEMA)
+        quote!(<#path as __ddb::Index>::SCHEMA)
     });
     let entries = model.indexes.iter().map(|index| index_entry(model, index));
     let entry_count = model.indexes.len();
@@ -109,11 +109,11 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let version = model.version().map(|field| {
         let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
         quote! {
-            const VERSION_ATTRIBUTE: ::core::option::Option<&'static ::core::primitive::str> =
-                ::core::option::Option::Some(#attribute);
+            const VERSION_ATTRIBUTE: ::core::option::Option<&'static __p::str> =
+                __p::Some(#attribute);
 
-            fn version(&self) -> ::core::primitive::u64 {
-                <#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)
+            fn version(&self) -> __p::u64 {
+                <#ty as __p::VersionNumber>::to_u64(self.#field)
             }
         }
     });
@@ -131,14 +131,14 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         (quote!(#where_clause), quote!(#where_clause))
     } else {
         let storable = quote! {
-            Self: ::ddb_entity::__private::serde::Serialize
-                + ::ddb_entity::__private::serde::de::DeserializeOwned
+            Self: __p::serde::Serialize
+                + __p::serde::de::DeserializeOwned
                 + ::core::marker::Send
                 + ::core::marker::Sync
                 + 'static
         };
         (
-            checks::where_clause(model, &[quote!(Self: ::ddb_entity::Entity)]),
+            checks::where_clause(model, &[quote!(Self: __ddb::Entity)]),
             checks::where_clause(model, &[storable]),
         )
     };
@@ -146,12 +146,17 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let versioned = model.version().map(|_| {
         quote! {
             #[automatically_derived]
-            impl #impl_generics ::ddb_entity::Versioned for #ident #ty_generics #entity_where {}
+            impl #impl_generics __ddb::Versioned for #ident #ty_generics #entity_where {}
         }
     });
 
     quote! {
         const _: () = {
+        // Short paths for the runtime: its public API and what generated
+        // code calls (`__private`). Only `__`-prefixed names: a user's type
+        // named in a template resolves here as in the user's module.
+        use ::ddb_entity as __ddb;
+        use ::ddb_entity::__private as __p;
         #checks
         #delimiter_checks
         #ordered_sort_holes
@@ -159,15 +164,15 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #inherent_where {
             #[doc = #key_doc]
-            #vis fn key(#key_param_list) -> #result<::ddb_entity::Key<Self>> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+            #vis fn key(#key_param_list) -> #result<__ddb::Key<Self>> {
+                let mut #pk_buf = __p::KeyWriter::new(#name);
                 #fill_pk
-                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sort)
+                __ddb::Key::new(#pk_buf.finish_partition()?, #sort)
             }
 
             #[doc = #partition_doc]
-            #vis fn partition(#pk_param_list) -> #result<::ddb_entity::Partition<#primary>> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+            #vis fn partition(#pk_param_list) -> #result<__ddb::Partition<#primary>> {
+                let mut #pk_buf = __p::KeyWriter::new(#name);
                 #partition_value
             }
 
@@ -186,27 +191,27 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #(#index_items)*
 
         #[automatically_derived]
-        impl #impl_generics ::ddb_entity::Entity for #ident #ty_generics #entity_where {
+        impl #impl_generics __ddb::Entity for #ident #ty_generics #entity_where {
             type Table = #table;
-            const RUST_NAME: &'static ::core::primitive::str = #name;
-            const TYPE_TAG: &'static ::core::primitive::str = #type_name;
-            const INDEXES: &'static [::ddb_entity::IndexSchema] = &[#(#index_schemas),*];
+            const RUST_NAME: &'static __p::str = #name;
+            const TYPE_TAG: &'static __p::str = #type_name;
+            const INDEXES: &'static [__ddb::IndexSchema] = &[#(#index_schemas),*];
             #layout
 
-            fn primary_key(&self) -> #result<::ddb_entity::Key<Self>> {
+            fn primary_key(&self) -> #result<__ddb::Key<Self>> {
                 Self::key(#(#self_args),*)
             }
 
-            fn index_entries(&self) -> #result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+            fn index_entries(&self) -> #result<__p::Vec<__ddb::IndexEntry>> {
                 #[allow(unused_mut)]
-                let mut entries = ::std::vec::Vec::with_capacity(#entry_count);
+                let mut entries = __p::Vec::with_capacity(#entry_count);
                 #(#entries)*
-                ::core::result::Result::Ok(entries)
+                __p::Ok(entries)
             }
         }
 
         #[automatically_derived]
-        impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
+        impl #impl_generics __p::EntityHooks for #ident #ty_generics #entity_where {
             #key_field_consts
 
             #key_matching
@@ -221,16 +226,16 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             // index that reuses them; not every index needs every one.
             #[allow(unused_variables)]
             fn index_changes(
-                key: &::ddb_entity::Key<Self>,
-                changes: &::ddb_entity::__private::Changes,
-            ) -> #result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
+                key: &__ddb::Key<Self>,
+                changes: &__p::Changes,
+            ) -> #result<__p::Vec<__p::IndexChange>> {
                 #index_changes
             }
 
             #[allow(unused_variables)]
             fn key_fields(
-                key: &::ddb_entity::Key<Self>,
-            ) -> #result<::std::vec::Vec<(&'static ::core::primitive::str, ::ddb_entity::sdk::types::AttributeValue)>> {
+                key: &__ddb::Key<Self>,
+            ) -> #result<__p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>> {
                 #key_fields
             }
         }
@@ -322,15 +327,15 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
                 ),
                 quote! {
                     #fill
-                    ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
+                    __ddb::Partition::new(#buf.finish_index_partition::<#path>()?)
                 },
             )
         }
     };
     let partition = quote! {
         #[doc = #doc]
-        #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
-            let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
+        #vis fn #partition_fn(#param_list) -> __ddb::Result<__ddb::Partition<#path>> {
+            let mut #buf = __p::KeyWriter::new(#entity_name);
             #body
         }
     };
@@ -362,7 +367,7 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         }
     };
     let key = keys::index_key(model, index, arg, |input| shard_arg(model, input));
-    let build = quote!(::core::option::Option::Some(#key));
+    let build = quote!(__p::Some(#key));
     let sparse: Vec<&Hole<'_>> = index
         .holes()
         .into_iter()
@@ -375,8 +380,8 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         let values = sparse.iter().map(|hole| self_value(hole));
         quote! {
             match (#(#values,)*) {
-                (#(::core::option::Option::Some(#fields),)*) => #build,
-                _ => ::core::option::Option::None,
+                (#(__p::Some(#fields),)*) => #build,
+                _ => __p::None,
             }
         }
     };
@@ -385,14 +390,14 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         Some(when) => {
             let member = call_on_self(when);
             quote! {
-                if #member { #key } else { ::core::option::Option::None }
+                if #member { #key } else { __p::None }
             }
         }
         None => key,
     };
     quote! {
-        entries.push(::ddb_entity::IndexEntry {
-            index: <#path as ::ddb_entity::Index>::SCHEMA,
+        entries.push(__ddb::IndexEntry {
+            index: <#path as __ddb::Index>::SCHEMA,
             key: #key,
         });
     }
@@ -406,55 +411,55 @@ fn timestamps(model: &Entity<'_>) -> TokenStream {
     let name = model.ident.to_string();
     let value = |ty: &syn::Type| {
         quote! {
-            ::ddb_entity::__private::timestamp::<#ty>(#name, now)?
+            __p::timestamp::<#ty>(#name, now)?
         }
     };
     let stamp_updated = model.updated_at().map(|field| {
         let (ty, attribute) = (field.ty, &field.attribute);
         let value = value(ty);
-        quote!(item.insert(::std::string::String::from(#attribute), #value);)
+        quote!(item.insert(__p::String::from(#attribute), #value);)
     });
     let stamp_created = model.created_at().map(|field| {
         let (ty, attribute, field) = (field.ty, &field.attribute, field.ident);
         let value = value(ty);
         quote! {
-            if ::ddb_entity::Timestamp::is_unset(&self.#field) {
-                item.insert(::std::string::String::from(#attribute), #value);
+            if __ddb::Timestamp::is_unset(&self.#field) {
+                item.insert(__p::String::from(#attribute), #value);
             }
         }
     });
     let created_at = match model.created_at() {
         Some(crate::ast::Field { ty, attribute, .. }) => {
             let value = value(ty);
-            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
+            quote!(__p::Ok(__p::Some((#attribute, #value))))
         }
-        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
+        None => quote!(__p::Ok(__p::None)),
     };
     let updated_at = match model.updated_at() {
         Some(crate::ast::Field { ty, attribute, .. }) => {
             let value = value(ty);
-            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
+            quote!(__p::Ok(__p::Some((#attribute, #value))))
         }
-        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
+        None => quote!(__p::Ok(__p::None)),
     };
     quote! {
         fn stamp(
             &self,
-            item: &mut ::ddb_entity::Item,
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<()> {
+            item: &mut __ddb::Item,
+            now: __p::SystemTime,
+        ) -> __ddb::Result<()> {
             #stamp_updated
             #stamp_created
-            ::core::result::Result::Ok(())
+            __p::Ok(())
         }
 
         #[allow(unused_variables)]
         fn updated_at(
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<
+            now: __p::SystemTime,
+        ) -> __ddb::Result<
             ::core::option::Option<(
-                &'static ::core::primitive::str,
-                ::ddb_entity::sdk::types::AttributeValue,
+                &'static __p::str,
+                __ddb::sdk::types::AttributeValue,
             )>,
         > {
             #updated_at
@@ -462,11 +467,11 @@ fn timestamps(model: &Entity<'_>) -> TokenStream {
 
         #[allow(unused_variables)]
         fn created_at(
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<
+            now: __p::SystemTime,
+        ) -> __ddb::Result<
             ::core::option::Option<(
-                &'static ::core::primitive::str,
-                ::ddb_entity::sdk::types::AttributeValue,
+                &'static __p::str,
+                __ddb::sdk::types::AttributeValue,
             )>,
         > {
             #created_at

@@ -21,7 +21,7 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
     let allow_hot = model.attrs.allow_hot.as_ref().map(syn::LitStr::value);
     let primary = key(
         model,
-        quote!(::core::option::Option::None),
+        quote!(__p::None),
         model.pk(),
         model.sk.as_ref(),
         false,
@@ -34,7 +34,7 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         let when = index.when.as_ref().map(call_text);
         key(
             model,
-            quote!(::core::option::Option::Some(<#path as ::ddb_entity::Index>::SCHEMA)),
+            quote!(__p::Some(<#path as __ddb::Index>::SCHEMA)),
             index.pk(),
             index.sk.as_ref(),
             sparse,
@@ -47,7 +47,7 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         let attribute = &field.attribute;
         let type_name = ast::type_string(field.ty);
         let optional = field.option_inner.is_some();
-        quote!(::ddb_entity::layout::FieldLayout::new(#name, #attribute, #type_name, #optional))
+        quote!(__ddb::layout::FieldLayout::new(#name, #attribute, #type_name, #optional))
     });
     let flattened = model
         .fields
@@ -55,8 +55,8 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         .flatten()
         .any(|field| field.serde.flatten && !field.serde.skipped);
     quote! {
-        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout =
-            &::ddb_entity::layout::EntityLayout::new(
+        const LAYOUT: &'static __ddb::layout::EntityLayout =
+            &__ddb::layout::EntityLayout::new(
                 #name,
                 #type_tag,
                 &[#primary, #(#indexes),*],
@@ -75,7 +75,7 @@ pub(super) fn global_index_checks(model: &Entity<'_>) -> TokenStream {
         quote_spanned_at(
             syn::spanned::Spanned::span(&index.path),
             quote! {
-                const _: () = ::ddb_entity::__private::assert_global_index::<#path>();
+                const _: () = __p::assert_global_index::<#path>();
             },
         )
     });
@@ -107,14 +107,14 @@ fn key(
     let when = option(when.map(|when| quote!(#when)));
     let allow_hot = option(allow_hot.map(|reason| quote!(#reason)));
     quote! {
-        ::ddb_entity::layout::KeyLayout::new(#index, #partition, #sort, #sparse, #when, #allow_hot)
+        __ddb::layout::KeyLayout::new(#index, #partition, #sort, #sparse, #when, #allow_hot)
     }
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
+        Some(value) => quote!(__p::Some(#value)),
+        None => quote!(__p::None),
     }
 }
 
@@ -123,10 +123,10 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
     let raw = template.raw;
     let segments = template.segments.iter().map(|segment| {
         let pieces = segment.iter().map(|part| match part {
-            Part::Literal(text) => quote!(::ddb_entity::layout::Piece::Literal(#text)),
+            Part::Literal(text) => quote!(__ddb::layout::Piece::Literal(#text)),
             Part::Shard(shard) => {
                 let spec = keys::shard_spec(shard);
-                quote!(::ddb_entity::layout::Piece::Shard(#spec))
+                quote!(__ddb::layout::Piece::Shard(#spec))
             }
             Part::Hole(hole) => {
                 let field = &hole.name;
@@ -137,32 +137,32 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
                         // Checked at the template: 1 to 39.
                         let digits = width as u8;
                         (
-                            quote!(::core::option::Option::Some(#digits)),
-                            quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                            quote!(__p::Some(#digits)),
+                            quote!(__p::Padded<#width, #ty>),
                         )
                     }
                     None if hole.partition => (
-                        quote!(::core::option::Option::None),
-                        quote!(::ddb_entity::__private::PartitionPart<#ty>),
+                        quote!(__p::None),
+                        quote!(__p::PartitionPart<#ty>),
                     ),
-                    None => (quote!(::core::option::Option::None), quote!(#ty)),
+                    None => (quote!(__p::None), quote!(#ty)),
                 };
                 let optional = hole.optional();
                 let computed = hole.computed().is_some();
                 // A raw key attribute is any string, stored as it is.
                 let (fixed_len, cardinality) = if hole.raw {
                     (
-                        quote!(::core::option::Option::None),
-                        quote!(::ddb_entity::key::Cardinality::Unbounded),
+                        quote!(__p::None),
+                        quote!(__ddb::key::Cardinality::Unbounded),
                     )
                 } else {
                     (
-                        quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN),
-                        quote!(<#part as ::ddb_entity::__private::KeyPart>::CARDINALITY),
+                        quote!(<#part as __p::KeyPart>::FIXED_LEN),
+                        quote!(<#part as __p::KeyPart>::CARDINALITY),
                     )
                 };
                 quote! {
-                    ::ddb_entity::layout::Piece::Hole(::ddb_entity::layout::HoleLayout::new(
+                    __ddb::layout::Piece::Hole(__ddb::layout::HoleLayout::new(
                         #field,
                         #type_name,
                         #width,
@@ -176,7 +176,7 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
         });
         quote!(&[#(#pieces),*])
     });
-    quote!(::ddb_entity::layout::TemplateLayout::new(#source, #raw, &[#(#segments),*]))
+    quote!(__ddb::layout::TemplateLayout::new(#source, #raw, &[#(#segments),*]))
 }
 
 /// `Ticket::is_open(status)`, as written.

@@ -21,7 +21,7 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
     // sort value is ignored (there is none).
     let sort = if model.sk.is_some() {
         quote! {
-            let ::core::option::Option::Some(__sort) = __sort else {
+            let __p::Some(__sort) = __sort else {
                 return false;
             };
         }
@@ -30,9 +30,9 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
     };
     quote! {
         fn key_matches(
-            __partition: &::core::primitive::str,
-            __sort: ::core::option::Option<&::core::primitive::str>,
-        ) -> ::core::primitive::bool {
+            __partition: &__p::str,
+            __sort: ::core::option::Option<&__p::str>,
+        ) -> __p::bool {
             #sort
             Self::__read_key(__partition, __sort).is_ok()
         }
@@ -66,7 +66,7 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
             .replace('}', "}}");
             quote_spanned! {hole.span=>
                 const _: () = ::core::assert!(
-                    <#ty as ::ddb_entity::key::KeyPart>::ORDERED,
+                    <#ty as __ddb::key::KeyPart>::ORDERED,
                     #message
                 );
             }

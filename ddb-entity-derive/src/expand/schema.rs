@@ -36,7 +36,7 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         // The conversion into the entity is from the newest earlier shape.
         let newest = shapes.last().unwrap_or(shape);
         let last = quote_spanned! {newest.span()=>
-            ::core::result::Result::Ok(::core::convert::From::from(value))
+            __p::Ok(::core::convert::From::from(value))
         };
         quote! {
             #version => {
@@ -47,18 +47,18 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         }
     });
     quote! {
-        const SCHEMA_VERSION: ::core::option::Option<::core::primitive::u64> =
-            ::core::option::Option::Some(#current);
+        const SCHEMA_VERSION: ::core::option::Option<__p::u64> =
+            __p::Some(#current);
 
         fn decode_body(
-            version: ::core::primitive::u64,
-            body: ::ddb_entity::__private::StoredBody,
-        ) -> ::core::result::Result<Self, ::ddb_entity::codec::DecodeError> {
+            version: __p::u64,
+            body: __p::StoredBody,
+        ) -> ::core::result::Result<Self, __ddb::codec::DecodeError> {
             match version {
                 #current => body.decode(),
                 #(#arms)*
-                other => ::core::result::Result::Err(
-                    ::ddb_entity::__private::unknown_schema_version(#name, other, #oldest, #current),
+                other => __p::Err(
+                    __p::unknown_schema_version(#name, other, #oldest, #current),
                 ),
             }
         }

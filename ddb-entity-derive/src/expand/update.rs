@@ -27,9 +27,9 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
     quote! {
         #decode
         #[allow(unused_mut)]
-        let mut out = ::std::vec::Vec::new();
+        let mut out = __p::Vec::new();
         #(#per_index)*
-        ::core::result::Result::Ok(out)
+        __p::Ok(out)
     }
 }
 
@@ -90,7 +90,7 @@ pub(super) fn key_reader(model: &Entity<'_>) -> TokenStream {
             let decoded = format_ident!("__decoded_{}", name::unraw(hole.field()));
             let ty = key_type(model, hole);
             return quote! {
-                let #decoded: #ty = ::core::convert::From::from(::std::string::String::from(#value));
+                let #decoded: #ty = ::core::convert::From::from(__p::String::from(#value));
             };
         }
         let steps = template
@@ -98,7 +98,7 @@ pub(super) fn key_reader(model: &Entity<'_>) -> TokenStream {
             .iter()
             .map(|segment| read_segment(model, segment));
         quote! {
-            let mut reader = ::ddb_entity::key::KeyReader::new(#value);
+            let mut reader = __ddb::key::KeyReader::new(#value);
             #(#steps)*
             reader.finish()?;
         }
@@ -113,12 +113,12 @@ pub(super) fn key_reader(model: &Entity<'_>) -> TokenStream {
     quote! {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
-            __partition: &::core::primitive::str,
-            __sort: &::core::primitive::str,
-        ) -> ::core::result::Result<(#(#types,)*), ::ddb_entity::key::KeyError> {
+            __partition: &__p::str,
+            __sort: &__p::str,
+        ) -> ::core::result::Result<(#(#types,)*), __ddb::key::KeyError> {
             #pk
             #sk
-            ::core::result::Result::Ok((#(#decoded,)*))
+            __p::Ok((#(#decoded,)*))
         }
     }
 }
@@ -154,11 +154,11 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
         let ty = key_type(model, hole);
         match hole.width {
             Some(width) => (
-                quote!(::ddb_entity::__private::Padded<#width, #ty>),
+                quote!(__p::Padded<#width, #ty>),
                 quote!(.0),
             ),
             None if hole.partition => (
-                quote!(::ddb_entity::__private::PartitionPart<#ty>),
+                quote!(__p::PartitionPart<#ty>),
                 quote!(.0),
             ),
             None => (quote!(#ty), quote!()),
@@ -169,7 +169,7 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
         [Part::Literal(text)] => quote!(reader.literal(#text)?;),
         // The shard is computed from fields read elsewhere in the key.
         [Part::Shard(_)] => {
-            quote!(let _: ::ddb_entity::shard::ShardComponent = reader.part()?;)
+            quote!(let _: __ddb::shard::ShardComponent = reader.part()?;)
         }
         [Part::Hole(hole)] => {
             let (name, (read, unwrap)) = (decoded(hole), typed(hole));
@@ -232,7 +232,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .into_iter()
         .filter(|name| !primary.contains(name))
         .collect();
-    let schema = quote!(<#path as ::ddb_entity::Index>::SCHEMA);
+    let schema = quote!(<#path as __ddb::Index>::SCHEMA);
     // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
     let input = |name: &str| -> TokenStream {
         if primary.contains(&name.to_owned()) {
@@ -253,7 +253,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         let ty = field.ty;
         let binding = format_ident!("__field_{}", name);
         let missing = quote! {
-            return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+            return __p::Err(__p::missing_key_field(
                 #entity,
                 #schema.name,
                 #name,
@@ -262,17 +262,17 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         if field.option_inner.is_some() {
             let none = format_ident!("__none_{}", name);
             quote! {
-                let #none: #ty = ::core::option::Option::None;
+                let #none: #ty = __p::None;
                 let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    ::ddb_entity::__private::Lookup::Removed => &#none,
+                    __p::Lookup::Set(value) => value,
+                    __p::Lookup::Removed => &#none,
                     _ => #missing,
                 };
             }
         } else {
             quote! {
                 let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
+                    __p::Lookup::Set(value) => value,
                     _ => #missing,
                 };
             }
@@ -345,8 +345,8 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         }
     };
     let key = keys::index_key(model, index, arg, shard_arg);
-    let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
-    let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));
+    let set = quote!(__p::IndexChange::Set(#schema, #key));
+    let remove = quote!(__p::IndexChange::Remove(#schema));
     let sparse: Vec<_> = holes
         .iter()
         .filter(|hole| hole.optional())
@@ -357,7 +357,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     } else {
         quote! {
             match (#(#sparse,)*) {
-                (#(::core::option::Option::Some(#sparse),)*) => #set,
+                (#(__p::Some(#sparse),)*) => #set,
                 _ => #remove,
             }
         }
@@ -403,7 +403,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .map(|name| {
             quote! {
                 else if changes.creates() {
-                    return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                    return __p::Err(__p::missing_key_field(
                         #entity,
                         #schema.name,
                         #name,
@@ -445,8 +445,8 @@ pub(super) fn key_field_consts(model: &Entity<'_>) -> TokenStream {
         .filter(|field| field.role == crate::ast::Role::KeyOnly)
         .map(|field| &field.attribute);
     quote! {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#all),*];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#key_only),*];
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[#(#all),*];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[#(#key_only),*];
     }
 }
 
@@ -473,7 +473,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
         let field = hole.field();
         let attribute = key_field_attribute(model, hole);
         quote! {
-            fields.push((#attribute, ::ddb_entity::__private::key_field_value(#entity, #field)?));
+            fields.push((#attribute, __p::key_field_value(#entity, #field)?));
         }
     });
     let count = holes.len();
@@ -485,8 +485,8 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     quote! {
         #decode
         #[allow(unused_mut)]
-        let mut fields = ::std::vec::Vec::with_capacity(#count);
+        let mut fields = __p::Vec::with_capacity(#count);
         #(#inserts)*
-        ::core::result::Result::Ok(fields)
+        __p::Ok(fields)
     }
 }
