@@ -1,28 +1,16 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
     #[allow(non_camel_case_types)]
     type __Key_customer_id = <[(); {
         __p::assert_key_part::<u64>();
         0
-    }] as __KeyType<u64>>::Checked;
+    }] as __p::KeyType<u64>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_placed = <[(); {
         __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_order_id_6 = <[(); {
         if 6usize > <u32 as __p::PaddedInt>::MAX_DIGITS {
@@ -31,19 +19,19 @@ const _: () = {
             );
         }
         0
-    }] as __KeyType<u32>>::Checked;
+    }] as __p::KeyType<u32>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_open_since = <[(); {
         __p::assert_key_part::<u32>();
         0
-    }] as __KeyType<u32>>::Checked;
+    }] as __p::KeyType<u32>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
     type __Table = <[(); {
         __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
@@ -54,7 +42,7 @@ const _: () = {
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
@@ -302,121 +290,64 @@ const _: () = {
             "Order",
             "order",
             &[
-                __ddb::layout::KeyLayout::new(
-                    __p::None,
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "CUST#{customer_id}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("CUST")],
+                            &[__p::layout::lit("CUST")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "customer_id",
-                                        "u64",
-                                        __p::None,
-                                        <__p::PartitionPart<
-                                            __Key_customer_id,
-                                        > as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_customer_id,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_customer_id>,
+                                >("customer_id", "u64", __p::None, false, false),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "ORDER#{placed}#{order_id:6}",
                             false,
                             &[
-                                &[__ddb::layout::Piece::Literal("ORDER")],
+                                &[__p::layout::lit("ORDER")],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "placed",
-                                            "String",
-                                            __p::None,
-                                            <__Key_placed as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_placed as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_placed,
+                                    >("placed", "String", __p::None, false, false),
                                 ],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "order_id",
-                                            "u32",
-                                            __p::Some(6u8),
-                                            <__p::Padded<
-                                                6usize,
-                                                __Key_order_id_6,
-                                            > as __p::KeyPart>::FIXED_LEN,
-                                            <__p::Padded<
-                                                6usize,
-                                                __Key_order_id_6,
-                                            > as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __p::Padded<6usize, __Key_order_id_6>,
+                                    >("order_id", "u32", __p::Some(6u8), false, false),
                                 ],
                             ],
                         ),
                     ),
-                    false,
-                    __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_gsi1 as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "OPEN#{open_since}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("OPEN")],
+                            &[__p::layout::lit("OPEN")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "open_since",
-                                        "u32",
-                                        __p::None,
-                                        <__p::PartitionPart<
-                                            __Key_open_since,
-                                        > as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_open_since,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        true,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_open_since>,
+                                >("open_since", "u32", __p::None, true, false),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "CUST#{customer_id}",
                             false,
                             &[
-                                &[__ddb::layout::Piece::Literal("CUST")],
+                                &[__p::layout::lit("CUST")],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "customer_id",
-                                            "u64",
-                                            __p::None,
-                                            <__Key_customer_id as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_customer_id as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_customer_id,
+                                    >("customer_id", "u64", __p::None, false, false),
                                 ],
                             ],
                         ),
@@ -427,30 +358,20 @@ const _: () = {
                 ),
             ],
             &[
-                __ddb::layout::FieldLayout::new(
-                    "customer_id",
-                    "customer_id",
-                    "u64",
-                    false,
-                ),
-                __ddb::layout::FieldLayout::new("order_id", "order_id", "u32", false),
-                __ddb::layout::FieldLayout::new("placed", "placed", "String", false),
-                __ddb::layout::FieldLayout::new(
-                    "open_since",
-                    "open_since",
-                    "Option<u32>",
-                    true,
-                ),
-                __ddb::layout::FieldLayout::new("version", "version", "u64", false),
-                __ddb::layout::FieldLayout::new("updated", "updated", "u64", false),
+                __p::layout::field("customer_id", "customer_id", "u64", false),
+                __p::layout::field("order_id", "order_id", "u32", false),
+                __p::layout::field("placed", "placed", "String", false),
+                __p::layout::field("open_since", "open_since", "Option<u32>", true),
+                __p::layout::field("version", "version", "u64", false),
+                __p::layout::field("updated", "updated", "u64", false),
             ],
             false,
         );
         fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
             Self::key(
-                __checked::<__Key_customer_id>(&self.customer_id),
-                __checked::<__Key_placed>(&self.placed),
-                *__checked::<__Key_order_id_6>(&self.order_id),
+                __p::checked::<__Key_customer_id>(&self.customer_id),
+                __p::checked::<__Key_placed>(&self.placed),
+                *__p::checked::<__Key_order_id_6>(&self.order_id),
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
@@ -463,13 +384,13 @@ const _: () = {
                         (__p::Some(open_since),) => {
                             __p::Some(__ddb::IndexKey {
                                 partition: Self::gsi1_partition(
-                                        __checked::<__Key_open_since>(open_since),
+                                        __p::checked::<__Key_open_since>(open_since),
                                     )?
                                     .into_string(),
                                 sort: __p::Some(
                                     (Self::gsi1_sk()
                                         .customer_id(
-                                            __checked::<__Key_customer_id>(&self.customer_id),
+                                            __p::checked::<__Key_customer_id>(&self.customer_id),
                                         ))
                                         .into_value()?,
                                 ),
@@ -495,50 +416,20 @@ const _: () = {
         ];
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             let __p::Some(__sort) = __sort else {
                 return false;
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const VERSION_ATTRIBUTE: ::core::option::Option<&'static __p::str> = __p::Some(
-            "version",
-        );
+        const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> = __p::Some("version");
         fn version(&self) -> __p::u64 {
             <u64 as __p::VersionNumber>::to_u64(self.version)
         }
-        fn stamp(
-            &self,
-            item: &mut __ddb::Item,
-            now: __p::SystemTime,
-        ) -> __ddb::Result<()> {
-            item.insert(
-                __p::String::from("updated"),
-                __p::timestamp::<u64>("Order", now)?,
-            );
-            __p::Ok(())
-        }
-        #[allow(unused_variables)]
-        fn updated_at(
-            now: __p::SystemTime,
-        ) -> __ddb::Result<
-            ::core::option::Option<
-                (&'static __p::str, __ddb::sdk::types::AttributeValue),
-            >,
-        > {
-            __p::Ok(__p::Some(("updated", __p::timestamp::<u64>("Order", now)?)))
-        }
-        #[allow(unused_variables)]
-        fn created_at(
-            now: __p::SystemTime,
-        ) -> __ddb::Result<
-            ::core::option::Option<
-                (&'static __p::str, __ddb::sdk::types::AttributeValue),
-            >,
-        > {
-            __p::Ok(__p::None)
-        }
+        const UPDATED_AT: __p::Option<__p::Stamp> = __p::Some(
+            __p::Stamp::of::<u64>("Order", "updated"),
+        );
         #[allow(unused_variables)]
         fn index_changes(
             key: &__ddb::Key<Self>,
@@ -570,7 +461,7 @@ const _: () = {
                         );
                     }
                 };
-                let open_since: ::core::option::Option<&__Key_open_since> = __field_open_since
+                let open_since: __p::Option<&__Key_open_since> = __field_open_since
                     .as_ref();
                 out.push(
                     match (open_since,) {
@@ -598,9 +489,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<
-            __p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>,
-        > {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
             let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
                 key.partition(),
                 key.sort(),

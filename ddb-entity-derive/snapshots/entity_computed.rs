@@ -1,40 +1,28 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
     #[allow(non_camel_case_types)]
     type __Key_id = <[(); {
         __p::assert_key_part::<u64>();
         0
-    }] as __KeyType<u64>>::Checked;
+    }] as __p::KeyType<u64>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_day = <[(); {
         __p::assert_key_part::<NaiveDate>();
         0
-    }] as __KeyType<NaiveDate>>::Checked;
+    }] as __p::KeyType<NaiveDate>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_priority = <[(); {
         __p::assert_key_part::<u8>();
         0
-    }] as __KeyType<u8>>::Checked;
+    }] as __p::KeyType<u8>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
     type __Table = <[(); {
         __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
@@ -45,7 +33,7 @@ const _: () = {
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
@@ -61,7 +49,7 @@ const _: () = {
     type __Index_gsi2 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi2, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi2>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi2>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi2 = Gsi2;
@@ -268,80 +256,51 @@ const _: () = {
             "Ticket",
             "ticket",
             &[
-                __ddb::layout::KeyLayout::new(
-                    __p::None,
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "TICKET#{id}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("TICKET")],
+                            &[__p::layout::lit("TICKET")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "id",
-                                        "u64",
-                                        __p::None,
-                                        <__p::PartitionPart<__Key_id> as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<__Key_id> as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_id>,
+                                >("id", "u64", __p::None, false, false),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "TICKET",
                             false,
-                            &[&[__ddb::layout::Piece::Literal("TICKET")]],
+                            &[&[__p::layout::lit("TICKET")]],
                         ),
                     ),
-                    false,
-                    __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_gsi1 as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "DAY#{day}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("DAY")],
+                            &[__p::layout::lit("DAY")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "day",
-                                        "NaiveDate",
-                                        __p::None,
-                                        <__p::PartitionPart<__Key_day> as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_day,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        true,
-                                        true,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_day>,
+                                >("day", "NaiveDate", __p::None, true, true),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "{id}",
                             false,
                             &[
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "id",
-                                            "u64",
-                                            __p::None,
-                                            <__Key_id as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_id as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_id,
+                                    >("id", "u64", __p::None, false, false),
                                 ],
                             ],
                         ),
@@ -350,30 +309,18 @@ const _: () = {
                     __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_gsi2 as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
-                        "OPEN",
-                        false,
-                        &[&[__ddb::layout::Piece::Literal("OPEN")]],
-                    ),
+                __p::layout::index(
+                    <__Index_gsi2 as __ddb::Index>::SCHEMA,
+                    __p::layout::template("OPEN", false, &[&[__p::layout::lit("OPEN")]]),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "{priority}",
                             false,
                             &[
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "priority",
-                                            "u8",
-                                            __p::None,
-                                            <__Key_priority as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_priority as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_priority,
+                                    >("priority", "u8", __p::None, false, false),
                                 ],
                             ],
                         ),
@@ -384,20 +331,15 @@ const _: () = {
                 ),
             ],
             &[
-                __ddb::layout::FieldLayout::new("id", "id", "u64", false),
-                __ddb::layout::FieldLayout::new("status", "status", "Status", false),
-                __ddb::layout::FieldLayout::new("priority", "priority", "u8", false),
-                __ddb::layout::FieldLayout::new(
-                    "opened",
-                    "opened",
-                    "Option<DateTime<Utc>>",
-                    true,
-                ),
+                __p::layout::field("id", "id", "u64", false),
+                __p::layout::field("status", "status", "Status", false),
+                __p::layout::field("priority", "priority", "u8", false),
+                __p::layout::field("opened", "opened", "Option<DateTime<Utc>>", true),
             ],
             false,
         );
         fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
-            Self::key(__checked::<__Key_id>(&self.id))
+            Self::key(__p::checked::<__Key_id>(&self.id))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
             #[allow(unused_mut)]
@@ -409,11 +351,11 @@ const _: () = {
                         (__p::Some(day),) => {
                             __p::Some(__ddb::IndexKey {
                                 partition: Self::gsi1_partition(
-                                        __checked::<__Key_day>(day),
+                                        __p::checked::<__Key_day>(day),
                                     )?
                                     .into_string(),
                                 sort: __p::Some(
-                                    (Self::gsi1_sk().id(__checked::<__Key_id>(&self.id)))
+                                    (Self::gsi1_sk().id(__p::checked::<__Key_id>(&self.id)))
                                         .into_value()?,
                                 ),
                             })
@@ -429,7 +371,7 @@ const _: () = {
                             partition: Self::gsi2_partition()?.into_string(),
                             sort: __p::Some(
                                 (Self::gsi2_sk()
-                                    .priority(__checked::<__Key_priority>(&self.priority)))
+                                    .priority(__p::checked::<__Key_priority>(&self.priority)))
                                     .into_value()?,
                             ),
                         })
@@ -446,7 +388,7 @@ const _: () = {
         const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["id"];
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             let __p::Some(__sort) = __sort else {
                 return false;
@@ -480,7 +422,7 @@ const _: () = {
                     }
                 };
                 let __computed_day = ddb_entity::key::date_of(__field_opened);
-                let day: ::core::option::Option<&__Key_day> = __computed_day.as_ref();
+                let day: __p::Option<&__Key_day> = __computed_day.as_ref();
                 out.push(
                     match (day,) {
                         (__p::Some(day),) => {
@@ -557,9 +499,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<
-            __p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>,
-        > {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
             let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
             let id = &__decoded_id;
             #[allow(unused_mut)]

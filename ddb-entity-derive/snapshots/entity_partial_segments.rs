@@ -1,50 +1,38 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
     #[allow(non_camel_case_types)]
     type __Key_repo = <[(); {
         __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_number = <[(); {
         __p::assert_key_part::<u32>();
         0
-    }] as __KeyType<u32>>::Checked;
+    }] as __p::KeyType<u32>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_comment = <[(); {
         __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_author = <[(); {
         __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_kind = <[(); {
         __p::assert_key_part::<Kind>();
         0
-    }] as __KeyType<Kind>>::Checked;
+    }] as __p::KeyType<Kind>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
     type __Table = <[(); {
         __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
@@ -55,7 +43,7 @@ const _: () = {
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
@@ -351,126 +339,69 @@ const _: () = {
             "Comment",
             "comment",
             &[
-                __ddb::layout::KeyLayout::new(
-                    __p::None,
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "REPO#{repo}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("REPO")],
+                            &[__p::layout::lit("REPO")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "repo",
-                                        "String",
-                                        __p::None,
-                                        <__p::PartitionPart<__Key_repo> as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_repo,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_repo>,
+                                >("repo", "String", __p::None, false, false),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "#ISSUE#{number}-{comment}",
                             false,
                             &[
                                 &[],
-                                &[__ddb::layout::Piece::Literal("ISSUE")],
+                                &[__p::layout::lit("ISSUE")],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "number",
-                                            "u32",
-                                            __p::None,
-                                            <__Key_number as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_number as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
-                                    __ddb::layout::Piece::Literal("-"),
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "comment",
-                                            "String",
-                                            __p::None,
-                                            <__Key_comment as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_comment as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_number,
+                                    >("number", "u32", __p::None, false, false),
+                                    __p::layout::lit("-"),
+                                    __p::layout::hole::<
+                                        __Key_comment,
+                                    >("comment", "String", __p::None, false, false),
                                 ],
                             ],
                         ),
                     ),
-                    false,
-                    __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_gsi1 as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "AUTHOR#{author}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("AUTHOR")],
+                            &[__p::layout::lit("AUTHOR")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "author",
-                                        "String",
-                                        __p::None,
-                                        <__p::PartitionPart<
-                                            __Key_author,
-                                        > as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_author,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_author>,
+                                >("author", "String", __p::None, false, false),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "{kind}REACT#{number}",
                             false,
                             &[
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "kind",
-                                            "Kind",
-                                            __p::None,
-                                            <__Key_kind as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_kind as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
-                                    __ddb::layout::Piece::Literal("REACT"),
+                                    __p::layout::hole::<
+                                        __Key_kind,
+                                    >("kind", "Kind", __p::None, false, false),
+                                    __p::layout::lit("REACT"),
                                 ],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "number",
-                                            "u32",
-                                            __p::None,
-                                            <__Key_number as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_number as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_number,
+                                    >("number", "u32", __p::None, false, false),
                                 ],
                             ],
                         ),
@@ -481,19 +412,19 @@ const _: () = {
                 ),
             ],
             &[
-                __ddb::layout::FieldLayout::new("repo", "repo", "String", false),
-                __ddb::layout::FieldLayout::new("number", "number", "u32", false),
-                __ddb::layout::FieldLayout::new("comment", "comment", "String", false),
-                __ddb::layout::FieldLayout::new("author", "author", "String", false),
-                __ddb::layout::FieldLayout::new("kind", "kind", "Kind", false),
+                __p::layout::field("repo", "repo", "String", false),
+                __p::layout::field("number", "number", "u32", false),
+                __p::layout::field("comment", "comment", "String", false),
+                __p::layout::field("author", "author", "String", false),
+                __p::layout::field("kind", "kind", "Kind", false),
             ],
             false,
         );
         fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
             Self::key(
-                __checked::<__Key_repo>(&self.repo),
-                __checked::<__Key_number>(&self.number),
-                __checked::<__Key_comment>(&self.comment),
+                __p::checked::<__Key_repo>(&self.repo),
+                __p::checked::<__Key_number>(&self.number),
+                __p::checked::<__Key_comment>(&self.comment),
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
@@ -504,13 +435,13 @@ const _: () = {
                     index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
                     key: __p::Some(__ddb::IndexKey {
                         partition: Self::gsi1_partition(
-                                __checked::<__Key_author>(&self.author),
+                                __p::checked::<__Key_author>(&self.author),
                             )?
                             .into_string(),
                         sort: __p::Some(
                             (Self::gsi1_sk()
-                                .kind(__checked::<__Key_kind>(&self.kind))
-                                .number(__checked::<__Key_number>(&self.number)))
+                                .kind(__p::checked::<__Key_kind>(&self.kind))
+                                .number(__p::checked::<__Key_number>(&self.number)))
                                 .into_value()?,
                         ),
                     }),
@@ -532,7 +463,7 @@ const _: () = {
         ];
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             let __p::Some(__sort) = __sort else {
                 return false;
@@ -605,9 +536,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<
-            __p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>,
-        > {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
             let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
                 key.partition(),
                 key.sort(),

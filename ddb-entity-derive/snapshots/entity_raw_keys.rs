@@ -1,37 +1,25 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
     #[allow(non_camel_case_types)]
     type __Key_session_token = <[(); {
         __p::assert_key_part::<String>();
         __p::assert_raw_key::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_username = <[(); {
         __p::assert_key_part::<String>();
         __p::assert_raw_key::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = Sessions;
     #[cfg(not(doc))]
     type __Table = <[(); {
         __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = Sessions;
     #[cfg(not(doc))]
@@ -42,7 +30,7 @@ const _: () = {
     type __Index_user_index = <[(); {
         __p::index_of_table::<__IndexNamed_user_index, __Table>();
         0
-    }] as __KeyType<__IndexNamed_user_index>>::Checked;
+    }] as __p::KeyType<__IndexNamed_user_index>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_user_index = UserIndex;
@@ -134,52 +122,21 @@ const _: () = {
             "Session",
             "SESSION",
             &[
-                __ddb::layout::KeyLayout::new(
-                    __p::None,
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "session_token",
                         true,
-                        &[
-                            &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "session_token",
-                                        "String",
-                                        __p::None,
-                                        __p::None,
-                                        __ddb::key::Cardinality::Unbounded,
-                                        false,
-                                        false,
-                                    ),
-                                ),
-                            ],
-                        ],
+                        &[&[__p::layout::raw_hole("session_token", "String", false)]],
                     ),
-                    __p::None,
-                    false,
                     __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_user_index as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_user_index as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "username",
                         true,
-                        &[
-                            &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "username",
-                                        "String",
-                                        __p::None,
-                                        __p::None,
-                                        __ddb::key::Cardinality::Unbounded,
-                                        false,
-                                        false,
-                                    ),
-                                ),
-                            ],
-                        ],
+                        &[&[__p::layout::raw_hole("username", "String", false)]],
                     ),
                     __p::None,
                     false,
@@ -188,19 +145,14 @@ const _: () = {
                 ),
             ],
             &[
-                __ddb::layout::FieldLayout::new(
-                    "session_token",
-                    "session_token",
-                    "String",
-                    false,
-                ),
-                __ddb::layout::FieldLayout::new("username", "username", "String", false),
-                __ddb::layout::FieldLayout::new("expires_at", "expires_at", "u64", false),
+                __p::layout::field("session_token", "session_token", "String", false),
+                __p::layout::field("username", "username", "String", false),
+                __p::layout::field("expires_at", "expires_at", "u64", false),
             ],
             false,
         );
         fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
-            Self::key(__checked::<__Key_session_token>(&self.session_token))
+            Self::key(__p::checked::<__Key_session_token>(&self.session_token))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
             #[allow(unused_mut)]
@@ -210,7 +162,7 @@ const _: () = {
                     index: <__Index_user_index as __ddb::Index>::SCHEMA,
                     key: __p::Some(__ddb::IndexKey {
                         partition: Self::user_index_partition(
-                                __checked::<__Key_username>(&self.username),
+                                __p::checked::<__Key_username>(&self.username),
                             )?
                             .into_string(),
                         sort: __p::None,
@@ -225,7 +177,7 @@ const _: () = {
         const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[];
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             let __sort = "";
             Self::__read_key(__partition, __sort).is_ok()
@@ -278,9 +230,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<
-            __p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>,
-        > {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
             let (__decoded_session_token,) = Self::__read_key(
                 key.partition(),
                 key.sort(),

@@ -1,45 +1,33 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
     #[allow(non_camel_case_types)]
     type __Key_day = <[(); {
         __p::assert_key_part::<u32>();
         0
-    }] as __KeyType<u32>>::Checked;
+    }] as __p::KeyType<u32>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_event_id = <[(); {
         __p::assert_key_part::<u64>();
         0
-    }] as __KeyType<u64>>::Checked;
+    }] as __p::KeyType<u64>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_status = <[(); {
         __p::assert_key_part::<Status>();
         0
-    }] as __KeyType<Status>>::Checked;
+    }] as __p::KeyType<Status>>::Checked;
     #[allow(non_camel_case_types)]
     type __Key_region = <[(); {
         __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
     type __Table = <[(); {
         __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
@@ -50,7 +38,7 @@ const _: () = {
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
     #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
@@ -267,109 +255,68 @@ const _: () = {
             "Event",
             "event",
             &[
-                __ddb::layout::KeyLayout::new(
-                    __p::None,
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "DAY#{day}#{shard(event_id) % 8}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("DAY")],
+                            &[__p::layout::lit("DAY")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "day",
-                                        "u32",
-                                        __p::None,
-                                        <__p::PartitionPart<__Key_day> as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_day,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_day>,
+                                >("day", "u32", __p::None, false, false),
                             ],
                             &[
-                                __ddb::layout::Piece::Shard(
+                                __p::layout::shard(
                                     __ddb::shard::ShardSpec::new(8u16, &["event_id"]),
                                 ),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "EVENT#{event_id}",
                             false,
                             &[
-                                &[__ddb::layout::Piece::Literal("EVENT")],
+                                &[__p::layout::lit("EVENT")],
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "event_id",
-                                            "u64",
-                                            __p::None,
-                                            <__Key_event_id as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_event_id as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_event_id,
+                                    >("event_id", "u64", __p::None, false, false),
                                 ],
                             ],
                         ),
                     ),
-                    false,
-                    __p::None,
                     __p::None,
                 ),
-                __ddb::layout::KeyLayout::new(
-                    __p::Some(<__Index_gsi1 as __ddb::Index>::SCHEMA),
-                    __ddb::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "STATUS#{status}#{shard(event_id, region) % 16}",
                         false,
                         &[
-                            &[__ddb::layout::Piece::Literal("STATUS")],
+                            &[__p::layout::lit("STATUS")],
                             &[
-                                __ddb::layout::Piece::Hole(
-                                    __ddb::layout::HoleLayout::new(
-                                        "status",
-                                        "Status",
-                                        __p::None,
-                                        <__p::PartitionPart<
-                                            __Key_status,
-                                        > as __p::KeyPart>::FIXED_LEN,
-                                        <__p::PartitionPart<
-                                            __Key_status,
-                                        > as __p::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_status>,
+                                >("status", "Status", __p::None, false, false),
                             ],
                             &[
-                                __ddb::layout::Piece::Shard(
+                                __p::layout::shard(
                                     __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
                                 ),
                             ],
                         ],
                     ),
                     __p::Some(
-                        __ddb::layout::TemplateLayout::new(
+                        __p::layout::template(
                             "{day}",
                             false,
                             &[
                                 &[
-                                    __ddb::layout::Piece::Hole(
-                                        __ddb::layout::HoleLayout::new(
-                                            "day",
-                                            "u32",
-                                            __p::None,
-                                            <__Key_day as __p::KeyPart>::FIXED_LEN,
-                                            <__Key_day as __p::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_day,
+                                    >("day", "u32", __p::None, false, false),
                                 ],
                             ],
                         ),
@@ -380,17 +327,17 @@ const _: () = {
                 ),
             ],
             &[
-                __ddb::layout::FieldLayout::new("day", "day", "u32", false),
-                __ddb::layout::FieldLayout::new("event_id", "event_id", "u64", false),
-                __ddb::layout::FieldLayout::new("status", "status", "Status", false),
-                __ddb::layout::FieldLayout::new("region", "region", "String", false),
+                __p::layout::field("day", "day", "u32", false),
+                __p::layout::field("event_id", "event_id", "u64", false),
+                __p::layout::field("status", "status", "Status", false),
+                __p::layout::field("region", "region", "String", false),
             ],
             false,
         );
         fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
             Self::key(
-                __checked::<__Key_day>(&self.day),
-                __checked::<__Key_event_id>(&self.event_id),
+                __p::checked::<__Key_day>(&self.day),
+                __p::checked::<__Key_event_id>(&self.event_id),
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
@@ -409,17 +356,20 @@ const _: () = {
                                     __p::key_arg::<
                                         __Key_status,
                                         _,
-                                    >(&__checked::<__Key_status>(&self.status)),
+                                    >(&__p::checked::<__Key_status>(&self.status)),
                                 ),
                             )?;
                             let mut __shard = __p::ShardInputs::new("Event");
                             __shard
                                 .input(
                                     "event_id",
-                                    __checked::<__Key_event_id>(&self.event_id),
+                                    __p::checked::<__Key_event_id>(&self.event_id),
                                 )?;
                             __shard
-                                .input("region", __checked::<__Key_region>(&self.region))?;
+                                .input(
+                                    "region",
+                                    __p::checked::<__Key_region>(&self.region),
+                                )?;
                             __pk.shard(
                                 __shard
                                     .component(
@@ -429,7 +379,7 @@ const _: () = {
                             __pk.finish_index_partition::<__Index_gsi1>()?
                         },
                         sort: __p::Some(
-                            (Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)))
+                            (Self::gsi1_sk().day(__p::checked::<__Key_day>(&self.day)))
                                 .into_value()?,
                         ),
                     }),
@@ -443,7 +393,7 @@ const _: () = {
         const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             let __p::Some(__sort) = __sort else {
                 return false;
@@ -504,11 +454,14 @@ const _: () = {
                                 )?;
                                 let mut __shard = __p::ShardInputs::new("Event");
                                 __shard
-                                    .input("event_id", __checked::<__Key_event_id>(event_id))?;
+                                    .input(
+                                        "event_id",
+                                        __p::checked::<__Key_event_id>(event_id),
+                                    )?;
                                 __shard
                                     .input(
                                         "region",
-                                        __checked::<__Key_region>(__field_region),
+                                        __p::checked::<__Key_region>(__field_region),
                                     )?;
                                 __pk.shard(
                                     __shard
@@ -536,9 +489,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<
-            __p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>,
-        > {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
             let (__decoded_day, __decoded_event_id) = Self::__read_key(
                 key.partition(),
                 key.sort(),

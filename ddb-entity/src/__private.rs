@@ -11,11 +11,13 @@ pub use checks::{ConstMessage, delimiter_mismatch, followed_hole};
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
-    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, StoredBody,
+    Changes, EntityHooks, IndexChange, KeyWriter, Lookup, ShardInputs, SortKeyBuilder, Stamp,
+    StoredBody,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
 pub use std::string::String;
+pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use std::time::SystemTime;
 pub use std::vec::Vec;
 
@@ -26,12 +28,29 @@ pub use core::option::Option::{self, None, Some};
 pub use core::primitive::{bool, str, u64, usize};
 pub use core::result::Result::{Err, Ok};
 
-use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::entity::{KeyArg, RawKey, Timestamp};
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
+
+/// The identity on types, reached through an array whose length holds a
+/// check: generated code names a key type as
+/// `<[(); { check; 0 }] as KeyType<T>>::Checked`, which is `T` when the
+/// check passes and an error type, reported once, when it fails.
+pub trait KeyType<T: ?Sized> {
+    /// `T`.
+    type Checked: ?Sized;
+}
+
+impl<T: ?Sized> KeyType<T> for [(); 0] {
+    type Checked = T;
+}
+
+/// `value` as its checked key type (see [`KeyType`]).
+pub fn checked<T: ?Sized>(value: &T) -> &T {
+    value
+}
 
 /// An update changes a field of `index`'s key template without the
 /// template's other field `field`.
@@ -282,3 +301,96 @@ pub const fn typed_by_key<T: Table>() -> bool {
 /// the attribute): described, with one empty key, so using the type in a
 /// model adds no error of its own.
 pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new("", "", &[NO_KEY], &[], false);
+
+/// `LAYOUT`'s pieces, as generated code writes them: short, and reading a
+/// hole's fixed length and cardinality off its key part `P`.
+pub mod layout {
+    use crate::key::{Cardinality, KeyPart};
+    use crate::layout::{FieldLayout, HoleLayout, KeyLayout, Piece, TemplateLayout};
+    use crate::shard::ShardSpec;
+    use crate::table::IndexSchema;
+
+    /// Literal text of a segment.
+    pub const fn lit(text: &'static str) -> Piece {
+        Piece::Literal(text)
+    }
+
+    /// A hole whose values are written by the key part `P` (the hole's
+    /// type, padded to `width` or as a partition part).
+    pub const fn hole<P: KeyPart + ?Sized>(
+        field: &'static str,
+        type_name: &'static str,
+        width: Option<u8>,
+        optional: bool,
+        computed: bool,
+    ) -> Piece {
+        Piece::Hole(HoleLayout::new(
+            field,
+            type_name,
+            width,
+            P::FIXED_LEN,
+            P::CARDINALITY,
+            optional,
+            computed,
+        ))
+    }
+
+    /// The hole of a raw key attribute (`pk = field`): any string, stored
+    /// as it is.
+    pub const fn raw_hole(field: &'static str, type_name: &'static str, optional: bool) -> Piece {
+        Piece::Hole(HoleLayout::new(
+            field,
+            type_name,
+            None,
+            None,
+            Cardinality::Unbounded,
+            optional,
+            false,
+        ))
+    }
+
+    /// The shard segment.
+    pub const fn shard(spec: ShardSpec) -> Piece {
+        Piece::Shard(spec)
+    }
+
+    /// A template as written, and its segments.
+    pub const fn template(
+        source: &'static str,
+        raw: bool,
+        segments: &'static [&'static [Piece]],
+    ) -> TemplateLayout {
+        TemplateLayout::new(source, raw, segments)
+    }
+
+    /// The primary key's layout.
+    pub const fn primary(
+        partition: TemplateLayout,
+        sort: Option<TemplateLayout>,
+        allow_hot: Option<&'static str>,
+    ) -> KeyLayout {
+        KeyLayout::new(None, partition, sort, false, None, allow_hot)
+    }
+
+    /// An index key's layout.
+    pub const fn index(
+        index: IndexSchema,
+        partition: TemplateLayout,
+        sort: Option<TemplateLayout>,
+        sparse: bool,
+        when: Option<&'static str>,
+        allow_hot: Option<&'static str>,
+    ) -> KeyLayout {
+        KeyLayout::new(Some(index), partition, sort, sparse, when, allow_hot)
+    }
+
+    /// A stored field.
+    pub const fn field(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> FieldLayout {
+        FieldLayout::new(name, attribute, type_name, optional)
+    }
+}

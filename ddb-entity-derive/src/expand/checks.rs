@@ -4,7 +4,7 @@
 //! A hole's type is named in generated bodies through a *checked* alias,
 //!
 //! ```text
-//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __KeyType<u16>>::Checked;
+//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __p::KeyType<u16>>::Checked;
 //! ```
 //!
 //! which is the type itself when the check passes. When it fails, the
@@ -85,7 +85,7 @@ pub(super) fn checked(model: &Entity<'_>, hole: &Hole<'_>, value: TokenStream) -
         value
     } else {
         let ty = key_type(model, hole);
-        quote!(__checked::<#ty>(#value))
+        quote!(__p::checked::<#ty>(#value))
     };
     match hole.width {
         Some(_) => quote!(*#value),
@@ -145,7 +145,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         };
         aliases.push(quote! {
             #[allow(non_camel_case_types)]
-            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
     // A shard hashes its fields' full-width encodings: each must be a key
@@ -162,7 +162,7 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         };
         aliases.push(quote! {
             #[allow(non_camel_case_types)]
-            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
     let generic_check = generic_bounds(model, &generic_holes);
@@ -170,18 +170,6 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
     let index_checks = index_checks(model);
     let table_checks = table_checks(model);
     quote! {
-        /// The identity on types, reached through an array whose length
-        /// holds a check (see the derive's `expand/checks.rs`).
-        pub trait __KeyType<T: ?::core::marker::Sized> {
-            type Checked: ?::core::marker::Sized;
-        }
-        impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-            type Checked = T;
-        }
-        #[allow(dead_code)]
-        fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-            value
-        }
         #(#aliases)*
         #generic_check
         #table_check
@@ -375,7 +363,7 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
             type #named = #path;
             #[cfg(not(doc))]
             #[allow(non_camel_case_types)]
-            type #alias = <[(); { #of_table 0 }] as __KeyType<#named>>::Checked;
+            type #alias = <[(); { #of_table 0 }] as __p::KeyType<#named>>::Checked;
             // rustdoc shows a private alias as the type it names: the index.
             #[cfg(doc)]
             #[allow(non_camel_case_types)]
@@ -398,7 +386,7 @@ fn table_check(model: &Entity<'_>) -> TokenStream {
         #[cfg(not(doc))]
         type __TableNamed = #path;
         #[cfg(not(doc))]
-        type #alias = <[(); { #is_table 0 }] as __KeyType<__TableNamed>>::Checked;
+        type #alias = <[(); { #is_table 0 }] as __p::KeyType<__TableNamed>>::Checked;
         // rustdoc shows a private alias as the type it names: the table.
         #[cfg(doc)]
         type #alias = #path;

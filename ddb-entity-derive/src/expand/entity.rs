@@ -109,7 +109,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let version = model.version().map(|field| {
         let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
         quote! {
-            const VERSION_ATTRIBUTE: ::core::option::Option<&'static __p::str> =
+            const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> =
                 __p::Some(#attribute);
 
             fn version(&self) -> __p::u64 {
@@ -235,7 +235,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #[allow(unused_variables)]
             fn key_fields(
                 key: &__ddb::Key<Self>,
-            ) -> #result<__p::Vec<(&'static __p::str, __ddb::sdk::types::AttributeValue)>> {
+            ) -> #result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
                 #key_fields
             }
         }
@@ -254,7 +254,7 @@ fn shard_arg(model: &Entity<'_>, input: &ShardInput<'_>) -> TokenStream {
         quote!(&self.#field)
     } else {
         let alias = checks::shard_alias(input);
-        quote!(__checked::<#alias>(&self.#field))
+        quote!(__p::checked::<#alias>(&self.#field))
     }
 }
 
@@ -405,76 +405,24 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
 
 /// `stamp` and `updated_at` for entities with maintained timestamps.
 fn timestamps(model: &Entity<'_>) -> TokenStream {
-    if model.created_at().is_none() && model.updated_at().is_none() {
-        return TokenStream::new();
-    }
     let name = model.ident.to_string();
-    let value = |ty: &syn::Type| {
-        quote! {
-            __p::timestamp::<#ty>(#name, now)?
-        }
-    };
-    let stamp_updated = model.updated_at().map(|field| {
+    let stamp = |field: &crate::ast::Field<'_>| {
         let (ty, attribute) = (field.ty, &field.attribute);
-        let value = value(ty);
-        quote!(item.insert(__p::String::from(#attribute), #value);)
+        quote!(__p::Some(__p::Stamp::of::<#ty>(#name, #attribute)))
+    };
+    let updated = model.updated_at().map(|field| {
+        let stamp = stamp(field);
+        quote!(const UPDATED_AT: __p::Option<__p::Stamp> = #stamp;)
     });
-    let stamp_created = model.created_at().map(|field| {
-        let (ty, attribute, field) = (field.ty, &field.attribute, field.ident);
-        let value = value(ty);
+    let created = model.created_at().map(|field| {
+        let stamp = stamp(field);
+        let ident = field.ident;
         quote! {
-            if __ddb::Timestamp::is_unset(&self.#field) {
-                item.insert(__p::String::from(#attribute), #value);
+            const CREATED_AT: __p::Option<__p::Stamp> = #stamp;
+            fn created_unset(&self) -> __p::bool {
+                __ddb::Timestamp::is_unset(&self.#ident)
             }
         }
     });
-    let created_at = match model.created_at() {
-        Some(crate::ast::Field { ty, attribute, .. }) => {
-            let value = value(ty);
-            quote!(__p::Ok(__p::Some((#attribute, #value))))
-        }
-        None => quote!(__p::Ok(__p::None)),
-    };
-    let updated_at = match model.updated_at() {
-        Some(crate::ast::Field { ty, attribute, .. }) => {
-            let value = value(ty);
-            quote!(__p::Ok(__p::Some((#attribute, #value))))
-        }
-        None => quote!(__p::Ok(__p::None)),
-    };
-    quote! {
-        fn stamp(
-            &self,
-            item: &mut __ddb::Item,
-            now: __p::SystemTime,
-        ) -> __ddb::Result<()> {
-            #stamp_updated
-            #stamp_created
-            __p::Ok(())
-        }
-
-        #[allow(unused_variables)]
-        fn updated_at(
-            now: __p::SystemTime,
-        ) -> __ddb::Result<
-            ::core::option::Option<(
-                &'static __p::str,
-                __ddb::sdk::types::AttributeValue,
-            )>,
-        > {
-            #updated_at
-        }
-
-        #[allow(unused_variables)]
-        fn created_at(
-            now: __p::SystemTime,
-        ) -> __ddb::Result<
-            ::core::option::Option<(
-                &'static __p::str,
-                __ddb::sdk::types::AttributeValue,
-            )>,
-        > {
-            #created_at
-        }
-    }
+    quote!(#updated #created)
 }

@@ -31,7 +31,7 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
     quote! {
         fn key_matches(
             __partition: &__p::str,
-            __sort: ::core::option::Option<&__p::str>,
+            __sort: __p::Option<&__p::str>,
         ) -> __p::bool {
             #sort
             Self::__read_key(__partition, __sort).is_ok()

@@ -47,7 +47,7 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         }
     });
     quote! {
-        const SCHEMA_VERSION: ::core::option::Option<__p::u64> =
+        const SCHEMA_VERSION: __p::Option<__p::u64> =
             __p::Some(#current);
 
         fn decode_body(

@@ -305,7 +305,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
                 let value = call(how);
                 quote! {
                     let #computed = #value;
-                    let #field: ::core::option::Option<&#inner> = #computed.as_ref();
+                    let #field: __p::Option<&#inner> = #computed.as_ref();
                 }
             }
             (Some(how), false) => {
@@ -318,7 +318,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             (None, _) if primary.contains(&name::unraw(field)) => quote!(),
             (None, true) => {
                 let source = input(&name::unraw(field));
-                quote!(let #field: ::core::option::Option<&#inner> = #source.as_ref();)
+                quote!(let #field: __p::Option<&#inner> = #source.as_ref();)
             }
             (None, false) => {
                 let source = input(&name::unraw(field));
@@ -341,7 +341,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             value
         } else {
             let alias = super::checks::shard_alias(shard_input);
-            quote!(__checked::<#alias>(#value))
+            quote!(__p::checked::<#alias>(#value))
         }
     };
     let key = keys::index_key(model, index, arg, shard_arg);

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{AttrPath, IndexKey, Key};
+use super::{AttrPath, IndexKey, Key, Timestamp};
 use crate::codec::DecodeError;
 use crate::error::Result;
 use crate::item::Item;
@@ -66,24 +66,45 @@ pub trait EntityHooks: Sized {
         0
     }
 
+    /// The maintained `updated_at` timestamp, if any.
+    const UPDATED_AT: Option<Stamp> = None;
+
+    /// The maintained `created_at` timestamp, if any.
+    const CREATED_AT: Option<Stamp> = None;
+
+    /// Whether the value's `created_at` field is unset (so a write stamps
+    /// it); `false` for an entity without one.
+    fn created_unset(&self) -> bool {
+        false
+    }
+
     /// Writes the maintained timestamps into `item` for a write at `now`:
     /// `updated_at` always, `created_at` while the value's is not set.
     fn stamp(&self, item: &mut Item, now: SystemTime) -> Result<()> {
-        let _ = (item, now);
+        if let Some(stamp) = Self::UPDATED_AT {
+            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
+        }
+        if let Some(stamp) = Self::CREATED_AT
+            && self.created_unset()
+        {
+            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
+        }
         Ok(())
     }
 
     /// The `updated_at` attribute and its value for an update at `now`.
     fn updated_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        let _ = now;
-        Ok(None)
+        Self::UPDATED_AT
+            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
+            .transpose()
     }
 
     /// The `created_at` attribute and its value for an item created at
     /// `now` (an upsert keeps a stored one).
     fn created_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        let _ = now;
-        Ok(None)
+        Self::CREATED_AT
+            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
+            .transpose()
     }
 
     /// The primary-key fields, parsed back from `key`, as the attributes
@@ -101,6 +122,30 @@ pub trait EntityHooks: Sized {
     /// `None`); a template field the update does not set is
     /// `MissingKeyField`.
     fn index_changes(key: &Key<Self>, changes: &Changes) -> Result<Vec<IndexChange>>;
+}
+
+/// A maintained timestamp (`updated_at = "…"`, `created_at = "…"`): its
+/// attribute, and how its value is written for an instant.
+#[derive(Clone, Copy)]
+pub struct Stamp {
+    entity: &'static str,
+    attribute: &'static str,
+    encode: fn(&'static str, SystemTime) -> Result<AttributeValue>,
+}
+
+impl Stamp {
+    /// The timestamp of `entity` stored under `attribute` as a `T`.
+    pub const fn of<T: Timestamp>(entity: &'static str, attribute: &'static str) -> Self {
+        Stamp {
+            entity,
+            attribute,
+            encode: crate::__private::timestamp::<T>,
+        }
+    }
+
+    fn value(&self, now: SystemTime) -> Result<AttributeValue> {
+        (self.encode)(self.entity, now)
+    }
 }
 
 /// The changes of one update, as generated code reads them to recompute
