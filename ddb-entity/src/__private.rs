@@ -29,7 +29,7 @@ pub use core::primitive::{bool, str, u64, usize};
 pub use core::result::Result::{Err, Ok};
 
 
-use crate::entity::{KeyArg, RawKey, Timestamp};
+use crate::entity::{KeyArg, RawKey};
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
@@ -74,20 +74,6 @@ pub fn key_field_value<T: serde::Serialize + ?Sized>(
     value: &T,
 ) -> Result<AttributeValue, Error> {
     crate::codec::to_attribute_value(value).map_err(|source| {
-        Repr::Encode {
-            entity,
-            source: Box::new(source),
-        }
-        .into()
-    })
-}
-
-/// A maintained timestamp of type `T` for the instant `now`, as stored.
-pub fn timestamp<T: Timestamp>(
-    entity: &'static str,
-    now: SystemTime,
-) -> Result<AttributeValue, Error> {
-    crate::codec::to_attribute_value(&T::from_system_time(now)).map_err(|source| {
         Repr::Encode {
             entity,
             source: Box::new(source),

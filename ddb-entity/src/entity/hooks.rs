@@ -9,7 +9,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{AttrPath, IndexKey, Key, Timestamp};
 use crate::codec::DecodeError;
-use crate::error::Result;
+use crate::error::{Repr, Result};
 use crate::item::Item;
 use crate::table::IndexSchema;
 
@@ -139,13 +139,24 @@ impl Stamp {
         Stamp {
             entity,
             attribute,
-            encode: crate::__private::timestamp::<T>,
+            encode: encode::<T>,
         }
     }
 
     fn value(&self, now: SystemTime) -> Result<AttributeValue> {
         (self.encode)(self.entity, now)
     }
+}
+
+/// A maintained timestamp of type `T` for the instant `now`, as stored.
+fn encode<T: Timestamp>(entity: &'static str, now: SystemTime) -> Result<AttributeValue> {
+    crate::codec::to_attribute_value(&T::from_system_time(now)).map_err(|source| {
+        Repr::Encode {
+            entity,
+            source: Box::new(source),
+        }
+        .into()
+    })
 }
 
 /// The changes of one update, as generated code reads them to recompute
