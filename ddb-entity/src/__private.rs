@@ -16,8 +16,8 @@ pub use crate::entity::{
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
-pub use std::string::String;
 pub use aws_sdk_dynamodb::types::AttributeValue;
+pub use std::string::String;
 pub use std::time::SystemTime;
 pub use std::vec::Vec;
 
@@ -27,7 +27,6 @@ pub use std::vec::Vec;
 pub use core::option::Option::{self, None, Some};
 pub use core::primitive::{bool, str, u64, usize};
 pub use core::result::Result::{Err, Ok};
-
 
 use crate::entity::{KeyArg, RawKey};
 use crate::error::{Error, Repr};

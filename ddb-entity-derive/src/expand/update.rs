@@ -153,14 +153,8 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
     let typed = |hole: &Hole<'_>| {
         let ty = key_type(model, hole);
         match hole.width {
-            Some(width) => (
-                quote!(__p::Padded<#width, #ty>),
-                quote!(.0),
-            ),
-            None if hole.partition => (
-                quote!(__p::PartitionPart<#ty>),
-                quote!(.0),
-            ),
+            Some(width) => (quote!(__p::Padded<#width, #ty>), quote!(.0)),
+            None if hole.partition => (quote!(__p::PartitionPart<#ty>), quote!(.0)),
             None => (quote!(#ty), quote!()),
         }
     };
@@ -470,12 +464,12 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
         .iter()
         .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
         .map(|hole| {
-        let field = hole.field();
-        let attribute = key_field_attribute(model, hole);
-        quote! {
-            fields.push((#attribute, __p::key_field_value(#entity, #field)?));
-        }
-    });
+            let field = hole.field();
+            let attribute = key_field_attribute(model, hole);
+            quote! {
+                fields.push((#attribute, __p::key_field_value(#entity, #field)?));
+            }
+        });
     let count = holes.len();
     let decode = if holes.is_empty() {
         quote!(let _ = key;)

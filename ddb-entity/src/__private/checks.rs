@@ -88,9 +88,8 @@ impl ConstMessage {
             count += 1;
         }
         let (_, written) = digits.split_at(8 - count);
-        match core::str::from_utf8(written) {
-            Ok(text) => self = self.push(text),
-            Err(_) => {}
+        if let Ok(text) = core::str::from_utf8(written) {
+            self = self.push(text);
         }
         self
     }
@@ -119,7 +118,9 @@ pub const fn delimiter_mismatch<T: Table>(table: &str, template: &str) -> Option
             .push(table)
             .push("` joins its key segments with `")
             .push_char(delimiter)
-            .push("` (its `delimiter` in `table!`), and this template joins them with `#`: write \"")
+            .push(
+                "` (its `delimiter` in `table!`), and this template joins them with `#`: write \"",
+            )
             .push_replaced(template, delimiter)
             .push("\""),
     )
@@ -143,7 +144,10 @@ pub const fn followed_hole<T: Table>(
         return None;
     }
     let delimiter = T::SCHEMA.delimiter;
-    let message = ConstMessage::new().push("`{").push(name).push("}` is followed by ");
+    let message = ConstMessage::new()
+        .push("`{")
+        .push(name)
+        .push("}` is followed by ");
     Some(if delimiter != '#' {
         message
             .push("more of the key, and a `")
