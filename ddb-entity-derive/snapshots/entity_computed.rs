@@ -1,17 +1,15 @@
+#[allow(non_camel_case_types)]
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    #[allow(non_camel_case_types)]
     type __Key_id = <[(); {
         __p::assert_key_part::<u64>();
         0
     }] as __p::KeyType<u64>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_day = <[(); {
         __p::assert_key_part::<NaiveDate>();
         0
     }] as __p::KeyType<NaiveDate>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_priority = <[(); {
         __p::assert_key_part::<u8>();
         0
@@ -26,32 +24,26 @@ const _: () = {
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
     }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         __p::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __IndexNamed_gsi2 = Gsi2;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __Index_gsi2 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi2, __Table>();
         0
     }] as __p::KeyType<__IndexNamed_gsi2>>::Checked;
     #[cfg(doc)]
-    #[allow(non_camel_case_types)]
     type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
         __p::index_has_sort_key:: < __Index_gsi2 > (),

@@ -1,13 +1,12 @@
+#[allow(non_camel_case_types)]
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    #[allow(non_camel_case_types)]
     type __Key_session_token = <[(); {
         __p::assert_key_part::<String>();
         __p::assert_raw_key::<String>();
         0
     }] as __p::KeyType<String>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_username = <[(); {
         __p::assert_key_part::<String>();
         __p::assert_raw_key::<String>();
@@ -23,16 +22,13 @@ const _: () = {
     #[cfg(doc)]
     type __Table = Sessions;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __IndexNamed_user_index = UserIndex;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __Index_user_index = <[(); {
         __p::index_of_table::<__IndexNamed_user_index, __Table>();
         0
     }] as __p::KeyType<__IndexNamed_user_index>>::Checked;
     #[cfg(doc)]
-    #[allow(non_camel_case_types)]
     type __Index_user_index = UserIndex;
     const _: () = ::core::assert!(
         ! __p::index_has_sort_key:: < __Index_user_index > (),

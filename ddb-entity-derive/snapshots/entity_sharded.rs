@@ -1,22 +1,19 @@
+#[allow(non_camel_case_types)]
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    #[allow(non_camel_case_types)]
     type __Key_day = <[(); {
         __p::assert_key_part::<u32>();
         0
     }] as __p::KeyType<u32>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_event_id = <[(); {
         __p::assert_key_part::<u64>();
         0
     }] as __p::KeyType<u64>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_status = <[(); {
         __p::assert_key_part::<Status>();
         0
     }] as __p::KeyType<Status>>::Checked;
-    #[allow(non_camel_case_types)]
     type __Key_region = <[(); {
         __p::assert_key_part::<String>();
         0
@@ -31,16 +28,13 @@ const _: () = {
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
         __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
     }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
         __p::index_has_sort_key:: < __Index_gsi1 > (),

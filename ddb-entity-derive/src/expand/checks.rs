@@ -144,7 +144,6 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             }
         };
         aliases.push(quote! {
-            #[allow(non_camel_case_types)]
             type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
@@ -161,7 +160,6 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             __p::assert_key_part::<#ty>();
         };
         aliases.push(quote! {
-            #[allow(non_camel_case_types)]
             type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
@@ -359,14 +357,11 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         };
         quote! {
             #[cfg(not(doc))]
-            #[allow(non_camel_case_types)]
             type #named = #path;
             #[cfg(not(doc))]
-            #[allow(non_camel_case_types)]
             type #alias = <[(); { #of_table 0 }] as __p::KeyType<#named>>::Checked;
             // rustdoc shows a private alias as the type it names: the index.
             #[cfg(doc)]
-            #[allow(non_camel_case_types)]
             type #alias = #path;
             #sort_key
         }

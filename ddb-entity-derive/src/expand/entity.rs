@@ -151,6 +151,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     });
 
     quote! {
+        // The checked aliases are named after fields (`__Key_order_id`).
+        #[allow(non_camel_case_types)]
         const _: () = {
         // Short paths for the runtime: its public API and what generated
         // code calls (`__private`). Only `__`-prefixed names: a user's type
