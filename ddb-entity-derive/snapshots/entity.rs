@@ -439,22 +439,15 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
-                let __none_open_since: Option<u32> = __p::None;
-                let __field_open_since: &Option<u32> = match changes
-                    .lookup::<Option<u32>>("open_since")
-                {
-                    __p::Lookup::Set(value) => value,
-                    __p::Lookup::Removed => &__none_open_since,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Order",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "open_since",
-                            ),
-                        );
-                    }
-                };
+                let __field_open_since: &Option<u32> = changes
+                    .value_or_removed::<
+                        Option<u32>,
+                    >(
+                        "Order",
+                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
+                        "open_since",
+                    )?
+                    .unwrap_or(&__p::None);
                 let open_since: __p::Option<&__Key_open_since> = __field_open_since
                     .as_ref();
                 out.push(

@@ -397,22 +397,11 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
-                let __none_opened: Option<DateTime<Utc>> = __p::None;
-                let __field_opened: &Option<DateTime<Utc>> = match changes
-                    .lookup::<Option<DateTime<Utc>>>("opened")
-                {
-                    __p::Lookup::Set(value) => value,
-                    __p::Lookup::Removed => &__none_opened,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Ticket",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "opened",
-                            ),
-                        );
-                    }
-                };
+                let __field_opened: &Option<DateTime<Utc>> = changes
+                    .value_or_removed::<
+                        Option<DateTime<Utc>>,
+                    >("Ticket", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "opened")?
+                    .unwrap_or(&__p::None);
                 let __computed_day = ddb_entity::key::date_of(__field_opened);
                 let day: __p::Option<&__Key_day> = __computed_day.as_ref();
                 out.push(
@@ -435,31 +424,19 @@ const _: () = {
                 );
             }
             if changes.touches(&["priority", "status"]) {
-                let __field_status: &Status = match changes.lookup::<Status>("status") {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Ticket",
-                                <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                                "status",
-                            ),
-                        );
-                    }
-                };
+                let __field_status: &Status = changes
+                    .value_of::<
+                        Status,
+                    >("Ticket", <__Index_gsi2 as __ddb::Index>::SCHEMA.name, "status")?;
                 if Self::is_open(__field_status) {
-                    let __field_priority: &u8 = match changes.lookup::<u8>("priority") {
-                        __p::Lookup::Set(value) => value,
-                        _ => {
-                            return __p::Err(
-                                __p::missing_key_field(
-                                    "Ticket",
-                                    <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                                    "priority",
-                                ),
-                            );
-                        }
-                    };
+                    let __field_priority: &u8 = changes
+                        .value_of::<
+                            u8,
+                        >(
+                            "Ticket",
+                            <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
+                            "priority",
+                        )?;
                     let priority: &__Key_priority = __field_priority;
                     out.push(
                         __p::IndexChange::Set(

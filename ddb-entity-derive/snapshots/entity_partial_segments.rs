@@ -478,30 +478,14 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
-                let __field_author: &String = match changes.lookup::<String>("author") {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Comment",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "author",
-                            ),
-                        );
-                    }
-                };
-                let __field_kind: &Kind = match changes.lookup::<Kind>("kind") {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Comment",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "kind",
-                            ),
-                        );
-                    }
-                };
+                let __field_author: &String = changes
+                    .value_of::<
+                        String,
+                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "author")?;
+                let __field_kind: &Kind = changes
+                    .value_of::<
+                        Kind,
+                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "kind")?;
                 let author: &__Key_author = __field_author;
                 let kind: &__Key_kind = __field_kind;
                 out.push(

@@ -187,20 +187,14 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["username"]) {
-                let __field_username: &String = match changes
-                    .lookup::<String>("username")
-                {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Session",
-                                <__Index_user_index as __ddb::Index>::SCHEMA.name,
-                                "username",
-                            ),
-                        );
-                    }
-                };
+                let __field_username: &String = changes
+                    .value_of::<
+                        String,
+                    >(
+                        "Session",
+                        <__Index_user_index as __ddb::Index>::SCHEMA.name,
+                        "username",
+                    )?;
                 let username: &__Key_username = __field_username;
                 out.push(
                     __p::IndexChange::Set(

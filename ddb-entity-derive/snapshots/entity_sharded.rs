@@ -408,30 +408,14 @@ const _: () = {
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
-                let __field_status: &Status = match changes.lookup::<Status>("status") {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Event",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "status",
-                            ),
-                        );
-                    }
-                };
-                let __field_region: &String = match changes.lookup::<String>("region") {
-                    __p::Lookup::Set(value) => value,
-                    _ => {
-                        return __p::Err(
-                            __p::missing_key_field(
-                                "Event",
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                                "region",
-                            ),
-                        );
-                    }
-                };
+                let __field_status: &Status = changes
+                    .value_of::<
+                        Status,
+                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "status")?;
+                let __field_region: &String = changes
+                    .value_of::<
+                        String,
+                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "region")?;
                 let status: &__Key_status = __field_status;
                 out.push(
                     __p::IndexChange::Set(

@@ -246,29 +246,16 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             .expect("checked: an index reads fields");
         let ty = field.ty;
         let binding = format_ident!("__field_{}", name);
-        let missing = quote! {
-            return __p::Err(__p::missing_key_field(
-                #entity,
-                #schema.name,
-                #name,
-            ))
-        };
         if field.option_inner.is_some() {
-            let none = format_ident!("__none_{}", name);
+            // Removed: `None`, a constant borrowed for as long as needed.
             quote! {
-                let #none: #ty = __p::None;
-                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    __p::Lookup::Set(value) => value,
-                    __p::Lookup::Removed => &#none,
-                    _ => #missing,
-                };
+                let #binding: &#ty = changes
+                    .value_or_removed::<#ty>(#entity, #schema.name, #name)?
+                    .unwrap_or(&__p::None);
             }
         } else {
             quote! {
-                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    __p::Lookup::Set(value) => value,
-                    _ => #missing,
-                };
+                let #binding: &#ty = changes.value_of::<#ty>(#entity, #schema.name, #name)?;
             }
         }
     };

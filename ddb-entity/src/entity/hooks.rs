@@ -254,6 +254,41 @@ impl Changes {
         self.entries.iter().any(|c| fields.contains(&c.field))
     }
 
+    /// The value the update sets `field` (of type `T`) to, to recompute
+    /// the key of index `index`: an update that changes the field
+    /// otherwise (adds to it, sets a place inside it) leaves the key
+    /// unknown, `MissingKeyField`.
+    pub fn value_of<T: 'static>(
+        &self,
+        entity: &'static str,
+        index: &'static str,
+        field: &'static str,
+    ) -> Result<&T> {
+        match self.lookup::<T>(field) {
+            Lookup::Set(value) => Ok(value),
+            _ => Err(Repr::MissingKeyField {
+                entity,
+                index,
+                field,
+            }
+            .into()),
+        }
+    }
+
+    /// As [`value_of`](Changes::value_of), for an `Option` field, which an
+    /// update may also remove: then `None`.
+    pub fn value_or_removed<T: 'static>(
+        &self,
+        entity: &'static str,
+        index: &'static str,
+        field: &'static str,
+    ) -> Result<Option<&T>> {
+        match self.lookup::<T>(field) {
+            Lookup::Removed => Ok(None),
+            _ => self.value_of(entity, index, field).map(Some),
+        }
+    }
+
     /// What the update does to `field`, whose type is `T`.
     pub fn lookup<T: 'static>(&self, field: &str) -> Lookup<'_, T> {
         match self.entries.iter().rev().find(|c| c.field == field) {
