@@ -13,7 +13,8 @@ three variants of one file each:
 For each variant it builds once (dependencies warm), then edits the file
 (a changed constant, as a user's edit would) and rebuilds, best of
 `--runs`, as `cargo build` does by default (debug, incremental). The
-per-struct cost is (variant - base) / N; the ratio is entity over serde.
+per-struct cost is (variant - base) / N; the ratio is entity over serde,
+by the wall clock and by CPU time (cargo's and rustc's user + system).
 It also prints the line count of the derive's `Order` expansion snapshot.
 
     python3 benches/compile-cost/measure.py [--n 40] [--runs 3]
@@ -25,6 +26,7 @@ machine, one after the other, and report the load (printed).
 import argparse
 import os
 import pathlib
+import resource
 import shutil
 import subprocess
 import sys
@@ -91,7 +93,9 @@ serde = {{ version = "1", features = ["derive"] }}
 """
 
 
-def build(crate: pathlib.Path, env: dict) -> float:
+def build(crate: pathlib.Path, env: dict) -> tuple:
+    """Wall-clock and CPU (user + system, of cargo and rustc) seconds."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     done = subprocess.run(
         ["cargo", "build", "--quiet", "--offline"],
@@ -101,10 +105,12 @@ def build(crate: pathlib.Path, env: dict) -> float:
         text=True,
     )
     elapsed = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
     if done.returncode != 0:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"cargo build failed in {crate}")
-    return elapsed
+    return elapsed, cpu
 
 
 def main() -> int:
@@ -132,6 +138,7 @@ def main() -> int:
 
     lib = crate / "src" / "lib.rs"
     best = {}
+    cpu = {}
     for variant in ("base", "serde", "entity"):
         lib.write_text(source(variant, args.n, 0))
         build(crate, env)  # warm: dependencies and the first expansion
@@ -139,10 +146,12 @@ def main() -> int:
         for run in range(1, args.runs + 1):
             lib.write_text(source(variant, args.n, run))
             times.append(build(crate, env))
-        best[variant] = min(times)
+        best[variant] = min(wall for wall, _ in times)
+        cpu[variant] = min(used for _, used in times)
         print(
             f"{variant:>6}: best {best[variant]:.2f} s of "
-            + ", ".join(f"{t:.2f}" for t in times),
+            + ", ".join(f"{wall:.2f}" for wall, _ in times)
+            + f" (CPU best {cpu[variant]:.2f} s)",
             flush=True,
         )
 
@@ -153,6 +162,15 @@ def main() -> int:
     print(f"per entity (+serde):      {entity * 1000:.1f} ms")
     if serde > 0:
         print(f"ratio entity / serde:     {entity / serde:.2f}x")
+    # CPU time is less sensitive to another build on the machine than the
+    # wall clock (though not immune: shared cores run slower).
+    serde_cpu = (cpu["serde"] - cpu["base"]) / args.n
+    entity_cpu = (cpu["entity"] - cpu["base"]) / args.n
+    if serde_cpu > 0:
+        print(
+            f"CPU ratio entity / serde: {entity_cpu / serde_cpu:.2f}x "
+            f"({entity_cpu * 1000:.1f} ms against {serde_cpu * 1000:.1f} ms)"
+        )
     print(f"Order expansion snapshot: {lines} lines ({SNAPSHOT.relative_to(ROOT)})")
     print(f"load average:             {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0

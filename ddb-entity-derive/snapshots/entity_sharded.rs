@@ -1,235 +1,95 @@
+#[allow(non_camel_case_types)]
 const _: () = {
-    /// The identity on types, reached through an array whose length
-    /// holds a check (see the derive's `expand/checks.rs`).
-    pub trait __KeyType<T: ?::core::marker::Sized> {
-        type Checked: ?::core::marker::Sized;
-    }
-    impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-        type Checked = T;
-    }
-    #[allow(dead_code)]
-    fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-        value
-    }
-    #[allow(non_camel_case_types)]
+    use ::ddb_entity as __ddb;
+    use ::ddb_entity::__private as __p;
     type __Key_day = <[(); {
-        ::ddb_entity::__private::assert_key_part::<u32>();
+        __p::assert_key_part::<u32>();
         0
-    }] as __KeyType<u32>>::Checked;
-    #[allow(non_camel_case_types)]
+    }] as __p::KeyType<u32>>::Checked;
     type __Key_event_id = <[(); {
-        ::ddb_entity::__private::assert_key_part::<u64>();
+        __p::assert_key_part::<u64>();
         0
-    }] as __KeyType<u64>>::Checked;
-    #[allow(non_camel_case_types)]
+    }] as __p::KeyType<u64>>::Checked;
     type __Key_status = <[(); {
-        ::ddb_entity::__private::assert_key_part::<Status>();
+        __p::assert_key_part::<Status>();
         0
-    }] as __KeyType<Status>>::Checked;
-    #[allow(non_camel_case_types)]
+    }] as __p::KeyType<Status>>::Checked;
     type __Key_region = <[(); {
-        ::ddb_entity::__private::assert_key_part::<String>();
+        __p::assert_key_part::<String>();
         0
-    }] as __KeyType<String>>::Checked;
+    }] as __p::KeyType<String>>::Checked;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
     type __Table = <[(); {
-        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        __p::assert_table::<__TableNamed>();
         0
-    }] as __KeyType<__TableNamed>>::Checked;
+    }] as __p::KeyType<__TableNamed>>::Checked;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = <[(); {
-        ::ddb_entity::__private::index_of_table::<__IndexNamed_gsi1, __Table>();
+        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
         0
-    }] as __KeyType<__IndexNamed_gsi1>>::Checked;
+    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
     #[cfg(doc)]
-    #[allow(non_camel_case_types)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::index_has_sort_key:: < __Index_gsi1 > (),
+        __p::index_has_sort_key:: < __Index_gsi1 > (),
         "index `Gsi1` has no sort key in its `table!` declaration: remove this `sk`, or declare a sort_key for `Gsi1` in `table!`"
     );
     const _: () = ::core::assert!(
-        ::ddb_entity::__private::table_has_sort_key:: < __Table > (),
+        __p::table_has_sort_key:: < __Table > (),
         "table `App` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
     );
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY|{{day}}|{{shard(event_id) % 8}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY:{{day}}:{{shard(event_id) % 8}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY_{{day}}_{{shard(event_id) % 8}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY/{{day}}/{{shard(event_id) % 8}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY~{{day}}~{{shard(event_id) % 8}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY;{{day}};{{shard(event_id) % 8}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"DAY,{{day}},{{shard(event_id) % 8}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let __p::Some(m) = __p::delimiter_mismatch::<
+        __Table,
+    >("App", "DAY#{day}#{shard(event_id) % 8}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT|{{event_id}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT:{{event_id}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT_{{event_id}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT/{{event_id}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT~{{event_id}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT;{{event_id}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"EVENT,{{event_id}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let __p::Some(m) = __p::delimiter_mismatch::<
+        __Table,
+    >("App", "EVENT#{event_id}") {
+        ::core::panic!("{}", m.text())
     };
-    const _: () = match <__Table as ::ddb_entity::Table>::SCHEMA.delimiter {
-        '#' => {}
-        '|' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `|` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS|{{status}}|{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ':' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `:` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS:{{status}}:{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '_' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `_` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS_{{status}}_{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '/' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `/` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS/{{status}}/{{shard(event_id, region) % 16}}\""
-            )
-        }
-        '~' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `~` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS~{{status}}~{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ';' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `;` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS;{{status}};{{shard(event_id, region) % 16}}\""
-            )
-        }
-        ',' => {
-            ::core::panic!(
-                "table `App` joins its key segments with `,` (its `delimiter` in `table!`), and this template joins them with `#`: write \"STATUS,{{status}},{{shard(event_id, region) % 16}}\""
-            )
-        }
-        _ => {
-            ::core::panic!(
-                "table `App` declares another key `delimiter` than `#` in `table!`, and this template joins its segments with `#`: write them with the table's delimiter"
-            )
-        }
+    const _: () = if let __p::Some(m) = __p::delimiter_mismatch::<
+        __Table,
+    >("App", "STATUS#{status}#{shard(event_id, region) % 16}") {
+        ::core::panic!("{}", m.text())
     };
     const _: () = ::core::assert!(
-        < __Key_event_id as ::ddb_entity::key::KeyPart > ::ORDERED,
+        < __Key_event_id as __ddb::key::KeyPart > ::ORDERED,
         "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     const _: () = ::core::assert!(
-        < __Key_day as ::ddb_entity::key::KeyPart > ::ORDERED,
+        < __Key_day as __ddb::key::KeyPart > ::ORDERED,
         "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
     );
     #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
         pub fn key(
-            day: impl ::ddb_entity::KeyArg<u32>,
-            event_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
-            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            day: impl __ddb::KeyArg<u32>,
+            event_id: impl __ddb::KeyArg<u64>,
+        ) -> __ddb::Result<__ddb::Key<Self>> {
+            let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part(
-                "day",
-                &::ddb_entity::__private::PartitionPart(
-                    ::ddb_entity::__private::key_arg::<__Key_day, _>(&day),
-                ),
-            )?;
-            let mut __shard = ::ddb_entity::__private::ShardInputs::new("Event");
-            __shard
-                .input(
-                    "event_id",
-                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
-                )?;
+            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            let mut __shard = __p::ShardInputs::new("Event");
+            __shard.input("event_id", &__p::key_arg::<__Key_event_id, _>(&event_id))?;
             __pk.shard(
-                __shard
-                    .component(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"])),
+                __shard.component(__ddb::shard::ShardSpec::new(8u16, &["event_id"])),
             );
-            ::ddb_entity::Key::new(
+            __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
-                    let mut __sk = ::ddb_entity::__private::KeyWriter::new("Event");
+                    let mut __sk = __p::KeyWriter::new("Event");
                     __sk.literal("EVENT");
                     __sk.part(
                         "event_id",
-                        &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
+                        &__p::key_arg::<__Key_event_id, _>(&event_id),
                     )?;
                     __sk.finish_sort()?
                 },
@@ -237,94 +97,96 @@ const _: () = {
         }
         ///The partition `DAY#{day}#{shard(event_id) % 8}`, spread over 8 shards: a Query of it reads every shard and merges them in sort-key order, for `Event` items (and every other entity type sharing this partition template).
         pub fn partition(
-            day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::Result<
-            ::ddb_entity::Partition<::ddb_entity::Primary<__Table>>,
-        > {
-            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            day: impl __ddb::KeyArg<u32>,
+        ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
+            let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part(
-                "day",
-                &::ddb_entity::__private::PartitionPart(
-                    ::ddb_entity::__private::key_arg::<__Key_day, _>(&day),
-                ),
-            )?;
+            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
             __pk.sharded_partition::<
-                    ::ddb_entity::Primary<__Table>,
-                >(::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]))
+                    __ddb::Primary<__Table>,
+                >(__ddb::shard::ShardSpec::new(8u16, &["event_id"]))
         }
         ///Starts the sort key of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left with `.event_id(…)`, and stop anywhere for a prefix. `.event_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn sk() -> EventSk<0usize> {
             EventSk(
-                ::ddb_entity::__private::SortKeyBuilder::<
-                    ::ddb_entity::Primary<__Table>,
-                >::new("Event")
+                __p::SortKeyBuilder::<__ddb::Primary<__Table>>::new("Event")
                     .literal("EVENT"),
                 ::core::marker::PhantomData,
             )
         }
         ///The partition `STATUS#{status}#{shard(event_id, region) % 16}` of index `Gsi1`, spread over 16 shards: a Query of it reads every shard and merges them in sort-key order.
         pub fn gsi1_partition(
-            status: impl ::ddb_entity::KeyArg<Status>,
-        ) -> ::ddb_entity::Result<::ddb_entity::Partition<__Index_gsi1>> {
-            let mut __pk = ::ddb_entity::__private::KeyWriter::new("Event");
+            status: impl __ddb::KeyArg<Status>,
+        ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
+            let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("STATUS");
             __pk.part(
                 "status",
-                &::ddb_entity::__private::PartitionPart(
-                    ::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
-                ),
+                &__p::PartitionPart(__p::key_arg::<__Key_status, _>(&status)),
             )?;
             __pk.sharded_partition::<
                     __Index_gsi1,
-                >(::ddb_entity::shard::ShardSpec::new(16u16, &["event_id", "region"]))
+                >(__ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]))
         }
         ///Starts the sort key of `Event` in index `Gsi1` (`{day}`): fill the holes from the left with `.day(…)`, and stop anywhere for a prefix. `.day_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
         pub fn gsi1_sk() -> EventGsi1Sk<0usize> {
             EventGsi1Sk(
-                ::ddb_entity::__private::SortKeyBuilder::<__Index_gsi1>::new("Event"),
+                __p::SortKeyBuilder::<__Index_gsi1>::new("Event"),
                 ::core::marker::PhantomData,
             )
         }
         ///The stored fields of `Event`, to name in an update.
         pub const fn fields() -> EventFields {
             EventFields {
-                day: ::ddb_entity::Field::new("day", "day"),
-                event_id: ::ddb_entity::Field::new("event_id", "event_id"),
-                status: ::ddb_entity::Field::new("status", "status"),
-                region: ::ddb_entity::Field::new("region", "region"),
+                day: __ddb::Field::new("day", "day"),
+                event_id: __ddb::Field::new("event_id", "event_id"),
+                status: __ddb::Field::new("status", "status"),
+                region: __ddb::Field::new("region", "region"),
             }
+        }
+    }
+    #[automatically_derived]
+    impl Event {
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &__p::str,
+            __sort: &__p::str,
+        ) -> ::core::result::Result<(__Key_day, __Key_event_id), __ddb::key::KeyError> {
+            let mut reader = __ddb::key::KeyReader::new(__partition);
+            reader.literal("DAY")?;
+            let __decoded_day: __Key_day = reader
+                .part::<__p::PartitionPart<__Key_day>>()?
+                .0;
+            let _: __ddb::shard::ShardComponent = reader.part()?;
+            reader.finish()?;
+            let mut reader = __ddb::key::KeyReader::new(__sort);
+            reader.literal("EVENT")?;
+            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
+            reader.finish()?;
+            __p::Ok((__decoded_day, __decoded_event_id))
         }
     }
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
     #[derive(Debug, Clone, Copy)]
     pub struct EventFields {
         ///`Event::day`, stored in the key only (read back from it).
-        pub day: ::ddb_entity::Field<Event, u32, ::ddb_entity::field::KeyOnly>,
+        pub day: __ddb::Field<Event, u32, __ddb::field::KeyOnly>,
         ///`Event::event_id`, stored in the key only (read back from it).
-        pub event_id: ::ddb_entity::Field<Event, u64, ::ddb_entity::field::KeyOnly>,
+        pub event_id: __ddb::Field<Event, u64, __ddb::field::KeyOnly>,
         ///`Event::status`, stored as `status`.
-        pub status: ::ddb_entity::Field<
-            Event,
-            Status,
-            ::ddb_entity::field::IndexKeyPart,
-        >,
+        pub status: __ddb::Field<Event, Status, __ddb::field::IndexKeyPart>,
         ///`Event::region`, stored as `region`.
-        pub region: ::ddb_entity::Field<
-            Event,
-            String,
-            ::ddb_entity::field::IndexKeyPart,
-        >,
+        pub region: __ddb::Field<Event, String, __ddb::field::IndexKeyPart>,
     }
     ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-    pub struct EventSk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<::ddb_entity::Primary<__Table>>,
+    pub struct EventSk<const FILLED: __p::usize>(
+        __p::SortKeyBuilder<__ddb::Primary<__Table>>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
-    impl<const FILLED: ::core::primitive::usize> ::core::convert::From<EventSk<FILLED>>
-    for ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+    impl<const FILLED: __p::usize> ::core::convert::From<EventSk<FILLED>>
+    for __ddb::SortKey<__ddb::Primary<__Table>> {
         fn from(stage: EventSk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -334,34 +196,29 @@ const _: () = {
         ///Fills `{event_id}`.
         pub fn event_id(
             self,
-            event_id: impl ::ddb_entity::KeyArg<u64>,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+            event_id: impl __ddb::KeyArg<u64>,
+        ) -> __ddb::SortKey<__ddb::Primary<__Table>> {
             self.0
-                .part(
-                    "event_id",
-                    &::ddb_entity::__private::key_arg::<__Key_event_id, _>(&event_id),
-                )
+                .part("event_id", &__p::key_arg::<__Key_event_id, _>(&event_id))
                 .whole()
         }
         ///Cuts inside `{event_id}`: every key whose `event_id` starts with `cut` (e.g. a year or a month of a date).
-        pub fn event_id_prefix<C: ::ddb_entity::key::PrefixOf<__Key_event_id>>(
+        pub fn event_id_prefix<C: __ddb::key::PrefixOf<__Key_event_id>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<::ddb_entity::Primary<__Table>> {
+        ) -> __ddb::SortKey<__ddb::Primary<__Table>> {
             self.0.cut::<__Key_event_id, C>("event_id", &cut)
         }
     }
     ///Sort-key builder of `Event` in index `Gsi1` (`{day}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-    pub struct EventGsi1Sk<const FILLED: ::core::primitive::usize>(
-        ::ddb_entity::__private::SortKeyBuilder<__Index_gsi1>,
+    pub struct EventGsi1Sk<const FILLED: __p::usize>(
+        __p::SortKeyBuilder<__Index_gsi1>,
         ::core::marker::PhantomData<fn() -> Event>,
     );
     #[automatically_derived]
-    impl<
-        const FILLED: ::core::primitive::usize,
-    > ::core::convert::From<EventGsi1Sk<FILLED>>
-    for ::ddb_entity::SortKey<__Index_gsi1> {
+    impl<const FILLED: __p::usize> ::core::convert::From<EventGsi1Sk<FILLED>>
+    for __ddb::SortKey<__Index_gsi1> {
         fn from(stage: EventGsi1Sk<FILLED>) -> Self {
             stage.0.prefix()
         }
@@ -369,421 +226,260 @@ const _: () = {
     #[automatically_derived]
     impl EventGsi1Sk<0usize> {
         ///Fills `{day}`.
-        pub fn day(
-            self,
-            day: impl ::ddb_entity::KeyArg<u32>,
-        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
-            self.0
-                .part("day", &::ddb_entity::__private::key_arg::<__Key_day, _>(&day))
-                .whole()
+        pub fn day(self, day: impl __ddb::KeyArg<u32>) -> __ddb::SortKey<__Index_gsi1> {
+            self.0.part("day", &__p::key_arg::<__Key_day, _>(&day)).whole()
         }
         ///Cuts inside `{day}`: every key whose `day` starts with `cut` (e.g. a year or a month of a date).
-        pub fn day_prefix<C: ::ddb_entity::key::PrefixOf<__Key_day>>(
+        pub fn day_prefix<C: __ddb::key::PrefixOf<__Key_day>>(
             self,
             cut: C,
-        ) -> ::ddb_entity::SortKey<__Index_gsi1> {
+        ) -> __ddb::SortKey<__Index_gsi1> {
             self.0.cut::<__Key_day, C>("day", &cut)
         }
     }
     #[automatically_derived]
-    impl ::ddb_entity::Entity for Event {
+    impl __ddb::Entity for Event {
         type Table = __Table;
-        const RUST_NAME: &'static ::core::primitive::str = "Event";
-        const TYPE_TAG: &'static ::core::primitive::str = "event";
-        const INDEXES: &'static [::ddb_entity::IndexSchema] = &[
-            <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
+        const RUST_NAME: &'static __p::str = "Event";
+        const TYPE_TAG: &'static __p::str = "event";
+        const INDEXES: &'static [__ddb::IndexSchema] = &[
+            <__Index_gsi1 as __ddb::Index>::SCHEMA,
         ];
-        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout = &::ddb_entity::layout::EntityLayout::new(
+        const LAYOUT: &'static __ddb::layout::EntityLayout = &__ddb::layout::EntityLayout::new(
             "Event",
             "event",
             &[
-                ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::None,
-                    ::ddb_entity::layout::TemplateLayout::new(
+                __p::layout::primary(
+                    __p::layout::template(
                         "DAY#{day}#{shard(event_id) % 8}",
                         false,
                         &[
-                            &[::ddb_entity::layout::Piece::Literal("DAY")],
+                            &[__p::layout::lit("DAY")],
                             &[
-                                ::ddb_entity::layout::Piece::Hole(
-                                    ::ddb_entity::layout::HoleLayout::new(
-                                        "day",
-                                        "u32",
-                                        ::core::option::Option::None,
-                                        <::ddb_entity::__private::PartitionPart<
-                                            __Key_day,
-                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <::ddb_entity::__private::PartitionPart<
-                                            __Key_day,
-                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_day>,
+                                >("day", "u32", __p::None, false, false),
                             ],
                             &[
-                                ::ddb_entity::layout::Piece::Shard(
-                                    ::ddb_entity::shard::ShardSpec::new(8u16, &["event_id"]),
+                                __p::layout::shard(
+                                    __ddb::shard::ShardSpec::new(8u16, &["event_id"]),
                                 ),
                             ],
                         ],
                     ),
-                    ::core::option::Option::Some(
-                        ::ddb_entity::layout::TemplateLayout::new(
+                    __p::Some(
+                        __p::layout::template(
                             "EVENT#{event_id}",
                             false,
                             &[
-                                &[::ddb_entity::layout::Piece::Literal("EVENT")],
+                                &[__p::layout::lit("EVENT")],
                                 &[
-                                    ::ddb_entity::layout::Piece::Hole(
-                                        ::ddb_entity::layout::HoleLayout::new(
-                                            "event_id",
-                                            "u64",
-                                            ::core::option::Option::None,
-                                            <__Key_event_id as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                            <__Key_event_id as ::ddb_entity::__private::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_event_id,
+                                    >("event_id", "u64", __p::None, false, false),
                                 ],
                             ],
                         ),
                     ),
-                    false,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
+                    __p::None,
                 ),
-                ::ddb_entity::layout::KeyLayout::new(
-                    ::core::option::Option::Some(
-                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
-                    ),
-                    ::ddb_entity::layout::TemplateLayout::new(
+                __p::layout::index(
+                    <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    __p::layout::template(
                         "STATUS#{status}#{shard(event_id, region) % 16}",
                         false,
                         &[
-                            &[::ddb_entity::layout::Piece::Literal("STATUS")],
+                            &[__p::layout::lit("STATUS")],
                             &[
-                                ::ddb_entity::layout::Piece::Hole(
-                                    ::ddb_entity::layout::HoleLayout::new(
-                                        "status",
-                                        "Status",
-                                        ::core::option::Option::None,
-                                        <::ddb_entity::__private::PartitionPart<
-                                            __Key_status,
-                                        > as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                        <::ddb_entity::__private::PartitionPart<
-                                            __Key_status,
-                                        > as ::ddb_entity::__private::KeyPart>::CARDINALITY,
-                                        false,
-                                        false,
-                                    ),
-                                ),
+                                __p::layout::hole::<
+                                    __p::PartitionPart<__Key_status>,
+                                >("status", "Status", __p::None, false, false),
                             ],
                             &[
-                                ::ddb_entity::layout::Piece::Shard(
-                                    ::ddb_entity::shard::ShardSpec::new(
-                                        16u16,
-                                        &["event_id", "region"],
-                                    ),
+                                __p::layout::shard(
+                                    __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
                                 ),
                             ],
                         ],
                     ),
-                    ::core::option::Option::Some(
-                        ::ddb_entity::layout::TemplateLayout::new(
+                    __p::Some(
+                        __p::layout::template(
                             "{day}",
                             false,
                             &[
                                 &[
-                                    ::ddb_entity::layout::Piece::Hole(
-                                        ::ddb_entity::layout::HoleLayout::new(
-                                            "day",
-                                            "u32",
-                                            ::core::option::Option::None,
-                                            <__Key_day as ::ddb_entity::__private::KeyPart>::FIXED_LEN,
-                                            <__Key_day as ::ddb_entity::__private::KeyPart>::CARDINALITY,
-                                            false,
-                                            false,
-                                        ),
-                                    ),
+                                    __p::layout::hole::<
+                                        __Key_day,
+                                    >("day", "u32", __p::None, false, false),
                                 ],
                             ],
                         ),
                     ),
                     false,
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
+                    __p::None,
+                    __p::None,
                 ),
             ],
             &[
-                ::ddb_entity::layout::FieldLayout::new("day", "day", "u32", false),
-                ::ddb_entity::layout::FieldLayout::new(
-                    "event_id",
-                    "event_id",
-                    "u64",
-                    false,
-                ),
-                ::ddb_entity::layout::FieldLayout::new(
-                    "status",
-                    "status",
-                    "Status",
-                    false,
-                ),
-                ::ddb_entity::layout::FieldLayout::new(
-                    "region",
-                    "region",
-                    "String",
-                    false,
-                ),
+                __p::layout::field("day", "day", "u32", false),
+                __p::layout::field("event_id", "event_id", "u64", false),
+                __p::layout::field("status", "status", "Status", false),
+                __p::layout::field("region", "region", "String", false),
             ],
             false,
         );
-        fn primary_key(&self) -> ::ddb_entity::Result<::ddb_entity::Key<Self>> {
+        fn primary_key(&self) -> __ddb::Result<__ddb::Key<Self>> {
             Self::key(
-                __checked::<__Key_day>(&self.day),
-                __checked::<__Key_event_id>(&self.event_id),
+                __p::checked::<__Key_day>(&self.day),
+                __p::checked::<__Key_event_id>(&self.event_id),
             )
         }
-        fn index_entries(
-            &self,
-        ) -> ::ddb_entity::Result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+        fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
             #[allow(unused_mut)]
-            let mut entries = ::std::vec::Vec::with_capacity(1usize);
+            let mut entries = __p::Vec::with_capacity(1usize);
             entries
-                .push(::ddb_entity::IndexEntry {
-                    index: <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
-                    key: ::core::option::Option::Some(::ddb_entity::IndexKey {
+                .push(__ddb::IndexEntry {
+                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                    key: __p::Some(__ddb::IndexKey {
                         partition: {
-                            let mut __pk = ::ddb_entity::__private::KeyWriter::new(
-                                "Event",
-                            );
+                            let mut __pk = __p::KeyWriter::new("Event");
                             __pk.literal("STATUS");
                             __pk.part(
                                 "status",
-                                &::ddb_entity::__private::PartitionPart(
-                                    ::ddb_entity::__private::key_arg::<
+                                &__p::PartitionPart(
+                                    __p::key_arg::<
                                         __Key_status,
                                         _,
-                                    >(&__checked::<__Key_status>(&self.status)),
+                                    >(&__p::checked::<__Key_status>(&self.status)),
                                 ),
                             )?;
-                            let mut __shard = ::ddb_entity::__private::ShardInputs::new(
-                                "Event",
-                            );
+                            let mut __shard = __p::ShardInputs::new("Event");
                             __shard
                                 .input(
                                     "event_id",
-                                    __checked::<__Key_event_id>(&self.event_id),
+                                    __p::checked::<__Key_event_id>(&self.event_id),
                                 )?;
                             __shard
-                                .input("region", __checked::<__Key_region>(&self.region))?;
+                                .input(
+                                    "region",
+                                    __p::checked::<__Key_region>(&self.region),
+                                )?;
                             __pk.shard(
                                 __shard
                                     .component(
-                                        ::ddb_entity::shard::ShardSpec::new(
-                                            16u16,
-                                            &["event_id", "region"],
-                                        ),
+                                        __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
                                     ),
                             );
                             __pk.finish_index_partition::<__Index_gsi1>()?
                         },
-                        sort: ::core::option::Option::Some(
-                            (Self::gsi1_sk().day(__checked::<__Key_day>(&self.day)))
+                        sort: __p::Some(
+                            (Self::gsi1_sk().day(__p::checked::<__Key_day>(&self.day)))
                                 .into_value()?,
                         ),
                     }),
                 });
-            ::core::result::Result::Ok(entries)
+            __p::Ok(entries)
         }
     }
     #[automatically_derived]
-    impl ::ddb_entity::__private::EntityHooks for Event {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "day",
-            "event_id",
-        ];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "day",
-            "event_id",
-        ];
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = (
-            "DAY#{day}#{shard(event_id) % 8}",
-            ::core::option::Option::Some("EVENT#{event_id}"),
-        );
-        #[allow(unused_variables)]
+    impl __p::EntityHooks for Event {
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
         fn key_matches(
-            __partition: &::core::primitive::str,
-            __sort: ::core::option::Option<&::core::primitive::str>,
-        ) -> ::core::primitive::bool {
-            let ::core::option::Option::Some(__sort) = __sort else {
+            __partition: &__p::str,
+            __sort: __p::Option<&__p::str>,
+        ) -> __p::bool {
+            let __p::Some(__sort) = __sort else {
                 return false;
             };
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                let mut reader = ::ddb_entity::key::KeyReader::new(__partition);
-                reader.literal("DAY")?;
-                let __decoded_day: __Key_day = reader
-                    .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                    .0;
-                let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-                reader.finish()?;
-                let mut reader = ::ddb_entity::key::KeyReader::new(__sort);
-                reader.literal("EVENT")?;
-                let __decoded_event_id: __Key_event_id = reader
-                    .part::<__Key_event_id>()?;
-                reader.finish()?;
-                let day = &__decoded_day;
-                let event_id = &__decoded_event_id;
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[
-            "day",
-            "event_id",
-            "status",
-            "region",
-        ];
         #[allow(unused_variables)]
         fn index_changes(
-            key: &::ddb_entity::Key<Self>,
-            changes: &::ddb_entity::__private::Changes,
-        ) -> ::ddb_entity::Result<
-            ::std::vec::Vec<::ddb_entity::__private::IndexChange>,
-        > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                .0;
-            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("EVENT")?;
-            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
-            reader.finish()?;
+            key: &__ddb::Key<Self>,
+            changes: &__p::Changes,
+        ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
+            let (__decoded_day, __decoded_event_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let day = &__decoded_day;
             let event_id = &__decoded_event_id;
             #[allow(unused_mut)]
-            let mut out = ::std::vec::Vec::new();
+            let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
-                let __field_status: &Status = match changes.lookup::<Status>("status") {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    _ => {
-                        return ::core::result::Result::Err(
-                            ::ddb_entity::__private::missing_key_field(
-                                "Event",
-                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
-                                "status",
-                            ),
-                        );
-                    }
-                };
-                let __field_region: &String = match changes.lookup::<String>("region") {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    _ => {
-                        return ::core::result::Result::Err(
-                            ::ddb_entity::__private::missing_key_field(
-                                "Event",
-                                <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
-                                "region",
-                            ),
-                        );
-                    }
-                };
+                let __field_status: &Status = changes
+                    .value_of::<
+                        Status,
+                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "status")?;
+                let __field_region: &String = changes
+                    .value_of::<
+                        String,
+                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "region")?;
                 let status: &__Key_status = __field_status;
                 out.push(
-                    ::ddb_entity::__private::IndexChange::Set(
-                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA,
-                        ::ddb_entity::IndexKey {
+                    __p::IndexChange::Set(
+                        <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        __ddb::IndexKey {
                             partition: {
-                                let mut __pk = ::ddb_entity::__private::KeyWriter::new(
-                                    "Event",
-                                );
+                                let mut __pk = __p::KeyWriter::new("Event");
                                 __pk.literal("STATUS");
                                 __pk.part(
                                     "status",
-                                    &::ddb_entity::__private::PartitionPart(
-                                        ::ddb_entity::__private::key_arg::<__Key_status, _>(&status),
+                                    &__p::PartitionPart(
+                                        __p::key_arg::<__Key_status, _>(&status),
                                     ),
                                 )?;
-                                let mut __shard = ::ddb_entity::__private::ShardInputs::new(
-                                    "Event",
-                                );
+                                let mut __shard = __p::ShardInputs::new("Event");
                                 __shard
-                                    .input("event_id", __checked::<__Key_event_id>(event_id))?;
+                                    .input(
+                                        "event_id",
+                                        __p::checked::<__Key_event_id>(event_id),
+                                    )?;
                                 __shard
                                     .input(
                                         "region",
-                                        __checked::<__Key_region>(__field_region),
+                                        __p::checked::<__Key_region>(__field_region),
                                     )?;
                                 __pk.shard(
                                     __shard
                                         .component(
-                                            ::ddb_entity::shard::ShardSpec::new(
-                                                16u16,
-                                                &["event_id", "region"],
-                                            ),
+                                            __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
                                         ),
                                 );
                                 __pk.finish_index_partition::<__Index_gsi1>()?
                             },
-                            sort: ::core::option::Option::Some(
-                                (Self::gsi1_sk().day(day)).into_value()?,
-                            ),
+                            sort: __p::Some((Self::gsi1_sk().day(day)).into_value()?),
                         },
                     ),
                 );
             } else if changes.creates() {
-                return ::core::result::Result::Err(
-                    ::ddb_entity::__private::missing_key_field(
+                return __p::Err(
+                    __p::missing_key_field(
                         "Event",
-                        <__Index_gsi1 as ::ddb_entity::Index>::SCHEMA.name,
+                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
                         "status",
                     ),
                 );
             }
-            ::core::result::Result::Ok(out)
+            __p::Ok(out)
         }
         #[allow(unused_variables)]
         fn key_fields(
-            key: &::ddb_entity::Key<Self>,
-        ) -> ::ddb_entity::Result<
-            ::std::vec::Vec<
-                (
-                    &'static ::core::primitive::str,
-                    ::ddb_entity::sdk::types::AttributeValue,
-                ),
-            >,
-        > {
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.partition());
-            reader.literal("DAY")?;
-            let __decoded_day: __Key_day = reader
-                .part::<::ddb_entity::__private::PartitionPart<__Key_day>>()?
-                .0;
-            let _: ::ddb_entity::shard::ShardComponent = reader.part()?;
-            reader.finish()?;
-            let mut reader = ::ddb_entity::key::KeyReader::new(key.sort());
-            reader.literal("EVENT")?;
-            let __decoded_event_id: __Key_event_id = reader.part::<__Key_event_id>()?;
-            reader.finish()?;
+            key: &__ddb::Key<Self>,
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+            let (__decoded_day, __decoded_event_id) = Self::__read_key(
+                key.partition(),
+                key.sort(),
+            )?;
             let day = &__decoded_day;
             let event_id = &__decoded_event_id;
             #[allow(unused_mut)]
-            let mut fields = ::std::vec::Vec::with_capacity(2usize);
-            fields
-                .push(("day", ::ddb_entity::__private::key_field_value("Event", day)?));
-            fields
-                .push((
-                    "event_id",
-                    ::ddb_entity::__private::key_field_value("Event", event_id)?,
-                ));
-            ::core::result::Result::Ok(fields)
+            let mut fields = __p::Vec::with_capacity(2usize);
+            fields.push(("day", __p::key_field_value("Event", day)?));
+            fields.push(("event_id", __p::key_field_value("Event", event_id)?));
+            __p::Ok(fields)
         }
     }
-    const _: () = ::ddb_entity::__private::assert_global_index::<__Index_gsi1>();
+    const _: () = __p::assert_global_index::<__Index_gsi1>();
 };

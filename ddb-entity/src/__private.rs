@@ -6,21 +6,50 @@
 
 pub use serde;
 
+mod checks;
+pub use checks::{ConstMessage, delimiter_mismatch, followed_hole};
+
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
     Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
-    SortKeyBuilder, StoredBody,
+    SortKeyBuilder, Stamp, StoredBody,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
-use std::time::SystemTime;
+pub use aws_sdk_dynamodb::types::AttributeValue;
+pub use std::string::String;
+pub use std::time::SystemTime;
+pub use std::vec::Vec;
 
-use aws_sdk_dynamodb::types::AttributeValue;
+/// Short names for generated code (`__p::Some`, `__p::str`): a derive
+/// cannot rely on the prelude (a user's type may shadow it) and writes
+/// them through this module.
+pub use core::option::Option::{self, None, Some};
+pub use core::primitive::{bool, str, u64, usize};
+pub use core::result::Result::{Err, Ok};
 
-use crate::entity::{KeyArg, RawKey, Timestamp};
+use crate::entity::{KeyArg, RawKey};
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
+
+/// The identity on types, reached through an array whose length holds a
+/// check: generated code names a key type as
+/// `<[(); { check; 0 }] as KeyType<T>>::Checked`, which is `T` when the
+/// check passes and an error type, reported once, when it fails.
+pub trait KeyType<T: ?Sized> {
+    /// `T`.
+    type Checked: ?Sized;
+}
+
+impl<T: ?Sized> KeyType<T> for [(); 0] {
+    type Checked = T;
+}
+
+/// `value` as its checked key type (see [`KeyType`]).
+pub fn checked<T: ?Sized>(value: &T) -> &T {
+    value
+}
 
 /// An update changes a field of `index`'s key template without the
 /// template's other field `field`.
@@ -44,20 +73,6 @@ pub fn key_field_value<T: serde::Serialize + ?Sized>(
     value: &T,
 ) -> Result<AttributeValue, Error> {
     crate::codec::to_attribute_value(value).map_err(|source| {
-        Repr::Encode {
-            entity,
-            source: Box::new(source),
-        }
-        .into()
-    })
-}
-
-/// A maintained timestamp of type `T` for the instant `now`, as stored.
-pub fn timestamp<T: Timestamp>(
-    entity: &'static str,
-    now: SystemTime,
-) -> Result<AttributeValue, Error> {
-    crate::codec::to_attribute_value(&T::from_system_time(now)).map_err(|source| {
         Repr::Encode {
             entity,
             source: Box::new(source),
@@ -271,3 +286,96 @@ pub const fn typed_by_key<T: Table>() -> bool {
 /// the attribute): described, with one empty key, so using the type in a
 /// model adds no error of its own.
 pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new("", "", &[NO_KEY], &[], false);
+
+/// `LAYOUT`'s pieces, as generated code writes them: short, and reading a
+/// hole's fixed length and cardinality off its key part `P`.
+pub mod layout {
+    use crate::key::{Cardinality, KeyPart};
+    use crate::layout::{FieldLayout, HoleLayout, KeyLayout, Piece, TemplateLayout};
+    use crate::shard::ShardSpec;
+    use crate::table::IndexSchema;
+
+    /// Literal text of a segment.
+    pub const fn lit(text: &'static str) -> Piece {
+        Piece::Literal(text)
+    }
+
+    /// A hole whose values are written by the key part `P` (the hole's
+    /// type, padded to `width` or as a partition part).
+    pub const fn hole<P: KeyPart + ?Sized>(
+        field: &'static str,
+        type_name: &'static str,
+        width: Option<u8>,
+        optional: bool,
+        computed: bool,
+    ) -> Piece {
+        Piece::Hole(HoleLayout::new(
+            field,
+            type_name,
+            width,
+            P::FIXED_LEN,
+            P::CARDINALITY,
+            optional,
+            computed,
+        ))
+    }
+
+    /// The hole of a raw key attribute (`pk = field`): any string, stored
+    /// as it is.
+    pub const fn raw_hole(field: &'static str, type_name: &'static str, optional: bool) -> Piece {
+        Piece::Hole(HoleLayout::new(
+            field,
+            type_name,
+            None,
+            None,
+            Cardinality::Unbounded,
+            optional,
+            false,
+        ))
+    }
+
+    /// The shard segment.
+    pub const fn shard(spec: ShardSpec) -> Piece {
+        Piece::Shard(spec)
+    }
+
+    /// A template as written, and its segments.
+    pub const fn template(
+        source: &'static str,
+        raw: bool,
+        segments: &'static [&'static [Piece]],
+    ) -> TemplateLayout {
+        TemplateLayout::new(source, raw, segments)
+    }
+
+    /// The primary key's layout.
+    pub const fn primary(
+        partition: TemplateLayout,
+        sort: Option<TemplateLayout>,
+        allow_hot: Option<&'static str>,
+    ) -> KeyLayout {
+        KeyLayout::new(None, partition, sort, false, None, allow_hot)
+    }
+
+    /// An index key's layout.
+    pub const fn index(
+        index: IndexSchema,
+        partition: TemplateLayout,
+        sort: Option<TemplateLayout>,
+        sparse: bool,
+        when: Option<&'static str>,
+        allow_hot: Option<&'static str>,
+    ) -> KeyLayout {
+        KeyLayout::new(Some(index), partition, sort, sparse, when, allow_hot)
+    }
+
+    /// A stored field.
+    pub const fn field(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> FieldLayout {
+        FieldLayout::new(name, attribute, type_name, optional)
+    }
+}

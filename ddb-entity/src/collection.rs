@@ -67,7 +67,7 @@ impl Member {
         Member {
             entity: E::RUST_NAME,
             type_tag: E::TYPE_TAG,
-            templates: <E as EntityHooks>::KEY_TEMPLATES,
+            templates: E::LAYOUT.key_templates(),
             matches: <E as EntityHooks>::key_matches,
             layout: E::LAYOUT,
         }

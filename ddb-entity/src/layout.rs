@@ -402,6 +402,43 @@ impl EntityLayout {
             .iter()
             .find(|field| field.attribute == attribute)
     }
+
+    /// The primary key's templates as written (partition, sort): `("",
+    /// None)` for an undescribed entity. For messages, and for the
+    /// compile-time check that two members of a collection cannot match
+    /// one key.
+    pub(crate) const fn key_templates(&self) -> (&'static str, Option<&'static str>) {
+        match self.keys.first() {
+            Some(KeyLayout {
+                index: None,
+                partition,
+                sort,
+                ..
+            }) => (
+                partition.source,
+                match sort {
+                    Some(sort) => Some(sort.source),
+                    None => None,
+                },
+            ),
+            _ => ("", None),
+        }
+    }
+
+    /// Whether `attribute` is a raw key attribute (`pk = field`): a field
+    /// of the entity that serde writes with the body, which stays in the
+    /// body when an item is decoded.
+    pub(crate) fn is_raw_attribute(&self, attribute: &str) -> bool {
+        let raw_fields = self
+            .keys
+            .iter()
+            .flat_map(|key| std::iter::once(&key.partition).chain(key.sort.as_ref()))
+            .filter(|template| template.raw)
+            .flat_map(TemplateLayout::holes);
+        raw_fields
+            .filter_map(|hole| self.fields.iter().find(|field| field.name == hole.field))
+            .any(|field| field.attribute == attribute)
+    }
 }
 
 impl KeyLayout {

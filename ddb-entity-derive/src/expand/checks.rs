@@ -4,7 +4,7 @@
 //! A hole's type is named in generated bodies through a *checked* alias,
 //!
 //! ```text
-//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __KeyType<u16>>::Checked;
+//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __p::KeyType<u16>>::Checked;
 //! ```
 //!
 //! which is the type itself when the check passes. When it fails, the
@@ -38,7 +38,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Entity, Followed, Hole, Index, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Hole, Index, KeyTemplate, ShardInput};
 use crate::name;
 
 /// The checked alias of a hole's type: `__Key_seq`, `__Key_seq_4`.
@@ -85,7 +85,7 @@ pub(super) fn checked(model: &Entity<'_>, hole: &Hole<'_>, value: TokenStream) -
         value
     } else {
         let ty = key_type(model, hole);
-        quote!(__checked::<#ty>(#value))
+        quote!(__p::checked::<#ty>(#value))
     };
     match hole.width {
         Some(_) => quote!(*#value),
@@ -121,12 +121,12 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
             .any(|raw| raw.name == hole.name)
             .then(|| {
                 quote_spanned! {hole.span=>
-                    ::ddb_entity::__private::assert_raw_key::<#ty>();
+                    __p::assert_raw_key::<#ty>();
                 }
             });
         let check = match hole.width {
             None => quote_spanned! {hole.span=>
-                ::ddb_entity::__private::assert_key_part::<#ty>();
+                __p::assert_key_part::<#ty>();
                 #raw
             },
             Some(width) => {
@@ -137,15 +137,14 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
                     "`{{{{{field}:{width}}}}}` pads to {width} digits, but a `{ty_name}` has fewer even at its largest: write a smaller width, or `{{{{{field}}}}}` for the type's full width"
                 );
                 quote_spanned! {hole.span=>
-                    if #width > <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS {
+                    if #width > <#ty as __p::PaddedInt>::MAX_DIGITS {
                         ::core::panic!(#message);
                     }
                 }
             }
         };
         aliases.push(quote! {
-            #[allow(non_camel_case_types)]
-            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
     // A shard hashes its fields' full-width encodings: each must be a key
@@ -158,39 +157,22 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         }
         seen.push(alias.clone());
         let check = quote_spanned! {input.span=>
-            ::ddb_entity::__private::assert_key_part::<#ty>();
+            __p::assert_key_part::<#ty>();
         };
         aliases.push(quote! {
-            #[allow(non_camel_case_types)]
-            type #alias = <[(); { #check 0 }] as __KeyType<#ty>>::Checked;
+            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
         });
     }
     let generic_check = generic_bounds(model, &generic_holes);
     let table_check = table_check(model);
     let index_checks = index_checks(model);
-    let segment_checks = segment_checks(model);
     let table_checks = table_checks(model);
-    let delimiter_checks = super::delimiter::checks(model);
     quote! {
-        /// The identity on types, reached through an array whose length
-        /// holds a check (see the derive's `expand/checks.rs`).
-        pub trait __KeyType<T: ?::core::marker::Sized> {
-            type Checked: ?::core::marker::Sized;
-        }
-        impl<T: ?::core::marker::Sized> __KeyType<T> for [(); 0] {
-            type Checked = T;
-        }
-        #[allow(dead_code)]
-        fn __checked<T: ?::core::marker::Sized>(value: &T) -> &T {
-            value
-        }
         #(#aliases)*
         #generic_check
         #table_check
         #index_checks
-        #segment_checks
         #table_checks
-        #delimiter_checks
     }
 }
 
@@ -202,14 +184,14 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let table = table_alias();
     let (holds, message, span) = match &model.sk {
         Some(sk) => (
-            quote!(::ddb_entity::__private::table_has_sort_key::<#table>()),
+            quote!(__p::table_has_sort_key::<#table>()),
             format!(
                 "table `{table_name}` has no sort key in its `table!` declaration (one item per partition key): remove this `sk`, or declare a sort_key in `table!`"
             ),
             sk.lit.span(),
         ),
         None => (
-            quote!(!::ddb_entity::__private::table_has_sort_key::<#table>()),
+            quote!(!__p::table_has_sort_key::<#table>()),
             format!(
                 "table `{table_name}` has a sort key, so its entities have a sort key template: add one, e.g. sk = \"PROFILE\" or sk = \"ORDER#{{order_id}}\""
             ),
@@ -220,7 +202,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
     let sort_key = quote_spanned! {span=>
         const _: () = ::core::assert!(#holds, #message);
     };
-    let primary = quote!(<#table as ::ddb_entity::Table>::SCHEMA.primary.partition_key);
+    let primary = quote!(<#table as __ddb::Table>::SCHEMA.primary.partition_key);
     let raw_keys = model
         .pk
         .iter()
@@ -231,7 +213,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
             let name = &index.name;
             Some((
                 pk,
-                quote!(<#path as ::ddb_entity::Index>::SCHEMA.keys.partition_key),
+                quote!(<#path as __ddb::Index>::SCHEMA.keys.partition_key),
                 format!("index `{name}`"),
             ))
         }))
@@ -248,7 +230,7 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
             .replace('}', "}}");
             Some(quote_spanned! {hole.span=>
                 const _: () = ::core::assert!(
-                    ::ddb_entity::__private::same_name(#attribute_of, #attribute),
+                    __p::same_name(#attribute_of, #attribute),
                     #message
                 );
             })
@@ -257,62 +239,6 @@ fn table_checks(model: &Entity<'_>) -> TokenStream {
         #sort_key
         #(#raw_keys)*
     }
-}
-
-/// A hole sharing its segment keeps the key contract only for some types:
-/// followed by literal text, one whose encodings are prefix-free (order);
-/// followed by another hole, one of a fixed length (order, and the key
-/// cut back apart). One const item per hole and rule, at the hole: the
-/// bodies do not depend on it, so nothing else is reported.
-fn segment_checks(model: &Entity<'_>) -> TokenStream {
-    let mut seen: Vec<(String, bool)> = Vec::new();
-    let mut checks = Vec::new();
-    for template in model.templates() {
-        for hole in template.holes() {
-            let followed = template.followed(&hole.name);
-            if followed == Followed::Nothing || model.is_generic(hole.ty()) {
-                continue;
-            }
-            let by_hole = followed == Followed::ByHole;
-            if seen.contains(&(hole.name.clone(), by_hole)) {
-                continue;
-            }
-            seen.push((hole.name.clone(), by_hole));
-            let ty = hole.ty();
-            let part = match hole.width {
-                Some(width) => quote!(::ddb_entity::__private::Padded<#width, #ty>),
-                None => quote!(#ty),
-            };
-            let name = &hole.name;
-            let type_name = crate::ast::type_string(ty);
-            let (holds, message) = if by_hole {
-                (
-                    quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN.is_some()),
-                    format!(
-                        "`{{{name}}}` is followed by another hole in its segment, so its encoding must have one fixed length to tell where it ends, and a `{type_name}`'s has not: separate the holes with `#`, or use a fixed-length type (an unsigned integer, a float, a chrono date or time, a `Uuid`, a `Ulid`)"
-                    ),
-                )
-            } else {
-                (
-                    quote!(<#part as ::ddb_entity::__private::KeyPart>::PREFIX_FREE),
-                    format!(
-                        "`{{{name}}}` is followed by literal text in its segment, but one `{type_name}`'s key encoding can start another's (a string's \"a\" starts \"ab\"), so keys would not sort by `{name}`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)"
-                    ),
-                )
-            };
-            let message = message.replace('{', "{{").replace('}', "}}");
-            // A table of another delimiter states the rule itself, naming
-            // it (`delimiter::hole_checks`).
-            let table = table_alias();
-            checks.push(quote_spanned! {hole.span=>
-                const _: () = ::core::assert!(
-                    #holds || <#table as ::ddb_entity::Table>::SCHEMA.delimiter != '#',
-                    #message
-                );
-            });
-        }
-    }
-    quote!(#(#checks)*)
 }
 
 /// What the generated impls require of hole types that mention a type
@@ -325,9 +251,9 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
             continue;
         }
         let bound = match hole.width {
-            Some(_) => quote!(#ty: ::ddb_entity::__private::PaddedInt),
+            Some(_) => quote!(#ty: __p::PaddedInt),
             None => quote! {
-                #ty: ::ddb_entity::__private::KeyPart + ::ddb_entity::__private::DecodeKeyPart
+                #ty: __p::KeyPart + __p::DecodeKeyPart
             },
         };
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
@@ -339,7 +265,7 @@ pub(super) fn inferred_bounds(model: &Entity<'_>) -> Vec<TokenStream> {
         if !model.is_generic(ty) {
             continue;
         }
-        let bound = quote!(#ty: ::ddb_entity::__private::KeyPart);
+        let bound = quote!(#ty: __p::KeyPart);
         if !bounds.iter().any(|b| b.to_string() == bound.to_string()) {
             bounds.push(bound);
         }
@@ -373,10 +299,10 @@ fn generic_bounds(model: &Entity<'_>, holes: &[&Hole<'_>]) -> TokenStream {
         let ty = hole.ty();
         match hole.width {
             Some(_) => quote_spanned! {hole.span=>
-                let _ = <#ty as ::ddb_entity::__private::PaddedInt>::MAX_DIGITS;
+                let _ = <#ty as __p::PaddedInt>::MAX_DIGITS;
             },
             None => quote_spanned! {hole.span=>
-                ::ddb_entity::__private::assert_key_part::<#ty>();
+                __p::assert_key_part::<#ty>();
             },
         }
     });
@@ -415,7 +341,7 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         // One const item per check: const evaluation stops at its first panic.
         let sort_key = quote_spanned! {span=>
             const _: () = ::core::assert!(
-                #not ::ddb_entity::__private::index_has_sort_key::<#alias>(),
+                #not __p::index_has_sort_key::<#alias>(),
                 #message
             );
         };
@@ -427,18 +353,15 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         let path_span = syn::spanned::Spanned::span(path);
         let named = format_ident!("__IndexNamed_{}", name::snake(name), span = path_span);
         let of_table = quote_spanned! {path_span=>
-            ::ddb_entity::__private::index_of_table::<#named, #table>();
+            __p::index_of_table::<#named, #table>();
         };
         quote! {
             #[cfg(not(doc))]
-            #[allow(non_camel_case_types)]
             type #named = #path;
             #[cfg(not(doc))]
-            #[allow(non_camel_case_types)]
-            type #alias = <[(); { #of_table 0 }] as __KeyType<#named>>::Checked;
+            type #alias = <[(); { #of_table 0 }] as __p::KeyType<#named>>::Checked;
             // rustdoc shows a private alias as the type it names: the index.
             #[cfg(doc)]
-            #[allow(non_camel_case_types)]
             type #alias = #path;
             #sort_key
         }
@@ -452,13 +375,13 @@ fn table_check(model: &Entity<'_>) -> TokenStream {
     let path = model.table();
     let alias = table_alias();
     let is_table = quote_spanned! {syn::spanned::Spanned::span(path)=>
-        ::ddb_entity::__private::assert_table::<__TableNamed>();
+        __p::assert_table::<__TableNamed>();
     };
     quote! {
         #[cfg(not(doc))]
         type __TableNamed = #path;
         #[cfg(not(doc))]
-        type #alias = <[(); { #is_table 0 }] as __KeyType<__TableNamed>>::Checked;
+        type #alias = <[(); { #is_table 0 }] as __p::KeyType<__TableNamed>>::Checked;
         // rustdoc shows a private alias as the type it names: the table.
         #[cfg(doc)]
         type #alias = #path;

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::checks;
 use super::keys::{self, AtShard, SortKeyBuilder};
-use crate::ast::{Entity, Hole, Index, KeyTemplate, ShardInput};
+use crate::ast::{Entity, Hole, Index, ShardInput};
 use crate::name;
 
 pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
@@ -15,8 +15,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     // The table and its indexes by their checked aliases (see checks.rs).
     let table = checks::table_alias();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
-    let primary = quote!(::ddb_entity::Primary<#table>);
-    let result = quote!(::ddb_entity::Result);
+    let primary = quote!(__ddb::Primary<#table>);
+    let result = quote!(__ddb::Result);
 
     // Whole primary key and primary partition.
     let key_params = keys::params(model.primary());
@@ -40,7 +40,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         }
         None => quote! {
             #fill_pk
-            ::ddb_entity::Partition::new(#pk_buf.finish_partition()?)
+            __ddb::Partition::new(#pk_buf.finish_partition()?)
         },
     };
     // A table without a sort key: the key is the partition key alone.
@@ -49,14 +49,14 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             let fill_sk = keys::fill(model, &sk_buf, sk, AtShard::Compute);
             (
                 quote! {{
-                    let mut #sk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+                    let mut #sk_buf = __p::KeyWriter::new(#name);
                     #fill_sk
                     #sk_buf.finish_sort()?
                 }},
                 format!(" / `{}`", sk.source),
             )
         }
-        None => (quote!(::std::string::String::new()), String::new()),
+        None => (quote!(__p::String::new()), String::new()),
     };
     let key_doc = format!(
         "The primary key of the `{ident}` with these key fields: `{pk_source}`{sk_source}."
@@ -86,18 +86,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         .expand(),
         None => (TokenStream::new(), TokenStream::new()),
     };
-    let raw_attributes: Vec<String> = model
-        .templates()
-        .filter_map(KeyTemplate::raw_hole)
-        .filter_map(|hole| model.stored_named(&hole.name))
-        .map(|field| field.attribute.clone())
-        .collect();
-    let raw_attributes = (!raw_attributes.is_empty()).then(|| {
-        quote! {
-            const RAW_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#raw_attributes),*];
-        }
-    });
-
     let key_matching = super::matches::key_matching(model);
     let ordered_sort_holes = super::matches::ordered_sort_holes(model);
 
@@ -110,21 +98,22 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let self_args = key_params.iter().map(|hole| self_arg(model, hole));
     let index_schemas = model.indexes.iter().map(|index| {
         let path = checks::index_alias(index);
-        quote!(<#path as ::ddb_entity::Index>::SCHEMA)
+        quote!(<#path as __ddb::Index>::SCHEMA)
     });
     let entries = model.indexes.iter().map(|index| index_entry(model, index));
     let entry_count = model.indexes.len();
     let type_name = model.type_tag();
     let checks = checks::items(model);
+    let delimiter_checks = super::delimiter::checks(model);
     let timestamps = timestamps(model);
     let version = model.version().map(|field| {
         let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
         quote! {
-            const VERSION_ATTRIBUTE: ::core::option::Option<&'static ::core::primitive::str> =
-                ::core::option::Option::Some(#attribute);
+            const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> =
+                __p::Some(#attribute);
 
-            fn version(&self) -> ::core::primitive::u64 {
-                <#ty as ::ddb_entity::__private::VersionNumber>::to_u64(self.#field)
+            fn version(&self) -> __p::u64 {
+                <#ty as __p::VersionNumber>::to_u64(self.#field)
             }
         }
     });
@@ -133,6 +122,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let index_changes = super::update::index_changes(model);
     let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
+    let key_reader = super::update::key_reader(model);
     let key_field_consts = super::update::key_field_consts(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
@@ -141,14 +131,14 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         (quote!(#where_clause), quote!(#where_clause))
     } else {
         let storable = quote! {
-            Self: ::ddb_entity::__private::serde::Serialize
-                + ::ddb_entity::__private::serde::de::DeserializeOwned
+            Self: __p::serde::Serialize
+                + __p::serde::de::DeserializeOwned
                 + ::core::marker::Send
                 + ::core::marker::Sync
                 + 'static
         };
         (
-            checks::where_clause(model, &[quote!(Self: ::ddb_entity::Entity)]),
+            checks::where_clause(model, &[quote!(Self: __ddb::Entity)]),
             checks::where_clause(model, &[storable]),
         )
     };
@@ -156,27 +146,35 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let versioned = model.version().map(|_| {
         quote! {
             #[automatically_derived]
-            impl #impl_generics ::ddb_entity::Versioned for #ident #ty_generics #entity_where {}
+            impl #impl_generics __ddb::Versioned for #ident #ty_generics #entity_where {}
         }
     });
 
     quote! {
+        // The checked aliases are named after fields (`__Key_order_id`).
+        #[allow(non_camel_case_types)]
         const _: () = {
+        // Short paths for the runtime: its public API and what generated
+        // code calls (`__private`). Only `__`-prefixed names: a user's type
+        // named in a template resolves here as in the user's module.
+        use ::ddb_entity as __ddb;
+        use ::ddb_entity::__private as __p;
         #checks
+        #delimiter_checks
         #ordered_sort_holes
 
         #[automatically_derived]
         impl #impl_generics #ident #ty_generics #inherent_where {
             #[doc = #key_doc]
-            #vis fn key(#key_param_list) -> #result<::ddb_entity::Key<Self>> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+            #vis fn key(#key_param_list) -> #result<__ddb::Key<Self>> {
+                let mut #pk_buf = __p::KeyWriter::new(#name);
                 #fill_pk
-                ::ddb_entity::Key::new(#pk_buf.finish_partition()?, #sort)
+                __ddb::Key::new(#pk_buf.finish_partition()?, #sort)
             }
 
             #[doc = #partition_doc]
-            #vis fn partition(#pk_param_list) -> #result<::ddb_entity::Partition<#primary>> {
-                let mut #pk_buf = ::ddb_entity::__private::KeyWriter::new(#name);
+            #vis fn partition(#pk_param_list) -> #result<__ddb::Partition<#primary>> {
+                let mut #pk_buf = __p::KeyWriter::new(#name);
                 #partition_value
             }
 
@@ -185,34 +183,37 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #fields_fn
         }
 
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #entity_where {
+            #key_reader
+        }
+
         #fields_item
         #sk_items
         #(#index_items)*
 
         #[automatically_derived]
-        impl #impl_generics ::ddb_entity::Entity for #ident #ty_generics #entity_where {
+        impl #impl_generics __ddb::Entity for #ident #ty_generics #entity_where {
             type Table = #table;
-            const RUST_NAME: &'static ::core::primitive::str = #name;
-            const TYPE_TAG: &'static ::core::primitive::str = #type_name;
-            const INDEXES: &'static [::ddb_entity::IndexSchema] = &[#(#index_schemas),*];
+            const RUST_NAME: &'static __p::str = #name;
+            const TYPE_TAG: &'static __p::str = #type_name;
+            const INDEXES: &'static [__ddb::IndexSchema] = &[#(#index_schemas),*];
             #layout
 
-            fn primary_key(&self) -> #result<::ddb_entity::Key<Self>> {
+            fn primary_key(&self) -> #result<__ddb::Key<Self>> {
                 Self::key(#(#self_args),*)
             }
 
-            fn index_entries(&self) -> #result<::std::vec::Vec<::ddb_entity::IndexEntry>> {
+            fn index_entries(&self) -> #result<__p::Vec<__ddb::IndexEntry>> {
                 #[allow(unused_mut)]
-                let mut entries = ::std::vec::Vec::with_capacity(#entry_count);
+                let mut entries = __p::Vec::with_capacity(#entry_count);
                 #(#entries)*
-                ::core::result::Result::Ok(entries)
+                __p::Ok(entries)
             }
         }
 
         #[automatically_derived]
-        impl #impl_generics ::ddb_entity::__private::EntityHooks for #ident #ty_generics #entity_where {
-            #raw_attributes
-
+        impl #impl_generics __p::EntityHooks for #ident #ty_generics #entity_where {
             #key_field_consts
 
             #key_matching
@@ -227,16 +228,16 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             // index that reuses them; not every index needs every one.
             #[allow(unused_variables)]
             fn index_changes(
-                key: &::ddb_entity::Key<Self>,
-                changes: &::ddb_entity::__private::Changes,
-            ) -> #result<::std::vec::Vec<::ddb_entity::__private::IndexChange>> {
+                key: &__ddb::Key<Self>,
+                changes: &__p::Changes,
+            ) -> #result<__p::Vec<__p::IndexChange>> {
                 #index_changes
             }
 
             #[allow(unused_variables)]
             fn key_fields(
-                key: &::ddb_entity::Key<Self>,
-            ) -> #result<::std::vec::Vec<(&'static ::core::primitive::str, ::ddb_entity::sdk::types::AttributeValue)>> {
+                key: &__ddb::Key<Self>,
+            ) -> #result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
                 #key_fields
             }
         }
@@ -255,7 +256,7 @@ fn shard_arg(model: &Entity<'_>, input: &ShardInput<'_>) -> TokenStream {
         quote!(&self.#field)
     } else {
         let alias = checks::shard_alias(input);
-        quote!(__checked::<#alias>(&self.#field))
+        quote!(__p::checked::<#alias>(&self.#field))
     }
 }
 
@@ -328,15 +329,15 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
                 ),
                 quote! {
                     #fill
-                    ::ddb_entity::Partition::new(#buf.finish_index_partition::<#path>()?)
+                    __ddb::Partition::new(#buf.finish_index_partition::<#path>()?)
                 },
             )
         }
     };
     let partition = quote! {
         #[doc = #doc]
-        #vis fn #partition_fn(#param_list) -> ::ddb_entity::Result<::ddb_entity::Partition<#path>> {
-            let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity_name);
+        #vis fn #partition_fn(#param_list) -> __ddb::Result<__ddb::Partition<#path>> {
+            let mut #buf = __p::KeyWriter::new(#entity_name);
             #body
         }
     };
@@ -368,7 +369,7 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         }
     };
     let key = keys::index_key(model, index, arg, |input| shard_arg(model, input));
-    let build = quote!(::core::option::Option::Some(#key));
+    let build = quote!(__p::Some(#key));
     let sparse: Vec<&Hole<'_>> = index
         .holes()
         .into_iter()
@@ -381,8 +382,8 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         let values = sparse.iter().map(|hole| self_value(hole));
         quote! {
             match (#(#values,)*) {
-                (#(::core::option::Option::Some(#fields),)*) => #build,
-                _ => ::core::option::Option::None,
+                (#(__p::Some(#fields),)*) => #build,
+                _ => __p::None,
             }
         }
     };
@@ -391,14 +392,14 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         Some(when) => {
             let member = call_on_self(when);
             quote! {
-                if #member { #key } else { ::core::option::Option::None }
+                if #member { #key } else { __p::None }
             }
         }
         None => key,
     };
     quote! {
-        entries.push(::ddb_entity::IndexEntry {
-            index: <#path as ::ddb_entity::Index>::SCHEMA,
+        entries.push(__ddb::IndexEntry {
+            index: <#path as __ddb::Index>::SCHEMA,
             key: #key,
         });
     }
@@ -406,76 +407,24 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
 
 /// `stamp` and `updated_at` for entities with maintained timestamps.
 fn timestamps(model: &Entity<'_>) -> TokenStream {
-    if model.created_at().is_none() && model.updated_at().is_none() {
-        return TokenStream::new();
-    }
     let name = model.ident.to_string();
-    let value = |ty: &syn::Type| {
-        quote! {
-            ::ddb_entity::__private::timestamp::<#ty>(#name, now)?
-        }
-    };
-    let stamp_updated = model.updated_at().map(|field| {
+    let stamp = |field: &crate::ast::Field<'_>| {
         let (ty, attribute) = (field.ty, &field.attribute);
-        let value = value(ty);
-        quote!(item.insert(::std::string::String::from(#attribute), #value);)
+        quote!(__p::Some(__p::Stamp::of::<#ty>(#name, #attribute)))
+    };
+    let updated = model.updated_at().map(|field| {
+        let stamp = stamp(field);
+        quote!(const UPDATED_AT: __p::Option<__p::Stamp> = #stamp;)
     });
-    let stamp_created = model.created_at().map(|field| {
-        let (ty, attribute, field) = (field.ty, &field.attribute, field.ident);
-        let value = value(ty);
+    let created = model.created_at().map(|field| {
+        let stamp = stamp(field);
+        let ident = field.ident;
         quote! {
-            if ::ddb_entity::Timestamp::is_unset(&self.#field) {
-                item.insert(::std::string::String::from(#attribute), #value);
+            const CREATED_AT: __p::Option<__p::Stamp> = #stamp;
+            fn created_unset(&self) -> __p::bool {
+                __ddb::Timestamp::is_unset(&self.#ident)
             }
         }
     });
-    let created_at = match model.created_at() {
-        Some(crate::ast::Field { ty, attribute, .. }) => {
-            let value = value(ty);
-            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
-        }
-        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
-    };
-    let updated_at = match model.updated_at() {
-        Some(crate::ast::Field { ty, attribute, .. }) => {
-            let value = value(ty);
-            quote!(::core::result::Result::Ok(::core::option::Option::Some((#attribute, #value))))
-        }
-        None => quote!(::core::result::Result::Ok(::core::option::Option::None)),
-    };
-    quote! {
-        fn stamp(
-            &self,
-            item: &mut ::ddb_entity::Item,
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<()> {
-            #stamp_updated
-            #stamp_created
-            ::core::result::Result::Ok(())
-        }
-
-        #[allow(unused_variables)]
-        fn updated_at(
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<
-            ::core::option::Option<(
-                &'static ::core::primitive::str,
-                ::ddb_entity::sdk::types::AttributeValue,
-            )>,
-        > {
-            #updated_at
-        }
-
-        #[allow(unused_variables)]
-        fn created_at(
-            now: ::std::time::SystemTime,
-        ) -> ::ddb_entity::Result<
-            ::core::option::Option<(
-                &'static ::core::primitive::str,
-                ::ddb_entity::sdk::types::AttributeValue,
-            )>,
-        > {
-            #created_at
-        }
-    }
+    quote!(#updated #created)
 }

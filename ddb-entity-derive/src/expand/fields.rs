@@ -16,10 +16,10 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let (_, ty_generics, where_clause) = generics.split_for_impl();
     let params = &generics.params;
     let role = |field: &crate::ast::Field<'_>| match field.role {
-        Role::None => quote!(::ddb_entity::field::Stored),
-        Role::Primary => quote!(::ddb_entity::field::PrimaryKeyPart),
-        Role::KeyOnly => quote!(::ddb_entity::field::KeyOnly),
-        Role::Index => quote!(::ddb_entity::field::IndexKeyPart),
+        Role::None => quote!(__ddb::field::Stored),
+        Role::Primary => quote!(__ddb::field::PrimaryKeyPart),
+        Role::KeyOnly => quote!(__ddb::field::KeyOnly),
+        Role::Index => quote!(__ddb::field::IndexKeyPart),
     };
     let declarations = model.stored().map(|field| {
         let name = field.ident;
@@ -38,7 +38,7 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
         };
         quote! {
             #[doc = #doc]
-            pub #name: ::ddb_entity::Field<#ident #ty_generics, #ty, #role>
+            pub #name: __ddb::Field<#ident #ty_generics, #ty, #role>
         }
     });
     let values = model.stored().map(|field| {
@@ -46,7 +46,7 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
         let rust = name::unraw(name);
         let attribute = &field.attribute;
         quote! {
-            #name: ::ddb_entity::Field::new(#rust, #attribute)
+            #name: __ddb::Field::new(#rust, #attribute)
         }
     });
     let struct_doc =

@@ -12,11 +12,11 @@ use crate::name;
 pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
     let ty = &hole.ty();
     if hole.raw {
-        return quote!(impl ::ddb_entity::RawKey);
+        return quote!(impl __ddb::RawKey);
     }
     match hole.width {
         Some(_) => quote!(#ty),
-        None => quote!(impl ::ddb_entity::KeyArg<#ty>),
+        None => quote!(impl __ddb::KeyArg<#ty>),
     }
 }
 
@@ -26,11 +26,11 @@ pub(super) fn arg_type(hole: &Hole<'_>) -> TokenStream {
 pub(super) fn part_value(model: &Entity<'_>, hole: &Hole<'_>, arg: &TokenStream) -> TokenStream {
     let ty = super::checks::key_type(model, hole);
     match hole.width {
-        Some(width) => quote!(&::ddb_entity::__private::Padded::<#width, #ty>(#arg)),
-        None if hole.partition => quote!(&::ddb_entity::__private::PartitionPart(
-            ::ddb_entity::__private::key_arg::<#ty, _>(&#arg)
+        Some(width) => quote!(&__p::Padded::<#width, #ty>(#arg)),
+        None if hole.partition => quote!(&__p::PartitionPart(
+            __p::key_arg::<#ty, _>(&#arg)
         )),
-        None => quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#arg)),
+        None => quote!(&__p::key_arg::<#ty, _>(&#arg)),
     }
 }
 
@@ -64,7 +64,7 @@ pub(super) fn fill(
     let shard_value = |input: &ShardInput<'_>| {
         let field = input.field();
         let ty = super::checks::shard_key_type(model, input);
-        quote!(&::ddb_entity::__private::key_arg::<#ty, _>(&#field))
+        quote!(&__p::key_arg::<#ty, _>(&#field))
     };
     fill_with(model, buf, template, at_shard, hole_value, shard_value)
 }
@@ -101,7 +101,7 @@ pub(super) fn fill_with(
                     quote!(__shard.input(#name, #value)?;)
                 });
                 quote! {
-                    let mut __shard = ::ddb_entity::__private::ShardInputs::new(#entity);
+                    let mut __shard = __p::ShardInputs::new(#entity);
                     #(#inputs)*
                     #buf.shard(__shard.component(#spec));
                 }
@@ -114,7 +114,7 @@ pub(super) fn fill_with(
 pub(super) fn shard_spec(shard: &Shard<'_>) -> TokenStream {
     let count = shard.count;
     let names = shard.by.iter().map(|input| input.name.as_str());
-    quote!(::ddb_entity::shard::ShardSpec::new(#count, &[#(#names),*]))
+    quote!(__ddb::shard::ShardSpec::new(#count, &[#(#names),*]))
 }
 
 /// `part`, or `join_part` for a hole that continues its segment.
@@ -143,7 +143,7 @@ pub(super) fn param_list(holes: &[&Hole<'_>]) -> TokenStream {
     quote!(#(#params),*)
 }
 
-/// `::ddb_entity::IndexKey { partition, sort }` of `index`, built with the
+/// `__ddb::IndexKey { partition, sort }` of `index`, built with the
 /// generated `…_partition` and `…_sk` functions from the values `arg` gives
 /// for each hole (a sharded partition written here, its shard computed
 /// from the references `shard_arg` gives for its fields). Inside a
@@ -170,7 +170,7 @@ pub(super) fn index_key(
             shard_arg,
         );
         quote! {{
-            let mut #buf = ::ddb_entity::__private::KeyWriter::new(#entity);
+            let mut #buf = __p::KeyWriter::new(#entity);
             #fill
             #buf.finish_index_partition::<#path>()?
         }}
@@ -179,7 +179,7 @@ pub(super) fn index_key(
         quote!(Self::#partition_fn(#(#partition_args),*)?.into_string())
     };
     let sort = match &index.sk {
-        None => quote!(::core::option::Option::None),
+        None => quote!(__p::None),
         Some(sk) => {
             let calls = sk.holes().map(|hole| {
                 let field = hole.field();
@@ -187,14 +187,14 @@ pub(super) fn index_key(
                 quote!(.#field(#value))
             });
             quote! {
-                ::core::option::Option::Some(
+                __p::Some(
                     (Self::#sk_fn() #(#calls)*).into_value()?
                 )
             }
         }
     };
     quote! {
-        ::ddb_entity::IndexKey {
+        __ddb::IndexKey {
             partition: #partition,
             sort: #sort,
         }
@@ -209,7 +209,7 @@ pub(super) struct SortKeyBuilder<'m> {
     pub(super) constructor: Ident,
     /// `OrderSk` / `OrderGsi1Sk`
     pub(super) stage: Ident,
-    /// `::ddb_entity::Primary<__Table>` / `__Index_gsi1` (checked aliases)
+    /// `__ddb::Primary<__Table>` / `__Index_gsi1` (checked aliases)
     pub(super) index: TokenStream,
     pub(super) template: &'m KeyTemplate<'m>,
     pub(super) what: String,
@@ -228,7 +228,7 @@ impl SortKeyBuilder<'_> {
             what,
         } = self;
         let vis = model.vis;
-        let sort_key = quote!(::ddb_entity::SortKey<#index>);
+        let sort_key = quote!(__ddb::SortKey<#index>);
         let placed = template.placed();
         let holes: Vec<(&Hole<'_>, bool)> = placed
             .iter()
@@ -263,7 +263,7 @@ impl SortKeyBuilder<'_> {
         }
         let entity_name = model.ident.to_string();
         let start = quote! {
-            ::ddb_entity::__private::SortKeyBuilder::<#index>::new(#entity_name) #(#leading)*
+            __p::SortKeyBuilder::<#index>::new(#entity_name) #(#leading)*
         };
         let source = &template.source;
         let entity = model.ident;
@@ -309,15 +309,15 @@ impl SortKeyBuilder<'_> {
         let struct_item = quote! {
             #[doc = #doc]
             #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
-            #vis struct #stage<#(#decl_params,)* const FILLED: ::core::primitive::usize> (
-                ::ddb_entity::__private::SortKeyBuilder<#index>,
+            #vis struct #stage<#(#decl_params,)* const FILLED: __p::usize> (
+                __p::SortKeyBuilder<#index>,
                 ::core::marker::PhantomData<fn() -> #entity #ty_generics>,
             ) #where_clause;
         };
 
         let impl_for_prefix = quote! {
             #[automatically_derived]
-            impl<#(#decl_params,)* const FILLED: ::core::primitive::usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
+            impl<#(#decl_params,)* const FILLED: __p::usize> ::core::convert::From<#stage<#(#type_args,)* FILLED>>
                 for #sort_key #where_clause
             {
                 fn from(stage: #stage<#(#type_args,)* FILLED>) -> Self {
@@ -340,7 +340,7 @@ impl SortKeyBuilder<'_> {
             let (returns, finish) = if last && hole.unordered() {
                 // No range or prefix through unpadded numbers.
                 (
-                    quote!(::ddb_entity::UnorderedSortKey<#index>),
+                    quote!(__ddb::UnorderedSortKey<#index>),
                     quote!(.whole_unordered()),
                 )
             } else if last {
@@ -376,7 +376,7 @@ impl SortKeyBuilder<'_> {
                     );
                     quote! {
                         #[doc = #cut_doc]
-                        #vis fn #cut_fn<C: ::ddb_entity::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
+                        #vis fn #cut_fn<C: __ddb::key::PrefixOf<#ty>>(self, cut: C) -> #sort_key {
                             self.0.#cut_method::<#ty, C>(#name, &cut)
                         }
                     }

@@ -19,35 +19,37 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
     let name = model.ident.to_string();
     let type_tag = model.type_tag();
     let allow_hot = model.attrs.allow_hot.as_ref().map(syn::LitStr::value);
-    let primary = key(
-        model,
-        quote!(::core::option::Option::None),
-        model.pk(),
-        model.sk.as_ref(),
-        false,
-        None,
-        allow_hot,
-    );
+    let primary = {
+        let partition = template(model, model.pk());
+        let sort = option(model.sk.as_ref().map(|sk| template(model, sk)));
+        let allow_hot = option(allow_hot.map(|reason| quote!(#reason)));
+        quote!(__p::layout::primary(#partition, #sort, #allow_hot))
+    };
     let indexes = model.indexes.iter().map(|index| {
         let path = super::checks::index_alias(index);
         let sparse = index.when.is_some() || index.holes().iter().any(|hole| hole.optional());
-        let when = index.when.as_ref().map(call_text);
-        key(
-            model,
-            quote!(::core::option::Option::Some(<#path as ::ddb_entity::Index>::SCHEMA)),
-            index.pk(),
-            index.sk.as_ref(),
-            sparse,
-            when,
-            index.allow_hot.as_ref().map(syn::LitStr::value),
-        )
+        let when = option(index.when.as_ref().map(call_text).map(|when| quote!(#when)));
+        let partition = template(model, index.pk());
+        let sort = option(index.sk.as_ref().map(|sk| template(model, sk)));
+        let allow_hot = option(
+            index
+                .allow_hot
+                .as_ref()
+                .map(syn::LitStr::value)
+                .map(|reason| quote!(#reason)),
+        );
+        quote! {
+            __p::layout::index(
+                <#path as __ddb::Index>::SCHEMA, #partition, #sort, #sparse, #when, #allow_hot,
+            )
+        }
     });
     let fields = model.stored().map(|field| {
         let name = crate::name::unraw(field.ident);
         let attribute = &field.attribute;
         let type_name = ast::type_string(field.ty);
         let optional = field.option_inner.is_some();
-        quote!(::ddb_entity::layout::FieldLayout::new(#name, #attribute, #type_name, #optional))
+        quote!(__p::layout::field(#name, #attribute, #type_name, #optional))
     });
     let flattened = model
         .fields
@@ -55,8 +57,8 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
         .flatten()
         .any(|field| field.serde.flatten && !field.serde.skipped);
     quote! {
-        const LAYOUT: &'static ::ddb_entity::layout::EntityLayout =
-            &::ddb_entity::layout::EntityLayout::new(
+        const LAYOUT: &'static __ddb::layout::EntityLayout =
+            &__ddb::layout::EntityLayout::new(
                 #name,
                 #type_tag,
                 &[#primary, #(#indexes),*],
@@ -75,7 +77,7 @@ pub(super) fn global_index_checks(model: &Entity<'_>) -> TokenStream {
         quote_spanned_at(
             syn::spanned::Spanned::span(&index.path),
             quote! {
-                const _: () = ::ddb_entity::__private::assert_global_index::<#path>();
+                const _: () = __p::assert_global_index::<#path>();
             },
         )
     });
@@ -93,28 +95,10 @@ fn quote_spanned_at(span: proc_macro2::Span, tokens: TokenStream) -> TokenStream
         .collect()
 }
 
-fn key(
-    model: &Entity<'_>,
-    index: TokenStream,
-    pk: &KeyTemplate<'_>,
-    sk: Option<&KeyTemplate<'_>>,
-    sparse: bool,
-    when: Option<String>,
-    allow_hot: Option<String>,
-) -> TokenStream {
-    let partition = template(model, pk);
-    let sort = option(sk.map(|sk| template(model, sk)));
-    let when = option(when.map(|when| quote!(#when)));
-    let allow_hot = option(allow_hot.map(|reason| quote!(#reason)));
-    quote! {
-        ::ddb_entity::layout::KeyLayout::new(#index, #partition, #sort, #sparse, #when, #allow_hot)
-    }
-}
-
 fn option(value: Option<TokenStream>) -> TokenStream {
     match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote!(::core::option::Option::None),
+        Some(value) => quote!(__p::Some(#value)),
+        None => quote!(__p::None),
     }
 }
 
@@ -123,60 +107,36 @@ fn template(model: &Entity<'_>, template: &KeyTemplate<'_>) -> TokenStream {
     let raw = template.raw;
     let segments = template.segments.iter().map(|segment| {
         let pieces = segment.iter().map(|part| match part {
-            Part::Literal(text) => quote!(::ddb_entity::layout::Piece::Literal(#text)),
+            Part::Literal(text) => quote!(__p::layout::lit(#text)),
             Part::Shard(shard) => {
                 let spec = keys::shard_spec(shard);
-                quote!(::ddb_entity::layout::Piece::Shard(#spec))
+                quote!(__p::layout::shard(#spec))
             }
             Part::Hole(hole) => {
                 let field = &hole.name;
                 let type_name = ast::type_string(hole.ty());
+                let optional = hole.optional();
+                if hole.raw {
+                    // A raw key attribute is any string, stored as it is.
+                    return quote!(__p::layout::raw_hole(#field, #type_name, #optional));
+                }
                 let ty = checks::key_type(model, hole);
                 let (width, part) = match hole.width {
                     Some(width) => {
                         // Checked at the template: 1 to 39.
                         let digits = width as u8;
-                        (
-                            quote!(::core::option::Option::Some(#digits)),
-                            quote!(::ddb_entity::__private::Padded<#width, #ty>),
-                        )
+                        (quote!(__p::Some(#digits)), quote!(__p::Padded<#width, #ty>))
                     }
-                    None if hole.partition => (
-                        quote!(::core::option::Option::None),
-                        quote!(::ddb_entity::__private::PartitionPart<#ty>),
-                    ),
-                    None => (quote!(::core::option::Option::None), quote!(#ty)),
+                    None if hole.partition => (quote!(__p::None), quote!(__p::PartitionPart<#ty>)),
+                    None => (quote!(__p::None), quote!(#ty)),
                 };
-                let optional = hole.optional();
                 let computed = hole.computed().is_some();
-                // A raw key attribute is any string, stored as it is.
-                let (fixed_len, cardinality) = if hole.raw {
-                    (
-                        quote!(::core::option::Option::None),
-                        quote!(::ddb_entity::key::Cardinality::Unbounded),
-                    )
-                } else {
-                    (
-                        quote!(<#part as ::ddb_entity::__private::KeyPart>::FIXED_LEN),
-                        quote!(<#part as ::ddb_entity::__private::KeyPart>::CARDINALITY),
-                    )
-                };
-                quote! {
-                    ::ddb_entity::layout::Piece::Hole(::ddb_entity::layout::HoleLayout::new(
-                        #field,
-                        #type_name,
-                        #width,
-                        #fixed_len,
-                        #cardinality,
-                        #optional,
-                        #computed,
-                    ))
-                }
+                quote!(__p::layout::hole::<#part>(#field, #type_name, #width, #optional, #computed))
             }
         });
         quote!(&[#(#pieces),*])
     });
-    quote!(::ddb_entity::layout::TemplateLayout::new(#source, #raw, &[#(#segments),*]))
+    quote!(__p::layout::template(#source, #raw, &[#(#segments),*]))
 }
 
 /// `Ticket::is_open(status)`, as written.

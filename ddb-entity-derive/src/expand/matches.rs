@@ -1,4 +1,4 @@
-//! `EntityHooks::key_matches` and `KEY_TEMPLATES`: how a table typed by
+//! `EntityHooks::key_matches`: how a table typed by
 //! key (a table designed by hand, with no type attribute) tells this
 //! entity's items from others'.
 //!
@@ -13,48 +13,28 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::checks::key_type;
-use super::update::decode_primary_key;
 use crate::ast::Entity;
 
 /// The `EntityHooks` items for matching stored keys.
 pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
-    let pk_source = &model.pk().source;
-    let sk_source = match &model.sk {
-        Some(sk) => {
-            let source = &sk.source;
-            quote!(::core::option::Option::Some(#source))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let decode = decode_primary_key(model, quote!(__partition), quote!(__sort));
     // A table with a sort key stores one on every item; without one the
     // sort value is ignored (there is none).
     let sort = if model.sk.is_some() {
         quote! {
-            let ::core::option::Option::Some(__sort) = __sort else {
+            let __p::Some(__sort) = __sort else {
                 return false;
             };
         }
     } else {
-        quote!(let _ = __sort;)
+        quote!(let __sort = "";)
     };
     quote! {
-        const KEY_TEMPLATES: (
-            &'static ::core::primitive::str,
-            ::core::option::Option<&'static ::core::primitive::str>,
-        ) = (#pk_source, #sk_source);
-
-        #[allow(unused_variables)]
         fn key_matches(
-            __partition: &::core::primitive::str,
-            __sort: ::core::option::Option<&::core::primitive::str>,
-        ) -> ::core::primitive::bool {
+            __partition: &__p::str,
+            __sort: __p::Option<&__p::str>,
+        ) -> __p::bool {
             #sort
-            let __parse = || -> ::core::result::Result<(), ::ddb_entity::key::KeyError> {
-                #decode
-                ::core::result::Result::Ok(())
-            };
-            __parse().is_ok()
+            Self::__read_key(__partition, __sort).is_ok()
         }
     }
 }
@@ -86,7 +66,7 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
             .replace('}', "}}");
             quote_spanned! {hole.span=>
                 const _: () = ::core::assert!(
-                    <#ty as ::ddb_entity::key::KeyPart>::ORDERED,
+                    <#ty as __ddb::key::KeyPart>::ORDERED,
                     #message
                 );
             }

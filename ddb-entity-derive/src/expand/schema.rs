@@ -7,17 +7,12 @@ use syn::spanned::Spanned;
 
 use crate::ast::Entity;
 
-/// The `EntityHooks` items: `STORED_ATTRIBUTES` always; with
-/// `schema_version = N`, `SCHEMA_VERSION` and a `decode_body` that reads
+/// The `EntityHooks` items of `schema_version = N`: `SCHEMA_VERSION` and a `decode_body` that reads
 /// version N directly and each earlier version listed in `upcast` through
 /// `From` conversions up the chain.
 pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
-    let attributes = model.stored().map(|field| &field.attribute);
-    let stored = quote! {
-        const STORED_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#attributes),*];
-    };
     let Some(lit) = &model.attrs.schema_version else {
-        return stored;
+        return TokenStream::new();
     };
     // Checked: a u32 from 1, with fewer earlier shapes than versions.
     let current: u64 = lit.base10_parse().unwrap_or(1);
@@ -43,7 +38,7 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         // The conversion into the entity is from the newest earlier shape.
         let newest = shapes.last().unwrap_or(shape);
         let last = quote_spanned! {newest.span()=>
-            ::core::result::Result::Ok(::core::convert::From::from(value))
+            __p::Ok(::core::convert::From::from(value))
         };
         quote! {
             #version => {
@@ -54,20 +49,18 @@ pub(super) fn hooks(model: &Entity<'_>) -> TokenStream {
         }
     });
     quote! {
-        #stored
-
-        const SCHEMA_VERSION: ::core::option::Option<::core::primitive::u64> =
-            ::core::option::Option::Some(#current);
+        const SCHEMA_VERSION: __p::Option<__p::u64> =
+            __p::Some(#current);
 
         fn decode_body(
-            version: ::core::primitive::u64,
-            body: ::ddb_entity::__private::StoredBody,
-        ) -> ::core::result::Result<Self, ::ddb_entity::codec::DecodeError> {
+            version: __p::u64,
+            body: __p::StoredBody,
+        ) -> ::core::result::Result<Self, __ddb::codec::DecodeError> {
             match version {
                 #current => body.decode(),
                 #(#arms)*
-                other => ::core::result::Result::Err(
-                    ::ddb_entity::__private::unknown_schema_version(#name, other, #oldest, #current),
+                other => __p::Err(
+                    __p::unknown_schema_version(#name, other, #oldest, #current),
                 ),
             }
         }

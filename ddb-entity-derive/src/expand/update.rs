@@ -27,9 +27,9 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
     quote! {
         #decode
         #[allow(unused_mut)]
-        let mut out = ::std::vec::Vec::new();
+        let mut out = __p::Vec::new();
         #(#per_index)*
-        ::core::result::Result::Ok(out)
+        __p::Ok(out)
     }
 }
 
@@ -78,23 +78,19 @@ fn reads(index: &Index<'_>) -> Vec<String> {
     names
 }
 
-/// `let customer_id = &…;` for every primary-key field, parsed back from
-/// the key the update addresses (the encoding is reversible), so an index
-/// template can reuse them although an update never changes them.
-/// `partition` and `sort` are the key values' `&str` expressions; the
-/// statements use `?` on `KeyError`s.
-pub(super) fn decode_primary_key(
-    model: &Entity<'_>,
-    partition: TokenStream,
-    sort: TokenStream,
-) -> TokenStream {
+/// The entity's one key reader, `__read_key(partition, sort)`: the
+/// primary key's stored values parsed back into the values of its holes,
+/// in the order of the key functions' parameters. Matching a stored key
+/// (`key_matches`), an update's index changes and an upsert's key fields
+/// all read the key through it.
+pub(super) fn key_reader(model: &Entity<'_>) -> TokenStream {
     let reader = |template: &KeyTemplate<'_>, value: TokenStream| {
         if let Some(hole) = template.raw_hole() {
             // The key attribute is the field's own string.
             let decoded = format_ident!("__decoded_{}", name::unraw(hole.field()));
             let ty = key_type(model, hole);
             return quote! {
-                let #decoded: #ty = ::core::convert::From::from(::std::string::String::from(#value));
+                let #decoded: #ty = ::core::convert::From::from(__p::String::from(#value));
             };
         }
         let steps = template
@@ -102,22 +98,49 @@ pub(super) fn decode_primary_key(
             .iter()
             .map(|segment| read_segment(model, segment));
         quote! {
-            let mut reader = ::ddb_entity::key::KeyReader::new(#value);
+            let mut reader = __ddb::key::KeyReader::new(#value);
             #(#steps)*
             reader.finish()?;
         }
     };
-    let pk = reader(model.pk(), partition);
-    let sk = model.sk.as_ref().map(|sk| reader(sk, sort));
-    let bindings = keys::params(model.primary()).into_iter().map(|hole| {
-        let field = hole.field();
-        let decoded = format_ident!("__decoded_{}", name::unraw(field));
-        quote!(let #field = &#decoded;)
-    });
+    let pk = reader(model.pk(), quote!(__partition));
+    let sk = model.sk.as_ref().map(|sk| reader(sk, quote!(__sort)));
+    let holes = keys::params(model.primary());
+    let decoded = holes
+        .iter()
+        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())));
+    let types = holes.iter().map(|hole| key_type(model, hole));
     quote! {
-        #pk
-        #sk
-        #(#bindings)*
+        #[allow(unused_variables, clippy::type_complexity)]
+        fn __read_key(
+            __partition: &__p::str,
+            __sort: &__p::str,
+        ) -> ::core::result::Result<(#(#types,)*), __ddb::key::KeyError> {
+            #pk
+            #sk
+            __p::Ok((#(#decoded,)*))
+        }
+    }
+}
+
+/// Statements binding each primary-key field to a reference to its value
+/// read back from the stored key values `partition` and `sort` (`&str`s),
+/// through the entity's key reader; inside a function returning a
+/// `Result` of the crate's error.
+pub(super) fn decode_primary_key(
+    model: &Entity<'_>,
+    partition: TokenStream,
+    sort: TokenStream,
+) -> TokenStream {
+    let holes = keys::params(model.primary());
+    let decoded: Vec<_> = holes
+        .iter()
+        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())))
+        .collect();
+    let fields = holes.iter().map(|hole| hole.field());
+    quote! {
+        let (#(#decoded,)*) = Self::__read_key(#partition, #sort)?;
+        #(let #fields = &#decoded;)*
     }
 }
 
@@ -130,14 +153,8 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
     let typed = |hole: &Hole<'_>| {
         let ty = key_type(model, hole);
         match hole.width {
-            Some(width) => (
-                quote!(::ddb_entity::__private::Padded<#width, #ty>),
-                quote!(.0),
-            ),
-            None if hole.partition => (
-                quote!(::ddb_entity::__private::PartitionPart<#ty>),
-                quote!(.0),
-            ),
+            Some(width) => (quote!(__p::Padded<#width, #ty>), quote!(.0)),
+            None if hole.partition => (quote!(__p::PartitionPart<#ty>), quote!(.0)),
             None => (quote!(#ty), quote!()),
         }
     };
@@ -146,7 +163,7 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
         [Part::Literal(text)] => quote!(reader.literal(#text)?;),
         // The shard is computed from fields read elsewhere in the key.
         [Part::Shard(_)] => {
-            quote!(let _: ::ddb_entity::shard::ShardComponent = reader.part()?;)
+            quote!(let _: __ddb::shard::ShardComponent = reader.part()?;)
         }
         [Part::Hole(hole)] => {
             let (name, (read, unwrap)) = (decoded(hole), typed(hole));
@@ -209,7 +226,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .into_iter()
         .filter(|name| !primary.contains(name))
         .collect();
-    let schema = quote!(<#path as ::ddb_entity::Index>::SCHEMA);
+    let schema = quote!(<#path as __ddb::Index>::SCHEMA);
     // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
     let input = |name: &str| -> TokenStream {
         if primary.contains(&name.to_owned()) {
@@ -229,29 +246,16 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             .expect("checked: an index reads fields");
         let ty = field.ty;
         let binding = format_ident!("__field_{}", name);
-        let missing = quote! {
-            return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
-                #entity,
-                #schema.name,
-                #name,
-            ))
-        };
         if field.option_inner.is_some() {
-            let none = format_ident!("__none_{}", name);
+            // Removed: `None`, a constant borrowed for as long as needed.
             quote! {
-                let #none: #ty = ::core::option::Option::None;
-                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    ::ddb_entity::__private::Lookup::Removed => &#none,
-                    _ => #missing,
-                };
+                let #binding: &#ty = changes
+                    .value_or_removed::<#ty>(#entity, #schema.name, #name)?
+                    .unwrap_or(&__p::None);
             }
         } else {
             quote! {
-                let #binding: &#ty = match changes.lookup::<#ty>(#name) {
-                    ::ddb_entity::__private::Lookup::Set(value) => value,
-                    _ => #missing,
-                };
+                let #binding: &#ty = changes.value_of::<#ty>(#entity, #schema.name, #name)?;
             }
         }
     };
@@ -282,7 +286,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
                 let value = call(how);
                 quote! {
                     let #computed = #value;
-                    let #field: ::core::option::Option<&#inner> = #computed.as_ref();
+                    let #field: __p::Option<&#inner> = #computed.as_ref();
                 }
             }
             (Some(how), false) => {
@@ -295,7 +299,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             (None, _) if primary.contains(&name::unraw(field)) => quote!(),
             (None, true) => {
                 let source = input(&name::unraw(field));
-                quote!(let #field: ::core::option::Option<&#inner> = #source.as_ref();)
+                quote!(let #field: __p::Option<&#inner> = #source.as_ref();)
             }
             (None, false) => {
                 let source = input(&name::unraw(field));
@@ -318,12 +322,12 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
             value
         } else {
             let alias = super::checks::shard_alias(shard_input);
-            quote!(__checked::<#alias>(#value))
+            quote!(__p::checked::<#alias>(#value))
         }
     };
     let key = keys::index_key(model, index, arg, shard_arg);
-    let set = quote!(::ddb_entity::__private::IndexChange::Set(#schema, #key));
-    let remove = quote!(::ddb_entity::__private::IndexChange::Remove(#schema));
+    let set = quote!(__p::IndexChange::Set(#schema, #key));
+    let remove = quote!(__p::IndexChange::Remove(#schema));
     let sparse: Vec<_> = holes
         .iter()
         .filter(|hole| hole.optional())
@@ -334,7 +338,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     } else {
         quote! {
             match (#(#sparse,)*) {
-                (#(::core::option::Option::Some(#sparse),)*) => #set,
+                (#(__p::Some(#sparse),)*) => #set,
                 _ => #remove,
             }
         }
@@ -380,7 +384,7 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         .map(|name| {
             quote! {
                 else if changes.creates() {
-                    return ::core::result::Result::Err(::ddb_entity::__private::missing_key_field(
+                    return __p::Err(__p::missing_key_field(
                         #entity,
                         #schema.name,
                         #name,
@@ -422,8 +426,8 @@ pub(super) fn key_field_consts(model: &Entity<'_>) -> TokenStream {
         .filter(|field| field.role == crate::ast::Role::KeyOnly)
         .map(|field| &field.attribute);
     quote! {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#all),*];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static ::core::primitive::str] = &[#(#key_only),*];
+        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[#(#all),*];
+        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[#(#key_only),*];
     }
 }
 
@@ -447,12 +451,12 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
         .iter()
         .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
         .map(|hole| {
-        let field = hole.field();
-        let attribute = key_field_attribute(model, hole);
-        quote! {
-            fields.push((#attribute, ::ddb_entity::__private::key_field_value(#entity, #field)?));
-        }
-    });
+            let field = hole.field();
+            let attribute = key_field_attribute(model, hole);
+            quote! {
+                fields.push((#attribute, __p::key_field_value(#entity, #field)?));
+            }
+        });
     let count = holes.len();
     let decode = if holes.is_empty() {
         quote!(let _ = key;)
@@ -462,8 +466,8 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     quote! {
         #decode
         #[allow(unused_mut)]
-        let mut fields = ::std::vec::Vec::with_capacity(#count);
+        let mut fields = __p::Vec::with_capacity(#count);
         #(#inserts)*
-        ::core::result::Result::Ok(fields)
+        __p::Ok(fields)
     }
 }

@@ -70,7 +70,7 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     // A raw key attribute is the field itself: written by serde, once.
     // The names are compared as they are, not hashed: a few short
     // comparisons per attribute cost less than a lookup per owned name.
-    let owned = |name: &str| owned_attribute(&schema, name) && !E::RAW_ATTRIBUTES.contains(&name);
+    let owned = |name: &str| owned_attribute(&schema, name) && !E::LAYOUT.is_raw_attribute(name);
     if item.keys().any(|name| owned(name)) {
         // Named in declaration order, whatever the map's order.
         let attribute = schema
@@ -211,7 +211,7 @@ pub(crate) fn restore_key_fields<E: Entity>(
 
 /// `E`'s primary-key templates, for messages.
 fn templates<E: Entity>() -> String {
-    match E::KEY_TEMPLATES {
+    match E::LAYOUT.key_templates() {
         (partition, Some(sort)) => format!("`{partition}` / `{sort}`"),
         (partition, None) => format!("`{partition}`"),
     }
@@ -227,7 +227,7 @@ fn templates<E: Entity>() -> String {
 pub(crate) fn decode_stored<E: Entity>(mut item: Item, check: bool) -> Result<(E, StoredKeys)> {
     let schema = E::Table::SCHEMA;
     item.retain(|name, _| !schema.is_token_attribute(name));
-    let mut stored = StoredKeys::take(&mut item, &schema, E::RAW_ATTRIBUTES);
+    let mut stored = StoredKeys::take(&mut item, &schema, E::LAYOUT);
     if check {
         stored.check_type::<E>()?;
     }
@@ -324,7 +324,7 @@ pub(crate) fn check_stored_type<E: Entity>(
             Some(partition) if E::key_matches(partition, sort) => Ok(()),
             _ => Err(Repr::KeyNotOfEntity {
                 entity: E::RUST_NAME,
-                templates: E::KEY_TEMPLATES,
+                templates: E::LAYOUT.key_templates(),
                 at: at(),
             }
             .into()),

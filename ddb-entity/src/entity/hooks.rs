@@ -7,9 +7,9 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{AttrPath, IndexKey, Key};
+use super::{AttrPath, IndexKey, Key, Timestamp};
 use crate::codec::DecodeError;
-use crate::error::Result;
+use crate::error::{Repr, Result};
 use crate::item::Item;
 use crate::table::IndexSchema;
 
@@ -20,11 +20,6 @@ use crate::table::IndexSchema;
 /// returning no change.
 #[doc(hidden)]
 pub trait EntityHooks: Sized {
-    /// The key attributes that are fields of the entity (`pk = field`):
-    /// serde writes them with the body, they stay in the body when an item
-    /// is decoded, and no separate key value is written for them.
-    const RAW_ATTRIBUTES: &'static [&'static str] = &[];
-
     /// The body attributes of the primary key's fields, as
     /// [`key_fields`](EntityHooks::key_fields) returns them: what a read
     /// restores from the parsed key when the item does not hold them
@@ -36,12 +31,6 @@ pub trait EntityHooks: Sized {
     /// "key_only")]`): a write leaves them out of the item, an upsert does
     /// not add them. Empty with `key_fields = "key_and_body"`.
     const KEY_ONLY_ATTRIBUTES: &'static [&'static str] = &[];
-
-    /// The primary key's templates as written in `#[entity(…)]` (partition,
-    /// sort), for messages and for the compile-time check that two members
-    /// of a collection on a key-typed table cannot match the same key.
-    /// Empty for a hand-written entity.
-    const KEY_TEMPLATES: (&'static str, Option<&'static str>) = ("", None);
 
     /// Whether stored key values parse as this entity's primary key: the
     /// leading literals, every hole's value and nothing left over. How a
@@ -61,11 +50,6 @@ pub trait EntityHooks: Sized {
     /// `None` for an entity that declares none.
     const SCHEMA_VERSION: Option<u64> = None;
 
-    /// The top-level attributes the entity's stored fields are written
-    /// under (a backfill's "unchanged since read" condition also checks
-    /// that the ones an item lacks are still absent).
-    const STORED_ATTRIBUTES: &'static [&'static str] = &[];
-
     /// Decodes a body stored at schema `version` (1 for an item without
     /// the attribute): the current shape directly, an older one through
     /// the entity's upcast chain (`#[entity(upcast = [V1, V2])]`).
@@ -82,24 +66,45 @@ pub trait EntityHooks: Sized {
         0
     }
 
+    /// The maintained `updated_at` timestamp, if any.
+    const UPDATED_AT: Option<Stamp> = None;
+
+    /// The maintained `created_at` timestamp, if any.
+    const CREATED_AT: Option<Stamp> = None;
+
+    /// Whether the value's `created_at` field is unset (so a write stamps
+    /// it); `false` for an entity without one.
+    fn created_unset(&self) -> bool {
+        false
+    }
+
     /// Writes the maintained timestamps into `item` for a write at `now`:
     /// `updated_at` always, `created_at` while the value's is not set.
     fn stamp(&self, item: &mut Item, now: SystemTime) -> Result<()> {
-        let _ = (item, now);
+        if let Some(stamp) = Self::UPDATED_AT {
+            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
+        }
+        if let Some(stamp) = Self::CREATED_AT
+            && self.created_unset()
+        {
+            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
+        }
         Ok(())
     }
 
     /// The `updated_at` attribute and its value for an update at `now`.
     fn updated_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        let _ = now;
-        Ok(None)
+        Self::UPDATED_AT
+            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
+            .transpose()
     }
 
     /// The `created_at` attribute and its value for an item created at
     /// `now` (an upsert keeps a stored one).
     fn created_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        let _ = now;
-        Ok(None)
+        Self::CREATED_AT
+            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
+            .transpose()
     }
 
     /// The primary-key fields, parsed back from `key`, as the attributes
@@ -117,6 +122,41 @@ pub trait EntityHooks: Sized {
     /// `None`); a template field the update does not set is
     /// `MissingKeyField`.
     fn index_changes(key: &Key<Self>, changes: &Changes) -> Result<Vec<IndexChange>>;
+}
+
+/// A maintained timestamp (`updated_at = "…"`, `created_at = "…"`): its
+/// attribute, and how its value is written for an instant.
+#[derive(Clone, Copy)]
+pub struct Stamp {
+    entity: &'static str,
+    attribute: &'static str,
+    encode: fn(&'static str, SystemTime) -> Result<AttributeValue>,
+}
+
+impl Stamp {
+    /// The timestamp of `entity` stored under `attribute` as a `T`.
+    pub const fn of<T: Timestamp>(entity: &'static str, attribute: &'static str) -> Self {
+        Stamp {
+            entity,
+            attribute,
+            encode: encode::<T>,
+        }
+    }
+
+    fn value(&self, now: SystemTime) -> Result<AttributeValue> {
+        (self.encode)(self.entity, now)
+    }
+}
+
+/// A maintained timestamp of type `T` for the instant `now`, as stored.
+fn encode<T: Timestamp>(entity: &'static str, now: SystemTime) -> Result<AttributeValue> {
+    crate::codec::to_attribute_value(&T::from_system_time(now)).map_err(|source| {
+        Repr::Encode {
+            entity,
+            source: Box::new(source),
+        }
+        .into()
+    })
 }
 
 /// The changes of one update, as generated code reads them to recompute
@@ -212,6 +252,41 @@ impl Changes {
     /// Whether the update changes any of `fields`.
     pub fn touches(&self, fields: &[&str]) -> bool {
         self.entries.iter().any(|c| fields.contains(&c.field))
+    }
+
+    /// The value the update sets `field` (of type `T`) to, to recompute
+    /// the key of index `index`: an update that changes the field
+    /// otherwise (adds to it, sets a place inside it) leaves the key
+    /// unknown, `MissingKeyField`.
+    pub fn value_of<T: 'static>(
+        &self,
+        entity: &'static str,
+        index: &'static str,
+        field: &'static str,
+    ) -> Result<&T> {
+        match self.lookup::<T>(field) {
+            Lookup::Set(value) => Ok(value),
+            _ => Err(Repr::MissingKeyField {
+                entity,
+                index,
+                field,
+            }
+            .into()),
+        }
+    }
+
+    /// As [`value_of`](Changes::value_of), for an `Option` field, which an
+    /// update may also remove: then `None`.
+    pub fn value_or_removed<T: 'static>(
+        &self,
+        entity: &'static str,
+        index: &'static str,
+        field: &'static str,
+    ) -> Result<Option<&T>> {
+        match self.lookup::<T>(field) {
+            Lookup::Removed => Ok(None),
+            _ => self.value_of(entity, index, field).map(Some),
+        }
     }
 
     /// What the update does to `field`, whose type is `T`.

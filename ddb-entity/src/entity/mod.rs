@@ -25,7 +25,7 @@ pub use field::{
     Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
 };
 pub(crate) use hooks::{Action, Change};
-pub use hooks::{Changes, EntityHooks, IndexChange, Lookup, StoredBody};
+pub use hooks::{Changes, EntityHooks, IndexChange, Lookup, Stamp, StoredBody};
 pub(crate) use keys::check_index_key;
 pub use keys::{
     InARange, IndexKey, Key, KeyWriter, Partition, RangeBound, ShardInputs, SortKey,

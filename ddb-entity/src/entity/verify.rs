@@ -22,6 +22,7 @@ use super::Entity;
 use super::convert::check_stored_type;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
+use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema};
 
 /// The key attributes an item was stored under, taken out of it.
@@ -39,12 +40,12 @@ pub(crate) struct StoredKeys {
 
 impl StoredKeys {
     /// Takes the key attributes and the type attribute out of `item`: what
-    /// remains is the body. A *raw* key attribute (`raw`: a field that is
-    /// the key attribute itself, see `EntityHooks::RAW_ATTRIBUTES`) is
+    /// remains is the body. A *raw* key attribute (a field that is the key
+    /// attribute itself, see `EntityLayout::is_raw_attribute`) is
     /// copied and stays in the body, which needs it; no other entity field
     /// has a key attribute's name (the library refuses to write such an
     /// entity).
-    pub(crate) fn take(item: &mut Item, schema: &TableSchema, raw: &[&str]) -> Self {
+    pub(crate) fn take(item: &mut Item, schema: &TableSchema, layout: &EntityLayout) -> Self {
         let primary = schema.primary;
         let is_primary =
             |name: &str| name == primary.partition_key || primary.sort_key == Some(name);
@@ -60,7 +61,7 @@ impl StoredKeys {
                 aside_name.push_str(name);
                 item.remove(aside_name.as_str())
             };
-            if raw.contains(&name) {
+            if layout.is_raw_attribute(name) {
                 if let Some(value) = aside {
                     // Not how the item was found (so not verified), but
                     // part of its body.

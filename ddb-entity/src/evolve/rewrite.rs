@@ -399,9 +399,10 @@ fn unchanged<E: Entity>(stored: &Item, schema: &TableSchema) -> Vec<Clause> {
         .indexes
         .iter()
         .flat_map(|index| std::iter::once(index.keys.partition_key).chain(index.keys.sort_key));
-    let could_appear = E::STORED_ATTRIBUTES
+    let could_appear = E::LAYOUT
+        .fields
         .iter()
-        .copied()
+        .map(|field| field.attribute)
         .chain(index_keys)
         .chain([schema.token_attribute, SCHEMA_VERSION_ATTRIBUTE]);
     let mut absent: Vec<&str> = Vec::new();
