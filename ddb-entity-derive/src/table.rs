@@ -402,6 +402,28 @@ fn delimiter(cx: &Ctxt, tokens: TokenStream) -> Option<LitChar> {
     }
 }
 
+/// A value that starts with one of `words` (`provisioned { … }`,
+/// `include[…]`): the word, checked as [`word`] does, and the tokens after
+/// it; `not_a_word` is the error when the value starts with anything else.
+fn word_then(
+    cx: &Ctxt,
+    name: &Ident,
+    tokens: TokenStream,
+    words: &[&'static str],
+    what: &str,
+    choices: &str,
+    not_a_word: String,
+) -> Option<(Ident, Vec<TokenTree>)> {
+    let mut iter = tokens.clone().into_iter();
+    let Some(TokenTree::Ident(first)) = iter.next() else {
+        cx.error(tokens, not_a_word);
+        return None;
+    };
+    let rest = iter.collect();
+    let word = word(cx, name, first.to_token_stream(), words, what, choices)?;
+    Some((word, rest))
+}
+
 /// `on_demand` or `provisioned { read: …, write: … }`, as the
 /// `Billing` expression.
 fn billing(
@@ -410,22 +432,14 @@ fn billing(
     name: &Ident,
     tokens: TokenStream,
 ) -> Option<TokenStream> {
-    let mut iter = tokens.clone().into_iter();
-    let kind = match iter.next() {
-        Some(TokenTree::Ident(ident)) => ident,
-        _ => {
-            cx.error(tokens, format!("`billing` is {BILLING_CHOICES}"));
-            return None;
-        }
-    };
-    let rest: Vec<TokenTree> = iter.collect();
-    let kind = word(
+    let (kind, rest) = word_then(
         cx,
         name,
-        kind.to_token_stream(),
+        tokens,
         BILLINGS,
         "billing",
         BILLING_CHOICES,
+        format!("`billing` is {BILLING_CHOICES}"),
     )?;
     match (name::unraw(&kind).as_str(), &rest[..]) {
         ("on_demand", []) => Some(quote!(#krate::Billing::OnDemand)),
@@ -503,19 +517,14 @@ fn projection(
     name: &Ident,
     tokens: TokenStream,
 ) -> Option<TokenStream> {
-    let mut iter = tokens.clone().into_iter();
-    let Some(TokenTree::Ident(kind)) = iter.next() else {
-        cx.error(tokens, format!("a projection is {PROJECTION_CHOICES}"));
-        return None;
-    };
-    let rest: Vec<TokenTree> = iter.collect();
-    let kind = word(
+    let (kind, rest) = word_then(
         cx,
         name,
-        kind.to_token_stream(),
+        tokens,
         PROJECTIONS,
         "projection",
         PROJECTION_CHOICES,
+        format!("a projection is {PROJECTION_CHOICES}"),
     )?;
     match (name::unraw(&kind).as_str(), &rest[..]) {
         ("all", []) => Some(quote!(#krate::Projection::All)),
