@@ -204,17 +204,8 @@ common!(DecodeError);
 common!(EncodeError);
 
 impl DecodeError {
-    /// A value of another DynamoDB type than the one `expected`
+    /// A value of another DynamoDB type (`found`) than the one `expected`
     /// ("a number", "a string", …).
-    #[cold]
-    pub(crate) fn expected(expected: &'static str, found: &AttributeValue) -> Self {
-        Self::new(Message::Expected {
-            expected,
-            found: describe(found),
-        })
-    }
-
-    /// Like [`expected`](Self::expected), with the found type named.
     #[cold]
     pub(crate) fn expected_found(expected: &'static str, found: &'static str) -> Self {
         Self::new(Message::Expected { expected, found })
@@ -244,20 +235,7 @@ impl serde::ser::Error for EncodeError {
 
 /// An attribute value's DynamoDB type, for "found …".
 pub(crate) fn describe(value: &AttributeValue) -> &'static str {
-    match value {
-        AttributeValue::S(_) => "a string",
-        AttributeValue::N(_) => "a number",
-        AttributeValue::B(_) => "a binary",
-        AttributeValue::Bool(_) => "a boolean",
-        AttributeValue::Null(true) => "a null",
-        AttributeValue::Null(false) => "NULL: false (which DynamoDB never stores)",
-        AttributeValue::M(_) => "a map",
-        AttributeValue::L(_) => "a list",
-        AttributeValue::Ss(_) => "a string set",
-        AttributeValue::Ns(_) => "a number set",
-        AttributeValue::Bs(_) => "a binary set",
-        _ => "an attribute type this SDK version does not know",
-    }
+    super::de::shape_of(value).describe()
 }
 
 #[cfg(test)]
@@ -266,7 +244,7 @@ mod tests {
 
     #[test]
     fn path_renders_keys_and_indexes_outermost_first() {
-        let err = DecodeError::expected("a number", &AttributeValue::S("x".into()))
+        let err = DecodeError::expected_found("a number", describe(&AttributeValue::S("x".into())))
             .at_key("sku")
             .at_index(3)
             .at_key("lines");

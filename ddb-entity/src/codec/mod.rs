@@ -108,6 +108,36 @@ pub fn from_attribute_value_ref<'de, T: Deserialize<'de>>(
     T::deserialize(de::Value(value))
 }
 
+/// Decodes an item written in DynamoDB's JSON wire format
+/// (`{"name": {"S": "Ada"}, "age": {"N": "36"}}`, as in a response body or
+/// an export file) by exactly the rules of [`from_item`]: the same value,
+/// the same errors as decoding the `AttributeValue` item the SDK would
+/// parse from the same text. Strings without escapes are borrowed from
+/// `json` (`&str` and `Cow<str>` fields borrow, zero-copy); binaries are
+/// base64 decoded as the SDK decodes them. Text that is not such an item
+/// is an error too.
+///
+/// ```
+/// use ddb_entity::codec;
+/// use serde::Deserialize;
+///
+/// #[derive(Deserialize, Debug, PartialEq)]
+/// struct User<'a> { name: &'a str, age: u8, tags: Vec<String> }
+///
+/// let json = r#"{"name": {"S": "Ada"}, "age": {"N": "36"}, "tags": {"SS": ["x", "y"]}}"#;
+/// let user: User = codec::from_json_item(json)?;
+/// assert_eq!(user, User { name: "Ada", age: 36, tags: vec!["x".into(), "y".into()] });
+///
+/// let err = codec::from_json_item::<User>(r#"{"name": {"N": "1"}, "age": {"N": "36"}, "tags": {"SS": []}}"#)
+///     .unwrap_err();
+/// assert_eq!(err.to_string(), "name: expected a string, found a number");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_json_item<'de, T: Deserialize<'de>>(json: &'de str) -> Result<T, DecodeError> {
+    let entries = de::wire::parse_item(json)?;
+    T::deserialize(de::Value(&mut de::wire::Wire::M(entries)))
+}
+
 /// Encodes a value as an item, exactly as `serde_dynamo::to_item` does:
 /// it must serialise as a map, and a `None` field is a `NULL` attribute.
 /// ([`Entity::to_item`](crate::entity::Entity::to_item) leaves `None` out instead.)

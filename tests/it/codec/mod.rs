@@ -2,13 +2,15 @@
 //! serde's attributes, and for random items and attribute values decoded
 //! into many targets, ours and serde_dynamo's give the same result — both
 //! `Ok` with equal values (equal items when encoding), or both `Err`. The
-//! owned and the borrowed decoders are both checked.
+//! owned and the borrowed decoders are both checked. Items in DynamoDB's
+//! JSON wire format decode as the SDK's items do (`wire`).
 //!
 //! No DynamoDB involved: the moto cross-check skips this module.
 
 mod model;
 mod random_items;
 mod typed;
+mod wire;
 
 use std::fmt::Debug;
 

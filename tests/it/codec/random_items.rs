@@ -121,14 +121,14 @@ pub fn attribute_value() -> impl Strategy<Value = AttributeValue> {
     })
 }
 
-fn item() -> impl Strategy<Value = Item> {
+pub fn item() -> impl Strategy<Value = Item> {
     proptest::collection::hash_map(name(), attribute_value(), 0..6)
 }
 
 /// Whatever `deserialize_any` offers, recorded: shows exactly which visitor
 /// method each value reached (maps sorted, as their order is the map's).
 #[derive(Debug, PartialEq)]
-enum Any {
+pub enum Any {
     Bool(bool),
     I64(i64),
     U64(u64),
@@ -207,7 +207,7 @@ impl<'de> Visitor<'de> for AnyVisitor {
 /// A struct with no fields: every attribute is ignored (and still checked
 /// as serde_dynamo checks ignored values).
 #[derive(Deserialize, Debug)]
-struct Nothing {}
+pub struct Nothing {}
 
 /// Ours, owned and borrowed, against serde_dynamo, for one target type.
 fn agree<T: DeserializeOwned + fmt::Debug>(value: &AttributeValue) -> Result<(), TestCaseError> {

@@ -10,13 +10,22 @@ use serde::de::value::{BorrowedBytesDeserializer, BorrowedStrDeserializer};
 use serde::de::{self, Visitor};
 
 use super::value::{Enum, visit_map};
-use super::{KeyText, Result, Source, check_ignored};
+use super::{KeyText, Result, Shape, Source, check_ignored, numbers_of, shape_of};
 use crate::codec::error::DecodeError;
 
 impl<'de> Source<'de> for &'de AttributeValue {
     #[inline]
-    fn value(&self) -> &AttributeValue {
-        self
+    fn shape(&self) -> Shape<'_> {
+        shape_of(self)
+    }
+
+    #[inline]
+    fn numbers(&self) -> Option<impl ExactSizeIterator<Item = &str>> {
+        numbers_of(self).map(|set| set.map(String::as_str))
+    }
+
+    fn check_ignored(&self) -> Result<()> {
+        check_ignored(self)
     }
 
     #[inline]

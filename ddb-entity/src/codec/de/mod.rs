@@ -33,6 +33,7 @@ mod body;
 pub(super) mod borrowed;
 mod owned;
 mod value;
+pub(crate) mod wire;
 
 pub(crate) use body::Body;
 pub(crate) use value::Value;
@@ -118,15 +119,8 @@ pub(super) fn check_ignored(value: &AttributeValue) -> Result<()> {
         | AttributeValue::Null(true)
         | AttributeValue::Ss(_)
         | AttributeValue::Bs(_) => Ok(()),
-        AttributeValue::N(text) if is_number(text) => Ok(()),
-        AttributeValue::N(text) => Err(parse_error(text, "a number", "not a decimal number")),
-        AttributeValue::Ns(set) => set.iter().enumerate().try_for_each(|(i, text)| {
-            if is_number(text) {
-                Ok(())
-            } else {
-                Err(parse_error(text, "a number", "not a decimal number").at_index(i))
-            }
-        }),
+        AttributeValue::N(text) => check_number(text),
+        AttributeValue::Ns(set) => check_numbers(set.iter().map(String::as_str)),
         AttributeValue::L(list) => list
             .iter()
             .enumerate()
@@ -134,7 +128,96 @@ pub(super) fn check_ignored(value: &AttributeValue) -> Result<()> {
         AttributeValue::M(map) => map
             .iter()
             .try_for_each(|(key, value)| check_ignored(value).map_err(|e| e.at_key(key))),
-        other => Err(DecodeError::expected("a DynamoDB value", other)),
+        other => Err(shape_of(other).expected("a DynamoDB value")),
+    }
+}
+
+/// An ignored `N`, checked as serde_dynamo checks it.
+#[inline]
+fn check_number(text: &str) -> Result<()> {
+    if is_number(text) {
+        Ok(())
+    } else {
+        Err(parse_error(text, "a number", "not a decimal number"))
+    }
+}
+
+/// An ignored `NS`, each member checked, the first bad one named.
+fn check_numbers<'a>(set: impl Iterator<Item = &'a str>) -> Result<()> {
+    set.enumerate()
+        .try_for_each(|(i, text)| check_number(text).map_err(|e| e.at_index(i)))
+}
+
+/// What a value is, as the rules look at it: its DynamoDB type, with a
+/// number's text, a string's text and a boolean read in place. The same
+/// for every way a value is held (an SDK `AttributeValue`, DynamoDB's
+/// JSON).
+#[derive(Clone, Copy)]
+pub(super) enum Shape<'a> {
+    S(&'a str),
+    N(&'a str),
+    B,
+    Bool(bool),
+    Null(bool),
+    M,
+    L,
+    Ss,
+    Ns,
+    Bs,
+    /// A type this SDK version does not know.
+    Unknown,
+}
+
+impl Shape<'_> {
+    /// The type's name, for "found …".
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            Shape::S(_) => "a string",
+            Shape::N(_) => "a number",
+            Shape::B => "a binary",
+            Shape::Bool(_) => "a boolean",
+            Shape::Null(true) => "a null",
+            Shape::Null(false) => "NULL: false (which DynamoDB never stores)",
+            Shape::M => "a map",
+            Shape::L => "a list",
+            Shape::Ss => "a string set",
+            Shape::Ns => "a number set",
+            Shape::Bs => "a binary set",
+            Shape::Unknown => "an attribute type this SDK version does not know",
+        }
+    }
+
+    /// "expected `expected`, found this".
+    #[cold]
+    pub(super) fn expected(self, expected: &'static str) -> DecodeError {
+        DecodeError::expected_found(expected, self.describe())
+    }
+}
+
+/// An SDK value's shape.
+#[inline]
+pub(super) fn shape_of(value: &AttributeValue) -> Shape<'_> {
+    match value {
+        AttributeValue::S(s) => Shape::S(s),
+        AttributeValue::N(n) => Shape::N(n),
+        AttributeValue::B(_) => Shape::B,
+        AttributeValue::Bool(b) => Shape::Bool(*b),
+        AttributeValue::Null(n) => Shape::Null(*n),
+        AttributeValue::M(_) => Shape::M,
+        AttributeValue::L(_) => Shape::L,
+        AttributeValue::Ss(_) => Shape::Ss,
+        AttributeValue::Ns(_) => Shape::Ns,
+        AttributeValue::Bs(_) => Shape::Bs,
+        _ => Shape::Unknown,
+    }
+}
+
+/// An SDK value's `NS` members, read in place.
+#[inline]
+pub(super) fn numbers_of(value: &AttributeValue) -> Option<std::slice::Iter<'_, String>> {
+    match value {
+        AttributeValue::Ns(set) => Some(set.iter()),
+        _ => None,
     }
 }
 
@@ -145,8 +228,12 @@ pub(super) fn check_ignored(value: &AttributeValue) -> Result<()> {
 /// the value back otherwise, so the caller can try the next rule or name
 /// what it found in the error.
 pub(super) trait Source<'de>: Sized {
-    /// The value, to match on, read in place and name in errors.
-    fn value(&self) -> &AttributeValue;
+    /// The value's shape, to match on, read in place and name in errors.
+    fn shape(&self) -> Shape<'_>;
+    /// An `NS`'s members, read in place.
+    fn numbers(&self) -> Option<impl ExactSizeIterator<Item = &str>>;
+    /// What serde_dynamo checks of the value when nobody reads it.
+    fn check_ignored(&self) -> Result<()>;
     /// An `S`'s string: taken (`visit_string`) or lent (`visit_borrowed_str`).
     fn string(self) -> Result<impl Deserializer<'de, Error = DecodeError>, Self>;
     /// A `B`'s bytes: taken (`visit_byte_buf`) or lent (`visit_borrowed_bytes`).

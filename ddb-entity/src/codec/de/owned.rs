@@ -16,13 +16,22 @@ use serde::de::value::{StrDeserializer, StringDeserializer};
 use serde::de::{self, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::{KeyText, Result, Source};
+use super::{KeyText, Result, Shape, Source, check_ignored, numbers_of, shape_of};
 use crate::codec::error::DecodeError;
 
 impl<'de> Source<'de> for &mut AttributeValue {
     #[inline]
-    fn value(&self) -> &AttributeValue {
-        self
+    fn shape(&self) -> Shape<'_> {
+        shape_of(self)
+    }
+
+    #[inline]
+    fn numbers(&self) -> Option<impl ExactSizeIterator<Item = &str>> {
+        numbers_of(self).map(|set| set.map(String::as_str))
+    }
+
+    fn check_ignored(&self) -> Result<()> {
+        check_ignored(self)
     }
 
     #[inline]
@@ -118,7 +127,7 @@ impl<'de> KeyText<'de> for Transient<'_> {
 }
 
 /// A binary taken out: whatever is asked, it offers the bytes.
-struct ByteBuf(Vec<u8>);
+pub(super) struct ByteBuf(pub(super) Vec<u8>);
 
 impl<'de> de::Deserializer<'de> for ByteBuf {
     type Error = DecodeError;

@@ -3,14 +3,13 @@
 //! written here once, and each `Source` only says how to hand out what a
 //! rule reaches for.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{
     self, DeserializeSeed, Deserializer as _, EnumAccess, MapAccess, SeqAccess, VariantAccess,
     Visitor,
 };
 use serde::forward_to_deserialize_any;
 
-use super::{KeyDe, KeyText, NumberDe, Result, Source, check_ignored, parse, visit_number};
+use super::{KeyDe, KeyText, NumberDe, Result, Shape, Source, parse, visit_number};
 use crate::codec::error::DecodeError;
 
 /// A deserializer over one attribute value, held as `S` holds it.
@@ -20,9 +19,9 @@ macro_rules! number_methods {
     ($($method:ident => $visit:ident: $ty:ty, $name:literal;)*) => {$(
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.0.value() {
-                AttributeValue::N(text) => visitor.$visit(parse::<$ty>(text, $name)?),
-                other => Err(DecodeError::expected("a number", other)),
+            match self.0.shape() {
+                Shape::N(text) => visitor.$visit(parse::<$ty>(text, $name)?),
+                other => Err(other.expected("a number")),
             }
         }
     )*};
@@ -32,18 +31,15 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
     type Error = DecodeError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.0.value() {
-            AttributeValue::N(text) => visit_number(text, visitor),
-            AttributeValue::S(_) => self.deserialize_string(visitor),
-            AttributeValue::Bool(b) => visitor.visit_bool(*b),
-            AttributeValue::B(_) => self.deserialize_byte_buf(visitor),
-            AttributeValue::Null(true) => visitor.visit_unit(),
-            AttributeValue::M(_) => self.deserialize_map(visitor),
-            AttributeValue::L(_)
-            | AttributeValue::Ss(_)
-            | AttributeValue::Ns(_)
-            | AttributeValue::Bs(_) => visit_seq(self.0, visitor),
-            other => Err(DecodeError::expected("a DynamoDB value", other)),
+        match self.0.shape() {
+            Shape::N(text) => visit_number(text, visitor),
+            Shape::S(_) => self.deserialize_string(visitor),
+            Shape::Bool(b) => visitor.visit_bool(b),
+            Shape::B => self.deserialize_byte_buf(visitor),
+            Shape::Null(true) => visitor.visit_unit(),
+            Shape::M => self.deserialize_map(visitor),
+            Shape::L | Shape::Ss | Shape::Ns | Shape::Bs => visit_seq(self.0, visitor),
+            other => Err(other.expected("a DynamoDB value")),
         }
     }
 
@@ -61,21 +57,21 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.0.value() {
-            AttributeValue::Bool(b) => visitor.visit_bool(*b),
-            other => Err(DecodeError::expected("a boolean", other)),
+        match self.0.shape() {
+            Shape::Bool(b) => visitor.visit_bool(b),
+            other => Err(other.expected("a boolean")),
         }
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let value = self.0.value();
-        if let AttributeValue::S(s) = value {
+        let shape = self.0.shape();
+        if let Shape::S(s) = shape {
             let mut chars = s.chars();
             if let (Some(c), None) = (chars.next(), chars.next()) {
                 return visitor.visit_char(c);
             }
         }
-        Err(DecodeError::expected("a one-character string", value))
+        Err(shape.expected("a one-character string"))
     }
 
     #[inline]
@@ -87,7 +83,7 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0.string() {
             Ok(text) => text.deserialize_any(visitor),
-            Err(other) => Err(DecodeError::expected("a string", other.value())),
+            Err(other) => Err(other.shape().expected("a string")),
         }
     }
 
@@ -98,22 +94,22 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0.blob() {
             Ok(bytes) => bytes.deserialize_any(visitor),
-            Err(other) => Err(DecodeError::expected("a binary", other.value())),
+            Err(other) => Err(other.shape().expected("a binary")),
         }
     }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.0.value() {
-            AttributeValue::Null(true) => visitor.visit_none(),
+        match self.0.shape() {
+            Shape::Null(true) => visitor.visit_none(),
             _ => visitor.visit_some(self),
         }
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.0.value() {
-            AttributeValue::Null(true) => visitor.visit_unit(),
-            other => Err(DecodeError::expected("a null", other)),
+        match self.0.shape() {
+            Shape::Null(true) => visitor.visit_unit(),
+            other => Err(other.expected("a null")),
         }
     }
 
@@ -154,7 +150,7 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0.entries() {
             Ok(entries) => visit_map(entries, visitor),
-            Err(other) => Err(DecodeError::expected("a map", other.value())),
+            Err(other) => Err(other.shape().expected("a map")),
         }
     }
 
@@ -165,9 +161,9 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.0.value() {
+        match self.0.shape() {
             // serde_dynamo reads a struct from a list positionally.
-            AttributeValue::L(_) => visit_seq(self.0, visitor),
+            Shape::L => visit_seq(self.0, visitor),
             _ => self.deserialize_map(visitor),
         }
     }
@@ -184,10 +180,9 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
         };
         match value.entries() {
             Ok(entries) => visitor.visit_enum(Enum(entries)),
-            Err(other) => Err(DecodeError::expected(
-                "an enum (a string, or a map with one key)",
-                other.value(),
-            )),
+            Err(other) => Err(other
+                .shape()
+                .expected("an enum (a string, or a map with one key)")),
         }
     }
 
@@ -197,7 +192,7 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Value<S> {
 
     #[inline]
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        check_ignored(self.0.value())?;
+        self.0.check_ignored()?;
         visitor.visit_unit()
     }
 }
@@ -208,9 +203,9 @@ fn visit_seq<'de, S: Source<'de>, V: Visitor<'de>>(value: S, visitor: V) -> Resu
         Ok(elements) => return visitor.visit_seq(Seq::new(elements.map(Value))),
         Err(value) => value,
     };
-    if let AttributeValue::Ns(set) = value.value() {
+    if let Some(set) = value.numbers() {
         // Numbers are read in place, however the value is held.
-        return visitor.visit_seq(Seq::new(set.iter().map(|text| NumberDe(text))));
+        return visitor.visit_seq(Seq::new(set.map(NumberDe)));
     }
     let value = match value.strings() {
         Ok(strings) => return visitor.visit_seq(Seq::new(strings)),
@@ -218,7 +213,7 @@ fn visit_seq<'de, S: Source<'de>, V: Visitor<'de>>(value: S, visitor: V) -> Resu
     };
     match value.blobs() {
         Ok(blobs) => visitor.visit_seq(Seq::new(blobs)),
-        Err(other) => Err(DecodeError::expected("a list or a set", other.value())),
+        Err(other) => Err(other.shape().expected("a list or a set")),
     }
 }
 
