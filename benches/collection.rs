@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use criterion::measurement::WallTime;
-use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group};
 use ddb_entity::{Collection, Entity, Item, UnknownItems};
 use serde::{Deserialize, Serialize};
 
@@ -512,4 +512,35 @@ criterion_group! {
         .measurement_time(Duration::from_secs(2));
     targets = decode_view, encode_page
 }
-criterion_main!(benches);
+/// `COLLECTION_LOOP=ours|hand N`: decodes the page `N` times with one
+/// column and exits, for an instruction count under callgrind
+/// (`valgrind --tool=callgrind --toggle-collect='*decode_loop*'`), which a
+/// loaded machine does not disturb. Otherwise the criterion benches.
+fn main() {
+    match std::env::var("COLLECTION_LOOP").as_deref() {
+        Ok(column) => {
+            let runs: usize = std::env::var("COLLECTION_RUNS")
+                .ok()
+                .and_then(|runs| runs.parse().ok())
+                .unwrap_or(100);
+            let items = page();
+            for _ in 0..runs {
+                black_box(decode_loop(column, items.clone()));
+            }
+        }
+        Err(_) => {
+            benches();
+            Criterion::default().configure_from_args().final_summary();
+        }
+    }
+}
+
+/// One decode of the page by `column`, the page's clone not counted.
+#[inline(never)]
+fn decode_loop(column: &str, items: Vec<Item>) -> CustomerView {
+    match column {
+        "ours" => CustomerView::from_items(items, UnknownItems::Skip).unwrap(),
+        "hand" => by_hand(items).unwrap(),
+        other => panic!("COLLECTION_LOOP: no column {other:?} (ours, hand)"),
+    }
+}

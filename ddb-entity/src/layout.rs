@@ -425,6 +425,15 @@ impl EntityLayout {
         }
     }
 
+    /// Whether a key template of the entity is raw (a field that is the key
+    /// attribute itself): its attribute then stays in the body.
+    pub(crate) fn has_raw_key(&self) -> bool {
+        self.keys
+            .iter()
+            .flat_map(|key| std::iter::once(&key.partition).chain(key.sort.as_ref()))
+            .any(|template| template.raw)
+    }
+
     /// Whether `attribute` is a raw key attribute (`pk = field`): a field
     /// of the entity that serde writes with the body, which stays in the
     /// body when an item is decoded.

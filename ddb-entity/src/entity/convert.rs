@@ -159,7 +159,8 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
 /// entity's own key reader ([`EntityHooks::key_fields`], the parse updates
 /// use), as the attribute serde decodes it from: returned, for
 /// [`StoredBody`] to hand to the decoder after the body's own attributes
-/// (no name allocated and hashed into the item per field). A field the
+/// (no name allocated and hashed into the item per field), those the body
+/// holds left out. A field the
 /// body holds is left as it is: an item written with copies decodes from
 /// them, and verification ([`StoredKeys::verify`]) still catches a copy
 /// that disagrees with its key.
@@ -167,10 +168,16 @@ pub(crate) fn restore_key_fields<E: Entity>(
     body: &Item,
     stored: &mut StoredKeys,
 ) -> Result<Vec<(&'static str, AttributeValue)>> {
-    if E::KEY_FIELD_ATTRIBUTES
-        .iter()
-        .all(|attribute| crate::item::attribute(body, attribute).is_some())
-    {
+    // How many of the fields' attributes the body holds, in one pass over
+    // its names (each is there once).
+    let held = match E::KEY_FIELD_ATTRIBUTES {
+        [] => return Ok(Vec::new()),
+        wanted => body
+            .keys()
+            .filter(|name| wanted.contains(&name.as_str()))
+            .count(),
+    };
+    if held == E::KEY_FIELD_ATTRIBUTES.len() {
         return Ok(Vec::new());
     }
     // Without a partition key there is nothing to read back; decoding
@@ -206,7 +213,12 @@ pub(crate) fn restore_key_fields<E: Entity>(
     let fields = E::key_fields(&key);
     let (partition, sort) = key.into_parts();
     stored.put_strings(partition, had_sort.then_some(sort));
-    fields.map_err(|err| unreadable(err, stored))
+    let mut fields = fields.map_err(|err| unreadable(err, stored))?;
+    // A field the body holds is decoded from the body.
+    if held > 0 {
+        fields.retain(|(name, _)| crate::item::attribute(body, name).is_none());
+    }
+    Ok(fields)
 }
 
 /// `E`'s primary-key templates, for messages.
@@ -226,7 +238,6 @@ fn templates<E: Entity>() -> String {
 /// taken out: the item is not searched for them twice).
 pub(crate) fn decode_stored<E: Entity>(mut item: Item, check: bool) -> Result<(E, StoredKeys)> {
     let schema = E::Table::SCHEMA;
-    item.retain(|name, _| !schema.is_token_attribute(name));
     let mut stored = StoredKeys::take(&mut item, &schema, E::LAYOUT);
     if check {
         stored.check_type::<E>()?;

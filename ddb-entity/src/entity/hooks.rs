@@ -328,12 +328,15 @@ pub struct StoredBody {
 }
 
 impl StoredBody {
-    /// `item`, and `key_fields` (the fields among them `item` holds are
-    /// left out: an item written with copies decodes from its copies).
-    pub(crate) fn new(item: Item, mut key_fields: Vec<(&'static str, AttributeValue)>) -> Self {
-        if !key_fields.is_empty() {
-            key_fields.retain(|(name, _)| crate::item::attribute(&item, name).is_none());
-        }
+    /// `item`, and `key_fields`, none of which `item` holds (an item
+    /// written with copies decodes from its copies: `restore_key_fields`
+    /// leaves those out).
+    pub(crate) fn new(item: Item, key_fields: Vec<(&'static str, AttributeValue)>) -> Self {
+        debug_assert!(
+            key_fields
+                .iter()
+                .all(|(name, _)| crate::item::attribute(&item, name).is_none())
+        );
         StoredBody { item, key_fields }
     }
 

@@ -758,7 +758,7 @@ impl KeyWriter {
     pub fn new(entity: &'static str) -> Self {
         KeyWriter {
             entity,
-            buf: KeyBuf::with_capacity(48),
+            buf: KeyBuf::in_buffer(spare_key_buffer()),
         }
     }
 
@@ -844,6 +844,43 @@ impl KeyWriter {
         check_sort(&value).map_err(|source| Error::from(source).for_entity(self.entity))?;
         Ok(value)
     }
+}
+
+thread_local! {
+    /// Key strings handed back once compared ([`recycle_key_buffer`]): a
+    /// read verifies every item it decodes by building its keys, which
+    /// would otherwise allocate and free two strings per item.
+    static SPARE_KEY_BUFFERS: std::cell::RefCell<Vec<String>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many spare key strings a thread keeps, and the largest kept.
+const SPARE_KEYS_KEPT: usize = 4;
+const SPARE_KEY_CAPACITY: usize = 256;
+
+/// A string to write a key into: a spare one, or a new one with room for
+/// most keys.
+fn spare_key_buffer() -> String {
+    SPARE_KEY_BUFFERS
+        .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| String::with_capacity(48))
+}
+
+/// Hands a key string no longer needed back for the next key built on
+/// this thread (a few, none large, are kept).
+pub(crate) fn recycle_key_buffer(key: String) {
+    if key.capacity() == 0 || key.capacity() > SPARE_KEY_CAPACITY {
+        return;
+    }
+    let _ = SPARE_KEY_BUFFERS.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut()
+            && spare.len() < SPARE_KEYS_KEPT
+        {
+            spare.push(key);
+        }
+    });
 }
 
 /// The values a sharded template's shard is computed from, in its order

@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::Entity;
 use super::convert::check_stored_type;
+use super::keys::recycle_key_buffer;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
 use crate::layout::EntityLayout;
@@ -39,13 +40,17 @@ pub(crate) struct StoredKeys {
 }
 
 impl StoredKeys {
-    /// Takes the key attributes and the type attribute out of `item`: what
-    /// remains is the body. A *raw* key attribute (a field that is the key
-    /// attribute itself, see `EntityLayout::is_raw_attribute`) is
-    /// copied and stays in the body, which needs it; no other entity field
-    /// has a key attribute's name (the library refuses to write such an
-    /// entity).
+    /// Takes the key attributes, the type attribute and the write token out
+    /// of `item`: what remains is the body. A *raw* key attribute (a field
+    /// that is the key attribute itself, see `EntityLayout::is_raw_attribute`)
+    /// is copied and stays in the body, which needs it; no other entity
+    /// field has a key attribute's name (the library refuses to write such
+    /// an entity).
     pub(crate) fn take(item: &mut Item, schema: &TableSchema, layout: &EntityLayout) -> Self {
+        if !layout.has_raw_key() {
+            return Self::take_in_one_pass(item, schema);
+        }
+        item.retain(|name, _| !schema.is_token_attribute(name));
         let primary = schema.primary;
         let is_primary =
             |name: &str| name == primary.partition_key || primary.sort_key == Some(name);
@@ -94,6 +99,53 @@ impl StoredKeys {
             index,
             tag,
         }
+    }
+
+    /// [`StoredKeys::take`] for an entity with no raw key attribute (every
+    /// key attribute leaves the body), in one pass over the item: each name
+    /// compared, none hashed, nothing looked up twice. The write token goes
+    /// too (it is the library's, never the body's). What it takes, and in
+    /// what order the index keys are listed (the schema's), is what
+    /// looking each name up takes.
+    fn take_in_one_pass(item: &mut Item, schema: &TableSchema) -> Self {
+        let primary = schema.primary;
+        let tagged = schema.typing.writes_type_attribute();
+        let mut stored = StoredKeys {
+            partition: None,
+            sort: None,
+            index: Vec::new(),
+            tag: None,
+        };
+        let mut unordered = false;
+        item.retain(|name, value| {
+            let mut take = || std::mem::replace(value, AttributeValue::Null(true));
+            if name == primary.partition_key {
+                stored.partition = Some(take());
+            } else if primary.sort_key == Some(name.as_str()) {
+                stored.sort = Some(take());
+            } else if let Some(attribute) = index_key_attribute(schema, name) {
+                unordered |= !stored.index.is_empty();
+                stored.index.push((attribute, take()));
+            } else if tagged && name == schema.type_attribute {
+                stored.tag = Some(take());
+            } else if schema.is_token_attribute(name) {
+                // Dropped.
+            } else if name
+                .strip_prefix(SET_ASIDE)
+                .is_some_and(|aside| index_key_attribute(schema, aside).is_some())
+            {
+                // Set aside (not how the item was found): dropped.
+            } else {
+                return true;
+            }
+            false
+        });
+        if unordered {
+            stored
+                .index
+                .sort_by_key(|(name, _)| index_key_position(schema, name));
+        }
+        stored
     }
 
     /// The type check of a read ([`check_stored_type`]) on the attributes
@@ -178,19 +230,27 @@ impl StoredKeys {
         let key = entity
             .primary_key()
             .map_err(|err| unbuildable(primary.partition_key, self.partition.as_ref(), err))?;
-        if !holds(self.partition.as_ref(), key.partition()) {
-            let expected = Expected::Value(key.partition().to_owned());
-            return Err(mismatch(
+        let (partition, sort) = key.into_parts();
+        let primary_mismatch = if !holds(self.partition.as_ref(), &partition) {
+            let expected = Expected::Value(partition.clone());
+            Some(mismatch(
                 primary.partition_key,
                 self.partition.as_ref(),
                 expected,
-            ));
-        }
-        if let Some(name) = primary.sort_key
-            && !holds(self.sort.as_ref(), key.sort())
+            ))
+        } else if let Some(name) = primary.sort_key
+            && !holds(self.sort.as_ref(), &sort)
         {
-            let expected = Expected::Value(key.sort().to_owned());
-            return Err(mismatch(name, self.sort.as_ref(), expected));
+            let expected = Expected::Value(sort.clone());
+            Some(mismatch(name, self.sort.as_ref(), expected))
+        } else {
+            None
+        };
+        // Compared: the strings serve the next key built on this thread.
+        recycle_key_buffer(partition);
+        recycle_key_buffer(sort);
+        if let Some(mismatch) = primary_mismatch {
+            return Err(mismatch);
         }
         // Index keys are computed only when the item carries some: a read
         // by primary key has taken them off (they are not what found it).
@@ -267,6 +327,33 @@ fn set_aside(name: &str) -> String {
 /// What [`set_aside`] puts before an attribute's name.
 const SET_ASIDE: char = '\0';
 
+/// The index key attribute named `name` (not one of the table's own key
+/// attributes), as the schema spells it.
+fn index_key_attribute(schema: &TableSchema, name: &str) -> Option<&'static str> {
+    if schema.indexes.is_empty()
+        || name == schema.primary.partition_key
+        || schema.primary.sort_key == Some(name)
+    {
+        return None;
+    }
+    index_key_attributes(schema).find(|attribute| *attribute == name)
+}
+
+/// Where `name` is first among the index key attributes.
+fn index_key_position(schema: &TableSchema, name: &str) -> usize {
+    index_key_attributes(schema)
+        .position(|attribute| attribute == name)
+        .unwrap_or(usize::MAX)
+}
+
+/// Every index's key attributes, in the schema's order.
+fn index_key_attributes(schema: &TableSchema) -> impl Iterator<Item = &'static str> + '_ {
+    schema
+        .indexes
+        .iter()
+        .flat_map(|index| std::iter::once(index.keys.partition_key).chain(index.keys.sort_key))
+}
+
 /// Where `item` is stored, for messages about it.
 pub(crate) fn item_at(item: &Item, schema: &TableSchema) -> ItemAt {
     let value = |name: &str| string(item.get(name));
@@ -288,5 +375,53 @@ fn string(value: Option<&AttributeValue>) -> Option<String> {
     match value {
         Some(AttributeValue::S(value)) => Some(value.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Table;
+
+    crate::table! {
+        struct App {
+            partition_key: "PK",
+            sort_key: "SK",
+            indexes: {
+                Gsi1 = "GSI1" { partition_key: "GSI1PK", sort_key: "GSI1SK" },
+                Gsi2 = "GSI2" { partition_key: "GSI2PK", sort_key: "GSI2SK" },
+            },
+        }
+    }
+
+    /// The one-pass take (no raw key attribute) takes out of every item
+    /// exactly what the name-by-name take does, and lists the index keys
+    /// in the same order: every subset of keys, set-aside keys, the type,
+    /// write tokens and body attributes.
+    #[test]
+    fn one_pass_take_is_the_take_by_name() {
+        let names = [
+            "PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "\0GSI1PK", "\0GSI2SK", "_type",
+            "_wt", "_wt2", "_wt7", "name", "\0name",
+        ];
+        let schema = App::SCHEMA;
+        // A raw attribute no item has: the name-by-name path, same meaning.
+        let by_name: &[&str] = &["\u{1}"];
+        for subset in 0u32..(1 << names.len()) {
+            let item: Item = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| subset & (1 << i) != 0)
+                .map(|(i, name)| (name.to_string(), AttributeValue::S(format!("{name}={i}"))))
+                .collect();
+            let (mut one, mut other) = (item.clone(), item);
+            let a = StoredKeys::take(&mut one, &schema, &[]);
+            let b = StoredKeys::take(&mut other, &schema, by_name);
+            assert_eq!(one, other, "body of subset {subset:#b}");
+            assert_eq!(a.partition, b.partition, "subset {subset:#b}");
+            assert_eq!(a.sort, b.sort, "subset {subset:#b}");
+            assert_eq!(a.index, b.index, "subset {subset:#b}");
+            assert_eq!(a.tag, b.tag, "subset {subset:#b}");
+        }
     }
 }

@@ -63,6 +63,16 @@ impl KeyBuf {
         }
     }
 
+    /// An empty key written into `buffer` (cleared first), to reuse its
+    /// allocation.
+    pub(crate) fn in_buffer(mut buffer: String) -> Self {
+        buffer.clear();
+        Self {
+            key: buffer,
+            ..Self::default()
+        }
+    }
+
     fn delimit(&mut self) {
         debug_assert!(
             !self.cut,

@@ -327,7 +327,7 @@ macro_rules! unsigned {
             }
 
             fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
-                out.push_str(&self.to_string());
+                write_plain(*self as u128, false, out);
                 Ok(())
             }
         }
@@ -388,7 +388,7 @@ macro_rules! signed {
             }
 
             fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
-                out.push_str(&self.to_string());
+                write_plain(self.unsigned_abs() as u128, *self < 0, out);
                 Ok(())
             }
         }
@@ -408,15 +408,37 @@ macro_rules! signed {
 /// A plain decimal as [`KeyPart::encode_partition`] writes it, strictly:
 /// what `Display` writes for the value it parses to, nothing else (no `+`,
 /// no leading zero, no `-0`), so no two texts read as one value.
-fn decode_plain<T: std::str::FromStr + std::fmt::Display>(
+fn decode_plain<T: std::str::FromStr>(
     component: &str,
     type_name: &'static str,
 ) -> Result<T, KeyError> {
-    component
-        .parse::<T>()
-        .ok()
-        .filter(|value| value.to_string() == component)
+    Some(component)
+        .filter(|component| is_plain_decimal(component))
+        .and_then(|component| component.parse::<T>().ok())
         .ok_or_else(|| KeyError::malformed(plain_expected(type_name), component))
+}
+
+/// Whether `text` is an integer as `Display` writes one: an optional `-`,
+/// then digits without a leading zero (`0` alone, never `-0`). Checked on
+/// the text, so a read allocates nothing to compare it with.
+fn is_plain_decimal(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let canonical = match digits.as_bytes() {
+        [] => false,
+        [b'0'] => digits.len() == text.len(),
+        [first, ..] => *first != b'0',
+    };
+    canonical && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Writes `n` (negated with `negative`) as `Display` does, without
+/// formatting machinery or an allocation.
+fn write_plain(n: u128, negative: bool, out: &mut String) {
+    let mut digits = Digits::of(n);
+    if negative {
+        digits.push_front(b'-');
+    }
+    digits.write_to(out);
 }
 
 /// "a u64 in plain decimal (a partition key's form)".

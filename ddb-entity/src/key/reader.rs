@@ -84,7 +84,12 @@ impl<'a> KeyReader<'a> {
                 expected: expected(),
             });
         };
-        let segment = match rest.split_once(DELIMITER) {
+        // A byte scan: keys are short, and a `char` pattern's searcher
+        // costs more to set up than the scan (`#` is ASCII, so the split
+        // is at a character boundary).
+        const HASH: u8 = DELIMITER as u8;
+        let at = rest.bytes().position(|b| b == HASH);
+        let segment = match at.and_then(|at| Some((rest.get(..at)?, rest.get(at + 1..)?))) {
             Some((segment, rest)) => {
                 self.rest = Some(rest);
                 segment

@@ -2,7 +2,7 @@
 
 use std::fmt::{Debug, Display};
 
-use ddb_entity::key::{self, KeyError, Padded, PaddedInt};
+use ddb_entity::key::{self, DecodeKeyPart, KeyError, KeyPart, Padded, PaddedInt};
 use proptest::prelude::*;
 
 use super::{assert_component_bytes, assert_contract, enc};
@@ -91,6 +91,19 @@ macro_rules! int_suite {
                 #[test]
                 fn declared_width((a, b) in pair(), width in 1..=<$t as PaddedInt>::MAX_DIGITS) {
                     assert_padded(a, b, width)?;
+                }
+
+                /// A partition key's plain form is `Display`'s, and reads
+                /// back exactly the texts `Display` writes: a value's own,
+                /// never one with a sign, a space or a leading zero added.
+                #[test]
+                fn partition_form_is_display(a in value(), text in "[-+0-9 ]{0,6}") {
+                    let mut out = String::new();
+                    a.encode_partition(&mut out).unwrap();
+                    prop_assert_eq!(&out, &a.to_string());
+                    prop_assert_eq!(<$t>::decode_partition(&out), Ok(a));
+                    let canonical = text.parse::<$t>().ok().filter(|x| x.to_string() == text);
+                    prop_assert_eq!(<$t>::decode_partition(&text).ok(), canonical);
                 }
             }
 
