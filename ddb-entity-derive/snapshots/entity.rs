@@ -68,18 +68,15 @@ const _: () = {
     >("App", "CUST#{customer_id}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_placed as __ddb::key::KeyPart > ::ORDERED,
-        "`{{placed}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_order_id_6 as __ddb::key::KeyPart > ::ORDERED,
-        "`{{order_id}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_customer_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{customer_id}}` in the sort key \"CUST#{{customer_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<
+        __Key_placed,
+    >("placed", "ORDER#{placed}#{order_id:6}");
+    const _: () = __p::assert_sorts::<
+        __Key_order_id_6,
+    >("order_id", "ORDER#{placed}#{order_id:6}");
+    const _: () = __p::assert_sorts::<
+        __Key_customer_id,
+    >("customer_id", "CUST#{customer_id}");
     #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.

@@ -63,14 +63,8 @@ const _: () = {
     >("App", "DAY#{day}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_priority as __ddb::key::KeyPart > ::ORDERED,
-        "`{{priority}}` in the sort key \"{{priority}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<__Key_id>("id", "{id}");
+    const _: () = __p::assert_sorts::<__Key_priority>("priority", "{priority}");
     #[automatically_derived]
     impl Ticket {
         ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.

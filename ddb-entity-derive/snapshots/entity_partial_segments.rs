@@ -78,22 +78,14 @@ const _: () = {
     >(<Kind as __p::KeyPart>::PREFIX_FREE, false, "App", "kind", "Kind") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_number as __ddb::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_comment as __ddb::key::KeyPart > ::ORDERED,
-        "`{{comment}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_kind as __ddb::key::KeyPart > ::ORDERED,
-        "`{{kind}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_number as __ddb::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<
+        __Key_number,
+    >("number", "#ISSUE#{number}-{comment}");
+    const _: () = __p::assert_sorts::<
+        __Key_comment,
+    >("comment", "#ISSUE#{number}-{comment}");
+    const _: () = __p::assert_sorts::<__Key_kind>("kind", "{kind}REACT#{number}");
+    const _: () = __p::assert_sorts::<__Key_number>("number", "{kind}REACT#{number}");
     #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.

@@ -59,14 +59,8 @@ const _: () = {
     >("App", "STATUS#{status}#{shard(event_id, region) % 16}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_event_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_day as __ddb::key::KeyPart > ::ORDERED,
-        "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<__Key_event_id>("event_id", "EVENT#{event_id}");
+    const _: () = __p::assert_sorts::<__Key_day>("day", "{day}");
     #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.

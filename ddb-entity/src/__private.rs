@@ -7,7 +7,7 @@
 pub use serde;
 
 mod checks;
-pub use checks::{ConstMessage, delimiter_mismatch, followed_hole};
+pub use checks::{ConstMessage, assert_sorts, delimiter_mismatch, followed_hole};
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
