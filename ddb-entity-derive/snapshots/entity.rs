@@ -349,11 +349,11 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("customer_id", "customer_id", "u64", false),
-                __p::layout::field("order_id", "order_id", "u32", false),
-                __p::layout::field("placed", "placed", "String", false),
+                __p::layout::key_only("customer_id", "customer_id", "u64", false),
+                __p::layout::key_only("order_id", "order_id", "u32", false),
+                __p::layout::key_only("placed", "placed", "String", false),
                 __p::layout::field("open_since", "open_since", "Option<u32>", true),
-                __p::layout::field("version", "version", "u64", false),
+                __p::layout::version("version", "version", "u64", false),
                 __p::layout::field("updated", "updated", "u64", false),
             ],
             false,
@@ -395,16 +395,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Order {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "customer_id",
-            "placed",
-            "order_id",
-        ];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "customer_id",
-            "order_id",
-            "placed",
-        ];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -414,7 +404,6 @@ const _: () = {
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> = __p::Some("version");
         fn version(&self) -> __p::u64 {
             <u64 as __p::VersionNumber>::to_u64(self.version)
         }

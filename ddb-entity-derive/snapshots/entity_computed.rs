@@ -317,7 +317,7 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("id", "id", "u64", false),
+                __p::layout::key_only("id", "id", "u64", false),
                 __p::layout::field("status", "status", "Status", false),
                 __p::layout::field("priority", "priority", "u8", false),
                 __p::layout::field("opened", "opened", "Option<DateTime<Utc>>", true),
@@ -370,8 +370,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Ticket {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &["id"];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["id"];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,

@@ -397,9 +397,9 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("repo", "repo", "String", false),
-                __p::layout::field("number", "number", "u32", false),
-                __p::layout::field("comment", "comment", "String", false),
+                __p::layout::key_only("repo", "repo", "String", false),
+                __p::layout::key_only("number", "number", "u32", false),
+                __p::layout::key_only("comment", "comment", "String", false),
                 __p::layout::field("author", "author", "String", false),
                 __p::layout::field("kind", "kind", "Kind", false),
             ],
@@ -436,16 +436,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Comment {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "repo",
-            "number",
-            "comment",
-        ];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "repo",
-            "number",
-            "comment",
-        ];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,

@@ -169,8 +169,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Session {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,

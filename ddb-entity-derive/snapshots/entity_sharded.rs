@@ -315,8 +315,8 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("day", "day", "u32", false),
-                __p::layout::field("event_id", "event_id", "u64", false),
+                __p::layout::key_only("day", "day", "u32", false),
+                __p::layout::key_only("event_id", "event_id", "u64", false),
                 __p::layout::field("status", "status", "Status", false),
                 __p::layout::field("region", "region", "String", false),
             ],
@@ -377,8 +377,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Event {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,

@@ -38,9 +38,9 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     // copies (`key_fields = "key_and_body"`); reads restore it from the key
     // (`restore_key_fields`). An attribute a multi-attribute index is keyed
     // on is that index's key, so it stays.
-    for attribute in E::KEY_ONLY_ATTRIBUTES {
+    for attribute in E::LAYOUT.key_only_attributes() {
         if !is_multi_key_attribute(&schema, attribute) {
-            item.remove(*attribute);
+            item.remove(attribute);
         }
     }
     if let Some(now) = now {
@@ -146,7 +146,7 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
     let schema = E::Table::SCHEMA;
     let mut fields = E::key_fields(key)?;
     fields.retain(|(attribute, _)| {
-        !E::KEY_ONLY_ATTRIBUTES.contains(attribute) || is_multi_key_attribute(&schema, attribute)
+        !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
     });
     Ok(fields)
 }
@@ -167,8 +167,8 @@ pub(crate) fn restore_key_fields<E: Entity>(
     body: &Item,
     stored: &mut StoredKeys,
 ) -> Result<Vec<(&'static str, AttributeValue)>> {
-    if E::KEY_FIELD_ATTRIBUTES
-        .iter()
+    if E::LAYOUT
+        .key_field_attributes()
         .all(|attribute| crate::item::attribute(body, attribute).is_some())
     {
         return Ok(Vec::new());
