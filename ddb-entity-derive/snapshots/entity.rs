@@ -415,13 +415,10 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+            let (customer_id, placed, order_id) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let customer_id = &__decoded_customer_id;
-            let placed = &__decoded_placed;
-            let order_id = &__decoded_order_id;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
@@ -463,13 +460,10 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+            let (customer_id, placed, order_id) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let customer_id = &__decoded_customer_id;
-            let placed = &__decoded_placed;
-            let order_id = &__decoded_order_id;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(3usize);
             fields.push(("customer_id", __p::key_field_value("Order", customer_id)?));

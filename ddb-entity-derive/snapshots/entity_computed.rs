@@ -384,8 +384,7 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
-            let id = &__decoded_id;
+            let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
@@ -461,8 +460,7 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
-            let id = &__decoded_id;
+            let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(1usize);
             fields.push(("id", __p::key_field_value("Ticket", id)?));

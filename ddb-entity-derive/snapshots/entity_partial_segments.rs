@@ -450,13 +450,10 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+            let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let repo = &__decoded_repo;
-            let number = &__decoded_number;
-            let comment = &__decoded_comment;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
@@ -496,13 +493,10 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+            let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let repo = &__decoded_repo;
-            let number = &__decoded_number;
-            let comment = &__decoded_comment;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(3usize);
             fields.push(("repo", __p::key_field_value("Comment", repo)?));

@@ -391,12 +391,7 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_day, __decoded_event_id) = Self::__read_key(
-                key.partition(),
-                key.sort(),
-            )?;
-            let day = &__decoded_day;
-            let event_id = &__decoded_event_id;
+            let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
@@ -460,12 +455,7 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_day, __decoded_event_id) = Self::__read_key(
-                key.partition(),
-                key.sort(),
-            )?;
-            let day = &__decoded_day;
-            let event_id = &__decoded_event_id;
+            let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(2usize);
             fields.push(("day", __p::key_field_value("Event", day)?));

@@ -133,14 +133,11 @@ pub(super) fn decode_primary_key(
     sort: TokenStream,
 ) -> TokenStream {
     let holes = keys::params(model.primary());
-    let decoded: Vec<_> = holes
-        .iter()
-        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())))
-        .collect();
     let fields = holes.iter().map(|hole| hole.field());
+    // Bound by reference: the pattern of a borrowed tuple binds each field
+    // as `&T`, and the borrow extends the decoded tuple's life.
     quote! {
-        let (#(#decoded,)*) = Self::__read_key(#partition, #sort)?;
-        #(let #fields = &#decoded;)*
+        let (#(#fields,)*) = &Self::__read_key(#partition, #sort)?;
     }
 }
 
