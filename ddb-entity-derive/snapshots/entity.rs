@@ -63,11 +63,6 @@ const _: () = {
     >("App", "OPEN#{open_since}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = if let __p::Some(m) = __p::delimiter_mismatch::<
-        __Table,
-    >("App", "CUST#{customer_id}") {
-        ::core::panic!("{}", m.text())
-    };
     const _: () = __p::assert_sorts::<
         __Key_placed,
     >("placed", "ORDER#{placed}#{order_id:6}");

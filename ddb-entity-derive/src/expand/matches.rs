@@ -51,20 +51,24 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
         .sk
         .iter()
         .chain(model.indexes.iter().filter_map(|index| index.sk.as_ref()));
-    let checks = sort_keys.flat_map(|template| {
-        template
-            .holes()
-            .filter(|hole| !hole.unordered())
-            .map(move |hole| {
-                // The checked alias: a type that is no key part at all was
-                // reported once already, and this check stays silent on it.
-                let ty = key_type(model, hole);
-                let name = &hole.name;
-                let source = &template.source;
-                quote_spanned! {hole.span=>
-                    const _: () = __p::assert_sorts::<#ty>(#name, #source);
-                }
-            })
-    });
+    // A hole of a sort key written twice (an index reusing the table's)
+    // is one mistake: checked once, at its first occurrence.
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut checks = Vec::new();
+    for template in sort_keys {
+        for hole in template.holes().filter(|hole| !hole.unordered()) {
+            let (name, source) = (hole.name.as_str(), template.source.as_str());
+            if seen.contains(&(name, source)) {
+                continue;
+            }
+            seen.push((name, source));
+            // The checked alias: a type that is no key part at all was
+            // reported once already, and this check stays silent on it.
+            let ty = key_type(model, hole);
+            checks.push(quote_spanned! {hole.span=>
+                const _: () = __p::assert_sorts::<#ty>(#name, #source);
+            });
+        }
+    }
     quote!(#(#checks)*)
 }
