@@ -63,23 +63,15 @@ const _: () = {
     >("App", "OPEN#{open_since}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = if let __p::Some(m) = __p::delimiter_mismatch::<
-        __Table,
-    >("App", "CUST#{customer_id}") {
-        ::core::panic!("{}", m.text())
-    };
-    const _: () = ::core::assert!(
-        < __Key_placed as __ddb::key::KeyPart > ::ORDERED,
-        "`{{placed}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_order_id_6 as __ddb::key::KeyPart > ::ORDERED,
-        "`{{order_id}}` in the sort key \"ORDER#{{placed}}#{{order_id:6}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_customer_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{customer_id}}` in the sort key \"CUST#{{customer_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<
+        __Key_placed,
+    >("placed", "ORDER#{placed}#{order_id:6}");
+    const _: () = __p::assert_sorts::<
+        __Key_order_id_6,
+    >("order_id", "ORDER#{placed}#{order_id:6}");
+    const _: () = __p::assert_sorts::<
+        __Key_customer_id,
+    >("customer_id", "CUST#{customer_id}");
     #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
@@ -352,11 +344,11 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("customer_id", "customer_id", "u64", false),
-                __p::layout::field("order_id", "order_id", "u32", false),
-                __p::layout::field("placed", "placed", "String", false),
+                __p::layout::key_only("customer_id", "customer_id", "u64", false),
+                __p::layout::key_only("order_id", "order_id", "u32", false),
+                __p::layout::key_only("placed", "placed", "String", false),
                 __p::layout::field("open_since", "open_since", "Option<u32>", true),
-                __p::layout::field("version", "version", "u64", false),
+                __p::layout::version("version", "version", "u64", false),
                 __p::layout::field("updated", "updated", "u64", false),
             ],
             false,
@@ -398,16 +390,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Order {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "customer_id",
-            "placed",
-            "order_id",
-        ];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "customer_id",
-            "order_id",
-            "placed",
-        ];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -417,7 +399,6 @@ const _: () = {
             };
             Self::__read_key(__partition, __sort).is_ok()
         }
-        const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> = __p::Some("version");
         fn version(&self) -> __p::u64 {
             <u64 as __p::VersionNumber>::to_u64(self.version)
         }
@@ -429,13 +410,10 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+            let (customer_id, placed, order_id) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let customer_id = &__decoded_customer_id;
-            let placed = &__decoded_placed;
-            let order_id = &__decoded_order_id;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
@@ -477,13 +455,10 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_customer_id, __decoded_placed, __decoded_order_id) = Self::__read_key(
+            let (customer_id, placed, order_id) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let customer_id = &__decoded_customer_id;
-            let placed = &__decoded_placed;
-            let order_id = &__decoded_order_id;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(3usize);
             fields.push(("customer_id", __p::key_field_value("Order", customer_id)?));

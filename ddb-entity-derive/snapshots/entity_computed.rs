@@ -63,14 +63,8 @@ const _: () = {
     >("App", "DAY#{day}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{id}}` in the sort key \"{{id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_priority as __ddb::key::KeyPart > ::ORDERED,
-        "`{{priority}}` in the sort key \"{{priority}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<__Key_id>("id", "{id}");
+    const _: () = __p::assert_sorts::<__Key_priority>("priority", "{priority}");
     #[automatically_derived]
     impl Ticket {
         ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.
@@ -323,7 +317,7 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("id", "id", "u64", false),
+                __p::layout::key_only("id", "id", "u64", false),
                 __p::layout::field("status", "status", "Status", false),
                 __p::layout::field("priority", "priority", "u8", false),
                 __p::layout::field("opened", "opened", "Option<DateTime<Utc>>", true),
@@ -376,8 +370,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Ticket {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &["id"];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["id"];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -392,8 +384,7 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
-            let id = &__decoded_id;
+            let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
@@ -469,8 +460,7 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_id,) = Self::__read_key(key.partition(), key.sort())?;
-            let id = &__decoded_id;
+            let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(1usize);
             fields.push(("id", __p::key_field_value("Ticket", id)?));

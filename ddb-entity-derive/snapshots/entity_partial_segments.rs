@@ -78,22 +78,14 @@ const _: () = {
     >(<Kind as __p::KeyPart>::PREFIX_FREE, false, "App", "kind", "Kind") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_number as __ddb::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_comment as __ddb::key::KeyPart > ::ORDERED,
-        "`{{comment}}` in the sort key \"#ISSUE#{{number}}-{{comment}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_kind as __ddb::key::KeyPart > ::ORDERED,
-        "`{{kind}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_number as __ddb::key::KeyPart > ::ORDERED,
-        "`{{number}}` in the sort key \"{{kind}}REACT#{{number}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<
+        __Key_number,
+    >("number", "#ISSUE#{number}-{comment}");
+    const _: () = __p::assert_sorts::<
+        __Key_comment,
+    >("comment", "#ISSUE#{number}-{comment}");
+    const _: () = __p::assert_sorts::<__Key_kind>("kind", "{kind}REACT#{number}");
+    const _: () = __p::assert_sorts::<__Key_number>("number", "{kind}REACT#{number}");
     #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
@@ -405,9 +397,9 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("repo", "repo", "String", false),
-                __p::layout::field("number", "number", "u32", false),
-                __p::layout::field("comment", "comment", "String", false),
+                __p::layout::key_only("repo", "repo", "String", false),
+                __p::layout::key_only("number", "number", "u32", false),
+                __p::layout::key_only("comment", "comment", "String", false),
                 __p::layout::field("author", "author", "String", false),
                 __p::layout::field("kind", "kind", "Kind", false),
             ],
@@ -444,16 +436,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Comment {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "repo",
-            "number",
-            "comment",
-        ];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[
-            "repo",
-            "number",
-            "comment",
-        ];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -468,13 +450,10 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+            let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let repo = &__decoded_repo;
-            let number = &__decoded_number;
-            let comment = &__decoded_comment;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
@@ -514,13 +493,10 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_repo, __decoded_number, __decoded_comment) = Self::__read_key(
+            let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
             )?;
-            let repo = &__decoded_repo;
-            let number = &__decoded_number;
-            let comment = &__decoded_comment;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(3usize);
             fields.push(("repo", __p::key_field_value("Comment", repo)?));

@@ -169,8 +169,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Session {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -221,11 +219,7 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_session_token,) = Self::__read_key(
-                key.partition(),
-                key.sort(),
-            )?;
-            let session_token = &__decoded_session_token;
+            let (session_token,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(1usize);
             __p::Ok(fields)

@@ -59,14 +59,8 @@ const _: () = {
     >("App", "STATUS#{status}#{shard(event_id, region) % 16}") {
         ::core::panic!("{}", m.text())
     };
-    const _: () = ::core::assert!(
-        < __Key_event_id as __ddb::key::KeyPart > ::ORDERED,
-        "`{{event_id}}` in the sort key \"EVENT#{{event_id}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
-    const _: () = ::core::assert!(
-        < __Key_day as __ddb::key::KeyPart > ::ORDERED,
-        "`{{day}}` in the sort key \"{{day}}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key"
-    );
+    const _: () = __p::assert_sorts::<__Key_event_id>("event_id", "EVENT#{event_id}");
+    const _: () = __p::assert_sorts::<__Key_day>("day", "{day}");
     #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
@@ -321,8 +315,8 @@ const _: () = {
                 ),
             ],
             &[
-                __p::layout::field("day", "day", "u32", false),
-                __p::layout::field("event_id", "event_id", "u64", false),
+                __p::layout::key_only("day", "day", "u32", false),
+                __p::layout::key_only("event_id", "event_id", "u64", false),
                 __p::layout::field("status", "status", "Status", false),
                 __p::layout::field("region", "region", "String", false),
             ],
@@ -383,8 +377,6 @@ const _: () = {
     }
     #[automatically_derived]
     impl __p::EntityHooks for Event {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &["day", "event_id"];
         fn key_matches(
             __partition: &__p::str,
             __sort: __p::Option<&__p::str>,
@@ -399,12 +391,7 @@ const _: () = {
             key: &__ddb::Key<Self>,
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
-            let (__decoded_day, __decoded_event_id) = Self::__read_key(
-                key.partition(),
-                key.sort(),
-            )?;
-            let day = &__decoded_day;
-            let event_id = &__decoded_event_id;
+            let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
@@ -468,12 +455,7 @@ const _: () = {
         fn key_fields(
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
-            let (__decoded_day, __decoded_event_id) = Self::__read_key(
-                key.partition(),
-                key.sort(),
-            )?;
-            let day = &__decoded_day;
-            let event_id = &__decoded_event_id;
+            let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
             let mut fields = __p::Vec::with_capacity(2usize);
             fields.push(("day", __p::key_field_value("Event", day)?));

@@ -7,7 +7,7 @@
 pub use serde;
 
 mod checks;
-pub use checks::{ConstMessage, delimiter_mismatch, followed_hole};
+pub use checks::{ConstMessage, assert_sorts, delimiter_mismatch, followed_hole};
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
@@ -291,7 +291,7 @@ pub const BROKEN_LAYOUT: &EntityLayout = &EntityLayout::new("", "", &[NO_KEY], &
 /// hole's fixed length and cardinality off its key part `P`.
 pub mod layout {
     use crate::key::{Cardinality, KeyPart};
-    use crate::layout::{FieldLayout, HoleLayout, KeyLayout, Piece, TemplateLayout};
+    use crate::layout::{FieldLayout, FieldRole, HoleLayout, KeyLayout, Piece, TemplateLayout};
     use crate::shard::ShardSpec;
     use crate::table::IndexSchema;
 
@@ -377,5 +377,36 @@ pub mod layout {
         optional: bool,
     ) -> FieldLayout {
         FieldLayout::new(name, attribute, type_name, optional)
+    }
+
+    /// A primary-key field the body stores too (`key_fields =
+    /// "key_and_body"`).
+    pub const fn key_field(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> FieldLayout {
+        field(name, attribute, type_name, optional).with_role(FieldRole::KeyField)
+    }
+
+    /// A primary-key field stored in the key only (the default).
+    pub const fn key_only(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> FieldLayout {
+        field(name, attribute, type_name, optional).with_role(FieldRole::KeyOnly)
+    }
+
+    /// The optimistic-locking version.
+    pub const fn version(
+        name: &'static str,
+        attribute: &'static str,
+        type_name: &'static str,
+        optional: bool,
+    ) -> FieldLayout {
+        field(name, attribute, type_name, optional).with_role(FieldRole::Version)
     }
 }

@@ -272,6 +272,27 @@ pub struct FieldLayout {
     pub type_name: &'static str,
     /// Whether it is an `Option` (absent from the item when `None`).
     pub optional: bool,
+    /// What the library does with it besides storing it.
+    pub(crate) role: FieldRole,
+}
+
+/// What the library does with a field besides storing it, as the derive
+/// declares it: where reads and writes find the primary key's fields and
+/// the optimistic-locking version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldRole {
+    /// Stored in the body, nothing more.
+    Body,
+    /// A primary-key field the body also stores (`key_fields =
+    /// "key_and_body"`): a read restores it from the key when the body
+    /// lacks it.
+    KeyField,
+    /// A primary-key field stored in the key only (the default): a write
+    /// leaves it out of the item, an upsert does not add it, a read
+    /// restores it from the key.
+    KeyOnly,
+    /// The optimistic-locking version.
+    Version,
 }
 
 impl EntityLayout {
@@ -401,6 +422,41 @@ impl EntityLayout {
         self.fields
             .iter()
             .find(|field| field.attribute == attribute)
+    }
+
+    /// The body attributes of the primary key's fields: what a read
+    /// restores from the parsed key when the item does not hold them
+    /// (`entity::convert::restore_key_fields`). None for an undescribed
+    /// entity.
+    pub(crate) fn key_field_attributes(&self) -> impl Iterator<Item = &'static str> + use<> {
+        self.fields
+            .iter()
+            .filter(|field| matches!(field.role, FieldRole::KeyField | FieldRole::KeyOnly))
+            .map(|field| field.attribute)
+    }
+
+    /// Whether `attribute` is a primary-key field stored in the key only
+    /// (the default, `#[entity(key_fields = "key_only")]`): a write leaves
+    /// it out of the item, an upsert does not add it.
+    pub(crate) fn is_key_only(&self, attribute: &str) -> bool {
+        self.key_only_attributes()
+            .any(|key_only| key_only == attribute)
+    }
+
+    /// The attributes [`is_key_only`](Self::is_key_only) holds for.
+    pub(crate) fn key_only_attributes(&self) -> impl Iterator<Item = &'static str> + use<> {
+        self.fields
+            .iter()
+            .filter(|field| field.role == FieldRole::KeyOnly)
+            .map(|field| field.attribute)
+    }
+
+    /// The attribute of the optimistic-locking version, if any.
+    pub(crate) fn version_attribute(&self) -> Option<&'static str> {
+        self.fields
+            .iter()
+            .find(|field| field.role == FieldRole::Version)
+            .map(|field| field.attribute)
     }
 
     /// The primary key's templates as written (partition, sort): `("",
@@ -619,7 +675,13 @@ impl FieldLayout {
             attribute,
             type_name,
             optional,
+            role: FieldRole::Body,
         }
+    }
+
+    pub(crate) const fn with_role(mut self, role: FieldRole) -> Self {
+        self.role = role;
+        self
     }
 }
 

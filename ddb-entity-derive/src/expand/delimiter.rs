@@ -18,11 +18,15 @@ pub(super) fn checks(model: &Entity<'_>) -> TokenStream {
     // Through the checked alias: a `table = …` that names no table is
     // reported once, by its own check, not again by each template's.
     let table = super::checks::table_alias();
+    // A template written twice (an index reusing the primary key's) is
+    // one mistake: checked once, at its first occurrence.
+    let mut seen: Vec<String> = Vec::new();
     let templates = model.templates().filter(|t| !t.raw).filter_map(|template| {
         let text = template.lit.value();
-        if !text.contains('#') {
+        if !text.contains('#') || seen.contains(&text) {
             return None;
         }
+        seen.push(text.clone());
         Some(quote_spanned! {template.lit.span()=>
             const _: () = if let __p::Some(m) =
                 __p::delimiter_mismatch::<#table>(#table_name, #text)

@@ -107,11 +107,8 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let delimiter_checks = super::delimiter::checks(model);
     let timestamps = timestamps(model);
     let version = model.version().map(|field| {
-        let (field, ty, attribute) = (field.ident, field.ty, &field.attribute);
+        let (field, ty) = (field.ident, field.ty);
         quote! {
-            const VERSION_ATTRIBUTE: __p::Option<&'static __p::str> =
-                __p::Some(#attribute);
-
             fn version(&self) -> __p::u64 {
                 <#ty as __p::VersionNumber>::to_u64(self.#field)
             }
@@ -123,7 +120,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
     let key_reader = super::update::key_reader(model);
-    let key_field_consts = super::update::key_field_consts(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
     // `Key<Self>`, which needs `Self: Entity`.
@@ -214,7 +210,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics __p::EntityHooks for #ident #ty_generics #entity_where {
-            #key_field_consts
 
             #key_matching
 

@@ -44,12 +44,26 @@ pub(super) fn layout(model: &Entity<'_>) -> TokenStream {
             )
         }
     });
+    // What the library reads off a field besides its attribute: the
+    // primary key's fields (stored in the key only, or copied in the body)
+    // and the optimistic-locking version.
+    let key_fields = super::update::key_field_names(model);
+    let version = model.version().map(|field| crate::name::unraw(field.ident));
     let fields = model.stored().map(|field| {
         let name = crate::name::unraw(field.ident);
         let attribute = &field.attribute;
         let type_name = ast::type_string(field.ty);
         let optional = field.option_inner.is_some();
-        quote!(__p::layout::field(#name, #attribute, #type_name, #optional))
+        let constructor = if field.role == ast::Role::KeyOnly {
+            quote!(key_only)
+        } else if key_fields.contains(&name) {
+            quote!(key_field)
+        } else if version.as_ref() == Some(&name) {
+            quote!(version)
+        } else {
+            quote!(field)
+        };
+        quote!(__p::layout::#constructor(#name, #attribute, #type_name, #optional))
     });
     let flattened = model
         .fields

@@ -39,12 +39,10 @@ pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
     }
 }
 
-/// A sort-key hole whose type is not spelled `Unordered<…>` must sort:
-/// an alias of `Unordered`, a derived enum whose stored names do not sort
-/// as declared, or a user's key part declaring `ORDERED = false` would
-/// otherwise slip past the rule that such a hole
-/// comes last and bounds no range. Non-generic entities only: a const
-/// item cannot name the entity's type parameters.
+/// A sort-key hole whose type is not spelled `Unordered<…>` must sort
+/// (`__p::assert_sorts`, which states the rule and builds the message):
+/// one const item per hole, spanned at it. Non-generic entities only: a
+/// const item cannot name the entity's type parameters.
 pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
     if !model.generics.params.is_empty() {
         return TokenStream::new();
@@ -53,24 +51,24 @@ pub(super) fn ordered_sort_holes(model: &Entity<'_>) -> TokenStream {
         .sk
         .iter()
         .chain(model.indexes.iter().filter_map(|index| index.sk.as_ref()));
-    let checks = sort_keys.flat_map(|template| {
-        template.holes().filter(|hole| !hole.unordered()).map(move |hole| {
+    // A hole of a sort key written twice (an index reusing the table's)
+    // is one mistake: checked once, at its first occurrence.
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut checks = Vec::new();
+    for template in sort_keys {
+        for hole in template.holes().filter(|hole| !hole.unordered()) {
+            let (name, source) = (hole.name.as_str(), template.source.as_str());
+            if seen.contains(&(name, source)) {
+                continue;
+            }
+            seen.push((name, source));
             // The checked alias: a type that is no key part at all was
             // reported once already, and this check stays silent on it.
             let ty = key_type(model, hole);
-            let message = format!(
-                "`{{{}}}` in the sort key \"{}\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key",
-                hole.name, template.source
-            )
-            .replace('{', "{{")
-            .replace('}', "}}");
-            quote_spanned! {hole.span=>
-                const _: () = ::core::assert!(
-                    <#ty as __ddb::key::KeyPart>::ORDERED,
-                    #message
-                );
-            }
-        })
-    });
+            checks.push(quote_spanned! {hole.span=>
+                const _: () = __p::assert_sorts::<#ty>(#name, #source);
+            });
+        }
+    }
     quote!(#(#checks)*)
 }

@@ -133,14 +133,11 @@ pub(super) fn decode_primary_key(
     sort: TokenStream,
 ) -> TokenStream {
     let holes = keys::params(model.primary());
-    let decoded: Vec<_> = holes
-        .iter()
-        .map(|hole| format_ident!("__decoded_{}", name::unraw(hole.field())))
-        .collect();
     let fields = holes.iter().map(|hole| hole.field());
+    // Bound by reference: the pattern of a borrowed tuple binds each field
+    // as `&T`, and the borrow extends the decoded tuple's life.
     quote! {
-        let (#(#decoded,)*) = Self::__read_key(#partition, #sort)?;
-        #(let #fields = &#decoded;)*
+        let (#(#fields,)*) = &Self::__read_key(#partition, #sort)?;
     }
 }
 
@@ -399,36 +396,20 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     }
 }
 
-/// The body attribute of a primary-key hole's field: its serde name.
-fn key_field_attribute(model: &Entity<'_>, hole: &Hole<'_>) -> String {
-    let field = name::unraw(hole.field());
-    model
-        .stored_named(&field)
-        .map_or(field, |field| field.attribute.clone())
-}
-
-/// `KEY_FIELD_ATTRIBUTES` and `KEY_ONLY_ATTRIBUTES`: the attributes
-/// `key_fields` returns, and those of them the entity stores in the key
-/// only (its fields of role `KeyOnly`).
-pub(super) fn key_field_consts(model: &Entity<'_>) -> TokenStream {
+/// The primary-key fields `key_fields` returns (as the struct names
+/// them): what `LAYOUT` marks as key fields, whose attributes a read
+/// restores from the key when the body lacks them.
+pub(super) fn key_field_names(model: &Entity<'_>) -> Vec<String> {
     let raw: Vec<String> = model
         .primary()
         .filter_map(|template| template.raw_hole())
         .map(|hole| hole.field().to_string())
         .collect();
-    let all: Vec<String> = keys::params(model.primary())
+    keys::params(model.primary())
         .into_iter()
         .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
-        .map(|hole| key_field_attribute(model, hole))
-        .collect();
-    let key_only = model
-        .stored()
-        .filter(|field| field.role == crate::ast::Role::KeyOnly)
-        .map(|field| &field.attribute);
-    quote! {
-        const KEY_FIELD_ATTRIBUTES: &'static [&'static __p::str] = &[#(#all),*];
-        const KEY_ONLY_ATTRIBUTES: &'static [&'static __p::str] = &[#(#key_only),*];
-    }
+        .map(|hole| name::unraw(hole.field()))
+        .collect()
 }
 
 /// The body of `key_fields(key)`: the primary-key fields, parsed back from
@@ -452,7 +433,10 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
         .filter(|hole| !model.is_generic(hole.ty()) && !raw.contains(&hole.field().to_string()))
         .map(|hole| {
             let field = hole.field();
-            let attribute = key_field_attribute(model, hole);
+            let name = name::unraw(field);
+            let attribute = model
+                .stored_named(&name)
+                .map_or(name, |field| field.attribute.clone());
             quote! {
                 fields.push((#attribute, __p::key_field_value(#entity, #field)?));
             }

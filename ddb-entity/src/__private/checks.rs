@@ -8,6 +8,7 @@
 //! (`const _: () = if let Some(m) = … { panic!("{}", m.text()) };`), so
 //! the compiler reports it there and nowhere else.
 
+use crate::key::KeyPart;
 use crate::table::Table;
 
 /// The types whose key encodings have one fixed length: what a hole
@@ -182,4 +183,23 @@ pub const fn followed_hole<T: Table>(
             .push(name)
             .push("`: end the segment after the hole with `#`, or use a type whose encodings are prefix-free (an integer, a float, `bool`, `char`, a date or time, an id, a `KeyPart` enum)")
     })
+}
+
+/// A sort-key hole `name` of `template` must sort (`KeyPart::ORDERED`) when
+/// its type is not spelled `Unordered<…>`: an alias of `Unordered`, a
+/// derived enum whose stored names do not sort as declared, or a user's key
+/// part declaring `ORDERED = false` would otherwise slip past the rule that
+/// such a hole comes last and bounds no range. Generated code calls it in
+/// its own const item, spanned at the hole.
+pub const fn assert_sorts<P: KeyPart + ?Sized>(name: &str, template: &str) {
+    if P::ORDERED {
+        return;
+    }
+    let message = ConstMessage::new()
+        .push("`{")
+        .push(name)
+        .push("}` in the sort key \"")
+        .push(template)
+        .push("\" has a key part that does not sort (`KeyPart::ORDERED` is false), so a range over it would return nonsense: for a #[derive(KeyPart)] enum, rename its variants so their stored names sort as declared (#[key(rename = \"1-low\")]) or declare #[key(format = \"position\")]; for numbers written unpadded, write the type as `Unordered<…>` so the derive keeps ranges off it; or move the field into the partition key");
+    panic!("{}", message.text());
 }

@@ -273,7 +273,7 @@ impl<'db, T: Table> BatchWrite<'db, T> {
     }
 
     fn put_request<E: Entity<Table = T>>(&self, entity: &E) -> Result<PendingWrite> {
-        if E::VERSION_ATTRIBUTE.is_some() {
+        if E::LAYOUT.version_attribute().is_some() {
             // A batch write carries no condition: it would overwrite a newer
             // version without noticing.
             return Err(Repr::VersionedInBatch {

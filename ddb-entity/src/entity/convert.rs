@@ -38,9 +38,9 @@ pub(crate) fn to_item_stamped<E: Entity>(entity: &E, now: Option<SystemTime>) ->
     // copies (`key_fields = "key_and_body"`); reads restore it from the key
     // (`restore_key_fields`). An attribute a multi-attribute index is keyed
     // on is that index's key, so it stays.
-    for attribute in E::KEY_ONLY_ATTRIBUTES {
+    for attribute in E::LAYOUT.key_only_attributes() {
         if !is_multi_key_attribute(&schema, attribute) {
-            item.remove(*attribute);
+            item.remove(attribute);
         }
     }
     if let Some(now) = now {
@@ -146,7 +146,7 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
     let schema = E::Table::SCHEMA;
     let mut fields = E::key_fields(key)?;
     fields.retain(|(attribute, _)| {
-        !E::KEY_ONLY_ATTRIBUTES.contains(attribute) || is_multi_key_attribute(&schema, attribute)
+        !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
     });
     Ok(fields)
 }
@@ -170,14 +170,19 @@ pub(crate) fn restore_key_fields<E: Entity>(
 ) -> Result<Vec<(&'static str, AttributeValue)>> {
     // How many of the fields' attributes the body holds, in one pass over
     // its names (each is there once).
-    let held = match E::KEY_FIELD_ATTRIBUTES {
-        [] => return Ok(Vec::new()),
-        wanted => body
-            .keys()
-            .filter(|name| wanted.contains(&name.as_str()))
-            .count(),
-    };
-    if held == E::KEY_FIELD_ATTRIBUTES.len() {
+    let wanted = E::LAYOUT.key_field_attributes().count();
+    if wanted == 0 {
+        return Ok(Vec::new());
+    }
+    let held = body
+        .keys()
+        .filter(|name| {
+            E::LAYOUT
+                .key_field_attributes()
+                .any(|attribute| attribute == name.as_str())
+        })
+        .count();
+    if held == wanted {
         return Ok(Vec::new());
     }
     // Without a partition key there is nothing to read back; decoding

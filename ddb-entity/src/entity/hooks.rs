@@ -20,18 +20,6 @@ use crate::table::IndexSchema;
 /// returning no change.
 #[doc(hidden)]
 pub trait EntityHooks: Sized {
-    /// The body attributes of the primary key's fields, as
-    /// [`key_fields`](EntityHooks::key_fields) returns them: what a read
-    /// restores from the parsed key when the item does not hold them
-    /// (`entity::convert::restore_key_fields`).
-    const KEY_FIELD_ATTRIBUTES: &'static [&'static str] = &[];
-
-    /// Of [`KEY_FIELD_ATTRIBUTES`](EntityHooks::KEY_FIELD_ATTRIBUTES), those
-    /// stored in the key only (the default, `#[entity(key_fields =
-    /// "key_only")]`): a write leaves them out of the item, an upsert does
-    /// not add them. Empty with `key_fields = "key_and_body"`.
-    const KEY_ONLY_ATTRIBUTES: &'static [&'static str] = &[];
-
     /// Whether stored key values parse as this entity's primary key: the
     /// leading literals, every hole's value and nothing left over. How a
     /// table typed by key (`typed_by: Key`) knows an item's entity. A
@@ -40,9 +28,6 @@ pub trait EntityHooks: Sized {
         let _ = (partition, sort);
         false
     }
-
-    /// The attribute of the optimistic-locking version, if any.
-    const VERSION_ATTRIBUTE: Option<&'static str> = None;
 
     /// The entity's schema version (`#[entity(schema_version = N)]`),
     /// stored in every item it writes under

@@ -377,7 +377,7 @@ fn render(
 /// attribute the entity or the table could add is still absent.
 fn unchanged<E: Entity>(stored: &Item, schema: &TableSchema) -> Vec<Clause> {
     let mut clauses = vec![Clause::Exists(schema.primary.partition_key.to_owned())];
-    if let Some(version) = E::VERSION_ATTRIBUTE
+    if let Some(version) = E::LAYOUT.version_attribute()
         && let Some(value) = stored.get(version)
     {
         clauses.push(Clause::Equals(version.to_owned(), value.clone()));

@@ -83,6 +83,6 @@ pub(crate) fn number(version: u64) -> AttributeValue {
 /// against the entity's version attribute. `expect_version` exists only on
 /// [`Versioned`](crate::entity::Versioned) entities, so the attribute is there.
 pub(crate) fn expected<E: Entity>(expected: Option<u64>) -> Option<Expected> {
-    let attribute = E::VERSION_ATTRIBUTE?;
+    let attribute = E::LAYOUT.version_attribute()?;
     expected.map(|version| Expected { attribute, version })
 }

@@ -566,7 +566,7 @@ pub(crate) fn parts<E: Entity>(
     };
     let mut condition = Condition::both(Some(guard), condition);
     let mut expected = None;
-    if let Some(attribute) = E::VERSION_ATTRIBUTE {
+    if let Some(attribute) = E::LAYOUT.version_attribute() {
         let current = entity.version();
         item.insert(
             attribute.to_owned(),

@@ -1256,7 +1256,7 @@ fn parts<E: Entity>(
         }
         .into());
     }
-    if E::VERSION_ATTRIBUTE.is_some() && !bump_version {
+    if E::LAYOUT.version_attribute().is_some() && !bump_version {
         check_commutative::<E>(&changes)?;
     }
     // Values DynamoDB cannot store, in a `set`, an `add` or a list element,
@@ -1312,7 +1312,7 @@ fn parts<E: Entity>(
         }
     }
     let expected = version::expected::<E>(expected_version);
-    if let Some(attribute) = E::VERSION_ATTRIBUTE {
+    if let Some(attribute) = E::LAYOUT.version_attribute() {
         // Every update of a versioned entity increments its version (from
         // 0 for an item an upsert creates), but one declared commutative,
         // which keeps it (1 for an item an upsert creates).

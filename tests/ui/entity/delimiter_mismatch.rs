@@ -6,9 +6,10 @@ ddb_entity::table! {
     pub struct Legacy { partition_key: "PK", sort_key: "SK", typed_by: Key, delimiter: '|' }
 }
 
-// Joined with `#`, the table's default, not its declared `|`.
+// Joined with `#`, the table's default, not its declared `|`; the same
+// template written twice is one mistake, reported once.
 #[derive(Entity, Serialize, Deserialize)]
-#[entity(table = Legacy, pk = "TENANT#{tenant}", sk = "PROFILE")]
+#[entity(table = Legacy, pk = "TENANT#{tenant}", sk = "TENANT#{tenant}")]
 pub struct Tenant {
     pub tenant: u64,
 }
