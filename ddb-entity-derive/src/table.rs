@@ -14,7 +14,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Ident, LitBool, LitChar, LitInt, LitStr, Token, Visibility};
 
-use crate::attr::list_options;
+use crate::attr::{known_option, list_options, split_commas};
 use crate::ctxt::Ctxt;
 use crate::name;
 
@@ -226,27 +226,8 @@ fn entries(
             continue;
         };
         let written = name::unraw(&name);
-        let option = match options.iter().find(|option| **option == written) {
-            Some(option) => *option,
-            None => match name::closest(&written, options.iter().copied()) {
-                Some(near) => {
-                    cx.error(
-                        &name,
-                        format!("unknown option `{written}` of {what}; did you mean `{near}`?"),
-                    );
-                    near
-                }
-                None => {
-                    cx.error(
-                        &name,
-                        format!(
-                            "unknown option `{written}` of {what}; the options are {}",
-                            list_options(options)
-                        ),
-                    );
-                    continue;
-                }
-            },
+        let Some(option) = known_option(cx, &name, options, &format!("of {what}")) else {
+            continue;
         };
         match tokens.next() {
             Some(TokenTree::Punct(punct)) if punct.as_char() == ':' => {}
@@ -275,20 +256,6 @@ fn entries(
         });
     }
     entries
-}
-
-/// The parts of `tokens` between its top-level commas, empty ones (a
-/// trailing comma) left out.
-fn split_commas(tokens: TokenStream) -> Vec<TokenStream> {
-    let mut parts = vec![TokenStream::new()];
-    for token in tokens {
-        match &token {
-            TokenTree::Punct(punct) if punct.as_char() == ',' => parts.push(TokenStream::new()),
-            _ => parts.last_mut().expect("one part").extend([token]),
-        }
-    }
-    parts.retain(|part| !part.is_empty());
-    parts
 }
 
 /// Parses all of `value` with `parser`, or records `message` at the value.

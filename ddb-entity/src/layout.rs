@@ -481,13 +481,18 @@ impl EntityLayout {
         }
     }
 
-    /// Whether a key template of the entity is raw (a field that is the key
-    /// attribute itself): its attribute then stays in the body.
-    pub(crate) fn has_raw_key(&self) -> bool {
+    /// Every key template of the entity: each key's partition, then its
+    /// sort, the primary key's first.
+    fn templates(&self) -> impl Iterator<Item = &TemplateLayout> {
         self.keys
             .iter()
             .flat_map(|key| std::iter::once(&key.partition).chain(key.sort.as_ref()))
-            .any(|template| template.raw)
+    }
+
+    /// Whether a key template of the entity is raw (a field that is the key
+    /// attribute itself): its attribute then stays in the body.
+    pub(crate) fn has_raw_key(&self) -> bool {
+        self.templates().any(|template| template.raw)
     }
 
     /// Whether `attribute` is a raw key attribute (`pk = field`): a field
@@ -495,9 +500,7 @@ impl EntityLayout {
     /// body when an item is decoded.
     pub(crate) fn is_raw_attribute(&self, attribute: &str) -> bool {
         let raw_fields = self
-            .keys
-            .iter()
-            .flat_map(|key| std::iter::once(&key.partition).chain(key.sort.as_ref()))
+            .templates()
             .filter(|template| template.raw)
             .flat_map(TemplateLayout::holes);
         raw_fields

@@ -45,19 +45,16 @@ pub(crate) fn entries(
         "#[{}(…)]",
         list.path.get_ident().map_or_else(String::new, name::unraw)
     );
-    let mut chunks: Vec<Vec<TokenTree>> = vec![Vec::new()];
-    for token in list.tokens.clone() {
-        match &token {
-            TokenTree::Punct(punct) if punct.as_char() == ',' => chunks.push(Vec::new()),
-            _ => chunks.last_mut().expect("one chunk at least").push(token),
-        }
-    }
+    let place = format!("in {attr_name}");
     let mut entries = Vec::new();
-    for chunk in chunks.into_iter().filter(|chunk| !chunk.is_empty()) {
-        let span = chunk[0].span();
+    for chunk in split_commas(list.tokens.clone()) {
         let mut tokens = chunk.into_iter();
-        let Some(TokenTree::Ident(name)) = tokens.next() else {
-            cx.error_at(span, format!("expected an option name, as in {example}"));
+        let first = tokens.next().expect("split_commas yields no empty part");
+        let TokenTree::Ident(name) = first else {
+            cx.error_at(
+                first.span(),
+                format!("expected an option name, as in {example}"),
+            );
             continue;
         };
         let written = name::unraw(&name);
@@ -85,29 +82,8 @@ pub(crate) fn entries(
             cx.error(&name, format!("`{written} =` needs a value after the `=`"));
             continue;
         }
-        let option = match options.iter().find(|option| **option == written) {
-            Some(option) => *option,
-            None => {
-                let listed = list_options(options);
-                match name::closest(&written, options.iter().copied()) {
-                    Some(near) => {
-                        cx.error(
-                            &name,
-                            format!(
-                                "unknown option `{written}` in {attr_name}; did you mean `{near}`?"
-                            ),
-                        );
-                        near
-                    }
-                    None => {
-                        cx.error(
-                            &name,
-                            format!("unknown option `{written}` in {attr_name}; the options are {listed}"),
-                        );
-                        continue;
-                    }
-                }
-            }
+        let Some(option) = known_option(cx, &name, options, &place) else {
+            continue;
         };
         entries.push(Entry {
             name,
@@ -116,6 +92,55 @@ pub(crate) fn entries(
         });
     }
     entries
+}
+
+/// The option of `options` that `name` names. A misspelt one is an error
+/// at it, and read as the option it is near; one near none is an error
+/// listing them (`None`). `place` says where, for messages: `of the table`,
+/// `in #[entity(…)]`.
+pub(crate) fn known_option(
+    cx: &Ctxt,
+    name: &Ident,
+    options: &[&'static str],
+    place: &str,
+) -> Option<&'static str> {
+    let written = name::unraw(name);
+    if let Some(option) = options.iter().find(|option| **option == written) {
+        return Some(option);
+    }
+    match name::closest(&written, options.iter().copied()) {
+        Some(near) => {
+            cx.error(
+                name,
+                format!("unknown option `{written}` {place}; did you mean `{near}`?"),
+            );
+            Some(near)
+        }
+        None => {
+            cx.error(
+                name,
+                format!(
+                    "unknown option `{written}` {place}; the options are {}",
+                    list_options(options)
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// The parts of `tokens` between its top-level commas, empty ones (a
+/// trailing comma) left out.
+pub(crate) fn split_commas(tokens: TokenStream) -> Vec<TokenStream> {
+    let mut parts = vec![TokenStream::new()];
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(punct) if punct.as_char() == ',' => parts.push(TokenStream::new()),
+            _ => parts.last_mut().expect("one part").extend([token]),
+        }
+    }
+    parts.retain(|part| !part.is_empty());
+    parts
 }
 
 /// `` `a`, `b`, `c` `` for messages.

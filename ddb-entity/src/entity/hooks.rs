@@ -66,30 +66,23 @@ pub trait EntityHooks: Sized {
     /// Writes the maintained timestamps into `item` for a write at `now`:
     /// `updated_at` always, `created_at` while the value's is not set.
     fn stamp(&self, item: &mut Item, now: SystemTime) -> Result<()> {
-        if let Some(stamp) = Self::UPDATED_AT {
-            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
-        }
-        if let Some(stamp) = Self::CREATED_AT
-            && self.created_unset()
-        {
-            item.insert(stamp.attribute.to_owned(), stamp.value(now)?);
+        let created = Self::CREATED_AT.filter(|_| self.created_unset());
+        for stamp in Self::UPDATED_AT.into_iter().chain(created) {
+            let (attribute, value) = stamp.entry(now)?;
+            item.insert(attribute.to_owned(), value);
         }
         Ok(())
     }
 
     /// The `updated_at` attribute and its value for an update at `now`.
     fn updated_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        Self::UPDATED_AT
-            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
-            .transpose()
+        Self::UPDATED_AT.map(|stamp| stamp.entry(now)).transpose()
     }
 
     /// The `created_at` attribute and its value for an item created at
     /// `now` (an upsert keeps a stored one).
     fn created_at(now: SystemTime) -> Result<Option<(&'static str, AttributeValue)>> {
-        Self::CREATED_AT
-            .map(|stamp| Ok((stamp.attribute, stamp.value(now)?)))
-            .transpose()
+        Self::CREATED_AT.map(|stamp| stamp.entry(now)).transpose()
     }
 
     /// The primary-key fields, parsed back from `key`, as the attributes
@@ -128,8 +121,9 @@ impl Stamp {
         }
     }
 
-    fn value(&self, now: SystemTime) -> Result<AttributeValue> {
-        (self.encode)(self.entity, now)
+    /// Its attribute and its value for the instant `now`.
+    fn entry(&self, now: SystemTime) -> Result<(&'static str, AttributeValue)> {
+        Ok((self.attribute, (self.encode)(self.entity, now)?))
     }
 }
 
