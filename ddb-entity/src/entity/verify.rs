@@ -21,6 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Entity;
 use super::convert::check_stored_type;
 use super::keys::recycle_key_buffer;
+use crate::codec::ItemTree;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
 use crate::layout::EntityLayout;
@@ -146,6 +147,65 @@ impl StoredKeys {
                 return true;
             }
             false
+        });
+        if unordered {
+            stored
+                .index
+                .sort_by_key(|(name, _)| index_key_position(schema, name));
+        }
+        stored
+    }
+
+    /// [`StoredKeys::take`] of an item parsed from a response's bytes, in
+    /// one pass over its attributes: the index keys it was not found by
+    /// (`tree.found_by`) are set aside as [`keep_keys_found_by`] sets them
+    /// aside on an SDK item (dropped; a raw key attribute stays in the
+    /// body, unverified), and a raw key attribute it was found by is
+    /// copied and stays in the body, as the take by name does.
+    pub(crate) fn take_from_tree(
+        tree: &mut ItemTree<'_>,
+        schema: &TableSchema,
+        layout: &EntityLayout,
+    ) -> Self {
+        let primary = schema.primary;
+        let tagged = schema.typing.writes_type_attribute();
+        let raw_keys = layout.has_raw_key();
+        let kept = tree
+            .found_by
+            .and_then(|name| schema.index(name))
+            .map(|index| index.keys);
+        let mut stored = StoredKeys {
+            partition: None,
+            sort: None,
+            index: Vec::new(),
+            tag: None,
+        };
+        let mut unordered = false;
+        tree.entries.retain(|(name, value)| {
+            let raw = raw_keys && layout.is_raw_attribute(name);
+            let copy = || value.to_attribute_value();
+            if name == primary.partition_key {
+                stored.partition = copy();
+                raw
+            } else if primary.sort_key == Some(&**name) {
+                stored.sort = copy();
+                raw
+            } else if let Some(attribute) = index_key_attribute(schema, name) {
+                if kept
+                    .is_some_and(|k| k.partition_key == attribute || k.sort_key == Some(attribute))
+                {
+                    unordered |= !stored.index.is_empty();
+                    if let Some(value) = copy() {
+                        stored.index.push((attribute, value));
+                    }
+                }
+                raw
+            } else if tagged && name == schema.type_attribute {
+                stored.tag = copy();
+                false
+            } else {
+                !schema.is_token_attribute(name)
+            }
         });
         if unordered {
             stored
