@@ -2,8 +2,9 @@
 //! bytes, not from the SDK's `AttributeValue` maps: every kind of value
 //! reads back through the real server exactly as a get (the SDK's items)
 //! reads it, and a response body cut short at the HTTP layer fails a
-//! typed read with the bytes path's own error while `count()` (which
-//! reads the SDK's output) fails with the SDK's.
+//! typed read with the bytes path's own error while `count()` and a
+//! hand-written collection (which read the SDK's items) fail with the
+//! SDK's. A hand-written collection receives every item whole, as before.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use aws_smithy_runtime_api::client::http::{
     HttpConnector, HttpConnectorFuture, SharedHttpConnector,
 };
 use aws_smithy_types::body::SdkBody;
-use ddb_entity::{Db, Entity, ErrorKind};
+use ddb_entity::{Collection, Db, Entity, ErrorKind, Item, Member, Table};
 use serde::{Deserialize, Serialize};
 
 use crate::support::{App, Around, app_table, operation, read_body, table_around};
@@ -146,6 +147,13 @@ async fn a_body_cut_short_fails_a_typed_read_on_the_bytes_path_and_a_count_on_th
             .contains("the Query response is not DynamoDB's JSON"),
         "{typed}"
     );
+    // A hand-written collection keeps the SDK's items: the SDK's error.
+    let hand = db.query(partition()).collect::<Whole>().await.unwrap_err();
+    assert_eq!(hand.kind(), ErrorKind::Service, "{hand}");
+    assert!(
+        !hand.to_string().contains("is not DynamoDB's JSON"),
+        "{hand}"
+    );
     let counted = db.query(partition()).count().await.unwrap_err();
     assert_eq!(counted.kind(), ErrorKind::Service, "{counted}");
     assert!(
@@ -157,4 +165,54 @@ async fn a_body_cut_short_fails_a_typed_read_on_the_bytes_path_and_a_count_on_th
         clean.query(partition()).all::<Rich>().await.unwrap().len(),
         5
     );
+}
+
+/// A hand-written collection that reads the items' attributes itself.
+#[derive(Default, Debug)]
+struct Whole(Vec<Item>);
+
+impl Collection for Whole {
+    type Table = App;
+    const NAME: &'static str = "Whole";
+    const TYPES: &'static [&'static str] = &["rich"];
+    const MEMBERS: &'static [Member] = &[Member::of::<Rich>()];
+
+    fn push_item(&mut self, _: &str, item: Item) -> ddb_entity::Result<bool> {
+        self.0.push(item);
+        Ok(true)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_written_collection_receives_every_item_whole_from_the_sdk() {
+    let (_dynamo, db) = app_table().await;
+    let stored: Vec<Rich> = (0..5).map(rich).collect();
+    for value in &stored {
+        db.put(value).await.unwrap();
+    }
+    let partition = || Rich::partition("g \"1\" é".to_owned()).unwrap();
+    let whole = db.query(partition()).collect::<Whole>().await.unwrap();
+    assert_eq!(whole.0.len(), 5);
+    let schema = App::SCHEMA;
+    for item in &whole.0 {
+        // Exactly the stored item, as a raw get returns it: keys, type
+        // and body attributes alike.
+        let got = db
+            .client()
+            .get_item()
+            .table_name(db.table_name())
+            .key("PK", item["PK"].clone())
+            .key("SK", item["SK"].clone())
+            .send()
+            .await
+            .unwrap()
+            .item
+            .unwrap();
+        assert_eq!(item, &got);
+        assert!(item.contains_key(schema.type_attribute));
+        assert!(item.contains_key("text"));
+    }
+    // A derived collection of the same items decodes them from the bytes.
+    let typed: Vec<Rich> = db.query(partition()).all().await.unwrap();
+    assert_eq!(typed.len(), 5);
 }

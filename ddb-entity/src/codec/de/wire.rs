@@ -415,20 +415,11 @@ impl<'de> KeyText<'de> for Key<'_, 'de> {
     }
 }
 
-/// Parses one item of a response body, kept as its bytes: the one parse
-/// of a typed read's item, borrowing from those bytes.
-pub(crate) fn parse_item_bytes(json: &[u8]) -> Result<Entries<'_>> {
-    let mut de = serde_json::Deserializer::from_slice(json);
-    let item = WireItem::deserialize(&mut de).and_then(|item| de.end().map(|()| item));
-    item.map(|item| item.0)
-        .map_err(|err| DecodeError::text(format!("not an item in DynamoDB's JSON format: {err}")))
-}
-
 /// The top-level attribute `name` of the item `json` (already checked to
 /// be JSON), the others skipped without being built: how a page reads the
 /// one attribute it needs of an item before the item is handed out (its
 /// time to live, its sort key for a merge of several partitions).
-pub(crate) fn skim<'de>(json: &'de [u8], name: &str) -> Option<Wire<'de>> {
+pub(crate) fn skim<'de>(json: &'de str, name: &str) -> Option<Wire<'de>> {
     struct Skim<'n>(&'n str);
     impl<'de> Visitor<'de> for Skim<'_> {
         type Value = Option<Wire<'de>>;
@@ -447,7 +438,7 @@ pub(crate) fn skim<'de>(json: &'de [u8], name: &str) -> Option<Wire<'de>> {
             Ok(found)
         }
     }
-    let mut de = serde_json::Deserializer::from_slice(json);
+    let mut de = serde_json::Deserializer::from_str(json);
     de.deserialize_map(Skim(name)).ok().flatten()
 }
 

@@ -17,7 +17,7 @@ use aws_smithy_types::body::SdkBody;
 use bytes::Bytes;
 
 use crate::codec::ItemTree;
-use crate::codec::wire::{Wire, parse_item_bytes, skim};
+use crate::codec::wire::{Wire, parse_item, skim};
 use crate::error::{Error, Result};
 use crate::item::{Item, ttl};
 use crate::table::TableSchema;
@@ -99,7 +99,7 @@ impl FoundBytes {
         origin: &Arc<Origin>,
     ) -> Self {
         let sort = merged_by
-            .and_then(|name| skim(&bytes, name))
+            .and_then(|name| skim(text(&bytes)?, name))
             .and_then(|value| value.as_s().map(Box::from));
         FoundBytes {
             bytes,
@@ -111,7 +111,9 @@ impl FoundBytes {
 
     /// The one parse of the item.
     pub(crate) fn parse(&self) -> Result<ItemTree<'_>> {
-        match parse_item_bytes(&self.bytes) {
+        let text = std::str::from_utf8(&self.bytes)
+            .map_err(|err| self.origin.malformed(&err.to_string()))?;
+        match parse_item(text) {
             Ok(entries) => Ok(ItemTree {
                 entries,
                 found_by: self.found_by,
@@ -129,7 +131,7 @@ impl FoundBytes {
 /// The attributes `names` of the item `bytes`, as the SDK holds them
 /// (where a cursor resumes after it).
 pub(crate) fn attributes_of(bytes: &[u8], names: &[&str]) -> Item {
-    let Ok(entries) = parse_item_bytes(bytes) else {
+    let Some(Ok(entries)) = text(bytes).map(parse_item) else {
         return Item::new();
     };
     entries
@@ -148,7 +150,7 @@ impl Found {
                 let Some(attribute) = schema.ttl_attribute else {
                     return false;
                 };
-                let value = skim(&found.bytes, attribute);
+                let value = text(&found.bytes).and_then(|text| skim(text, attribute));
                 let number = match &value {
                     Some(Wire::N(n)) => Some(&**n),
                     _ => None,
@@ -182,4 +184,11 @@ impl Found {
                 .unwrap_or_default(),
         }
     }
+}
+
+/// An item's bytes as text: checked once per item, as a whole (the page
+/// checked them already; a string-by-string check while parsing costs
+/// several times more).
+fn text(bytes: &[u8]) -> Option<&str> {
+    std::str::from_utf8(bytes).ok()
 }

@@ -413,7 +413,9 @@ fn read_page(
     else {
         unreachable!("only a typed read takes the bytes");
     };
-    let page: WirePage<'_> = serde_json::from_slice(&body).map_err(|err| err.to_string())?;
+    // UTF-8 checked once for the page, not string by string.
+    let text = std::str::from_utf8(&body).map_err(|err| err.to_string())?;
+    let page: WirePage<'_> = serde_json::from_str(text).map_err(|err| err.to_string())?;
     let start = body.as_ptr() as usize;
     let found = page
         .items
