@@ -17,6 +17,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCa
 
 use super::found::{Found, FoundBytes, Origin};
 use super::seam::{Capture, Slot};
+use super::split::split;
 use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
 use crate::entity::verify::keep_keys_found_by;
@@ -374,21 +375,6 @@ fn from_body(slot: &Slot, items: Items, origin: Arc<Origin>) -> Result<Raw> {
     page.map_err(|detail: String| origin.malformed(&detail))
 }
 
-/// A Query's or a Scan's response body.
-#[derive(serde::Deserialize)]
-struct WirePage<'a> {
-    #[serde(rename = "Items", borrow, default)]
-    items: Vec<&'a serde_json::value::RawValue>,
-    #[serde(rename = "Count", default)]
-    count: i32,
-    #[serde(rename = "ScannedCount", default)]
-    scanned: i32,
-    #[serde(rename = "LastEvaluatedKey", borrow, default)]
-    last_key: Option<&'a serde_json::value::RawValue>,
-    #[serde(rename = "ConsumedCapacity", default)]
-    capacity: Option<WireCapacity>,
-}
-
 /// The capacity units a response reports (what [`Spent`] reads).
 #[derive(serde::Deserialize)]
 struct WireCapacity {
@@ -415,29 +401,43 @@ fn read_page(
     };
     // UTF-8 checked once for the page, not string by string.
     let text = std::str::from_utf8(&body).map_err(|err| err.to_string())?;
-    let page: WirePage<'_> = serde_json::from_str(text).map_err(|err| err.to_string())?;
-    let start = body.as_ptr() as usize;
+    let page = split(text)?;
     let found = page
         .items
-        .iter()
-        .map(|item| {
-            let text = item.get();
-            let at = text.as_ptr() as usize - start;
-            let bytes = body.slice(at..at + text.len());
-            Found::Bytes(FoundBytes::new(bytes, found_by, merged_by, origin))
+        .into_iter()
+        .map(|span| {
+            Found::Bytes(FoundBytes::new(
+                body.slice(span),
+                found_by,
+                merged_by,
+                origin,
+            ))
         })
         .collect();
-    let last_key = match page.last_key {
-        Some(key) => {
-            let key = crate::codec::wire::parse_item(key.get()).map_err(|err| err.to_string())?;
-            Some(
-                crate::codec::wire::to_item(&key)
-                    .ok_or("a start key of an attribute type this version does not know")?,
-            )
+    let (mut count, mut scanned, mut last_key, mut capacity) = (0, 0, None, None);
+    let member = |name: &str, err: serde_json::Error| format!("{name}: {err}");
+    for (name, value) in page.members {
+        match name {
+            "Count" => count = serde_json::from_str(value).map_err(|e| member(name, e))?,
+            "ScannedCount" => scanned = serde_json::from_str(value).map_err(|e| member(name, e))?,
+            "LastEvaluatedKey" if value != "null" => {
+                let key = crate::codec::wire::parse_item(value).map_err(|err| err.to_string())?;
+                last_key = Some(
+                    crate::codec::wire::to_item(&key)
+                        .ok_or("a start key of an attribute type this version does not know")?,
+                );
+            }
+            "ConsumedCapacity" => {
+                capacity = serde_json::from_str::<Option<WireCapacity>>(value)
+                    .map_err(|e| member(name, e))?;
+            }
+            _ => {
+                serde_json::from_str::<serde::de::IgnoredAny>(value)
+                    .map_err(|e| member(name, e))?;
+            }
         }
-        None => None,
-    };
-    let capacity = page.capacity.map(|c| {
+    }
+    let capacity = capacity.map(|c: WireCapacity| {
         ConsumedCapacity::builder()
             .set_capacity_units(c.total)
             .set_read_capacity_units(c.read)
@@ -448,8 +448,8 @@ fn read_page(
         capacity,
         items: Some(found),
         last_key,
-        count: page.count,
-        scanned: page.scanned,
+        count,
+        scanned,
     })
 }
 
