@@ -492,7 +492,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),

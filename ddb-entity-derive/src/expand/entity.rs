@@ -232,7 +232,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #[allow(unused_variables)]
             fn key_fields(
                 key: &__ddb::Key<Self>,
-            ) -> #result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+            ) -> #result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
                 #key_fields
             }
         }

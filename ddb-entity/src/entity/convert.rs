@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
 use super::{Entity, Key, StoredBody, keys};
-use crate::codec;
+use crate::codec::{self, KeyFieldValue};
 use crate::error::{Expected, Repr, Result};
 use crate::item::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, stored_keys, type_tag};
@@ -144,11 +144,14 @@ fn is_multi_key_attribute(schema: &TableSchema, attribute: &str) -> bool {
 /// [`EntityHooks::key_fields`] reads them back from `key`.
 pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, AttributeValue)>> {
     let schema = E::Table::SCHEMA;
-    let mut fields = E::key_fields(key)?;
-    fields.retain(|(attribute, _)| {
-        !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
-    });
-    Ok(fields)
+    let fields = E::key_fields(key)?;
+    Ok(fields
+        .into_iter()
+        .filter(|(attribute, _)| {
+            !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
+        })
+        .map(|(attribute, value)| (attribute, value.into_attribute()))
+        .collect())
 }
 
 /// The one restore point: every read decodes through
@@ -167,7 +170,7 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
 pub(crate) fn restore_key_fields<E: Entity>(
     body: &Item,
     stored: &mut StoredKeys,
-) -> Result<Vec<(&'static str, AttributeValue)>> {
+) -> Result<Vec<(&'static str, KeyFieldValue)>> {
     // How many of the fields' attributes the body holds, in one pass over
     // its names (each is there once).
     let wanted = E::LAYOUT.key_field_attributes().count();
