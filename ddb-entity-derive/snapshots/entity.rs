@@ -466,6 +466,30 @@ const _: () = {
             fields.push(("order_id", __p::key_field_value("Order", order_id)?));
             __p::Ok(fields)
         }
+        fn key_field_is(
+            &self,
+            attribute: &__p::str,
+            value: &__p::KeyFieldValue,
+        ) -> __p::bool {
+            match attribute {
+                "customer_id" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_customer_id>(&self.customer_id),
+                        value,
+                    )
+                }
+                "placed" => {
+                    __p::key_field_is(__p::checked::<__Key_placed>(&self.placed), value)
+                }
+                "order_id" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_order_id_6>(&self.order_id),
+                        value,
+                    )
+                }
+                _ => false,
+            }
+        }
     }
     #[automatically_derived]
     impl __ddb::Versioned for Order {}

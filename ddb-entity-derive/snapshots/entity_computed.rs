@@ -466,6 +466,16 @@ const _: () = {
             fields.push(("id", __p::key_field_value("Ticket", id)?));
             __p::Ok(fields)
         }
+        fn key_field_is(
+            &self,
+            attribute: &__p::str,
+            value: &__p::KeyFieldValue,
+        ) -> __p::bool {
+            match attribute {
+                "id" => __p::key_field_is(__p::checked::<__Key_id>(&self.id), value),
+                _ => false,
+            }
+        }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();
     const _: () = __p::assert_global_index::<__Index_gsi2>();

@@ -504,6 +504,27 @@ const _: () = {
             fields.push(("comment", __p::key_field_value("Comment", comment)?));
             __p::Ok(fields)
         }
+        fn key_field_is(
+            &self,
+            attribute: &__p::str,
+            value: &__p::KeyFieldValue,
+        ) -> __p::bool {
+            match attribute {
+                "repo" => {
+                    __p::key_field_is(__p::checked::<__Key_repo>(&self.repo), value)
+                }
+                "number" => {
+                    __p::key_field_is(__p::checked::<__Key_number>(&self.number), value)
+                }
+                "comment" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_comment>(&self.comment),
+                        value,
+                    )
+                }
+                _ => false,
+            }
+        }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();
 };

@@ -83,6 +83,14 @@ pub fn key_field_value<T: serde::Serialize + ?Sized>(
     })
 }
 
+/// Whether `field`, a primary-key field of a decoded value, is `value`,
+/// the value its stored key was read back as; only for a key type whose
+/// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
+/// part of the stored key. Always false for any other type.
+pub fn key_field_is<K: KeyPart + serde::Serialize>(field: &K, value: &KeyFieldValue) -> bool {
+    K::CANONICAL && KeyFieldValue::of(field).is_ok_and(|field| field == *value)
+}
+
 /// Compile-time check that an index's table (`Self`) is the entity's
 /// (`T`). A plain identity, not a bound on the index's associated type, so
 /// that a mismatch is a missing impl and reads as this message.

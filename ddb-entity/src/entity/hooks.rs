@@ -95,6 +95,19 @@ pub trait EntityHooks: Sized {
         Ok(Vec::new())
     }
 
+    /// Whether this value's primary-key field stored under `attribute` is
+    /// `value` (as [`key_fields`](Self::key_fields) read it back from a
+    /// stored key), for a key type whose parse is canonical
+    /// ([`KeyPart::CANONICAL`](crate::key::KeyPart::CANONICAL)). Generated
+    /// only for a primary key of plain holes, each field once, none raw or
+    /// generic, no shard: then, with every field found so, the stored key
+    /// is the one the value writes. False by default (verification writes
+    /// the key and compares).
+    fn key_field_is(&self, attribute: &str, value: &KeyFieldValue) -> bool {
+        let _ = (attribute, value);
+        false
+    }
+
     /// For every index whose template uses a field the update changes, the
     /// recomputed key (or its removal when an `Option` hole becomes
     /// `None`); a template field the update does not set is

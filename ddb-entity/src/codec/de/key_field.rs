@@ -40,6 +40,15 @@ impl KeyFieldValue {
         }
     }
 
+    /// A copy of an integer; `None` for any other value.
+    pub(crate) fn integer(&self) -> Option<Self> {
+        match *self {
+            KeyFieldValue::U64(n) => Some(KeyFieldValue::U64(n)),
+            KeyFieldValue::I64(n) => Some(KeyFieldValue::I64(n)),
+            KeyFieldValue::Attribute(_) => None,
+        }
+    }
+
     /// The attribute the codec writes for this value.
     pub fn into_attribute(self) -> AttributeValue {
         match self {
