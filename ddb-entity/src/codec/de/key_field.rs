@@ -50,6 +50,14 @@ impl KeyFieldValue {
     }
 
     /// The attribute the codec writes for this value.
+    ///
+    /// ```
+    /// use aws_sdk_dynamodb::types::AttributeValue;
+    /// use ddb_entity::codec::KeyFieldValue;
+    ///
+    /// let n = KeyFieldValue::U64(42).into_attribute();
+    /// assert_eq!(n, AttributeValue::N("42".into()));
+    /// ```
     pub fn into_attribute(self) -> AttributeValue {
         match self {
             KeyFieldValue::U64(n) => AttributeValue::N(n.to_string()),
