@@ -71,6 +71,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::item::Item;
 
+#[doc(hidden)]
+pub use de::KeyFieldValue;
 pub use error::{DecodeError, EncodeError};
 
 /// Decodes an owned item, moving its strings and binaries into the value.
@@ -162,7 +164,7 @@ pub fn to_attribute_value<T: ?Sized + Serialize>(value: &T) -> Result<AttributeV
 /// key fields read back from its key, none named in `item`), as one map.
 pub(crate) fn decode_body<T: DeserializeOwned>(
     item: &mut Item,
-    extra: &mut Vec<(&'static str, AttributeValue)>,
+    extra: &mut Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
     T::deserialize(de::Body { item, extra })
 }
