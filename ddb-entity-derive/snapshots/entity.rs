@@ -454,7 +454,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (customer_id, placed, order_id) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
@@ -465,6 +465,30 @@ const _: () = {
             fields.push(("placed", __p::key_field_value("Order", placed)?));
             fields.push(("order_id", __p::key_field_value("Order", order_id)?));
             __p::Ok(fields)
+        }
+        fn key_field_is(
+            &self,
+            attribute: &__p::str,
+            value: &__p::KeyFieldValue,
+        ) -> __p::bool {
+            match attribute {
+                "customer_id" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_customer_id>(&self.customer_id),
+                        value,
+                    )
+                }
+                "placed" => {
+                    __p::key_field_is(__p::checked::<__Key_placed>(&self.placed), value)
+                }
+                "order_id" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_order_id_6>(&self.order_id),
+                        value,
+                    )
+                }
+                _ => false,
+            }
         }
     }
     #[automatically_derived]

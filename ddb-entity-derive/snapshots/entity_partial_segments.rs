@@ -492,7 +492,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn key_fields(
             key: &__ddb::Key<Self>,
-        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+        ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (repo, number, comment) = &Self::__read_key(
                 key.partition(),
                 key.sort(),
@@ -503,6 +503,27 @@ const _: () = {
             fields.push(("number", __p::key_field_value("Comment", number)?));
             fields.push(("comment", __p::key_field_value("Comment", comment)?));
             __p::Ok(fields)
+        }
+        fn key_field_is(
+            &self,
+            attribute: &__p::str,
+            value: &__p::KeyFieldValue,
+        ) -> __p::bool {
+            match attribute {
+                "repo" => {
+                    __p::key_field_is(__p::checked::<__Key_repo>(&self.repo), value)
+                }
+                "number" => {
+                    __p::key_field_is(__p::checked::<__Key_number>(&self.number), value)
+                }
+                "comment" => {
+                    __p::key_field_is(
+                        __p::checked::<__Key_comment>(&self.comment),
+                        value,
+                    )
+                }
+                _ => false,
+            }
         }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();

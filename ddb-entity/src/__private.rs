@@ -23,6 +23,7 @@ pub use crate::entity::{
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
+pub use crate::codec::KeyFieldValue;
 pub use aws_sdk_dynamodb::types::AttributeValue;
 pub use std::string::String;
 pub use std::time::SystemTime;
@@ -74,18 +75,27 @@ pub fn more_than_one(collection: &'static str, entity: &'static str) -> Error {
     Repr::MoreThanOne { collection, entity }.into()
 }
 
-/// A primary-key field's value as its entity's body stores it.
+/// A primary-key field's value as its entity's body stores it (an
+/// integer kept as the integer, for a read to hand it to the field as is).
 pub fn key_field_value<T: serde::Serialize + ?Sized>(
     entity: &'static str,
     value: &T,
-) -> Result<AttributeValue, Error> {
-    crate::codec::to_attribute_value(value).map_err(|source| {
+) -> Result<KeyFieldValue, Error> {
+    KeyFieldValue::of(value).map_err(|source| {
         Repr::Encode {
             entity,
             source: Box::new(source),
         }
         .into()
     })
+}
+
+/// Whether `field`, a primary-key field of a decoded value, is `value`,
+/// the value its stored key was read back as; only for a key type whose
+/// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
+/// part of the stored key. Always false for any other type.
+pub fn key_field_is<K: KeyPart + serde::Serialize>(field: &K, value: &KeyFieldValue) -> bool {
+    K::CANONICAL && KeyFieldValue::of(field).is_ok_and(|field| field == *value)
 }
 
 /// Compile-time check that an index's table (`Self`) is the entity's

@@ -355,3 +355,128 @@ async fn an_item_without_a_type_attribute_is_explained_under_either_policy() {
     assert!(err.to_string().contains(r#"type "LINE""#), "{err}");
     assert!(err.to_string().contains("UnknownItems::Skip"), "{err}");
 }
+
+/// A primary key of integers only: a read finds each field of the decoded
+/// value exactly as it was read back from the stored key, which proves the
+/// key (an integer parses only the text it writes) without writing it
+/// again.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "LINE#{order_id:6}#{line}")]
+struct OrderLine {
+    customer_id: u64,
+    order_id: u32,
+    line: i16,
+    quantity: u32,
+}
+
+/// An integer key whose field decodes as one more than its key says: the
+/// value does not hold what was read back, so its key is written and
+/// compared, and refused.
+#[derive(Entity, serde::Serialize, serde::Deserialize, Debug, Clone, PartialEq)]
+#[entity(table = App, pk = "CUST#{customer_id}", sk = "SHIFTED#{line}")]
+struct Shifted {
+    customer_id: u64,
+    #[serde(deserialize_with = "one_more")]
+    line: u16,
+}
+
+fn one_more<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u16, D::Error> {
+    <u16 as serde::Deserialize>::deserialize(deserializer).map(|line| line + 1)
+}
+
+fn assert_refused(err: &Error, entity: &str, stored: (&str, &str), what: &str) {
+    assert_eq!(err.kind(), ErrorKind::KeyMismatch, "{what}: {err}");
+    assert_eq!(err.entity(), Some(entity), "{what}: {err}");
+    assert_eq!(err.item_key(), Some(stored), "{what}: {err}");
+}
+
+/// Stored keys that are not the text the value writes are refused, on the
+/// path that proves a key from its integers as on any other: a partition
+/// integer with a leading zero or a sign, a declared width not kept, a
+/// full width not kept, a body copy that disagrees with its key, and a
+/// field that decodes to another value than its key says.
+#[tokio::test]
+async fn a_key_of_integers_is_proven_only_by_its_own_text() {
+    let (_dynamo, db) = crate::support::app_table().await;
+    let line = OrderLine {
+        customer_id: 42,
+        order_id: 12,
+        line: -3,
+        quantity: 5,
+    };
+    db.put(&line).await.unwrap();
+    let key = line.primary_key().unwrap();
+    let (partition, sort) = (key.partition().to_owned(), key.sort().to_owned());
+    assert_eq!(partition, "CUST#42");
+    let line_text = sort.rsplit('#').next().unwrap().to_owned();
+    assert_eq!(sort, format!("LINE#000012#{line_text}"));
+    assert_eq!(
+        db.get(key.clone()).consistent_read(true).await.unwrap(),
+        Some(line.clone())
+    );
+    assert_eq!(
+        db.query(OrderLine::partition(42u64).unwrap())
+            .all::<OrderLine>()
+            .await
+            .unwrap(),
+        vec![line.clone()]
+    );
+
+    let not_canonical = [
+        ("CUST#042".to_owned(), sort.clone()),
+        ("CUST#+42".to_owned(), sort.clone()),
+        (partition.clone(), format!("LINE#12#{line_text}")),
+        (partition.clone(), format!("LINE#0000012#{line_text}")),
+        (partition.clone(), "LINE#000012#-3".to_owned()),
+        (partition.clone(), "LINE#000012#-0003".to_owned()),
+        (partition.clone(), format!("LINE#000012#{line_text}#")),
+    ];
+    for (pk, sk) in &not_canonical {
+        raw_put(&db, moved(line.to_item().unwrap(), pk, sk)).await;
+        let stored = ddb_entity::Key::<OrderLine>::new(pk.clone(), sk.clone()).unwrap();
+        let err = db.get(stored).consistent_read(true).await.unwrap_err();
+        assert_refused(&err, "OrderLine", (pk, sk), &format!("get {pk} {sk}"));
+        if *pk == partition {
+            let err = db
+                .query(OrderLine::partition(42u64).unwrap())
+                .all::<OrderLine>()
+                .await
+                .unwrap_err();
+            assert_refused(&err, "OrderLine", (pk, sk), &format!("query {sk}"));
+        }
+        let stored = ddb_entity::Key::<OrderLine>::new(pk.clone(), sk.clone()).unwrap();
+        db.delete(stored).await.unwrap();
+    }
+
+    // Customer 9's line stored at customer 42's key, its body copies
+    // saying 9: decoded from the copies, and refused.
+    let theirs = OrderLine {
+        customer_id: 9,
+        ..line.clone()
+    };
+    let mut forged = theirs.to_item().unwrap();
+    forged.extend(ddb_entity::codec::to_item(&theirs).unwrap());
+    raw_put(&db, moved(forged, &partition, &sort)).await;
+    let err = db.get(key.clone()).consistent_read(true).await.unwrap_err();
+    assert_refused(&err, "OrderLine", (&partition, &sort), "body copy");
+    // Only the customer copied: the others read back from the key.
+    let mut forged = line.to_item().unwrap();
+    forged.insert("customer_id".into(), AttributeValue::N("9".into()));
+    raw_put(&db, forged).await;
+    let err = db.get(key.clone()).consistent_read(true).await.unwrap_err();
+    assert_refused(&err, "OrderLine", (&partition, &sort), "one body copy");
+
+    let shifted = Shifted {
+        customer_id: 42,
+        line: 7,
+    };
+    db.put(&shifted).await.unwrap();
+    let key = shifted.primary_key().unwrap();
+    let err = db.get(key.clone()).consistent_read(true).await.unwrap_err();
+    assert_refused(
+        &err,
+        "Shifted",
+        (key.partition(), key.sort()),
+        "a field decoded to another value",
+    );
+}

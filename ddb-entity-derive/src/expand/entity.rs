@@ -119,6 +119,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
     let index_changes = super::update::index_changes(model);
     let layout = super::layout::layout(model);
     let key_fields = super::update::key_fields(model);
+    let key_field_is = super::update::key_field_is(model);
     let key_reader = super::update::key_reader(model);
     // A generic entity is one for the parameters that serde can store
     // and that make its key types key parts; its key functions build
@@ -232,9 +233,11 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #[allow(unused_variables)]
             fn key_fields(
                 key: &__ddb::Key<Self>,
-            ) -> #result<__p::Vec<(&'static __p::str, __p::AttributeValue)>> {
+            ) -> #result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
                 #key_fields
             }
+
+            #key_field_is
         }
 
         #versioned

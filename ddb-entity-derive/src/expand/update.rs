@@ -412,6 +412,43 @@ pub(super) fn key_field_names(model: &Entity<'_>) -> Vec<String> {
         .collect()
 }
 
+/// `key_field_is(&self, attribute, value)`: whether the value's field
+/// stored under `attribute` is `value`, as `key_fields` reads it back from
+/// a stored key (see `EntityHooks::key_field_is`). Only for a primary key
+/// whose holes are all plain fields, each once, none raw or generic, and no
+/// shard: then those fields are the whole key's variable text, and finding
+/// them all proves it. Nothing otherwise (the default: false).
+pub(super) fn key_field_is(model: &Entity<'_>) -> TokenStream {
+    let holes = keys::params(model.primary());
+    let written = model.primary().flat_map(KeyTemplate::holes).count();
+    let plain = model
+        .primary()
+        .all(|template| template.shard().is_none() && template.raw_hole().is_none())
+        && holes
+            .iter()
+            .all(|hole| hole.computed().is_none() && !model.is_generic(hole.ty()));
+    if holes.is_empty() || written != holes.len() || !plain {
+        return quote!();
+    }
+    let arms = holes.iter().map(|hole| {
+        let field = hole.field();
+        let name = name::unraw(field);
+        let attribute = model
+            .stored_named(&name)
+            .map_or(name, |field| field.attribute.clone());
+        let ty = key_type(model, hole);
+        quote!(#attribute => __p::key_field_is(__p::checked::<#ty>(&self.#field), value),)
+    });
+    quote! {
+        fn key_field_is(&self, attribute: &__p::str, value: &__p::KeyFieldValue) -> __p::bool {
+            match attribute {
+                #(#arms)*
+                _ => false,
+            }
+        }
+    }
+}
+
 /// The body of `key_fields(key)`: the primary-key fields, parsed back from
 /// the key, as the attributes the entity's body stores them under (what an
 /// upsert writes, since it may create the item).

@@ -74,6 +74,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::item::Item;
 
+#[doc(hidden)]
+pub use de::KeyFieldValue;
 pub use error::{DecodeError, EncodeError};
 
 /// Decodes an owned item, moving its strings and binaries into the value.
@@ -165,7 +167,7 @@ pub fn to_attribute_value<T: ?Sized + Serialize>(value: &T) -> Result<AttributeV
 /// key fields read back from its key, none named in `item`), as one map.
 pub(crate) fn decode_body<T: DeserializeOwned>(
     item: &mut Item,
-    extra: &mut Vec<(&'static str, AttributeValue)>,
+    extra: &mut Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
     T::deserialize(de::Body { item, extra })
 }
@@ -175,12 +177,12 @@ pub(crate) fn decode_body<T: DeserializeOwned>(
 /// none named in the tree), as one map — the rules of [`decode_body`].
 pub(crate) fn decode_wire_body<T: DeserializeOwned>(
     mut entries: wire::Entries<'_>,
-    extra: Vec<(&'static str, AttributeValue)>,
+    extra: Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
     entries.extend(extra.into_iter().map(|(name, value)| {
         (
             std::borrow::Cow::Borrowed(name),
-            wire::Wire::from_attribute_value(value),
+            wire::Wire::from_attribute_value(value.into_attribute()),
         )
     }));
     T::deserialize(de::Value(&mut wire::Wire::M(entries)))

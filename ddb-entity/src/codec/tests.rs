@@ -240,7 +240,7 @@ fn borrowed_decoding_borrows() {
 /// kind of request a body can meet, its errors included.
 #[test]
 fn a_body_and_its_key_fields_decode_as_one_item() {
-    fn same<T>(item: &[(&str, AttributeValue)], extra: &[(&'static str, AttributeValue)])
+    fn same<T>(item: &[(&str, AttributeValue)], extra: &[(&'static str, KeyFieldValue)])
     where
         T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
     {
@@ -250,7 +250,9 @@ fn a_body_and_its_key_fields_decode_as_one_item() {
             .collect();
         let mut whole = item.clone();
         for (name, value) in extra {
-            whole.entry((*name).to_owned()).or_insert(value.clone());
+            whole
+                .entry((*name).to_owned())
+                .or_insert(value.clone().into_attribute());
         }
         let expected = from_item::<T>(whole);
         let (mut item, mut extra) = (item, extra.to_vec());
@@ -298,7 +300,7 @@ fn a_body_and_its_key_fields_decode_as_one_item() {
     struct Unit;
 
     let body = [("status", s("SHIPPED")), ("order_id", n("7"))];
-    let keys = [("customer_id", n("42"))];
+    let keys = [("customer_id", KeyFieldValue::U64(42))];
     same::<Order>(&body, &keys);
     same::<Newtype>(&body, &keys);
     same::<HashMap<String, serde_json::Value>>(&body, &keys);
@@ -319,7 +321,11 @@ fn a_body_and_its_key_fields_decode_as_one_item() {
     );
     // Errors: a key field the type refuses, one missing, an unknown
     // attribute, and every request a map cannot answer.
-    same::<Order>(&body, &[("customer_id", s("forty-two"))]);
+    same::<Order>(
+        &body,
+        &[("customer_id", KeyFieldValue::Attribute(s("forty-two")))],
+    );
+    same::<Order>(&body, &[("customer_id", KeyFieldValue::I64(-1))]);
     same::<Order>(&[("status", s("SHIPPED"))], &keys);
     same::<Strict>(&[("status", s("SHIPPED")), ("extra", s("x"))], &keys);
     same::<Strict>(&body, &keys);
@@ -331,5 +337,137 @@ fn a_body_and_its_key_fields_decode_as_one_item() {
     same::<Option<Order>>(&body, &keys);
     same::<Unit>(&body, &keys);
     same::<()>(&body, &keys);
-    same::<serde::de::IgnoredAny>(&body, &[("customer_id", n("not a number"))]);
+    same::<serde::de::IgnoredAny>(
+        &body,
+        &[("customer_id", KeyFieldValue::Attribute(n("not a number")))],
+    );
+}
+
+/// A key field handed over as an integer ([`KeyFieldValue`]) reads exactly
+/// as the `N` the codec writes for it: every request, values at every
+/// integer type's limits, errors included; and `KeyFieldValue::of` keeps
+/// exactly the plain integers as such.
+#[test]
+fn a_key_field_integer_reads_as_its_number() {
+    fn same<T>(value: &KeyFieldValue)
+    where
+        T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let expected = from_attribute_value::<T>(value.clone().into_attribute());
+        let got = T::deserialize(value.clone());
+        match (expected, got) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{value:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{value:?}"),
+            (a, b) => panic!("{value:?}: the number read {a:?}, the integer {b:?}"),
+        }
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Id(u32);
+    #[derive(Deserialize, Debug, PartialEq)]
+    enum Kind {
+        A,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(untagged)]
+    enum Either {
+        Small(u8),
+        Text(String),
+        Big(u64),
+    }
+
+    let unsigned = [
+        0,
+        1,
+        127,
+        128,
+        255,
+        256,
+        32_767,
+        32_768,
+        65_535,
+        65_536,
+        i32::MAX as u64,
+        u32::MAX as u64,
+        u32::MAX as u64 + 1,
+        i64::MAX as u64,
+        i64::MAX as u64 + 1,
+        u64::MAX,
+    ];
+    let signed = [
+        0,
+        -1,
+        i8::MIN as i64,
+        i8::MIN as i64 - 1,
+        i16::MIN as i64,
+        i16::MIN as i64 - 1,
+        i32::MIN as i64,
+        i32::MIN as i64 - 1,
+        i64::MIN,
+        42,
+        i64::MAX,
+    ];
+    let values = unsigned
+        .into_iter()
+        .map(KeyFieldValue::U64)
+        .chain(signed.into_iter().map(KeyFieldValue::I64));
+    for value in values {
+        same::<u8>(&value);
+        same::<u16>(&value);
+        same::<u32>(&value);
+        same::<u64>(&value);
+        same::<u128>(&value);
+        same::<i8>(&value);
+        same::<i16>(&value);
+        same::<i32>(&value);
+        same::<i64>(&value);
+        same::<i128>(&value);
+        same::<f32>(&value);
+        same::<f64>(&value);
+        same::<bool>(&value);
+        same::<char>(&value);
+        same::<String>(&value);
+        same::<Option<u8>>(&value);
+        same::<Option<u64>>(&value);
+        same::<Option<Option<i64>>>(&value);
+        same::<Id>(&value);
+        same::<Kind>(&value);
+        same::<Either>(&value);
+        same::<serde_json::Value>(&value);
+        same::<Vec<u8>>(&value);
+        same::<(u64,)>(&value);
+        same::<()>(&value);
+        same::<HashMap<String, u64>>(&value);
+        same::<serde::de::IgnoredAny>(&value);
+    }
+
+    assert_eq!(KeyFieldValue::of(&42u8).unwrap(), KeyFieldValue::U64(42));
+    assert_eq!(
+        KeyFieldValue::of(&u64::MAX).unwrap(),
+        KeyFieldValue::U64(u64::MAX)
+    );
+    assert_eq!(KeyFieldValue::of(&-5i32).unwrap(), KeyFieldValue::I64(-5));
+    assert_eq!(
+        KeyFieldValue::of(&i64::MIN).unwrap(),
+        KeyFieldValue::I64(i64::MIN)
+    );
+    assert_eq!(
+        KeyFieldValue::of("x").unwrap(),
+        KeyFieldValue::Attribute(s("x"))
+    );
+    assert_eq!(
+        KeyFieldValue::of(&1.5f64).unwrap(),
+        KeyFieldValue::Attribute(n("1.5"))
+    );
+    assert_eq!(
+        KeyFieldValue::of(&Some(3u8)).unwrap(),
+        KeyFieldValue::Attribute(n("3"))
+    );
+    assert_eq!(
+        KeyFieldValue::U64(u64::MAX).into_attribute(),
+        to_attribute_value(&u64::MAX).unwrap()
+    );
+    assert_eq!(
+        KeyFieldValue::I64(i64::MIN).into_attribute(),
+        to_attribute_value(&i64::MIN).unwrap()
+    );
 }

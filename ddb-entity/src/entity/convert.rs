@@ -8,8 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::stored::{Stored, Version};
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
 use super::{Entity, Key, keys};
-use crate::codec;
-use crate::codec::ItemTree;
+use crate::codec::{self, ItemTree, KeyFieldValue};
 use crate::error::{Expected, Repr, Result};
 use crate::item::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, stored_keys, type_tag};
@@ -146,11 +145,14 @@ fn is_multi_key_attribute(schema: &TableSchema, attribute: &str) -> bool {
 /// [`EntityHooks::key_fields`] reads them back from `key`.
 pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, AttributeValue)>> {
     let schema = E::Table::SCHEMA;
-    let mut fields = E::key_fields(key)?;
-    fields.retain(|(attribute, _)| {
-        !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
-    });
-    Ok(fields)
+    let fields = E::key_fields(key)?;
+    Ok(fields
+        .into_iter()
+        .filter(|(attribute, _)| {
+            !E::LAYOUT.is_key_only(attribute) || is_multi_key_attribute(&schema, attribute)
+        })
+        .map(|(attribute, value)| (attribute, value.into_attribute()))
+        .collect())
 }
 
 /// The one restore point: every read decodes through
@@ -169,7 +171,7 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
 pub(crate) fn restore_key_fields<'de, E: Entity>(
     body: &impl Stored<'de>,
     stored: &mut StoredKeys,
-) -> Result<Vec<(&'static str, AttributeValue)>> {
+) -> Result<Vec<(&'static str, KeyFieldValue)>> {
     // How many of the fields' attributes the body holds, in one pass over
     // its names (each is there once).
     let wanted = E::LAYOUT.key_field_attributes().count();
@@ -253,6 +255,7 @@ pub(crate) fn decode_stored<'de, E: Entity>(
         stored.check_type::<E>()?;
     }
     let key_fields = restore_key_fields::<E>(&item, &mut stored)?;
+    let read_back = ReadBack::of::<E>(&key_fields);
     let version = take_schema_version::<E>(&mut item);
     let body = item.into_body(key_fields);
     let entity = E::decode_body(version, body).map_err(|err| {
@@ -264,7 +267,48 @@ pub(crate) fn decode_stored<'de, E: Entity>(
             source: err.message().into(),
         }
     })?;
+    if read_back.is_some_and(|read_back| read_back.found_in(&entity)) {
+        stored.primary_read_back();
+    }
     Ok((entity, stored))
+}
+
+/// Every primary-key field of an item, as read back from its stored key
+/// (none held by the body), when each is an integer: kept aside before
+/// the body is decoded, to find them unchanged in the decoded value.
+struct ReadBack([Option<(&'static str, KeyFieldValue)>; READ_BACK_MAX]);
+
+/// The most key fields [`ReadBack`] keeps; a key of more is verified by
+/// writing it.
+const READ_BACK_MAX: usize = 4;
+
+impl ReadBack {
+    /// The integers of `key_fields`, when they are every one of `E`'s
+    /// primary-key fields.
+    fn of<E: Entity>(key_fields: &[(&'static str, KeyFieldValue)]) -> Option<Self> {
+        if key_fields.is_empty()
+            || key_fields.len() > READ_BACK_MAX
+            || key_fields.len() != E::LAYOUT.key_field_attributes().count()
+        {
+            return None;
+        }
+        let mut kept = [None, None, None, None];
+        for (slot, (name, value)) in kept.iter_mut().zip(key_fields) {
+            *slot = Some((*name, value.integer()?));
+        }
+        Some(ReadBack(kept))
+    }
+
+    /// Whether `entity` holds every field as it was read back, each of a
+    /// key type whose parse is canonical ([`EntityHooks::key_field_is`]):
+    /// then the stored primary key is exactly the one `entity` writes, as
+    /// the key reader matched its literals and left nothing over.
+    fn found_in<E: Entity>(&self, entity: &E) -> bool {
+        self.0
+            .iter()
+            .flatten()
+            .all(|(name, value)| entity.key_field_is(name, value))
+    }
 }
 
 /// Whether the library writes an attribute named `name` in a table of

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{AttrPath, IndexKey, Key, Timestamp};
-use crate::codec::DecodeError;
+use crate::codec::{DecodeError, KeyFieldValue};
 use crate::error::{Repr, Result};
 use crate::item::Item;
 use crate::table::IndexSchema;
@@ -90,9 +90,22 @@ pub trait EntityHooks: Sized {
     /// may create the item. (A hand-written entity without it cannot be
     /// upserted: the item would not decode, which is refused before
     /// sending.)
-    fn key_fields(key: &Key<Self>) -> Result<Vec<(&'static str, AttributeValue)>> {
+    fn key_fields(key: &Key<Self>) -> Result<Vec<(&'static str, KeyFieldValue)>> {
         let _ = key;
         Ok(Vec::new())
+    }
+
+    /// Whether this value's primary-key field stored under `attribute` is
+    /// `value` (as [`key_fields`](Self::key_fields) read it back from a
+    /// stored key), for a key type whose parse is canonical
+    /// ([`KeyPart::CANONICAL`](crate::key::KeyPart::CANONICAL)). Generated
+    /// only for a primary key of plain holes, each field once, none raw or
+    /// generic, no shard: then, with every field found so, the stored key
+    /// is the one the value writes. False by default (verification writes
+    /// the key and compares).
+    fn key_field_is(&self, attribute: &str, value: &KeyFieldValue) -> bool {
+        let _ = (attribute, value);
+        false
     }
 
     /// For every index whose template uses a field the update changes, the
@@ -304,7 +317,7 @@ pub enum IndexChange {
 #[doc(hidden)]
 pub struct StoredBody<'de> {
     attributes: Attributes<'de>,
-    key_fields: Vec<(&'static str, AttributeValue)>,
+    key_fields: Vec<(&'static str, KeyFieldValue)>,
 }
 
 /// Where a [`StoredBody`]'s attributes are held.
@@ -317,7 +330,7 @@ impl<'de> StoredBody<'de> {
     /// `item`, and `key_fields`, none of which `item` holds (an item
     /// written with copies decodes from its copies: `restore_key_fields`
     /// leaves those out).
-    pub(crate) fn new(item: Item, key_fields: Vec<(&'static str, AttributeValue)>) -> Self {
+    pub(crate) fn new(item: Item, key_fields: Vec<(&'static str, KeyFieldValue)>) -> Self {
         debug_assert!(
             key_fields
                 .iter()
@@ -333,7 +346,7 @@ impl<'de> StoredBody<'de> {
     /// `key_fields`, none of which they hold.
     pub(crate) fn wire(
         entries: crate::codec::wire::Entries<'de>,
-        key_fields: Vec<(&'static str, AttributeValue)>,
+        key_fields: Vec<(&'static str, KeyFieldValue)>,
     ) -> Self {
         StoredBody {
             attributes: Attributes::Wire(entries),

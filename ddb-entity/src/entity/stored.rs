@@ -11,8 +11,8 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::StoredBody;
 use super::verify::StoredKeys;
-use crate::codec::ItemTree;
 use crate::codec::wire::Wire;
+use crate::codec::{ItemTree, KeyFieldValue};
 use crate::item::{Item, SCHEMA_VERSION_ATTRIBUTE};
 use crate::layout::EntityLayout;
 use crate::table::TableSchema;
@@ -45,7 +45,7 @@ pub(crate) trait Stored<'de>: Sized {
 
     /// The body, with the key fields read back from the key that it does
     /// not hold.
-    fn into_body(self, key_fields: Vec<(&'static str, AttributeValue)>) -> StoredBody<'de>;
+    fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'de>;
 }
 
 impl Stored<'static> for Item {
@@ -69,7 +69,7 @@ impl Stored<'static> for Item {
         }
     }
 
-    fn into_body(self, key_fields: Vec<(&'static str, AttributeValue)>) -> StoredBody<'static> {
+    fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'static> {
         StoredBody::new(self, key_fields)
     }
 }
@@ -101,7 +101,7 @@ impl<'de> Stored<'de> for ItemTree<'de> {
         }
     }
 
-    fn into_body(self, key_fields: Vec<(&'static str, AttributeValue)>) -> StoredBody<'de> {
+    fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'de> {
         StoredBody::wire(self.entries, key_fields)
     }
 }

@@ -38,6 +38,10 @@ pub(crate) struct StoredKeys {
     /// entities write one): what [`StoredKeys::check_type`] reads, so the
     /// item is not searched for it a second time.
     tag: Option<AttributeValue>,
+    /// Whether the decoded value holds every primary-key field exactly as
+    /// read back from these keys, each of a key type whose parse is
+    /// canonical (see [`StoredKeys::primary_read_back`]).
+    primary_read_back: bool,
 }
 
 impl StoredKeys {
@@ -106,6 +110,7 @@ impl StoredKeys {
             sort,
             index,
             tag,
+            primary_read_back: false,
         }
     }
 
@@ -123,6 +128,7 @@ impl StoredKeys {
             sort: None,
             index: Vec::new(),
             tag: None,
+            primary_read_back: false,
         };
         let mut unordered = false;
         item.retain(|name, value| {
@@ -179,6 +185,7 @@ impl StoredKeys {
             sort: None,
             index: Vec::new(),
             tag: None,
+            primary_read_back: false,
         };
         let mut unordered = false;
         tree.entries.retain(|(name, value)| {
@@ -261,6 +268,17 @@ impl StoredKeys {
         }
     }
 
+    /// Marks the primary key as proven by the decoded value: it holds
+    /// every primary-key field exactly as the key reader read it back from
+    /// these keys (literals matched, nothing left over), and each key type
+    /// parses only the text it writes (`KeyPart::CANONICAL`), so the keys
+    /// it writes are these. [`StoredKeys::verify`] then writes no primary
+    /// key to compare. Only `decode_stored` marks it, right after
+    /// decoding the value the keys are verified against.
+    pub(crate) fn primary_read_back(&mut self) {
+        self.primary_read_back = true;
+    }
+
     /// Where the item is stored, for messages.
     pub(crate) fn at(&self, schema: &TableSchema) -> ItemAt {
         ItemAt {
@@ -278,56 +296,74 @@ impl StoredKeys {
     /// Whether the keys `entity` generates are the stored ones: the table's
     /// partition and sort key always, and every index key attribute the
     /// item carries (an index attribute the value would not write at all —
-    /// a sparse index it has left — is a mismatch too).
+    /// a sparse index it has left — is a mismatch too). A primary key the
+    /// value was found to hold field by field
+    /// ([`StoredKeys::primary_read_back`]) is not written again.
     pub(crate) fn verify<E: Entity>(&self, entity: &E) -> Result<()> {
-        let schema = E::Table::SCHEMA;
-        let mismatch = |attribute: &'static str, stored: Option<&AttributeValue>, expected| {
-            Error::from(Repr::KeyMismatch {
-                entity: E::RUST_NAME,
-                at: self.at(&schema),
-                attribute,
-                stored: string(stored),
-                expected,
-            })
-        };
-        let unbuildable = |attribute, stored, err: Error| {
-            mismatch(attribute, stored, Expected::Unbuildable(err.to_string()))
-        };
-        let primary = schema.primary;
-        let key = entity
-            .primary_key()
-            .map_err(|err| unbuildable(primary.partition_key, self.partition.as_ref(), err))?;
+        if !self.primary_read_back {
+            self.verify_primary(entity)?;
+        }
+        self.verify_index(entity)
+    }
+
+    /// The stored `attribute` is not what `entity` writes.
+    fn mismatch<E: Entity>(
+        &self,
+        attribute: &'static str,
+        stored: Option<&AttributeValue>,
+        expected: Expected,
+    ) -> Error {
+        Error::from(Repr::KeyMismatch {
+            entity: E::RUST_NAME,
+            at: self.at(&E::Table::SCHEMA),
+            attribute,
+            stored: string(stored),
+            expected,
+        })
+    }
+
+    /// The table's partition and sort key, written from `entity` and
+    /// compared.
+    fn verify_primary<E: Entity>(&self, entity: &E) -> Result<()> {
+        let primary = E::Table::SCHEMA.primary;
+        let key = entity.primary_key().map_err(|err| {
+            let expected = Expected::Unbuildable(err.to_string());
+            self.mismatch::<E>(primary.partition_key, self.partition.as_ref(), expected)
+        })?;
         let (partition, sort) = key.into_parts();
         let primary_mismatch = if !holds(self.partition.as_ref(), &partition) {
             let expected = Expected::Value(partition.clone());
-            Some(mismatch(
-                primary.partition_key,
-                self.partition.as_ref(),
-                expected,
-            ))
+            Some(self.mismatch::<E>(primary.partition_key, self.partition.as_ref(), expected))
         } else if let Some(name) = primary.sort_key
             && !holds(self.sort.as_ref(), &sort)
         {
             let expected = Expected::Value(sort.clone());
-            Some(mismatch(name, self.sort.as_ref(), expected))
+            Some(self.mismatch::<E>(name, self.sort.as_ref(), expected))
         } else {
             None
         };
         // Compared: the strings serve the next key built on this thread.
         recycle_key_buffer(partition);
         recycle_key_buffer(sort);
-        if let Some(mismatch) = primary_mismatch {
-            return Err(mismatch);
+        match primary_mismatch {
+            Some(mismatch) => Err(mismatch),
+            None => Ok(()),
         }
+    }
+
+    /// The index key attributes the item carries, against those `entity`
+    /// writes.
+    fn verify_index<E: Entity>(&self, entity: &E) -> Result<()> {
         // Index keys are computed only when the item carries some: a read
         // by primary key has taken them off (they are not what found it).
         if self.index.is_empty() {
             return Ok(());
         }
         let (first, stored) = &self.index[0];
-        let entries = entity
-            .index_entries()
-            .map_err(|err| unbuildable(first, Some(stored), err))?;
+        let entries = entity.index_entries().map_err(|err| {
+            let expected = Expected::Unbuildable(err.to_string());
+            self.mismatch::<E>(first, Some(stored), expected)
+        })?;
         for (name, stored) in &self.index {
             // As `to_item` writes them: a later index's value wins.
             let expected = entries
@@ -348,9 +384,9 @@ impl StoredKeys {
                 Some(expected) if holds(Some(stored), expected) => {}
                 Some(expected) => {
                     let expected = Expected::Value(expected.to_owned());
-                    return Err(mismatch(name, Some(stored), expected));
+                    return Err(self.mismatch::<E>(name, Some(stored), expected));
                 }
-                None => return Err(mismatch(name, Some(stored), Expected::Absent)),
+                None => return Err(self.mismatch::<E>(name, Some(stored), Expected::Absent)),
             }
         }
         Ok(())

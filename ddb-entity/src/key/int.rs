@@ -320,6 +320,9 @@ macro_rules! unsigned {
         impl KeyPart for $t {
             $(const NOT_AN_ENTITY_FIELD: Option<&'static str> = Some($why);)?
             const FIXED_LEN: Option<usize> = Some(Self::MAX_DIGITS);
+            // Every form parses exactly its own text (`parse_digits`,
+            // `decode_plain`).
+            const CANONICAL: bool = true;
             const CARDINALITY: Cardinality = Cardinality::integers(0, <$t>::MAX as u128);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
@@ -381,6 +384,9 @@ macro_rules! signed {
             // Negatives are one byte longer (`-`), but start with a byte no
             // non-negative starts with: no encoding extends another.
             const PREFIX_FREE: bool = true;
+            // Every form parses exactly its own text (`parse_digits` with
+            // no `-0`, `decode_plain`).
+            const CANONICAL: bool = true;
             const CARDINALITY: Cardinality = Cardinality::integers(<$t>::MIN as i128, <$t>::MAX as u128);
 
             fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {

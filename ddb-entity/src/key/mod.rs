@@ -339,6 +339,19 @@ pub trait KeyPart {
     /// See [the example](KeyPart#example).
     const PREFIX_FREE: bool = Self::FIXED_LEN.is_some();
 
+    /// Whether decoding is exactly the inverse of encoding, in every form
+    /// the type writes (full, declared width, partition): a component that
+    /// decodes to a value is exactly what encoding that value writes, and
+    /// a value serialises as itself to a [`KeyFieldValue`] (so equal
+    /// serialisations are equal values). Then a key field read back from a
+    /// stored key, found unchanged in the decoded value, proves its part of
+    /// the key without writing it again. True for the library's integers
+    /// only; false by default, and a promise where it is set.
+    ///
+    /// [`KeyFieldValue`]: crate::codec::KeyFieldValue
+    #[doc(hidden)]
+    const CANONICAL: bool = false;
+
     /// How many distinct values the type can write, as far as it decides
     /// how writes spread over partitions ([`Cardinality`]): `bool` and unit
     /// enums few, narrow integers a bounded number, a date one per day;

@@ -3,7 +3,8 @@
 //! inserting the key fields into the item first (a name allocated and
 //! hashed per field, per item read).
 //!
-//! Reading a struct, a map or anything self-described walks both in turn,
+//! Reading a struct, a map or anything self-described walks both in turn
+//! (the key fields as [`KeyFieldValue`]s, integers handed over as such),
 //! exactly as a map holding all of them is walked (an item's own order is
 //! its hash map's, so no order is promised either way). Any other request
 //! (a body is an `M`: each is an error, or an `M`-shaped read of another
@@ -13,26 +14,32 @@
 use std::collections::hash_map;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde::de::{self, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
+use super::key_field::KeyFieldValue;
 use super::owned::Transient;
-use super::value::visit_map;
-use super::{Result, Value};
+use super::value::Map;
+use super::{KeyDe, Result, Value};
 use crate::codec::error::DecodeError;
 use crate::item::Item;
 
 /// The body: `item`'s attributes and then `extra`'s, none named in both.
 pub(crate) struct Body<'a> {
     pub(crate) item: &'a mut Item,
-    pub(crate) extra: &'a mut Vec<(&'static str, AttributeValue)>,
+    pub(crate) extra: &'a mut Vec<(&'static str, KeyFieldValue)>,
 }
 
 impl<'a> Body<'a> {
-    /// Both, as one map's entries.
-    fn entries(self) -> Entries<'a> {
-        Entries {
-            item: self.item.iter_mut(),
-            extra: self.extra.iter_mut(),
+    /// Both, as one map's entries: the item's read as any `M`'s, then the
+    /// key fields, each deserializing itself.
+    fn entries(self) -> BodyMap<'a> {
+        BodyMap {
+            item: Map {
+                iter: ItemEntries(self.item.iter_mut()),
+                entry: None,
+            },
+            extra: self.extra.drain(..),
+            pending: None,
         }
     }
 
@@ -40,38 +47,69 @@ impl<'a> Body<'a> {
     fn whole(self) -> AttributeValue {
         let mut item = std::mem::take(self.item);
         for (name, value) in self.extra.drain(..) {
-            item.entry(name.to_owned()).or_insert(value);
+            item.entry(name.to_owned())
+                .or_insert_with(|| value.into_attribute());
         }
         AttributeValue::M(item)
     }
 }
 
-/// The item's entries, then the extra ones.
-struct Entries<'a> {
-    item: hash_map::IterMut<'a, String, AttributeValue>,
-    extra: std::slice::IterMut<'a, (&'static str, AttributeValue)>,
-}
+/// The item's entries, as the codec's map reads them.
+struct ItemEntries<'a>(hash_map::IterMut<'a, String, AttributeValue>);
 
-impl<'a> Iterator for Entries<'a> {
+impl<'a> Iterator for ItemEntries<'a> {
     type Item = (Transient<'a>, &'a mut AttributeValue);
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some((name, value)) = self.item.next() {
-            return Some((Transient(name), value));
-        }
-        self.extra
-            .next()
-            .map(|(name, value)| (Transient(name), value))
+        self.0.next().map(|(name, value)| (Transient(name), value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let len = self.item.len() + self.extra.len();
-        (len, Some(len))
+        self.0.size_hint()
     }
 }
 
-impl ExactSizeIterator for Entries<'_> {}
+impl ExactSizeIterator for ItemEntries<'_> {}
+
+/// The item's entries (read exactly as any `M`'s), then the key fields.
+struct BodyMap<'a> {
+    item: Map<ItemEntries<'a>, Transient<'a>, &'a mut AttributeValue>,
+    extra: std::vec::Drain<'a, (&'static str, KeyFieldValue)>,
+    /// The key field whose name was just read.
+    pending: Option<(&'static str, KeyFieldValue)>,
+}
+
+impl<'de> MapAccess<'de> for BodyMap<'_> {
+    type Error = DecodeError;
+
+    #[inline]
+    fn next_key_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.item.iter.len() > 0 {
+            return self.item.next_key_seed(seed);
+        }
+        let Some((name, value)) = self.extra.next() else {
+            return Ok(None);
+        };
+        self.pending = Some((name, value));
+        match seed.deserialize(KeyDe(Transient(name))) {
+            Ok(key) => Ok(Some(key)),
+            Err(err) => Err(err.at_key(name)),
+        }
+    }
+
+    #[inline]
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value> {
+        match self.pending.take() {
+            Some((name, value)) => seed.deserialize(value).map_err(|err| err.at_key(name)),
+            None => self.item.next_value_seed(seed),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.item.iter.len() + self.extra.len())
+    }
+}
 
 /// The requests answered by the whole `M`.
 macro_rules! whole_methods {
@@ -87,12 +125,12 @@ impl<'de> de::Deserializer<'de> for Body<'_> {
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visit_map(self.entries(), visitor)
+        visitor.visit_map(self.entries())
     }
 
     #[inline]
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visit_map(self.entries(), visitor)
+        visitor.visit_map(self.entries())
     }
 
     #[inline]
@@ -102,7 +140,7 @@ impl<'de> de::Deserializer<'de> for Body<'_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        visit_map(self.entries(), visitor)
+        visitor.visit_map(self.entries())
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(

@@ -31,11 +31,13 @@
 
 mod body;
 pub(super) mod borrowed;
+mod key_field;
 mod owned;
 mod value;
 pub(crate) mod wire;
 
 pub(crate) use body::Body;
+pub use key_field::KeyFieldValue;
 pub(crate) use value::Value;
 
 use std::fmt;

@@ -272,9 +272,9 @@ where
 }
 
 /// The attributes of an `M` (or of the item), in the map's own order.
-struct Map<I, K, S> {
-    iter: I,
-    entry: Option<(K, S)>,
+pub(super) struct Map<I, K, S> {
+    pub(super) iter: I,
+    pub(super) entry: Option<(K, S)>,
 }
 
 impl<'de, I, K, S> MapAccess<'de> for Map<I, K, S>
