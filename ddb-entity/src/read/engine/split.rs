@@ -186,7 +186,10 @@ mod tests {
     use serde_json::value::RawValue;
 
     /// The spans serde_json's own parse finds.
-    fn by_serde(text: &str) -> Option<(Vec<&str>, Vec<(String, String)>)> {
+    /// A page's item texts and its other members (name, value text).
+    type Parts<'a> = (Vec<&'a str>, Vec<(String, String)>);
+
+    fn by_serde(text: &str) -> Option<Parts<'_>> {
         let mut page: std::collections::BTreeMap<String, &RawValue> =
             serde_json::from_str(text).ok()?;
         let items: Vec<&RawValue> = match page.remove("Items") {
@@ -201,7 +204,7 @@ mod tests {
         Some((items, rest))
     }
 
-    fn by_split(text: &str) -> Option<(Vec<&str>, Vec<(String, String)>)> {
+    fn by_split(text: &str) -> Option<Parts<'_>> {
         let split = split(text).ok()?;
         let items = split.items.iter().map(|span| &text[span.clone()]).collect();
         let mut rest: Vec<(String, String)> = split
