@@ -175,6 +175,7 @@ impl Found {
     /// The item as the SDK holds it (a raw read's items are never
     /// bytes; an attribute of a type this version does not know is left
     /// out of one that is).
+    #[cfg(any(feature = "evolve", feature = "survey"))]
     pub(crate) fn into_item(self) -> Item {
         match self {
             Found::Item(item) => item,
