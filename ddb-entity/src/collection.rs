@@ -160,6 +160,9 @@ pub trait Collection: Default + Send {
     /// Adds one item whose type attribute is `entity_type`, keeping the
     /// order items arrive in (the sort-key order). `Ok(false)` when no
     /// member has that type: the caller applies its [`UnknownItems`] policy.
+    /// A typed read hands a hand-written collection every item whole, as
+    /// DynamoDB returned it (`#[derive(Collection)]` decodes its members
+    /// from the response's bytes instead: see the reads guide).
     ///
     /// See [the example](Collection#example).
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool>;
