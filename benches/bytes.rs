@@ -5,8 +5,13 @@
 //! no server is in the timing. In one run:
 //!
 //! - (a) the SDK alone: send and parse the body into `AttributeValue` maps;
-//! - (b) today's typed path: the same, then the library's decode, type
-//!   routing and stored-key verification into a `#[derive(Collection)]`;
+//! - (b) today's full path through the SDK: the typed read
+//!   `db.query(…).collect()` into a hand-written collection (which keeps
+//!   the SDK's items: `push_item` hands each one to the derived view), so
+//!   the SDK's parse, then the library's decode, type routing and
+//!   stored-key verification, and the read's own bookkeeping;
+//! - (b′) the SDK's parse, then `Collection::from_items` on its items
+//!   (the decode, routing and verification alone);
 //! - (c) the floor: a hand-written borrowed serde decode of the same bytes
 //!   straight into the same typed rows (attribute strings borrowed from the
 //!   body, keys parsed by hand) — what reading below the SDK could reach;
@@ -16,7 +21,13 @@
 //!   response's body in `modify_before_deserialization` and hands the SDK
 //!   a stub to parse, the bytes go to the floor's decode. What a bytes
 //!   path costs beyond its own decoder, with the SDK still signing,
-//!   retrying and parsing errors.
+//!   retrying and parsing errors;
+//! - (d) ours from the bytes: `db.query(…).collect()`, the typed read as it
+//!   runs, decoding the entities from the response body through that seam.
+//!
+//! `BYTES_ROW=d BYTES_REPS=11 cargo bench --bench bytes` runs one row that
+//! many times after the setup and exits, for instruction counts
+//! (`valgrind --tool=callgrind` at two counts, the difference divided).
 //!
 //! The body is what the library itself writes for these entities (each
 //! item from `Entity::to_item`), in DynamoDB's JSON wire format.
@@ -38,7 +49,7 @@ use aws_smithy_runtime_api::client::http::{
 };
 use aws_smithy_types::body::SdkBody;
 use criterion::{Criterion, criterion_group, criterion_main};
-use ddb_entity::{Collection, Db, Entity, Item, Table};
+use ddb_entity::{Collection, Db, Entity, Item, Table, UnknownItems};
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -551,6 +562,44 @@ fn query(
         .expression_attribute_values(":pk", AttributeValue::S("CUST#42".into()))
 }
 
+/// (b): the typed read into a hand-written collection: the SDK's items,
+/// as every typed read took them before it read the bytes.
+#[derive(Default)]
+struct SdkView(CustomerView);
+
+impl Collection for SdkView {
+    type Table = App;
+    const NAME: &'static str = "SdkView";
+    const TYPES: &'static [&'static str] = CustomerView::TYPES;
+    const MEMBERS: &'static [ddb_entity::Member] = CustomerView::MEMBERS;
+
+    fn push_item(&mut self, entity_type: &str, item: Item) -> ddb_entity::Result<bool> {
+        self.0.push_item(entity_type, item)
+    }
+}
+
+async fn sdk_read(db: &Db<App>) -> CustomerView {
+    db.query(Customer::partition(CUSTOMER).unwrap())
+        .collect::<SdkView>()
+        .await
+        .unwrap()
+        .0
+}
+
+/// (b′): the SDK's items, decoded, routed and verified by the library.
+async fn through_sdk(client: &aws_sdk_dynamodb::Client) -> CustomerView {
+    let out = query(client).send().await.unwrap();
+    CustomerView::from_items(out.items.unwrap_or_default(), UnknownItems::Error).unwrap()
+}
+
+/// (d): the typed read.
+async fn typed_read(db: &Db<App>) -> CustomerView {
+    db.query(Customer::partition(CUSTOMER).unwrap())
+        .collect()
+        .await
+        .unwrap()
+}
+
 /// (c'): the floor's decode of the bytes the seam took.
 async fn through_seam(client: &aws_sdk_dynamodb::Client) -> CustomerView {
     let slot = seam::Slot::default();
@@ -591,6 +640,35 @@ fn bytes_to_entities(c: &mut Criterion) {
     assert_eq!(ours.orders, hand.orders);
     assert_eq!(ours.orders.len(), ORDERS as usize);
 
+    let sdk_path = runtime.block_on(through_sdk(&client));
+    assert_eq!(sdk_path.orders, hand.orders);
+    assert_eq!(sdk_path.addresses, hand.addresses);
+    let sdk_read_path = runtime.block_on(sdk_read(&db));
+    assert_eq!(sdk_read_path.orders, hand.orders);
+    assert_eq!(sdk_read_path.addresses, hand.addresses);
+
+    // One row, many times, for instruction counts.
+    if let (Ok(row), Ok(reps)) = (std::env::var("BYTES_ROW"), std::env::var("BYTES_REPS")) {
+        let reps: usize = reps.parse().expect("BYTES_REPS is a count");
+        for _ in 0..reps {
+            let n =
+                match row.as_str() {
+                    "a" => runtime
+                        .block_on(async { query(&client).send().await.unwrap().items().len() }),
+                    "b" => runtime.block_on(sdk_read(&db)).orders.len(),
+                    "b'" => runtime.block_on(through_sdk(&client)).orders.len(),
+                    "c" => floor(black_box(&body)).orders.len(),
+                    "s" => runtime
+                        .block_on(async { query(&stub).send().await.unwrap().count() as usize }),
+                    "c'" => runtime.block_on(through_seam(&client)).orders.len(),
+                    "d" => runtime.block_on(typed_read(&db)).orders.len(),
+                    other => panic!("no row {other}"),
+                };
+            black_box(n);
+        }
+        std::process::exit(0);
+    }
+
     let mut group = c.benchmark_group(format!(
         "a {:.2} MB Query response of {} mixed items",
         body.len() as f64 / 1e6,
@@ -611,16 +689,12 @@ fn bytes_to_entities(c: &mut Criterion) {
         },
     );
     group.bench_function(
-        "(b) ours today: the SDK's parse, then decode, route and verify",
-        |b| {
-            b.iter(|| {
-                let view: CustomerView = runtime
-                    .block_on(db.query(Customer::partition(CUSTOMER).unwrap()).collect())
-                    .unwrap();
-                black_box(view.orders.len())
-            })
-        },
+        "(b) today's full path: the typed read through the SDK's items",
+        |b| b.iter(|| black_box(runtime.block_on(sdk_read(&db)).orders.len())),
     );
+    group.bench_function("(b') the SDK's parse, then Collection::from_items", |b| {
+        b.iter(|| black_box(runtime.block_on(through_sdk(&client)).orders.len()))
+    });
     group.bench_function(
         "(c) the floor: hand-written borrowed serde decode of the bytes",
         |b| b.iter(|| black_box(floor(black_box(&body)).orders.len())),
@@ -631,6 +705,10 @@ fn bytes_to_entities(c: &mut Criterion) {
     group.bench_function(
         "(c') the floor through the SDK's seam: the body taken by an interceptor",
         |b| b.iter(|| black_box(runtime.block_on(through_seam(&client)).orders.len())),
+    );
+    group.bench_function(
+        "(d) ours from the bytes: the typed read, decoded from the body",
+        |b| b.iter(|| black_box(runtime.block_on(typed_read(&db)).orders.len())),
     );
     group.finish();
 }

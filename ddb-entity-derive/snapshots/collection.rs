@@ -71,6 +71,35 @@ const _: () = {
             }
             ::core::result::Result::Ok(false)
         }
+        const READS_BYTES: ::core::primitive::bool = true;
+        fn push_tree(
+            &mut self,
+            __entity_type: &::core::primitive::str,
+            __tree: ::ddb_entity::__private::ItemTree<'_>,
+        ) -> ::ddb_entity::Result<::core::primitive::bool> {
+            if __entity_type == <__Member0 as ::ddb_entity::Entity>::TYPE_TAG {
+                if ::core::option::Option::is_some(&self.customer) {
+                    return ::core::result::Result::Err(
+                        ::ddb_entity::__private::more_than_one(
+                            <Self as ::ddb_entity::Collection>::NAME,
+                            <__Member0 as ::ddb_entity::Entity>::RUST_NAME,
+                        ),
+                    );
+                }
+                self.customer = ::core::option::Option::Some(
+                    ::ddb_entity::__private::from_tree::<__Member0>(__tree)?,
+                );
+                return ::core::result::Result::Ok(true);
+            }
+            if __entity_type == <__Member1 as ::ddb_entity::Entity>::TYPE_TAG {
+                ::std::vec::Vec::push(
+                    &mut self.orders,
+                    ::ddb_entity::__private::from_tree::<__Member1>(__tree)?,
+                );
+                return ::core::result::Result::Ok(true);
+            }
+            ::core::result::Result::Ok(false)
+        }
     }
     /// Empty: no item pushed yet.
     #[automatically_derived]

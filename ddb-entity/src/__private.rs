@@ -9,7 +9,14 @@ pub use serde;
 mod checks;
 pub use checks::{ConstMessage, assert_sorts, delimiter_mismatch, followed_hole};
 
+pub use crate::codec::ItemTree;
 pub use crate::collection::{has_duplicate_type, same_key_shape};
+
+/// Decodes an item of a typed read's response, parsed from its bytes and
+/// routed to `E` (what `#[derive(Collection)]`'s `push_tree` calls).
+pub fn from_tree<E: crate::entity::Entity>(tree: ItemTree<'_>) -> crate::error::Result<E> {
+    crate::entity::convert::from_tree(tree)
+}
 pub use crate::entity::{
     Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
     SortKeyBuilder, Stamp, StoredBody,

@@ -19,9 +19,10 @@
 //! string hole beside a literal) fails with
 //! [`ErrorKind::AmbiguousKey`](crate::error::ErrorKind::AmbiguousKey), naming both.
 
+use crate::codec::ItemTree;
 use crate::entity::verify::item_at;
 use crate::entity::{Entity, EntityHooks};
-use crate::error::{Repr, Result};
+use crate::error::{ItemAt, Repr, Result};
 use crate::item::{self, Item, stored_keys};
 use crate::layout::{EntityLayout, Piece, TemplateLayout};
 use crate::table::{Table, TableSchema, Typing};
@@ -159,9 +160,29 @@ pub trait Collection: Default + Send {
     /// Adds one item whose type attribute is `entity_type`, keeping the
     /// order items arrive in (the sort-key order). `Ok(false)` when no
     /// member has that type: the caller applies its [`UnknownItems`] policy.
+    /// A typed read hands a hand-written collection every item whole, as
+    /// DynamoDB returned it (`#[derive(Collection)]` decodes its members
+    /// from the response's bytes instead: see the reads guide).
     ///
     /// See [the example](Collection#example).
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool>;
+
+    /// Whether a typed read hands this collection its items parsed from
+    /// the response's bytes ([`push_tree`](Collection::push_tree)) rather
+    /// than as SDK items ([`push_item`](Collection::push_item)).
+    /// `#[derive(Collection)]` and `Vec<E>` of an entity say `true`; a
+    /// hand-written collection keeps the default, `false`, and receives
+    /// every item whole in `push_item`.
+    #[doc(hidden)]
+    const READS_BYTES: bool = false;
+
+    /// Adds one item parsed from a response's bytes, whose type (routed by
+    /// its type attribute, or by its keys) is `entity_type`. By default
+    /// the item as the SDK would hold it, to `push_item`.
+    #[doc(hidden)]
+    fn push_tree(&mut self, entity_type: &str, tree: ItemTree<'_>) -> Result<bool> {
+        self.push_item(entity_type, sdk_item::<Self::Table>(&tree))
+    }
 
     /// Demultiplexes items obtained elsewhere (a stream record, a raw SDK
     /// call) exactly as a query does, with the given [`UnknownItems`] policy.
@@ -239,6 +260,28 @@ pub trait CollectionItem: Sized + Send {
     ///
     /// See [the example](CollectionItem#example).
     fn from_typed_item(entity_type: &str, item: Item) -> Result<Option<Self>>;
+
+    /// Whether it decodes items parsed from a response's bytes
+    /// ([`Collection::READS_BYTES`]).
+    #[doc(hidden)]
+    const READS_BYTES: bool = false;
+
+    /// [`from_typed_item`](CollectionItem::from_typed_item) of an item
+    /// parsed from a response's bytes. By default the item as the SDK
+    /// would hold it, to `from_typed_item`.
+    #[doc(hidden)]
+    fn from_typed_tree(entity_type: &str, tree: ItemTree<'_>) -> Result<Option<Self>> {
+        Self::from_typed_item(entity_type, sdk_item::<Self::Table>(&tree))
+    }
+}
+
+/// An item parsed from a response's bytes as the SDK would hold it,
+/// index keys it was not found by set aside as a typed read sets them
+/// aside on the SDK's items.
+fn sdk_item<T: Table>(tree: &ItemTree<'_>) -> Item {
+    let mut item = tree.to_item_lossy();
+    crate::entity::verify::keep_keys_found_by(&mut item, &T::SCHEMA, tree.found_by);
+    item
 }
 
 impl<E: Entity + Send> CollectionItem for E {
@@ -254,6 +297,16 @@ impl<E: Entity + Send> CollectionItem for E {
             Ok(None)
         }
     }
+
+    const READS_BYTES: bool = true;
+
+    fn from_typed_tree(entity_type: &str, tree: ItemTree<'_>) -> Result<Option<Self>> {
+        if entity_type == E::TYPE_TAG {
+            crate::entity::convert::from_tree(tree).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
 }
 
 impl<T: CollectionItem> Collection for Vec<T> {
@@ -264,6 +317,18 @@ impl<T: CollectionItem> Collection for Vec<T> {
 
     fn push_item(&mut self, entity_type: &str, item: Item) -> Result<bool> {
         match T::from_typed_item(entity_type, item)? {
+            Some(value) => {
+                self.push(value);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    const READS_BYTES: bool = T::READS_BYTES;
+
+    fn push_tree(&mut self, entity_type: &str, tree: ItemTree<'_>) -> Result<bool> {
+        match T::from_typed_tree(entity_type, tree)? {
             Some(value) => {
                 self.push(value);
                 Ok(true)
@@ -317,20 +382,81 @@ pub enum UnknownItems {
     Filter,
 }
 
+/// An item being routed, whichever way it is held: an SDK [`Item`], or an
+/// [`ItemTree`] parsed from a response's bytes. [`demultiplex`] is written
+/// once over it.
+pub(crate) trait Routed: Sized {
+    /// The type attribute's string.
+    fn tag(&self, schema: &TableSchema) -> Option<&str>;
+
+    /// The stored primary key strings.
+    fn keys(&self, schema: &TableSchema) -> (Option<&str>, Option<&str>);
+
+    /// Where the item is stored, for messages.
+    fn at(&self, schema: &TableSchema) -> ItemAt {
+        let (partition, sort) = self.keys(schema);
+        ItemAt {
+            partition: (schema.primary.partition_key, partition.map(str::to_owned)),
+            sort: schema
+                .primary
+                .sort_key
+                .map(|name| (name, sort.map(str::to_owned))),
+        }
+    }
+
+    /// Hands the item, of type `known`, to `collection`.
+    fn push<C: Collection>(self, collection: &mut C, known: &'static str) -> Result<bool>;
+}
+
+impl Routed for Item {
+    fn tag(&self, schema: &TableSchema) -> Option<&str> {
+        item::type_tag(self, schema)
+    }
+
+    fn keys(&self, schema: &TableSchema) -> (Option<&str>, Option<&str>) {
+        stored_keys(self, schema)
+    }
+
+    fn at(&self, schema: &TableSchema) -> ItemAt {
+        item_at(self, schema)
+    }
+
+    fn push<C: Collection>(self, collection: &mut C, known: &'static str) -> Result<bool> {
+        collection.push_item(known, self)
+    }
+}
+
+impl Routed for ItemTree<'_> {
+    fn tag(&self, schema: &TableSchema) -> Option<&str> {
+        self.string(schema.type_attribute)
+    }
+
+    fn keys(&self, schema: &TableSchema) -> (Option<&str>, Option<&str>) {
+        (
+            self.string(schema.primary.partition_key),
+            schema.primary.sort_key.and_then(|name| self.string(name)),
+        )
+    }
+
+    fn push<C: Collection>(self, collection: &mut C, known: &'static str) -> Result<bool> {
+        collection.push_tree(known, self)
+    }
+}
+
 /// Routes one item into `collection`: by its type attribute, or on a
 /// table typed by key by the member whose templates its keys parse
 /// against. An item with no (string) type attribute on a table typed by
 /// attribute is always an error: it is not ours to guess.
 pub(crate) fn demultiplex<C: Collection>(
     collection: &mut C,
-    item: Item,
+    item: impl Routed,
     policy: UnknownItems,
 ) -> Result<bool> {
     let schema = C::Table::SCHEMA;
-    let unknown = |item: &Item, found| Repr::UnknownType {
+    let unknown = |at: ItemAt, found| Repr::UnknownType {
         collection: C::NAME,
         found,
-        at: item_at(item, &schema),
+        at,
         type_attribute: schema.type_attribute,
     };
     let apply_policy = |unknown: Repr, entity_type: &str| match policy {
@@ -347,7 +473,7 @@ pub(crate) fn demultiplex<C: Collection>(
     };
     let tag = match schema.typing {
         Typing::Key => None,
-        _ => item::type_tag(&item, &schema),
+        _ => item.tag(&schema),
     };
     let known = match tag {
         Some(tag) => {
@@ -357,7 +483,7 @@ pub(crate) fn demultiplex<C: Collection>(
             // moves into `push_item`).
             let Some(&known) = C::TYPES.iter().find(|known| **known == tag) else {
                 let found = tag.to_owned();
-                return apply_policy(unknown(&item, Some(found.clone())), &found);
+                return apply_policy(unknown(item.at(&schema), Some(found.clone())), &found);
             };
             known
         }
@@ -371,20 +497,23 @@ pub(crate) fn demultiplex<C: Collection>(
                 None => {
                     let unmatched = Repr::UnmatchedKey {
                         collection: C::NAME,
-                        at: item_at(&item, &schema),
+                        at: item.at(&schema),
                     };
                     return apply_policy(unmatched, "(keys match no member's templates)");
                 }
             }
         }
-        None => return Err(unknown(&item, None).into()),
+        None => return Err(unknown(item.at(&schema), None).into()),
     };
-    if collection.push_item(known, item)? {
+    if item.push(collection, known)? {
         return Ok(true);
     }
     // A hand-written collection whose `TYPES` and `push_item` disagree:
     // the same policy, without the key (the item went to `push_item`).
-    apply_policy(unknown(&Item::new(), Some(known.to_owned())), known)
+    apply_policy(
+        unknown(item_at(&Item::new(), &schema), Some(known.to_owned())),
+        known,
+    )
 }
 
 /// The one member of `members` whose key templates `item`'s stored keys
@@ -392,10 +521,10 @@ pub(crate) fn demultiplex<C: Collection>(
 pub(crate) fn member_by_key(
     collection: &'static str,
     members: &'static [Member],
-    item: &Item,
+    item: &impl Routed,
     schema: &TableSchema,
 ) -> Result<Option<&'static Member>> {
-    let (partition, sort) = stored_keys(item, schema);
+    let (partition, sort) = item.keys(schema);
     let Some(partition) = partition else {
         return Ok(None);
     };
@@ -406,7 +535,7 @@ pub(crate) fn member_by_key(
     if let Some(second) = matching.next() {
         return Err(Repr::AmbiguousKey {
             collection,
-            at: item_at(item, schema),
+            at: item.at(schema),
             first: (first.entity, first.templates),
             second: (second.entity, second.templates),
         }

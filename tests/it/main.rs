@@ -6,6 +6,7 @@
 mod adopt;
 mod applied_decode;
 mod batch;
+mod bytes;
 mod codec;
 mod collection;
 mod computed;

@@ -52,13 +52,19 @@ fn checked_members(model: &Collection<'_>) -> TokenStream {
 
 /// `<E as ::ddb_entity::Entity>` of the member's checked type.
 fn entity(model: &Collection<'_>, member: &Member<'_>) -> TokenStream {
+    let alias = alias(model, member);
+    quote!(<#alias as ::ddb_entity::Entity>)
+}
+
+/// The member's checked type (`__MemberN`).
+fn alias(model: &Collection<'_>, member: &Member<'_>) -> TokenStream {
     let position = model
         .members
         .iter()
         .position(|m| std::ptr::eq(m, member))
         .expect("a member of this collection");
     let alias = format_ident!("__Member{}", position);
-    quote!(<#alias as ::ddb_entity::Entity>)
+    quote!(#alias)
 }
 
 /// `type Table`, `NAME` and `TYPES`, shared by both traits.
@@ -86,30 +92,43 @@ fn struct_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
-    let routes = model.members.iter().map(|member| {
-        let field = member.ident;
-        let entity = entity(model, member);
-        let store = match member.holds {
-            Holds::Many => quote! {
-                ::std::vec::Vec::push(&mut self.#field, #entity::from_item(__item)?);
-            },
-            Holds::One | Holds::Variant => quote! {
-                if ::core::option::Option::is_some(&self.#field) {
-                    return ::core::result::Result::Err(::ddb_entity::__private::more_than_one(
-                        <Self as ::ddb_entity::Collection>::NAME,
-                        #entity::RUST_NAME,
-                    ));
+    // One route per member, decoding with `decode` (an SDK item's, or an
+    // item tree's), for `push_item` and `push_tree` alike.
+    let routes = |decode: &dyn Fn(&TokenStream) -> TokenStream| {
+        model
+            .members
+            .iter()
+            .map(|member| {
+                let field = member.ident;
+                let entity = entity(model, member);
+                let decoded = decode(&alias(model, member));
+                let store = match member.holds {
+                    Holds::Many => quote! {
+                        ::std::vec::Vec::push(&mut self.#field, #decoded);
+                    },
+                    Holds::One | Holds::Variant => quote! {
+                        if ::core::option::Option::is_some(&self.#field) {
+                            return ::core::result::Result::Err(::ddb_entity::__private::more_than_one(
+                                <Self as ::ddb_entity::Collection>::NAME,
+                                #entity::RUST_NAME,
+                            ));
+                        }
+                        self.#field = ::core::option::Option::Some(#decoded);
+                    },
+                };
+                quote! {
+                    if __entity_type == #entity::TYPE_TAG {
+                        #store
+                        return ::core::result::Result::Ok(true);
+                    }
                 }
-                self.#field = ::core::option::Option::Some(#entity::from_item(__item)?);
-            },
-        };
-        quote! {
-            if __entity_type == #entity::TYPE_TAG {
-                #store
-                return ::core::result::Result::Ok(true);
-            }
-        }
-    });
+            })
+            .collect::<Vec<_>>()
+    };
+    let item_routes =
+        routes(&|entity| quote!(<#entity as ::ddb_entity::Entity>::from_item(__item)?));
+    let tree_routes =
+        routes(&|entity| quote!(::ddb_entity::__private::from_tree::<#entity>(__tree)?));
     let empty = model.members.iter().map(|member| {
         let field = member.ident;
         match member.holds {
@@ -127,7 +146,18 @@ fn struct_collection(model: &Collection<'_>) -> TokenStream {
                 __entity_type: &::core::primitive::str,
                 __item: ::ddb_entity::Item,
             ) -> ::ddb_entity::Result<::core::primitive::bool> {
-                #(#routes)*
+                #(#item_routes)*
+                ::core::result::Result::Ok(false)
+            }
+
+            const READS_BYTES: ::core::primitive::bool = true;
+
+            fn push_tree(
+                &mut self,
+                __entity_type: &::core::primitive::str,
+                __tree: ::ddb_entity::__private::ItemTree<'_>,
+            ) -> ::ddb_entity::Result<::core::primitive::bool> {
+                #(#tree_routes)*
                 ::core::result::Result::Ok(false)
             }
         }
@@ -146,17 +176,28 @@ fn enum_collection(model: &Collection<'_>) -> TokenStream {
     let ident = model.ident;
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let associated = associated_items(model);
-    let routes = model.members.iter().map(|member| {
-        let variant = member.ident;
-        let entity = entity(model, member);
-        quote! {
-            if __entity_type == #entity::TYPE_TAG {
-                return ::core::result::Result::Ok(::core::option::Option::Some(
-                    Self::#variant(#entity::from_item(__item)?),
-                ));
-            }
-        }
-    });
+    let routes = |decode: &dyn Fn(&TokenStream) -> TokenStream| {
+        model
+            .members
+            .iter()
+            .map(|member| {
+                let variant = member.ident;
+                let entity = entity(model, member);
+                let decoded = decode(&alias(model, member));
+                quote! {
+                    if __entity_type == #entity::TYPE_TAG {
+                        return ::core::result::Result::Ok(::core::option::Option::Some(
+                            Self::#variant(#decoded),
+                        ));
+                    }
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let item_routes =
+        routes(&|entity| quote!(<#entity as ::ddb_entity::Entity>::from_item(__item)?));
+    let tree_routes =
+        routes(&|entity| quote!(::ddb_entity::__private::from_tree::<#entity>(__tree)?));
     quote! {
         #[automatically_derived]
         impl #impl_generics ::ddb_entity::CollectionItem for #ident #ty_generics #where_clause {
@@ -166,7 +207,17 @@ fn enum_collection(model: &Collection<'_>) -> TokenStream {
                 __entity_type: &::core::primitive::str,
                 __item: ::ddb_entity::Item,
             ) -> ::ddb_entity::Result<::core::option::Option<Self>> {
-                #(#routes)*
+                #(#item_routes)*
+                ::core::result::Result::Ok(::core::option::Option::None)
+            }
+
+            const READS_BYTES: ::core::primitive::bool = true;
+
+            fn from_typed_tree(
+                __entity_type: &::core::primitive::str,
+                __tree: ::ddb_entity::__private::ItemTree<'_>,
+            ) -> ::ddb_entity::Result<::core::option::Option<Self>> {
+                #(#tree_routes)*
                 ::core::result::Result::Ok(::core::option::Option::None)
             }
         }

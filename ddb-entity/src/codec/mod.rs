@@ -60,6 +60,9 @@
 //! ```
 
 mod de;
+pub(crate) use de::wire;
+#[doc(hidden)]
+pub use de::wire::ItemTree;
 mod error;
 mod ser;
 #[cfg(test)]
@@ -167,6 +170,22 @@ pub(crate) fn decode_body<T: DeserializeOwned>(
     extra: &mut Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
     T::deserialize(de::Body { item, extra })
+}
+
+/// Decodes an entity's body from its tree (an item of a response body):
+/// its attributes, then `extra`'s (the key fields read back from its key,
+/// none named in the tree), as one map — the rules of [`decode_body`].
+pub(crate) fn decode_wire_body<T: DeserializeOwned>(
+    mut entries: wire::Entries<'_>,
+    extra: Vec<(&'static str, KeyFieldValue)>,
+) -> Result<T, DecodeError> {
+    entries.extend(extra.into_iter().map(|(name, value)| {
+        (
+            std::borrow::Cow::Borrowed(name),
+            wire::Wire::from_attribute_value(value.into_attribute()),
+        )
+    }));
+    T::deserialize(de::Value(&mut wire::Wire::M(entries)))
 }
 
 /// Encodes an entity's body: top-level `None`s (`NULL`s) left out, and the

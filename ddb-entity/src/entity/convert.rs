@@ -5,9 +5,10 @@ use std::time::SystemTime;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use super::stored::{Stored, Version};
 use super::verify::{StoredKeys, item_at, keep_keys_found_by};
-use super::{Entity, Key, StoredBody, keys};
-use crate::codec::{self, KeyFieldValue};
+use super::{Entity, Key, keys};
+use crate::codec::{self, ItemTree, KeyFieldValue};
 use crate::error::{Expected, Repr, Result};
 use crate::item::SCHEMA_VERSION_ATTRIBUTE;
 use crate::item::{Item, stored_keys, type_tag};
@@ -167,8 +168,8 @@ pub(crate) fn key_copies<E: Entity>(key: &Key<E>) -> Result<Vec<(&'static str, A
 /// body holds is left as it is: an item written with copies decodes from
 /// them, and verification ([`StoredKeys::verify`]) still catches a copy
 /// that disagrees with its key.
-pub(crate) fn restore_key_fields<E: Entity>(
-    body: &Item,
+pub(crate) fn restore_key_fields<'de, E: Entity>(
+    body: &impl Stored<'de>,
     stored: &mut StoredKeys,
 ) -> Result<Vec<(&'static str, KeyFieldValue)>> {
     // How many of the fields' attributes the body holds, in one pass over
@@ -178,11 +179,11 @@ pub(crate) fn restore_key_fields<E: Entity>(
         return Ok(Vec::new());
     }
     let held = body
-        .keys()
+        .names()
         .filter(|name| {
             E::LAYOUT
                 .key_field_attributes()
-                .any(|attribute| attribute == name.as_str())
+                .any(|attribute| attribute == *name)
         })
         .count();
     if held == wanted {
@@ -224,7 +225,7 @@ pub(crate) fn restore_key_fields<E: Entity>(
     let mut fields = fields.map_err(|err| unreadable(err, stored))?;
     // A field the body holds is decoded from the body.
     if held > 0 {
-        fields.retain(|(name, _)| crate::item::attribute(body, name).is_none());
+        fields.retain(|(name, _)| !body.holds(name));
     }
     Ok(fields)
 }
@@ -244,16 +245,19 @@ fn templates<E: Entity>() -> String {
 /// backfill alike; the keys are verified after it. With `check`, the type
 /// is checked first ([`StoredKeys::check_type`], on the attributes just
 /// taken out: the item is not searched for them twice).
-pub(crate) fn decode_stored<E: Entity>(mut item: Item, check: bool) -> Result<(E, StoredKeys)> {
+pub(crate) fn decode_stored<'de, E: Entity>(
+    mut item: impl Stored<'de>,
+    check: bool,
+) -> Result<(E, StoredKeys)> {
     let schema = E::Table::SCHEMA;
-    let mut stored = StoredKeys::take(&mut item, &schema, E::LAYOUT);
+    let mut stored = item.take_keys(&schema, E::LAYOUT);
     if check {
         stored.check_type::<E>()?;
     }
     let key_fields = restore_key_fields::<E>(&item, &mut stored)?;
     let read_back = ReadBack::of::<E>(&key_fields);
     let version = take_schema_version::<E>(&mut item);
-    let body = StoredBody::new(item, key_fields);
+    let body = item.into_body(key_fields);
     let entity = E::decode_body(version, body).map_err(|err| {
         let path = err.path();
         Repr::Decode {
@@ -334,17 +338,27 @@ pub(crate) fn from_item<E: Entity>(item: Item) -> Result<E> {
 /// The schema version `item` was written at, taken out of it: for an
 /// entity that declares versions, the stored number (1 when the item has
 /// none: it predates versioning); for one that does not, its only shape.
-pub(crate) fn take_schema_version<E: Entity>(item: &mut Item) -> u64 {
+pub(crate) fn take_schema_version<'de, E: Entity>(item: &mut impl Stored<'de>) -> u64 {
     let Some(current) = E::SCHEMA_VERSION else {
         return 0;
     };
-    match item.remove(SCHEMA_VERSION_ATTRIBUTE) {
-        None => 1,
+    match item.take_version() {
+        Version::Missing => 1,
         // A value that is no number is reported by decoding as the oldest
         // shape, whose error names the item.
-        Some(AttributeValue::N(n)) => n.parse().unwrap_or(current.max(1) + 1),
-        Some(_) => current + 1,
+        Version::Number(n) => n.unwrap_or(current.max(1) + 1),
+        Version::Other => current + 1,
     }
+}
+
+/// [`from_item`] of an item parsed from a response's bytes, routed to `E`
+/// by its type (the type attribute, or on a table typed by key the one
+/// member whose templates its keys parse against: the check
+/// [`StoredKeys::check_type`] would make, already made).
+pub(crate) fn from_tree<E: Entity>(tree: ItemTree<'_>) -> Result<E> {
+    let (entity, stored) = decode_stored::<E>(tree, false)?;
+    stored.verify(&entity)?;
+    Ok(entity)
 }
 
 /// Decodes an item read by its primary key (a get, a write's returned

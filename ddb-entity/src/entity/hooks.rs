@@ -38,7 +38,7 @@ pub trait EntityHooks: Sized {
     /// Decodes a body stored at schema `version` (1 for an item without
     /// the attribute): the current shape directly, an older one through
     /// the entity's upcast chain (`#[entity(upcast = [V1, V2])]`).
-    fn decode_body(version: u64, body: StoredBody) -> std::result::Result<Self, DecodeError>
+    fn decode_body(version: u64, body: StoredBody<'_>) -> std::result::Result<Self, DecodeError>
     where
         Self: serde::de::DeserializeOwned,
     {
@@ -312,14 +312,21 @@ pub enum IndexChange {
 /// An item's body as a read decodes it: its attributes (keys, type and
 /// write token taken out) and the primary-key fields read back from its
 /// key that the attributes lack, decoded as one map without inserting the
-/// fields into the item first.
+/// fields into the item first. The attributes are an SDK item's, or those
+/// of an item parsed from a response's bytes (borrowing from them).
 #[doc(hidden)]
-pub struct StoredBody {
-    item: Item,
+pub struct StoredBody<'de> {
+    attributes: Attributes<'de>,
     key_fields: Vec<(&'static str, KeyFieldValue)>,
 }
 
-impl StoredBody {
+/// Where a [`StoredBody`]'s attributes are held.
+enum Attributes<'de> {
+    Item(Item),
+    Wire(crate::codec::wire::Entries<'de>),
+}
+
+impl<'de> StoredBody<'de> {
     /// `item`, and `key_fields`, none of which `item` holds (an item
     /// written with copies decodes from its copies: `restore_key_fields`
     /// leaves those out).
@@ -329,11 +336,30 @@ impl StoredBody {
                 .iter()
                 .all(|(name, _)| crate::item::attribute(&item, name).is_none())
         );
-        StoredBody { item, key_fields }
+        StoredBody {
+            attributes: Attributes::Item(item),
+            key_fields,
+        }
+    }
+
+    /// The attributes of an item parsed from a response's bytes, and
+    /// `key_fields`, none of which they hold.
+    pub(crate) fn wire(
+        entries: crate::codec::wire::Entries<'de>,
+        key_fields: Vec<(&'static str, KeyFieldValue)>,
+    ) -> Self {
+        StoredBody {
+            attributes: Attributes::Wire(entries),
+            key_fields,
+        }
     }
 
     /// Decodes the body as a `T` (the entity, or an earlier shape of it).
-    pub fn decode<T: serde::de::DeserializeOwned>(mut self) -> std::result::Result<T, DecodeError> {
-        crate::codec::decode_body(&mut self.item, &mut self.key_fields)
+    pub fn decode<T: serde::de::DeserializeOwned>(self) -> std::result::Result<T, DecodeError> {
+        let mut key_fields = self.key_fields;
+        match self.attributes {
+            Attributes::Item(mut item) => crate::codec::decode_body(&mut item, &mut key_fields),
+            Attributes::Wire(entries) => crate::codec::decode_wire_body(entries, key_fields),
+        }
     }
 }

@@ -9,6 +9,7 @@ mod keys;
 mod path;
 mod range;
 pub(crate) mod schema_version;
+mod stored;
 mod timestamp;
 pub(crate) mod verify;
 

@@ -21,6 +21,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use super::Entity;
 use super::convert::check_stored_type;
 use super::keys::recycle_key_buffer;
+use crate::codec::ItemTree;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
 use crate::layout::EntityLayout;
@@ -152,6 +153,66 @@ impl StoredKeys {
                 return true;
             }
             false
+        });
+        if unordered {
+            stored
+                .index
+                .sort_by_key(|(name, _)| index_key_position(schema, name));
+        }
+        stored
+    }
+
+    /// [`StoredKeys::take`] of an item parsed from a response's bytes, in
+    /// one pass over its attributes: the index keys it was not found by
+    /// (`tree.found_by`) are set aside as [`keep_keys_found_by`] sets them
+    /// aside on an SDK item (dropped; a raw key attribute stays in the
+    /// body, unverified), and a raw key attribute it was found by is
+    /// copied and stays in the body, as the take by name does.
+    pub(crate) fn take_from_tree(
+        tree: &mut ItemTree<'_>,
+        schema: &TableSchema,
+        layout: &EntityLayout,
+    ) -> Self {
+        let primary = schema.primary;
+        let tagged = schema.typing.writes_type_attribute();
+        let raw_keys = layout.has_raw_key();
+        let kept = tree
+            .found_by
+            .and_then(|name| schema.index(name))
+            .map(|index| index.keys);
+        let mut stored = StoredKeys {
+            partition: None,
+            sort: None,
+            index: Vec::new(),
+            tag: None,
+            primary_read_back: false,
+        };
+        let mut unordered = false;
+        tree.entries.retain(|(name, value)| {
+            let raw = raw_keys && layout.is_raw_attribute(name);
+            let copy = || value.to_attribute_value();
+            if name == primary.partition_key {
+                stored.partition = copy();
+                raw
+            } else if primary.sort_key == Some(&**name) {
+                stored.sort = copy();
+                raw
+            } else if let Some(attribute) = index_key_attribute(schema, name) {
+                if kept
+                    .is_some_and(|k| k.partition_key == attribute || k.sort_key == Some(attribute))
+                {
+                    unordered |= !stored.index.is_empty();
+                    if let Some(value) = copy() {
+                        stored.index.push((attribute, value));
+                    }
+                }
+                raw
+            } else if tagged && name == schema.type_attribute {
+                stored.tag = copy();
+                false
+            } else {
+                !schema.is_token_attribute(name)
+            }
         });
         if unordered {
             stored
@@ -462,6 +523,50 @@ mod tests {
             assert_eq!(a.sort, b.sort, "subset {subset:#b}");
             assert_eq!(a.index, b.index, "subset {subset:#b}");
             assert_eq!(a.tag, b.tag, "subset {subset:#b}");
+        }
+    }
+
+    /// The take of an item parsed from a response's bytes takes exactly
+    /// what setting aside the keys it was not found by and then taking
+    /// does on the SDK's item, leaves the same body (in the body's order)
+    /// and lists the index keys in the same order: every subset of keys,
+    /// the type, write tokens and body attributes, found by the table or
+    /// by either index.
+    #[test]
+    fn the_take_of_a_tree_is_the_take_of_the_sdk_item() {
+        use crate::codec::wire::Wire;
+        let names = [
+            "PK", "GSI2SK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "_type", "_wt", "_wt2", "name",
+            "other",
+        ];
+        let schema = App::SCHEMA;
+        let layout = EntityLayout::undescribed("Test", "test");
+        for found_by in [None, Some("GSI1"), Some("GSI2")] {
+            for subset in 0u32..(1 << names.len()) {
+                let entries: Vec<(String, AttributeValue)> = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset & (1 << i) != 0)
+                    .map(|(i, name)| (name.to_string(), AttributeValue::S(format!("{name}={i}"))))
+                    .collect();
+                let mut item: Item = entries.iter().cloned().collect();
+                keep_keys_found_by(&mut item, &schema, found_by);
+                let a = StoredKeys::take(&mut item, &schema, &layout);
+                let mut tree = ItemTree {
+                    entries: entries
+                        .into_iter()
+                        .map(|(name, value)| (name.into(), Wire::from_attribute_value(value)))
+                        .collect(),
+                    found_by,
+                };
+                let b = StoredKeys::take_from_tree(&mut tree, &schema, &layout);
+                let at = format!("subset {subset:#b} found by {found_by:?}");
+                assert_eq!(tree.to_item_lossy(), item, "body of {at}");
+                assert_eq!(a.partition, b.partition, "{at}");
+                assert_eq!(a.sort, b.sort, "{at}");
+                assert_eq!(a.index, b.index, "{at}");
+                assert_eq!(a.tag, b.tag, "{at}");
+            }
         }
     }
 }

@@ -18,6 +18,7 @@ use crate::cursor::Cursor;
 use crate::error::Repr;
 use crate::error::Result;
 use crate::item::Item;
+use crate::read::engine::found::Found;
 use crate::read::engine::{Items, Operation, Rendered, Request, Target, Totals, page};
 use crate::table::KeySchema;
 
@@ -114,7 +115,7 @@ impl ScanSpec {
             None => SegmentPosition::Done,
         };
         Ok(RawPage {
-            items: answer.items,
+            items: answer.items.into_iter().map(Found::into_item).collect(),
             scanned: answer.scanned,
             next,
             retries: totals.retries,

@@ -14,9 +14,20 @@ pub(crate) fn is_expired(item: &Item, schema: &TableSchema, now: SystemTime) -> 
     let Some(attribute) = schema.ttl_attribute else {
         return false;
     };
+    expired(
+        item.get(attribute)
+            .and_then(|value| value.as_n().ok())
+            .map(String::as_str),
+        now,
+    )
+}
+
+/// Whether a time-to-live attribute whose number's text is `number`
+/// (`None`: missing, or not a number) is past at `now`: the rule of
+/// [`is_expired`], whatever holds the item.
+pub(crate) fn expired(number: Option<&str>, now: SystemTime) -> bool {
     let now = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    item.get(attribute)
-        .and_then(|value| value.as_n().ok())
+    number
         .and_then(|n| n.parse::<f64>().ok())
         .is_some_and(|expires| expires <= now as f64)
 }

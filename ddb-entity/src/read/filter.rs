@@ -21,6 +21,9 @@ pub(crate) struct Reading {
     pub(crate) collection: &'static str,
     pub(crate) types: &'static [&'static str],
     pub(crate) members: &'static [Member],
+    /// The collection decodes its items from the response's bytes
+    /// (`Collection::READS_BYTES`).
+    pub(crate) bytes: bool,
 }
 
 impl Reading {
@@ -29,6 +32,7 @@ impl Reading {
             collection: C::NAME,
             types: C::TYPES,
             members: C::MEMBERS,
+            bytes: C::READS_BYTES,
         }
     }
 
@@ -37,6 +41,7 @@ impl Reading {
             collection: T::NAME,
             types: T::TYPES,
             members: T::MEMBERS,
+            bytes: T::READS_BYTES,
         }
     }
 
@@ -47,6 +52,7 @@ impl Reading {
             collection: "(raw)",
             types: &[],
             members: &[],
+            bytes: false,
         }
     }
 }

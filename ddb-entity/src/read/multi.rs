@@ -896,6 +896,7 @@ impl<'db, I: MultiKeyIndex> Source<'db> for MultiQuery<'db, I> {
             // entity's own fields.
             found_by: None,
             raw: false,
+            bytes: read.is_some_and(|read| read.bytes),
             retry: None,
             order: Order::Sorted {
                 attribute: None,

@@ -11,6 +11,8 @@ use futures_util::stream::{Stream, TryStreamExt};
 #[cfg(feature = "survey")]
 use super::engine::finish::Sink;
 use super::engine::finish::{self, Page, Source};
+#[cfg(feature = "survey")]
+use super::engine::found::Found;
 use super::engine::run::{Lane, Named, Order, Run, Setup};
 use super::engine::{Operation, Rendered, Target};
 use super::filter::{Filters, Reading, unexpired};
@@ -870,8 +872,8 @@ impl Sink for RawItems {
         Reading::raw()
     }
 
-    fn keep(&mut self, item: Item, _: UnknownItems) -> Result<bool> {
-        self.0.push(item);
+    fn keep(&mut self, item: Found, _: UnknownItems) -> Result<bool> {
+        self.0.push(item.into_item());
         Ok(true)
     }
 }
@@ -926,6 +928,7 @@ impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
             include_expired: self.include_expired,
             found_by: I::INDEX_NAME,
             raw: self.raw,
+            bytes: read.is_some_and(|read| read.bytes),
             retry: self.retry,
             order: Order::Lanes,
             keys,
@@ -953,7 +956,7 @@ impl<'db, I: QueryIndex> Source<'db> for Scan<'db, I> {
         match run.lane_position(lane) {
             Some(ShardPosition::After(key)) => {
                 let segment = self.lane_segments[lane];
-                Cursor::for_scan(I::INDEX_NAME, segment, self.segments, key).map(Some)
+                Cursor::for_scan(I::INDEX_NAME, segment, self.segments, &key).map(Some)
             }
             // Not started: only a lane never asked stands there, and no
             // page of it is handed out.

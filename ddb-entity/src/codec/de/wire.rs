@@ -16,12 +16,15 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::forward_to_deserialize_any;
 
 use super::owned::ByteBuf;
 use super::{KeyText, Result, Shape, Source, check_number, check_numbers};
 use crate::codec::error::DecodeError;
+use crate::item::Item;
 
 /// One attribute value as the wire carries it.
 #[derive(Debug, Clone, PartialEq)]
@@ -409,5 +412,128 @@ impl<'de> KeyText<'de> for Key<'_, 'de> {
             }
             Cow::Owned(s) => visitor.visit_enum(de::value::StrDeserializer::<DecodeError>::new(s)),
         }
+    }
+}
+
+/// The top-level attribute `name` of the item `json` (already checked to
+/// be JSON), the others skipped without being built: how a page reads the
+/// one attribute it needs of an item before the item is handed out (its
+/// time to live, its sort key for a merge of several partitions).
+pub(crate) fn skim<'de>(json: &'de str, name: &str) -> Option<Wire<'de>> {
+    struct Skim<'n>(&'n str);
+    impl<'de> Visitor<'de> for Skim<'_> {
+        type Value = Option<Wire<'de>>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an item")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(Text(key)) = map.next_key()? {
+                if key == self.0 {
+                    found = Some(map.next_value::<Wire<'de>>()?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    de.deserialize_map(Skim(name)).ok().flatten()
+}
+
+impl Wire<'_> {
+    /// The value as the SDK holds it; `None` when it holds a type this
+    /// version does not know (the SDK's `Unknown`, which cannot be built).
+    pub(crate) fn to_attribute_value(&self) -> Option<AttributeValue> {
+        Some(match self {
+            Wire::S(s) => AttributeValue::S(s.clone().into_owned()),
+            Wire::N(n) => AttributeValue::N(n.clone().into_owned()),
+            Wire::B(b) => AttributeValue::B(Blob::new(b.clone())),
+            Wire::Bool(b) => AttributeValue::Bool(*b),
+            Wire::Null(n) => AttributeValue::Null(*n),
+            Wire::Ss(set) => AttributeValue::Ss(set.iter().map(|s| s.to_string()).collect()),
+            Wire::Ns(set) => AttributeValue::Ns(set.iter().map(|s| s.to_string()).collect()),
+            Wire::Bs(set) => AttributeValue::Bs(set.iter().map(|b| Blob::new(b.clone())).collect()),
+            Wire::L(list) => AttributeValue::L(
+                list.iter()
+                    .map(Wire::to_attribute_value)
+                    .collect::<Option<_>>()?,
+            ),
+            Wire::M(map) => AttributeValue::M(to_item(map)?),
+            Wire::Unknown => return None,
+        })
+    }
+
+    /// An SDK value as a wire value (owned), read by the same rules.
+    pub(crate) fn from_attribute_value(value: AttributeValue) -> Wire<'static> {
+        match value {
+            AttributeValue::S(s) => Wire::S(Cow::Owned(s)),
+            AttributeValue::N(n) => Wire::N(Cow::Owned(n)),
+            AttributeValue::B(b) => Wire::B(b.into_inner()),
+            AttributeValue::Bool(b) => Wire::Bool(b),
+            AttributeValue::Null(n) => Wire::Null(n),
+            AttributeValue::Ss(set) => Wire::Ss(set.into_iter().map(Cow::Owned).collect()),
+            AttributeValue::Ns(set) => Wire::Ns(set.into_iter().map(Cow::Owned).collect()),
+            AttributeValue::Bs(set) => Wire::Bs(set.into_iter().map(Blob::into_inner).collect()),
+            AttributeValue::L(list) => {
+                Wire::L(list.into_iter().map(Wire::from_attribute_value).collect())
+            }
+            AttributeValue::M(map) => Wire::M(
+                map.into_iter()
+                    .map(|(name, value)| (Cow::Owned(name), Wire::from_attribute_value(value)))
+                    .collect(),
+            ),
+            _ => Wire::Unknown,
+        }
+    }
+
+    /// The string, where the value is one.
+    pub(crate) fn as_s(&self) -> Option<&str> {
+        match self {
+            Wire::S(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// An item's (or a map's) attributes as the SDK holds them (`None`: a type
+/// this version does not know, somewhere in it).
+pub(crate) fn to_item(entries: &Entries<'_>) -> Option<Item> {
+    entries
+        .iter()
+        .map(|(name, value)| Some((name.to_string(), value.to_attribute_value()?)))
+        .collect()
+}
+
+/// One item of a typed read's response, parsed once from the response's
+/// bytes: its attributes in the body's order, strings borrowed from the
+/// bytes. Routing, stored-key verification and the body's decode all read
+/// this one tree. `found_by` is the index whose keys the item was found
+/// by (`None`: the table's only), as `keep_keys_found_by` marks an SDK
+/// item. Hidden: what `#[derive(Collection)]`'s generated code is handed.
+#[doc(hidden)]
+pub struct ItemTree<'de> {
+    pub(crate) entries: Entries<'de>,
+    pub(crate) found_by: Option<&'static str>,
+}
+
+impl<'de> ItemTree<'de> {
+    /// The string value of the top-level attribute `name`.
+    pub(crate) fn string(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+            .and_then(Wire::as_s)
+    }
+
+    /// The whole item as the SDK holds it; an attribute of a type this
+    /// version does not know (which the SDK holds as a value no code can
+    /// build) is left out.
+    pub(crate) fn to_item_lossy(&self) -> Item {
+        self.entries
+            .iter()
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_attribute_value()?)))
+            .collect()
     }
 }

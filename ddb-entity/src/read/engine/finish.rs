@@ -11,11 +11,11 @@
 use futures_util::stream::{self, Stream};
 use tracing::Instrument;
 
+use super::found::Found;
 use super::run::Run;
 use crate::collection::{Collection, CollectionItem, UnknownItems, demultiplex};
 use crate::cursor::Cursor;
 use crate::error::{Error, ErrorKind, Result};
-use crate::item::Item;
 use crate::read::filter::Reading;
 use crate::table::Table;
 
@@ -99,7 +99,7 @@ pub(crate) trait Sink: Default + Send {
 
     /// Keeps `item` (`Ok(false)`: not of a member type, left out by
     /// `policy`).
-    fn keep(&mut self, item: Item, policy: UnknownItems) -> Result<bool>;
+    fn keep(&mut self, item: Found, policy: UnknownItems) -> Result<bool>;
 }
 
 impl<C: Collection> Sink for C {
@@ -107,8 +107,13 @@ impl<C: Collection> Sink for C {
         Reading::of::<C>()
     }
 
-    fn keep(&mut self, item: Item, policy: UnknownItems) -> Result<bool> {
-        demultiplex(self, item, policy)
+    fn keep(&mut self, item: Found, policy: UnknownItems) -> Result<bool> {
+        match item {
+            Found::Item(item) => demultiplex(self, item, policy),
+            // The item's one parse: routing, verification and the decode
+            // read this tree.
+            Found::Bytes(found) => demultiplex(self, found.parse()?, policy),
+        }
     }
 }
 
@@ -129,7 +134,7 @@ fn hand<'db, S: Source<'db>, K: Sink>(
     source: &S,
     run: &mut Run<'db>,
     into: &mut K,
-    item: Item,
+    item: Found,
 ) -> Result<Handed> {
     let handed = match into.keep(item, source.unknown()) {
         Ok(true) => Handed::Kept,

@@ -6,8 +6,11 @@
 
 pub(crate) mod bounded;
 pub(crate) mod finish;
+pub(crate) mod found;
 pub(crate) mod page;
 pub(crate) mod run;
+mod seam;
+mod split;
 
 pub(crate) use page::{Operation, Rendered, Target};
 // The jobs' segment reader sends its pages itself, through `page::send`.

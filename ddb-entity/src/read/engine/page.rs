@@ -9,16 +9,20 @@
 //! [`send`].
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
 
+use super::found::{Found, FoundBytes, Origin};
+use super::seam::{Capture, Slot};
+use super::split::split;
 use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
 use crate::entity::verify::keep_keys_found_by;
 use crate::error::{Error, Result};
-use crate::item::{Item, ttl};
+use crate::item::Item;
 use crate::table::TableSchema;
 
 /// Where requests go: the client, the table and the handle's meter and
@@ -93,6 +97,12 @@ pub(crate) enum Items {
         schema: TableSchema,
         include_expired: bool,
         found_by: Option<&'static str>,
+        /// Decoded from the response's bytes (the collection reads them:
+        /// `Collection::READS_BYTES`), not from the SDK's items.
+        bytes: bool,
+        /// The attribute several lanes' items are merged by, read from
+        /// each item's bytes as the page arrives.
+        merged_by: Option<&'static str>,
     },
     /// Exactly as DynamoDB returns them (the survey's, the jobs').
     Raw,
@@ -101,7 +111,7 @@ pub(crate) enum Items {
 /// One answered request.
 #[derive(Debug, Default)]
 pub(crate) struct Answer {
-    pub(crate) items: Vec<Item>,
+    pub(crate) items: Vec<Found>,
     /// `LastEvaluatedKey`: `Some` while the lane has more.
     pub(crate) last_key: Option<Item>,
     /// Items DynamoDB read (`Limit` counts these): at least those it
@@ -196,6 +206,13 @@ async fn send_once(
     let select = rendered.count.then_some(Select::Count);
     let index = rendered.index.map(str::to_owned);
     let consistent = rendered.consistent.then_some(true);
+    // A typed read of entities that read bytes decodes them from the
+    // response's body; a count (no items), a raw read and a hand-written
+    // collection take the SDK's output.
+    let slot = match items {
+        Items::Typed { bytes: true, .. } if !rendered.count => Some(Slot::default()),
+        _ => None,
+    };
     let raw = match &rendered.operation {
         Operation::Query {
             key_condition,
@@ -216,17 +233,30 @@ async fn send_once(
                 .set_projection_expression(rendered.projection.clone())
                 .set_expression_attribute_names(rendered.names.clone())
                 .set_expression_attribute_values(rendered.values.clone())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .await;
+                .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            let sent = match &slot {
+                Some(slot) => {
+                    sent.customize()
+                        .interceptor(Capture(Arc::clone(slot)))
+                        .send()
+                        .await
+                }
+                None => sent.send().await,
+            };
             let raw = sent.map(|o| Raw {
                 capacity: o.consumed_capacity,
-                items: o.items,
+                items: o
+                    .items
+                    .map(|items| items.into_iter().map(Found::Item).collect()),
                 last_key: o.last_evaluated_key,
                 count: o.count,
                 scanned: o.scanned_count,
             });
             raw.map_err(|err| Error::service("Query", target.table, err))
+                .and_then(|raw| match &slot {
+                    Some(slot) => from_body(slot, items, Origin::new("Query", target.table)),
+                    None => Ok(raw),
+                })
         }
         Operation::Scan => {
             let (segment, total) = match segment {
@@ -251,17 +281,30 @@ async fn send_once(
                 .set_projection_expression(rendered.projection.clone())
                 .set_expression_attribute_names(rendered.names.clone())
                 .set_expression_attribute_values(rendered.values.clone())
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .await;
+                .return_consumed_capacity(ReturnConsumedCapacity::Total);
+            let sent = match &slot {
+                Some(slot) => {
+                    sent.customize()
+                        .interceptor(Capture(Arc::clone(slot)))
+                        .send()
+                        .await
+                }
+                None => sent.send().await,
+            };
             let raw = sent.map(|o| Raw {
                 capacity: o.consumed_capacity,
-                items: o.items,
+                items: o
+                    .items
+                    .map(|items| items.into_iter().map(Found::Item).collect()),
                 last_key: o.last_evaluated_key,
                 count: o.count,
                 scanned: o.scanned_count,
             });
             raw.map_err(|err| Error::service("Scan", target.table, err))
+                .and_then(|raw| match &slot {
+                    Some(slot) => from_body(slot, items, Origin::new("Scan", target.table)),
+                    None => Ok(raw),
+                })
         }
     };
     totals.requests += 1;
@@ -294,15 +337,19 @@ async fn send_once(
         schema,
         include_expired,
         found_by,
+        ..
     } = items
     {
         if !include_expired {
-            found.retain(|item| !ttl::is_expired(item, &schema, target.now));
+            found.retain(|found| !found.is_expired(&schema, target.now));
         }
         // Decoding verifies the keys an item was found by: the table's,
-        // and on an index that index's.
-        for item in &mut found {
-            keep_keys_found_by(item, &schema, found_by);
+        // and on an index that index's (an item read from the bytes
+        // carries `found_by` to its decode).
+        for found in &mut found {
+            if let Found::Item(item) = found {
+                keep_keys_found_by(item, &schema, found_by);
+            }
         }
     }
     totals.items += found.len();
@@ -315,10 +362,101 @@ async fn send_once(
     })
 }
 
+/// The page a typed read's response body holds (the SDK parsed a stub):
+/// its counts, start key and capacity read from the bytes, and each item
+/// kept as its bytes (a slice of the body's, no copy), parsed once when it
+/// is handed out. A body that is not such a page fails as the SDK fails a
+/// response it cannot parse.
+fn from_body(slot: &Slot, items: Items, origin: Arc<Origin>) -> Result<Raw> {
+    let body = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let page = body
+        .ok_or_else(|| "the response body was not read".to_owned())
+        .and_then(|body| read_page(body, items, &origin));
+    page.map_err(|detail: String| origin.malformed(&detail))
+}
+
+/// The capacity units a response reports (what [`Spent`] reads).
+#[derive(serde::Deserialize)]
+struct WireCapacity {
+    #[serde(rename = "CapacityUnits")]
+    total: Option<f64>,
+    #[serde(rename = "ReadCapacityUnits")]
+    read: Option<f64>,
+    #[serde(rename = "WriteCapacityUnits")]
+    write: Option<f64>,
+}
+
+fn read_page(
+    body: bytes::Bytes,
+    items: Items,
+    origin: &Arc<Origin>,
+) -> std::result::Result<Raw, String> {
+    let Items::Typed {
+        found_by,
+        merged_by,
+        ..
+    } = items
+    else {
+        unreachable!("only a typed read takes the bytes");
+    };
+    // UTF-8 checked once for the page, not string by string.
+    let text = std::str::from_utf8(&body).map_err(|err| err.to_string())?;
+    let page = split(text)?;
+    let found = page
+        .items
+        .into_iter()
+        .map(|span| {
+            Found::Bytes(FoundBytes::new(
+                body.slice(span),
+                found_by,
+                merged_by,
+                origin,
+            ))
+        })
+        .collect();
+    let (mut count, mut scanned, mut last_key, mut capacity) = (0, 0, None, None);
+    let member = |name: &str, err: serde_json::Error| format!("{name}: {err}");
+    for (name, value) in page.members {
+        match name {
+            "Count" => count = serde_json::from_str(value).map_err(|e| member(name, e))?,
+            "ScannedCount" => scanned = serde_json::from_str(value).map_err(|e| member(name, e))?,
+            "LastEvaluatedKey" if value != "null" => {
+                let key = crate::codec::wire::parse_item(value).map_err(|err| err.to_string())?;
+                last_key = Some(
+                    crate::codec::wire::to_item(&key)
+                        .ok_or("a start key of an attribute type this version does not know")?,
+                );
+            }
+            "ConsumedCapacity" => {
+                capacity = serde_json::from_str::<Option<WireCapacity>>(value)
+                    .map_err(|e| member(name, e))?;
+            }
+            _ => {
+                serde_json::from_str::<serde::de::IgnoredAny>(value)
+                    .map_err(|e| member(name, e))?;
+            }
+        }
+    }
+    let capacity = capacity.map(|c: WireCapacity| {
+        ConsumedCapacity::builder()
+            .set_capacity_units(c.total)
+            .set_read_capacity_units(c.read)
+            .set_write_capacity_units(c.write)
+            .build()
+    });
+    Ok(Raw {
+        capacity,
+        items: Some(found),
+        last_key,
+        count,
+        scanned,
+    })
+}
+
 /// The parts of a Query's and a Scan's output a page reads.
 struct Raw {
     capacity: Option<ConsumedCapacity>,
-    items: Option<Vec<Item>>,
+    items: Option<Vec<Found>>,
     last_key: Option<Item>,
     count: i32,
     scanned: i32,

@@ -30,10 +30,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use super::bounded::bounded;
+use super::found::{Found, attributes_of};
 use super::page::{self, Answer, Items, Rendered, Request, Target, Totals};
 use crate::batch::BatchRetry;
 use crate::cursor::ShardPosition;
@@ -112,9 +112,13 @@ pub(crate) struct Lane {
     /// A request of it is in flight ([`Run::next_answer`]).
     busy: bool,
     /// Read and not yet handed out, in the lane's order.
-    waiting: VecDeque<Item>,
+    waiting: VecDeque<Found>,
     /// Everything before it handed out (or hidden): what a cursor holds.
     position: ShardPosition,
+    /// The last item handed out was read from these bytes, and the lane
+    /// stands right after it: its keys are read out only when a cursor
+    /// asks ([`Lane::position`]), not for every item.
+    after: Option<bytes::Bytes>,
     totals: Totals,
     /// Items counted (`Count`) by `Select=COUNT` requests.
     counted: usize,
@@ -184,6 +188,7 @@ impl Lane {
             busy: false,
             waiting: VecDeque::new(),
             position,
+            after: None,
             totals: Totals::default(),
             counted: 0,
         }
@@ -236,24 +241,40 @@ impl Lane {
         if self.waiting.is_empty() {
             // Nothing to hand out: the position moves past what was read.
             self.position = self.read_to();
+            self.after = None;
         }
         answer.scanned
     }
 
     /// Hands out the first waiting item; the position moves after it
     /// (after what the response also read, once nothing waits).
-    fn take(&mut self, keys: &[&str]) -> Option<Item> {
+    fn take(&mut self, keys: &[&str]) -> Option<Found> {
         let item = self.waiting.pop_front()?;
+        self.after = None;
         self.position = if self.waiting.is_empty() {
             self.read_to()
         } else {
-            ShardPosition::After(
-                keys.iter()
-                    .filter_map(|name| Some(((*name).to_owned(), item.get(*name)?.clone())))
-                    .collect(),
-            )
+            match &item {
+                Found::Item(item) => ShardPosition::After(
+                    keys.iter()
+                        .filter_map(|name| Some(((*name).to_owned(), item.get(*name)?.clone())))
+                        .collect(),
+                ),
+                Found::Bytes(found) => {
+                    self.after = Some(found.bytes().clone());
+                    ShardPosition::Start
+                }
+            }
         };
         Some(item)
+    }
+
+    /// Where the lane stands (its keys `keys`).
+    fn position(&self, keys: &[&str]) -> ShardPosition {
+        match &self.after {
+            Some(bytes) => ShardPosition::After(attributes_of(bytes, keys)),
+            None => self.position.clone(),
+        }
     }
 
     /// Everything the requests so far read.
@@ -309,6 +330,9 @@ pub(crate) struct Setup<'db> {
     /// Items exactly as DynamoDB returns them (the survey's): no item
     /// hidden by its time to live, no index key set aside.
     pub(crate) raw: bool,
+    /// Items decoded from the response's bytes (the collection reads
+    /// them: `Collection::READS_BYTES`).
+    pub(crate) bytes: bool,
     /// Throttled and transiently failed requests sent again within this
     /// budget (beyond the SDK's own retries).
     pub(crate) retry: Option<BatchRetry>,
@@ -330,6 +354,11 @@ impl<'db> Run<'db> {
                 schema: setup.schema,
                 include_expired: setup.include_expired,
                 found_by: setup.found_by,
+                bytes: setup.bytes,
+                merged_by: match setup.order {
+                    Order::Sorted { attribute, .. } if lanes.len() > 1 => attribute,
+                    _ => None,
+                },
             }
         };
         Run {
@@ -439,7 +468,7 @@ impl<'db> Run<'db> {
         &mut self,
         wanted: Option<usize>,
         rounds_left: &mut Option<usize>,
-    ) -> Result<Option<Item>> {
+    ) -> Result<Option<Found>> {
         if self.empty {
             return Ok(None);
         }
@@ -462,7 +491,7 @@ impl<'db> Run<'db> {
             if let Order::Sorted { attribute, reverse } = self.order
                 && self.lanes.len() > 1
             {
-                let key = sort_value(&item, attribute).to_owned();
+                let key = item.sort_value(attribute).to_owned();
                 if let Some(floor) = &self.floor
                     && before(&(key.as_str(), lane), floor, reverse)
                 {
@@ -478,7 +507,7 @@ impl<'db> Run<'db> {
     }
 
     /// Hands out the next waiting item of lane `lane`, if any.
-    pub(crate) fn take_from(&mut self, lane: usize) -> Option<Item> {
+    pub(crate) fn take_from(&mut self, lane: usize) -> Option<Found> {
         let keys = std::mem::take(&mut self.keys);
         let item = self.lanes[lane].take(&keys);
         self.keys = keys;
@@ -554,7 +583,7 @@ impl<'db> Run<'db> {
                 .lanes
                 .iter()
                 .enumerate()
-                .filter_map(|(at, lane)| Some((sort_value(lane.waiting.front()?, attribute), at)))
+                .filter_map(|(at, lane)| Some((lane.waiting.front()?.sort_value(attribute), at)))
                 .min_by(|a, b| {
                     let order = a.0.cmp(b.0);
                     let order = if reverse { order.reverse() } else { order };
@@ -608,15 +637,15 @@ impl<'db> Run<'db> {
         Some(
             self.lanes
                 .iter()
-                .map(|lane| lane.position.clone())
+                .map(|lane| lane.position(&self.keys))
                 .collect(),
         )
     }
 
     /// Lane `lane`'s position: `None` once it is done.
-    pub(crate) fn lane_position(&self, lane: usize) -> Option<&ShardPosition> {
+    pub(crate) fn lane_position(&self, lane: usize) -> Option<ShardPosition> {
         let lane = &self.lanes[lane];
-        (!lane.finished()).then_some(&lane.position)
+        (!lane.finished()).then(|| lane.position(&self.keys))
     }
 
     /// The merged order's position: the last item handed out (or, before
@@ -635,14 +664,6 @@ impl<'db> Run<'db> {
             sum.add(&lane.totals);
         }
         sum
-    }
-}
-
-/// The merge attribute's string value (`""` without one).
-fn sort_value<'i>(item: &'i Item, attribute: Option<&str>) -> &'i str {
-    match attribute.and_then(|name| item.get(name)) {
-        Some(AttributeValue::S(value)) => value,
-        _ => "",
     }
 }
 

@@ -268,6 +268,7 @@ impl<'db, I: QueryIndex> Source<'db> for Query<'db, I> {
             include_expired: self.include_expired,
             found_by: I::INDEX_NAME,
             raw: false,
+            bytes: read.is_some_and(|read| read.bytes),
             retry: None,
             order: Order::Sorted {
                 attribute: I::KEYS.sort_key,

@@ -1,0 +1,195 @@
+//! An item a page found, as a lane holds it until it is handed out: the
+//! SDK's item (a raw read, a count, a hand-written collection), or — a
+//! typed read of entities — the item's bytes, a slice of its response's
+//! body (no copy), parsed once into an [`ItemTree`] when it is handed out:
+//! routing, stored-key verification and the body's decode all read that
+//! one tree.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::query::QueryError;
+use aws_sdk_dynamodb::operation::scan::ScanError;
+use aws_smithy_runtime_api::http::StatusCode;
+use aws_smithy_types::body::SdkBody;
+use bytes::Bytes;
+
+use crate::codec::ItemTree;
+use crate::codec::wire::{Wire, parse_item, skim};
+use crate::error::{Error, Result};
+use crate::item::{Item, ttl};
+use crate::table::TableSchema;
+
+/// One item of a page.
+#[derive(Debug)]
+pub(crate) enum Found {
+    /// As the SDK parsed it.
+    Item(Item),
+    /// As the response's bytes hold it.
+    Bytes(FoundBytes),
+}
+
+/// An item's bytes, parsed when handed out.
+#[derive(Debug)]
+pub(crate) struct FoundBytes {
+    bytes: Bytes,
+    /// The index whose keys the item was found by (what
+    /// `keep_keys_found_by` marks on an SDK item).
+    found_by: Option<&'static str>,
+    /// The string the lanes' items are merged by, read as the page
+    /// arrived (only when several lanes are merged).
+    sort: Option<Box<str>>,
+    origin: Arc<Origin>,
+}
+
+/// The request an item answered, for the error of a body that does not
+/// hold DynamoDB's JSON.
+#[derive(Debug)]
+pub(crate) struct Origin {
+    operation: &'static str,
+    table: Box<str>,
+}
+
+impl Origin {
+    pub(crate) fn new(operation: &'static str, table: &str) -> Arc<Self> {
+        Arc::new(Origin {
+            operation,
+            table: table.into(),
+        })
+    }
+
+    /// The error of a response whose body is not what DynamoDB answers:
+    /// as the SDK fails a response it cannot parse (a service error, not
+    /// transient).
+    pub(crate) fn malformed(&self, detail: &str) -> Error {
+        let response = || {
+            HttpResponse::new(
+                StatusCode::try_from(200).expect("200 is a status code"),
+                SdkBody::empty(),
+            )
+        };
+        let message = format!(
+            "the {} response is not DynamoDB's JSON: {detail}",
+            self.operation
+        );
+        match self.operation {
+            "Query" => Error::service(
+                self.operation,
+                &self.table,
+                SdkError::<QueryError, HttpResponse>::response_error(message, response()),
+            ),
+            _ => Error::service(
+                self.operation,
+                &self.table,
+                SdkError::<ScanError, HttpResponse>::response_error(message, response()),
+            ),
+        }
+    }
+}
+
+impl FoundBytes {
+    /// The item `bytes` (checked to be JSON) of a response to `origin`;
+    /// with `merged_by`, that attribute's string is read out now.
+    pub(crate) fn new(
+        bytes: Bytes,
+        found_by: Option<&'static str>,
+        merged_by: Option<&'static str>,
+        origin: &Arc<Origin>,
+    ) -> Self {
+        let sort = merged_by
+            .and_then(|name| skim(text(&bytes)?, name))
+            .and_then(|value| value.as_s().map(Box::from));
+        FoundBytes {
+            bytes,
+            found_by,
+            sort,
+            origin: Arc::clone(origin),
+        }
+    }
+
+    /// The one parse of the item.
+    pub(crate) fn parse(&self) -> Result<ItemTree<'_>> {
+        let text = std::str::from_utf8(&self.bytes)
+            .map_err(|err| self.origin.malformed(&err.to_string()))?;
+        match parse_item(text) {
+            Ok(entries) => Ok(ItemTree {
+                entries,
+                found_by: self.found_by,
+            }),
+            Err(err) => Err(self.origin.malformed(&err.to_string())),
+        }
+    }
+
+    /// The item's bytes (a slice of the response's body: a cheap copy).
+    pub(crate) fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+}
+
+/// The attributes `names` of the item `bytes`, as the SDK holds them
+/// (where a cursor resumes after it).
+pub(crate) fn attributes_of(bytes: &[u8], names: &[&str]) -> Item {
+    let Some(Ok(entries)) = text(bytes).map(parse_item) else {
+        return Item::new();
+    };
+    entries
+        .iter()
+        .filter(|(name, _)| names.contains(&&**name))
+        .filter_map(|(name, value)| Some((name.to_string(), value.to_attribute_value()?)))
+        .collect()
+}
+
+impl Found {
+    /// Whether the item is past its time to live at `now`.
+    pub(crate) fn is_expired(&self, schema: &TableSchema, now: SystemTime) -> bool {
+        match self {
+            Found::Item(item) => ttl::is_expired(item, schema, now),
+            Found::Bytes(found) => {
+                let Some(attribute) = schema.ttl_attribute else {
+                    return false;
+                };
+                let value = text(&found.bytes).and_then(|text| skim(text, attribute));
+                let number = match &value {
+                    Some(Wire::N(n)) => Some(&**n),
+                    _ => None,
+                };
+                ttl::expired(number, now)
+            }
+        }
+    }
+
+    /// The string value of the attribute lanes are merged by (`""`
+    /// without one).
+    pub(crate) fn sort_value(&self, attribute: Option<&str>) -> &str {
+        match self {
+            Found::Item(item) => match attribute.and_then(|name| item.get(name)) {
+                Some(aws_sdk_dynamodb::types::AttributeValue::S(value)) => value,
+                _ => "",
+            },
+            Found::Bytes(found) => found.sort.as_deref().unwrap_or_default(),
+        }
+    }
+
+    /// The item as the SDK holds it (a raw read's items are never
+    /// bytes; an attribute of a type this version does not know is left
+    /// out of one that is).
+    #[cfg(any(feature = "evolve", feature = "survey"))]
+    pub(crate) fn into_item(self) -> Item {
+        match self {
+            Found::Item(item) => item,
+            Found::Bytes(found) => found
+                .parse()
+                .map(|tree| tree.to_item_lossy())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// An item's bytes as text: checked once per item, as a whole (the page
+/// checked them already; a string-by-string check while parsing costs
+/// several times more).
+fn text(bytes: &[u8]) -> Option<&str> {
+    std::str::from_utf8(bytes).ok()
+}
