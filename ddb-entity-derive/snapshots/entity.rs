@@ -2,42 +2,33 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_customer_id = <[(); {
-        __p::assert_key_part::<u64>();
-        0
-    }] as __p::KeyType<u64>>::Checked;
-    type __Key_placed = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_order_id_6 = <[(); {
-        if 6usize > <u32 as __p::PaddedInt>::MAX_DIGITS {
-            ::core::panic!(
-                "`{{order_id:6}}` pads to 6 digits, but a `u32` has fewer even at its largest: write a smaller width, or `{{order_id}}` for the type's full width"
-            );
-        }
-        0
-    }] as __p::KeyType<u32>>::Checked;
-    type __Key_open_since = <[(); {
-        __p::assert_key_part::<u32>();
-        0
-    }] as __p::KeyType<u32>>::Checked;
+    type __Key_customer_id = __p::Checked<u64, { __p::assert_key_part::<u64>() }>;
+    type __Key_placed = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_order_id_6 = __p::Checked<
+        u32,
+        {
+            if 6usize > <u32 as __p::PaddedInt>::MAX_DIGITS {
+                ::core::panic!(
+                    "`{{order_id:6}}` pads to 6 digits, but a `u32` has fewer even at its largest: write a smaller width, or `{{order_id}}` for the type's full width"
+                );
+            }
+            0
+        },
+    >;
+    type __Key_open_since = __p::Checked<u32, { __p::assert_key_part::<u32>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -361,43 +352,37 @@ const _: () = {
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: match (&self.open_since,) {
-                        (__p::Some(open_since),) => {
-                            __p::Some(__ddb::IndexKey {
-                                partition: Self::gsi1_partition(
-                                        __p::checked::<__Key_open_since>(open_since),
-                                    )?
-                                    .into_string(),
-                                sort: __p::Some(
-                                    (Self::gsi1_sk()
-                                        .customer_id(
-                                            __p::checked::<__Key_customer_id>(&self.customer_id),
-                                        ))
-                                        .into_value()?,
-                                ),
-                            })
-                        }
-                        _ => __p::None,
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: match (&self.open_since,) {
+                            (__p::Some(open_since),) => {
+                                __p::Some(__ddb::IndexKey {
+                                    partition: Self::gsi1_partition(
+                                            __p::checked::<__Key_open_since>(open_since),
+                                        )?
+                                        .into_string(),
+                                    sort: __p::Some(
+                                        (Self::gsi1_sk()
+                                            .customer_id(
+                                                __p::checked::<__Key_customer_id>(&self.customer_id),
+                                            ))
+                                            .into_value()?,
+                                    ),
+                                })
+                            }
+                            _ => __p::None,
+                        },
                     },
-                });
-            __p::Ok(entries)
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Order {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         fn version(&self) -> __p::u64 {
             <u64 as __p::VersionNumber>::to_u64(self.version)
@@ -414,17 +399,12 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
                 let __field_open_since: &Option<u32> = changes
-                    .value_or_removed::<
-                        Option<u32>,
-                    >(
-                        "Order",
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                        "open_since",
-                    )?
+                    .value_or_removed("Order", __index_gsi1.name, "open_since")?
                     .unwrap_or(&__p::None);
                 let open_since: __p::Option<&__Key_open_since> = __field_open_since
                     .as_ref();
@@ -432,7 +412,7 @@ const _: () = {
                     match (open_since,) {
                         (__p::Some(open_since),) => {
                             __p::IndexChange::Set(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                                __index_gsi1,
                                 __ddb::IndexKey {
                                     partition: Self::gsi1_partition(open_since)?.into_string(),
                                     sort: __p::Some(
@@ -441,11 +421,7 @@ const _: () = {
                                 },
                             )
                         }
-                        _ => {
-                            __p::IndexChange::Remove(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                            )
-                        }
+                        _ => __p::IndexChange::Remove(__index_gsi1),
                     },
                 );
             }

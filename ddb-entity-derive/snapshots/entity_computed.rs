@@ -2,34 +2,22 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_id = <[(); {
-        __p::assert_key_part::<u64>();
-        0
-    }] as __p::KeyType<u64>>::Checked;
-    type __Key_day = <[(); {
-        __p::assert_key_part::<NaiveDate>();
-        0
-    }] as __p::KeyType<NaiveDate>>::Checked;
-    type __Key_priority = <[(); {
-        __p::assert_key_part::<u8>();
-        0
-    }] as __p::KeyType<u8>>::Checked;
+    type __Key_id = __p::Checked<u64, { __p::assert_key_part::<u64>() }>;
+    type __Key_day = __p::Checked<NaiveDate, { __p::assert_key_part::<NaiveDate>() }>;
+    type __Key_priority = __p::Checked<u8, { __p::assert_key_part::<u8>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -39,10 +27,10 @@ const _: () = {
     #[cfg(not(doc))]
     type __IndexNamed_gsi2 = Gsi2;
     #[cfg(not(doc))]
-    type __Index_gsi2 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi2, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi2>>::Checked;
+    type __Index_gsi2 = __p::Checked<
+        __IndexNamed_gsi2,
+        { __p::index_of_table::<__IndexNamed_gsi2, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
@@ -328,56 +316,49 @@ const _: () = {
             Self::key(__p::checked::<__Key_id>(&self.id))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(2usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: match (&ddb_entity::key::date_of(&self.opened),) {
-                        (__p::Some(day),) => {
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: match (&ddb_entity::key::date_of(&self.opened),) {
+                            (__p::Some(day),) => {
+                                __p::Some(__ddb::IndexKey {
+                                    partition: Self::gsi1_partition(
+                                            __p::checked::<__Key_day>(day),
+                                        )?
+                                        .into_string(),
+                                    sort: __p::Some(
+                                        (Self::gsi1_sk().id(__p::checked::<__Key_id>(&self.id)))
+                                            .into_value()?,
+                                    ),
+                                })
+                            }
+                            _ => __p::None,
+                        },
+                    },
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi2 as __ddb::Index>::SCHEMA,
+                        key: if Self::is_open(&self.status) {
                             __p::Some(__ddb::IndexKey {
-                                partition: Self::gsi1_partition(
-                                        __p::checked::<__Key_day>(day),
-                                    )?
-                                    .into_string(),
+                                partition: Self::gsi2_partition()?.into_string(),
                                 sort: __p::Some(
-                                    (Self::gsi1_sk().id(__p::checked::<__Key_id>(&self.id)))
+                                    (Self::gsi2_sk()
+                                        .priority(__p::checked::<__Key_priority>(&self.priority)))
                                         .into_value()?,
                                 ),
                             })
-                        }
-                        _ => __p::None,
+                        } else {
+                            __p::None
+                        },
                     },
-                });
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi2 as __ddb::Index>::SCHEMA,
-                    key: if Self::is_open(&self.status) {
-                        __p::Some(__ddb::IndexKey {
-                            partition: Self::gsi2_partition()?.into_string(),
-                            sort: __p::Some(
-                                (Self::gsi2_sk()
-                                    .priority(__p::checked::<__Key_priority>(&self.priority)))
-                                    .into_value()?,
-                            ),
-                        })
-                    } else {
-                        __p::None
-                    },
-                });
-            __p::Ok(entries)
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Ticket {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -385,13 +366,13 @@ const _: () = {
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let (id,) = &Self::__read_key(key.partition(), key.sort())?;
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
+            let __index_gsi2 = <__Index_gsi2 as __ddb::Index>::SCHEMA;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
                 let __field_opened: &Option<DateTime<Utc>> = changes
-                    .value_or_removed::<
-                        Option<DateTime<Utc>>,
-                    >("Ticket", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "opened")?
+                    .value_or_removed("Ticket", __index_gsi1.name, "opened")?
                     .unwrap_or(&__p::None);
                 let __computed_day = ddb_entity::key::date_of(__field_opened);
                 let day: __p::Option<&__Key_day> = __computed_day.as_ref();
@@ -399,39 +380,27 @@ const _: () = {
                     match (day,) {
                         (__p::Some(day),) => {
                             __p::IndexChange::Set(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                                __index_gsi1,
                                 __ddb::IndexKey {
                                     partition: Self::gsi1_partition(day)?.into_string(),
                                     sort: __p::Some((Self::gsi1_sk().id(id)).into_value()?),
                                 },
                             )
                         }
-                        _ => {
-                            __p::IndexChange::Remove(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                            )
-                        }
+                        _ => __p::IndexChange::Remove(__index_gsi1),
                     },
                 );
             }
             if changes.touches(&["priority", "status"]) {
                 let __field_status: &Status = changes
-                    .value_of::<
-                        Status,
-                    >("Ticket", <__Index_gsi2 as __ddb::Index>::SCHEMA.name, "status")?;
+                    .value_of("Ticket", __index_gsi2.name, "status")?;
                 if Self::is_open(__field_status) {
                     let __field_priority: &u8 = changes
-                        .value_of::<
-                            u8,
-                        >(
-                            "Ticket",
-                            <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                            "priority",
-                        )?;
+                        .value_of("Ticket", __index_gsi2.name, "priority")?;
                     let priority: &__Key_priority = __field_priority;
                     out.push(
                         __p::IndexChange::Set(
-                            <__Index_gsi2 as __ddb::Index>::SCHEMA,
+                            __index_gsi2,
                             __ddb::IndexKey {
                                 partition: Self::gsi2_partition()?.into_string(),
                                 sort: __p::Some(
@@ -441,17 +410,11 @@ const _: () = {
                         ),
                     );
                 } else {
-                    out.push(
-                        __p::IndexChange::Remove(<__Index_gsi2 as __ddb::Index>::SCHEMA),
-                    );
+                    out.push(__p::IndexChange::Remove(__index_gsi2));
                 }
             } else if changes.creates() {
                 return __p::Err(
-                    __p::missing_key_field(
-                        "Ticket",
-                        <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                        "priority",
-                    ),
+                    __p::missing_key_field("Ticket", __index_gsi2.name, "priority"),
                 );
             }
             __p::Ok(out)

@@ -2,42 +2,24 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_repo = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_number = <[(); {
-        __p::assert_key_part::<u32>();
-        0
-    }] as __p::KeyType<u32>>::Checked;
-    type __Key_comment = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_author = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_kind = <[(); {
-        __p::assert_key_part::<Kind>();
-        0
-    }] as __p::KeyType<Kind>>::Checked;
+    type __Key_repo = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_number = __p::Checked<u32, { __p::assert_key_part::<u32>() }>;
+    type __Key_comment = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_author = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_kind = __p::Checked<Kind, { __p::assert_key_part::<Kind>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -413,37 +395,31 @@ const _: () = {
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: __p::Some(__ddb::IndexKey {
-                        partition: Self::gsi1_partition(
-                                __p::checked::<__Key_author>(&self.author),
-                            )?
-                            .into_string(),
-                        sort: __p::Some(
-                            (Self::gsi1_sk()
-                                .kind(__p::checked::<__Key_kind>(&self.kind))
-                                .number(__p::checked::<__Key_number>(&self.number)))
-                                .into_value()?,
-                        ),
-                    }),
-                });
-            __p::Ok(entries)
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: __p::Some(__ddb::IndexKey {
+                            partition: Self::gsi1_partition(
+                                    __p::checked::<__Key_author>(&self.author),
+                                )?
+                                .into_string(),
+                            sort: __p::Some(
+                                (Self::gsi1_sk()
+                                    .kind(__p::checked::<__Key_kind>(&self.kind))
+                                    .number(__p::checked::<__Key_number>(&self.number)))
+                                    .into_value()?,
+                            ),
+                        }),
+                    },
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Comment {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -454,22 +430,19 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
                 let __field_author: &String = changes
-                    .value_of::<
-                        String,
-                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "author")?;
+                    .value_of("Comment", __index_gsi1.name, "author")?;
                 let __field_kind: &Kind = changes
-                    .value_of::<
-                        Kind,
-                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "kind")?;
+                    .value_of("Comment", __index_gsi1.name, "kind")?;
                 let author: &__Key_author = __field_author;
                 let kind: &__Key_kind = __field_kind;
                 out.push(
                     __p::IndexChange::Set(
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        __index_gsi1,
                         __ddb::IndexKey {
                             partition: Self::gsi1_partition(author)?.into_string(),
                             sort: __p::Some(
@@ -480,11 +453,7 @@ const _: () = {
                 );
             } else if changes.creates() {
                 return __p::Err(
-                    __p::missing_key_field(
-                        "Comment",
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                        "author",
-                    ),
+                    __p::missing_key_field("Comment", __index_gsi1.name, "author"),
                 );
             }
             __p::Ok(out)

@@ -2,32 +2,35 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_session_token = <[(); {
-        __p::assert_key_part::<String>();
-        __p::assert_raw_key::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_username = <[(); {
-        __p::assert_key_part::<String>();
-        __p::assert_raw_key::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
+    type __Key_session_token = __p::Checked<
+        String,
+        {
+            __p::assert_key_part::<String>();
+            __p::assert_raw_key::<String>();
+            0
+        },
+    >;
+    type __Key_username = __p::Checked<
+        String,
+        {
+            __p::assert_key_part::<String>();
+            __p::assert_raw_key::<String>();
+            0
+        },
+    >;
     #[cfg(not(doc))]
     type __TableNamed = Sessions;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = Sessions;
     #[cfg(not(doc))]
     type __IndexNamed_user_index = UserIndex;
     #[cfg(not(doc))]
-    type __Index_user_index = <[(); {
-        __p::index_of_table::<__IndexNamed_user_index, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_user_index>>::Checked;
+    type __Index_user_index = __p::Checked<
+        __IndexNamed_user_index,
+        { __p::index_of_table::<__IndexNamed_user_index, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_user_index = UserIndex;
     const _: () = ::core::assert!(
@@ -151,30 +154,26 @@ const _: () = {
             Self::key(__p::checked::<__Key_session_token>(&self.session_token))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_user_index as __ddb::Index>::SCHEMA,
-                    key: __p::Some(__ddb::IndexKey {
-                        partition: Self::user_index_partition(
-                                __p::checked::<__Key_username>(&self.username),
-                            )?
-                            .into_string(),
-                        sort: __p::None,
-                    }),
-                });
-            __p::Ok(entries)
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_user_index as __ddb::Index>::SCHEMA,
+                        key: __p::Some(__ddb::IndexKey {
+                            partition: Self::user_index_partition(
+                                    __p::checked::<__Key_username>(&self.username),
+                                )?
+                                .into_string(),
+                            sort: __p::None,
+                        }),
+                    },
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Session {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __sort = "";
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, _: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, __p::Some(""), Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -182,21 +181,16 @@ const _: () = {
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let _ = key;
+            let __index_user_index = <__Index_user_index as __ddb::Index>::SCHEMA;
             #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["username"]) {
                 let __field_username: &String = changes
-                    .value_of::<
-                        String,
-                    >(
-                        "Session",
-                        <__Index_user_index as __ddb::Index>::SCHEMA.name,
-                        "username",
-                    )?;
+                    .value_of("Session", __index_user_index.name, "username")?;
                 let username: &__Key_username = __field_username;
                 out.push(
                     __p::IndexChange::Set(
-                        <__Index_user_index as __ddb::Index>::SCHEMA,
+                        __index_user_index,
                         __ddb::IndexKey {
                             partition: Self::user_index_partition(username)?
                                 .into_string(),
@@ -208,7 +202,7 @@ const _: () = {
                 return __p::Err(
                     __p::missing_key_field(
                         "Session",
-                        <__Index_user_index as __ddb::Index>::SCHEMA.name,
+                        __index_user_index.name,
                         "username",
                     ),
                 );

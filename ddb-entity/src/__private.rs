@@ -35,8 +35,9 @@ use crate::table::{Index, IndexKind, Table, Typing};
 
 /// The identity on types, reached through an array whose length holds a
 /// check: generated code names a key type as
-/// `<[(); { check; 0 }] as KeyType<T>>::Checked`, which is `T` when the
-/// check passes and an error type, reported once, when it fails.
+/// `Checked<T, { check::<T>() }>` (each check a const fn returning 0),
+/// which is `T` when the check passes and an error type, reported once,
+/// when it fails.
 pub trait KeyType<T: ?Sized> {
     /// `T`.
     type Checked: ?Sized;
@@ -46,9 +47,25 @@ impl<T: ?Sized> KeyType<T> for [(); 0] {
     type Checked = T;
 }
 
+/// `T`, once the check `CHECK` (a const fn call returning 0) passed: see
+/// [`KeyType`].
+pub type Checked<T, const CHECK: usize> = <[(); CHECK] as KeyType<T>>::Checked;
+
 /// `value` as its checked key type (see [`KeyType`]).
 pub fn checked<T: ?Sized>(value: &T) -> &T {
     value
+}
+
+/// `EntityHooks::key_matches` of a derived entity: whether stored key
+/// values parse with its key reader `read` (the sort value `""` for an
+/// entity without a sort key). An item without a sort value never parses
+/// as an entity with a sort key.
+pub fn key_matches<T>(
+    partition: &str,
+    sort: Option<&str>,
+    read: fn(&str, &str) -> Result<T, KeyError>,
+) -> bool {
+    sort.is_some_and(|sort| read(partition, sort).is_ok())
 }
 
 /// An update changes a field of `index`'s key template without the
@@ -93,15 +110,19 @@ pub trait IndexOfTable<T> {}
 
 impl<T> IndexOfTable<T> for T {}
 
-/// Compile-time check that an entity's `table = …` names a table.
-pub const fn assert_table<T: Table>() {}
+/// Compile-time check that an entity's `table = …` names a table: 0, the
+/// length of its checked alias's array (see [`KeyType`]).
+pub const fn assert_table<T: Table>() -> usize {
+    0
+}
 
 /// Compile-time check that an index belongs to the entity's table; named so
-/// the error reads well.
-pub const fn index_of_table<I: Index, T: Table>()
+/// the error reads well. 0, the length of its checked alias's array.
+pub const fn index_of_table<I: Index, T: Table>() -> usize
 where
     I::Table: IndexOfTable<T>,
 {
+    0
 }
 
 /// Compile-time check that an entity's `index = …` names a global index:
@@ -209,11 +230,13 @@ impl<T: DecodeKeyPart> DecodeKeyPart for PartitionPart<T> {
 
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body
-/// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]).
-pub const fn assert_key_part<T: KeyPart + ?Sized>() {
+/// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]). 0, the length of
+/// its checked alias's array.
+pub const fn assert_key_part<T: KeyPart + ?Sized>() -> usize {
     if let Some(why) = T::NOT_AN_ENTITY_FIELD {
         panic!("{}", why);
     }
+    0
 }
 
 /// Compile-time check that a collection member's table (`Self`) is the
