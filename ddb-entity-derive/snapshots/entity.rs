@@ -63,7 +63,6 @@ const _: () = {
     const _: () = __p::assert_sorts::<
         __Key_customer_id,
     >("customer_id", "CUST#{customer_id}");
-    #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
         pub fn key(
@@ -73,16 +72,13 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part(
-                "customer_id",
-                &__p::PartitionPart(__p::key_arg::<__Key_customer_id, _>(&customer_id)),
-            )?;
+            __pk.partition_arg::<__Key_customer_id, _>("customer_id", &customer_id)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = __p::KeyWriter::new("Order");
                     __sk.literal("ORDER");
-                    __sk.part("placed", &__p::key_arg::<__Key_placed, _>(&placed))?;
+                    __sk.arg::<__Key_placed, _>("placed", &placed)?;
                     __sk.part(
                         "order_id",
                         &__p::Padded::<6usize, __Key_order_id_6>(order_id),
@@ -97,10 +93,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part(
-                "customer_id",
-                &__p::PartitionPart(__p::key_arg::<__Key_customer_id, _>(&customer_id)),
-            )?;
+            __pk.partition_arg::<__Key_customer_id, _>("customer_id", &customer_id)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left with `.placed(…)`, then `.order_id(…)`, and stop anywhere for a prefix. `.placed_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -117,10 +110,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("OPEN");
-            __pk.part(
-                "open_since",
-                &__p::PartitionPart(__p::key_arg::<__Key_open_since, _>(&open_since)),
-            )?;
+            __pk.partition_arg::<__Key_open_since, _>("open_since", &open_since)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -142,7 +132,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Order {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -169,7 +158,7 @@ const _: () = {
         }
     }
     ///The stored fields of `Order`, for typed updates: `Order::fields()`.
-    #[derive(Debug, Clone, Copy)]
+    #[derive(Debug)]
     pub struct OrderFields {
         ///`Order::customer_id`, stored in the key only (read back from it).
         pub customer_id: __ddb::Field<Order, u64, __ddb::field::KeyOnly>,
@@ -184,6 +173,14 @@ const _: () = {
         ///`Order::updated`, stored as `updated`.
         pub updated: __ddb::Field<Order, u64, __ddb::field::Stored>,
     }
+    #[automatically_derived]
+    impl ::core::clone::Clone for OrderFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for OrderFields {}
     ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderSk<const FILLED: __p::usize>(
@@ -197,7 +194,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl OrderSk<0usize> {
         ///Fills `{placed}`.
         pub fn placed(self, placed: impl __ddb::KeyArg<String>) -> OrderSk<1usize> {
@@ -214,7 +210,6 @@ const _: () = {
             self.0.cut::<__Key_placed, C>("placed", &cut)
         }
     }
-    #[automatically_derived]
     impl OrderSk<1usize> {
         ///Fills `{order_id}`.
         pub fn order_id(self, order_id: u32) -> __ddb::SortKey<__ddb::Primary<__Table>> {
@@ -236,7 +231,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl OrderGsi1Sk<0usize> {
         ///Fills `{customer_id}`.
         pub fn customer_id(
@@ -400,7 +394,6 @@ const _: () = {
                 key.sort(),
             )?;
             let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
-            #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
                 let __field_open_since: &Option<u32> = changes

@@ -53,13 +53,12 @@ const _: () = {
     };
     const _: () = __p::assert_sorts::<__Key_id>("id", "{id}");
     const _: () = __p::assert_sorts::<__Key_priority>("priority", "{priority}");
-    #[automatically_derived]
     impl Ticket {
         ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.
         pub fn key(id: impl __ddb::KeyArg<u64>) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &__p::PartitionPart(__p::key_arg::<__Key_id, _>(&id)))?;
+            __pk.partition_arg::<__Key_id, _>("id", &id)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
@@ -75,7 +74,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &__p::PartitionPart(__p::key_arg::<__Key_id, _>(&id)))?;
+            __pk.partition_arg::<__Key_id, _>("id", &id)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
@@ -90,7 +89,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -123,7 +122,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Ticket {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -143,7 +141,7 @@ const _: () = {
         }
     }
     ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
-    #[derive(Debug, Clone, Copy)]
+    #[derive(Debug)]
     pub struct TicketFields {
         ///`Ticket::id`, stored in the key only (read back from it).
         pub id: __ddb::Field<Ticket, u64, __ddb::field::KeyOnly>,
@@ -158,6 +156,14 @@ const _: () = {
             __ddb::field::IndexKeyPart,
         >,
     }
+    #[automatically_derived]
+    impl ::core::clone::Clone for TicketFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for TicketFields {}
     ///Sort-key builder of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi1Sk<const FILLED: __p::usize>(
@@ -171,7 +177,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl TicketGsi1Sk<0usize> {
         ///Fills `{id}`.
         pub fn id(self, id: impl __ddb::KeyArg<u64>) -> __ddb::SortKey<__Index_gsi1> {
@@ -198,7 +203,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl TicketGsi2Sk<0usize> {
         ///Fills `{priority}`.
         pub fn priority(
@@ -368,7 +372,6 @@ const _: () = {
             let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             let __index_gsi2 = <__Index_gsi2 as __ddb::Index>::SCHEMA;
-            #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
                 let __field_opened: &Option<DateTime<Utc>> = changes

@@ -68,7 +68,6 @@ const _: () = {
     >("comment", "#ISSUE#{number}-{comment}");
     const _: () = __p::assert_sorts::<__Key_kind>("kind", "{kind}REACT#{number}");
     const _: () = __p::assert_sorts::<__Key_number>("number", "{kind}REACT#{number}");
-    #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
         pub fn key(
@@ -78,17 +77,14 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part(
-                "repo",
-                &__p::PartitionPart(__p::key_arg::<__Key_repo, _>(&repo)),
-            )?;
+            __pk.partition_arg::<__Key_repo, _>("repo", &repo)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = __p::KeyWriter::new("Comment");
                     __sk.literal("");
                     __sk.literal("ISSUE");
-                    __sk.part("number", &__p::key_arg::<__Key_number, _>(&number))?;
+                    __sk.arg::<__Key_number, _>("number", &number)?;
                     __sk.join_literal("-");
                     __sk.join_part(
                         "comment",
@@ -104,10 +100,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part(
-                "repo",
-                &__p::PartitionPart(__p::key_arg::<__Key_repo, _>(&repo)),
-            )?;
+            __pk.partition_arg::<__Key_repo, _>("repo", &repo)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left with `.number(…)`, then `.comment(…)`, and stop anywhere for a prefix. `.number_prefix(…)`, `.comment_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -125,10 +118,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("AUTHOR");
-            __pk.part(
-                "author",
-                &__p::PartitionPart(__p::key_arg::<__Key_author, _>(&author)),
-            )?;
+            __pk.partition_arg::<__Key_author, _>("author", &author)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -149,7 +139,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Comment {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -178,7 +167,7 @@ const _: () = {
         }
     }
     ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
-    #[derive(Debug, Clone, Copy)]
+    #[derive(Debug)]
     pub struct CommentFields {
         ///`Comment::repo`, stored in the key only (read back from it).
         pub repo: __ddb::Field<Comment, String, __ddb::field::KeyOnly>,
@@ -191,6 +180,14 @@ const _: () = {
         ///`Comment::kind`, stored as `kind`.
         pub kind: __ddb::Field<Comment, Kind, __ddb::field::IndexKeyPart>,
     }
+    #[automatically_derived]
+    impl ::core::clone::Clone for CommentFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for CommentFields {}
     ///Sort-key builder of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentSk<const FILLED: __p::usize>(
@@ -204,7 +201,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl CommentSk<0usize> {
         ///Fills `{number}`.
         pub fn number(self, number: impl __ddb::KeyArg<u32>) -> CommentSk<1usize> {
@@ -225,7 +221,6 @@ const _: () = {
             self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
-    #[automatically_derived]
     impl CommentSk<1usize> {
         ///Fills `{comment}`.
         pub fn comment(
@@ -257,7 +252,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl CommentGsi1Sk<0usize> {
         ///Fills `{kind}`.
         pub fn kind(self, kind: impl __ddb::KeyArg<Kind>) -> CommentGsi1Sk<1usize> {
@@ -277,7 +271,6 @@ const _: () = {
             self.0.cut::<__Key_kind, C>("kind", &cut)
         }
     }
-    #[automatically_derived]
     impl CommentGsi1Sk<1usize> {
         ///Fills `{number}`.
         pub fn number(
@@ -431,7 +424,6 @@ const _: () = {
                 key.sort(),
             )?;
             let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
-            #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
                 let __field_author: &String = changes

@@ -51,7 +51,6 @@ const _: () = {
         .partition_key, "username"),
         "`username` is the partition key of index `UserIndex` itself, so it must be stored under the key attribute's name, but serde stores it as `username`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
     );
-    #[automatically_derived]
     impl Session {
         ///The primary key of the `Session` with these key fields: `session_token`.
         pub fn key(
@@ -86,7 +85,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Session {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -100,7 +98,7 @@ const _: () = {
         }
     }
     ///The stored fields of `Session`, for typed updates: `Session::fields()`.
-    #[derive(Debug, Clone, Copy)]
+    #[derive(Debug)]
     pub struct SessionFields {
         ///`Session::session_token`, stored as `session_token`.
         pub session_token: __ddb::Field<Session, String, __ddb::field::PrimaryKeyPart>,
@@ -109,6 +107,14 @@ const _: () = {
         ///`Session::expires_at`, stored as `expires_at`.
         pub expires_at: __ddb::Field<Session, u64, __ddb::field::Stored>,
     }
+    #[automatically_derived]
+    impl ::core::clone::Clone for SessionFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for SessionFields {}
     #[automatically_derived]
     impl __ddb::Entity for Session {
         type Table = __Table;
@@ -182,7 +188,6 @@ const _: () = {
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let _ = key;
             let __index_user_index = <__Index_user_index as __ddb::Index>::SCHEMA;
-            #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["username"]) {
                 let __field_username: &String = changes

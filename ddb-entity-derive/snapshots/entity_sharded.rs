@@ -46,7 +46,6 @@ const _: () = {
     };
     const _: () = __p::assert_sorts::<__Key_event_id>("event_id", "EVENT#{event_id}");
     const _: () = __p::assert_sorts::<__Key_day>("day", "{day}");
-    #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
         pub fn key(
@@ -55,7 +54,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             let mut __shard = __p::ShardInputs::new("Event");
             __shard.input("event_id", &__p::key_arg::<__Key_event_id, _>(&event_id))?;
             __pk.shard(
@@ -66,10 +65,7 @@ const _: () = {
                 {
                     let mut __sk = __p::KeyWriter::new("Event");
                     __sk.literal("EVENT");
-                    __sk.part(
-                        "event_id",
-                        &__p::key_arg::<__Key_event_id, _>(&event_id),
-                    )?;
+                    __sk.arg::<__Key_event_id, _>("event_id", &event_id)?;
                     __sk.finish_sort()?
                 },
             )
@@ -80,7 +76,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             __pk.sharded_partition::<
                     __ddb::Primary<__Table>,
                 >(__ddb::shard::ShardSpec::new(8u16, &["event_id"]))
@@ -99,10 +95,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("STATUS");
-            __pk.part(
-                "status",
-                &__p::PartitionPart(__p::key_arg::<__Key_status, _>(&status)),
-            )?;
+            __pk.partition_arg::<__Key_status, _>("status", &status)?;
             __pk.sharded_partition::<
                     __Index_gsi1,
                 >(__ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]))
@@ -124,7 +117,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Event {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -146,7 +138,7 @@ const _: () = {
         }
     }
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
-    #[derive(Debug, Clone, Copy)]
+    #[derive(Debug)]
     pub struct EventFields {
         ///`Event::day`, stored in the key only (read back from it).
         pub day: __ddb::Field<Event, u32, __ddb::field::KeyOnly>,
@@ -157,6 +149,14 @@ const _: () = {
         ///`Event::region`, stored as `region`.
         pub region: __ddb::Field<Event, String, __ddb::field::IndexKeyPart>,
     }
+    #[automatically_derived]
+    impl ::core::clone::Clone for EventFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for EventFields {}
     ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventSk<const FILLED: __p::usize>(
@@ -170,7 +170,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl EventSk<0usize> {
         ///Fills `{event_id}`.
         pub fn event_id(
@@ -202,7 +201,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl EventGsi1Sk<0usize> {
         ///Fills `{day}`.
         pub fn day(self, day: impl __ddb::KeyArg<u32>) -> __ddb::SortKey<__Index_gsi1> {
@@ -372,7 +370,6 @@ const _: () = {
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
-            #[allow(unused_mut)]
             let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
                 let __field_status: &Status = changes

@@ -158,7 +158,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #delimiter_checks
         #ordered_sort_holes
 
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #inherent_where {
             #[doc = #key_doc]
             #vis fn key(#key_param_list) -> #result<__ddb::Key<Self>> {
@@ -178,7 +177,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #fields_fn
         }
 
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #entity_where {
             #key_reader
         }

@@ -52,12 +52,22 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let struct_doc =
         format!("The stored fields of `{ident}`, for typed updates: `{ident}::fields()`.");
     let fn_doc = format!("The stored fields of `{ident}`, to name in an update.");
+    // Copied as its fields are, whatever the entity's parameters: not
+    // derived, which would bound them and check each field's type.
     let item = quote! {
         #[doc = #struct_doc]
-        #[derive(Debug, Clone, Copy)]
+        #[derive(Debug)]
         #vis struct #fields_ty<#params> #where_clause {
             #(#declarations,)*
         }
+        #[automatically_derived]
+        impl<#params> ::core::clone::Clone for #fields_ty #ty_generics #where_clause {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        #[automatically_derived]
+        impl<#params> ::core::marker::Copy for #fields_ty #ty_generics #where_clause {}
     };
     let constructor = quote! {
         #[doc = #fn_doc]

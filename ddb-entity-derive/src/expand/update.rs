@@ -29,10 +29,15 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
         let (var, path) = (schema_var(index), super::checks::index_alias(index));
         quote!(let #var = <#path as __ddb::Index>::SCHEMA;)
     });
+    if model.indexes.is_empty() {
+        return quote! {
+            #decode
+            __p::Ok(__p::Vec::new())
+        };
+    }
     quote! {
         #decode
         #(#schemas)*
-        #[allow(unused_mut)]
         let mut out = __p::Vec::new();
         #(#per_index)*
         __p::Ok(out)
