@@ -11,8 +11,8 @@ pub use checks::{ConstMessage, assert_sorts, delimiter_mismatch, followed_hole};
 
 pub use crate::collection::{has_duplicate_type, same_key_shape};
 pub use crate::entity::{
-    Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
-    SortKeyBuilder, Stamp, StoredBody,
+    Changes, EntityHooks, InARange, IndexChange, KeyArgPart, KeyWriter, Lookup, PartitionPart,
+    RangeBound, ShardInputs, SortKeyBuilder, Stamp, StoredBody, key_arg,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
@@ -28,7 +28,7 @@ pub use core::option::Option::{self, None, Some};
 pub use core::primitive::{bool, str, u64, usize};
 pub use core::result::Result::{Err, Ok};
 
-use crate::entity::{KeyArg, RawKey};
+use crate::entity::RawKey;
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
@@ -167,66 +167,6 @@ impl RawKeyField for std::rc::Rc<str> {}
 /// Compile-time check that a raw key field (`pk = field`) is a string that
 /// its key can be read back into.
 pub const fn assert_raw_key<T: RawKeyField>() {}
-
-/// A key builder's argument for a hole of type `T`, as the key part it
-/// stands for. Generated builders take `impl KeyArg<T>`, which holds for
-/// `T` itself even when `T` has no key encoding; the encoding is asked of
-/// `T` only here, in the builder's body, where the derive names `T` through
-/// its checked alias. A hole type without an encoding is so reported once,
-/// at the template, and never again at a call.
-pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
-    arg: &'a A,
-    hole: std::marker::PhantomData<fn(&T)>,
-}
-
-/// `arg` as a key part of the hole type `T`.
-pub fn key_arg<T: ?Sized, A: KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
-    KeyArgPart {
-        arg,
-        hole: std::marker::PhantomData,
-    }
-}
-
-impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A> {
-    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
-    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
-    const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
-    const ORDERED: bool = T::ORDERED;
-
-    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
-        self.arg.encode_as(out)
-    }
-
-    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
-        self.arg.encode_partition_as(out)
-    }
-}
-
-/// A partition-key hole that ends its segment and declares no width: its
-/// value written by [`KeyPart::encode_partition`] (plain decimals for
-/// integers) and read by [`DecodeKeyPart::decode_partition`]. Generated
-/// code wraps such holes; the type's other promises but order hold.
-pub struct PartitionPart<T>(pub T);
-
-impl<T: KeyPart> KeyPart for PartitionPart<T> {
-    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
-    // A plain decimal's length varies; no length is promised.
-    const FIXED_LEN: Option<usize> = None;
-    const PREFIX_FREE: bool = false;
-    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
-    const ORDERED: bool = false;
-
-    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
-        self.0.encode_partition(out)
-    }
-}
-
-impl<T: DecodeKeyPart> DecodeKeyPart for PartitionPart<T> {
-    fn decode_key(component: &str) -> Result<Self, KeyError> {
-        T::decode_partition(component).map(PartitionPart)
-    }
-}
 
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body

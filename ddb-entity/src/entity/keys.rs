@@ -779,13 +779,13 @@ impl KeyWriter {
     }
 
     /// The argument `arg` of hole `field`, written as the hole's key type
-    /// `T` (see `__private::key_arg`): a whole segment.
+    /// `T` (see [`key_arg`](super::key_arg)): a whole segment.
     pub fn arg<T: KeyPart + ?Sized, A: super::KeyArg<T> + ?Sized>(
         &mut self,
         field: &'static str,
         arg: &A,
     ) -> Result<&mut Self> {
-        self.part(field, &crate::__private::key_arg::<T, A>(arg))
+        self.part(field, &super::key_arg::<T, A>(arg))
     }
 
     /// [`arg`](Self::arg) for a partition-key hole, written as a
@@ -795,7 +795,7 @@ impl KeyWriter {
         field: &'static str,
         arg: &A,
     ) -> Result<&mut Self> {
-        let part = crate::__private::PartitionPart(crate::__private::key_arg::<T, A>(arg));
+        let part = super::PartitionPart(super::key_arg::<T, A>(arg));
         self.part(field, &part)
     }
 
