@@ -206,18 +206,23 @@ impl<T: RawKey + ?Sized> RawKey for &T {
     }
 }
 
+// What generated code writes a hole's argument through (reached as
+// `__private::key_arg` and `__private::PartitionPart`).
+
 /// A key builder's argument for a hole of type `T`, as the key part it
 /// stands for. Generated builders take `impl KeyArg<T>`, which holds for
 /// `T` itself even when `T` has no key encoding; the encoding is asked of
 /// `T` only here, in the builder's body, where the derive names `T` through
 /// its checked alias. A hole type without an encoding is so reported once,
 /// at the template, and never again at a call.
+#[doc(hidden)]
 pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
     arg: &'a A,
     hole: std::marker::PhantomData<fn(&T)>,
 }
 
 /// `arg` as a key part of the hole type `T`.
+#[doc(hidden)]
 pub fn key_arg<T: ?Sized, A: KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
     KeyArgPart {
         arg,
@@ -245,6 +250,7 @@ impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A
 /// value written by [`KeyPart::encode_partition`] (plain decimals for
 /// integers) and read by [`DecodeKeyPart::decode_partition`]. Generated
 /// code wraps such holes; the type's other promises but order hold.
+#[doc(hidden)]
 pub struct PartitionPart<T>(pub T);
 
 impl<T: KeyPart> KeyPart for PartitionPart<T> {
