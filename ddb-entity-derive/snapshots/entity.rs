@@ -158,7 +158,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Order`, for typed updates: `Order::fields()`.
-    #[derive(Debug)]
     pub struct OrderFields {
         ///`Order::customer_id`, stored in the key only (read back from it).
         pub customer_id: __ddb::Field<Order, u64, __ddb::field::KeyOnly>,
@@ -172,6 +171,12 @@ const _: () = {
         pub version: __ddb::Field<Order, u64, __ddb::field::Stored>,
         ///`Order::updated`, stored as `updated`.
         pub updated: __ddb::Field<Order, u64, __ddb::field::Stored>,
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for OrderFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "OrderFields", <Order as __ddb::Entity>::LAYOUT)
+        }
     }
     #[automatically_derived]
     impl ::core::clone::Clone for OrderFields {

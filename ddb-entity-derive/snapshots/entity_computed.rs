@@ -141,7 +141,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
-    #[derive(Debug)]
     pub struct TicketFields {
         ///`Ticket::id`, stored in the key only (read back from it).
         pub id: __ddb::Field<Ticket, u64, __ddb::field::KeyOnly>,
@@ -155,6 +154,12 @@ const _: () = {
             Option<DateTime<Utc>>,
             __ddb::field::IndexKeyPart,
         >,
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for TicketFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "TicketFields", <Ticket as __ddb::Entity>::LAYOUT)
+        }
     }
     #[automatically_derived]
     impl ::core::clone::Clone for TicketFields {

@@ -167,7 +167,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
-    #[derive(Debug)]
     pub struct CommentFields {
         ///`Comment::repo`, stored in the key only (read back from it).
         pub repo: __ddb::Field<Comment, String, __ddb::field::KeyOnly>,
@@ -179,6 +178,12 @@ const _: () = {
         pub author: __ddb::Field<Comment, String, __ddb::field::IndexKeyPart>,
         ///`Comment::kind`, stored as `kind`.
         pub kind: __ddb::Field<Comment, Kind, __ddb::field::IndexKeyPart>,
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for CommentFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "CommentFields", <Comment as __ddb::Entity>::LAYOUT)
+        }
     }
     #[automatically_derived]
     impl ::core::clone::Clone for CommentFields {

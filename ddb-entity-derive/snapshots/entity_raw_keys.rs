@@ -98,7 +98,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Session`, for typed updates: `Session::fields()`.
-    #[derive(Debug)]
     pub struct SessionFields {
         ///`Session::session_token`, stored as `session_token`.
         pub session_token: __ddb::Field<Session, String, __ddb::field::PrimaryKeyPart>,
@@ -106,6 +105,12 @@ const _: () = {
         pub username: __ddb::Field<Session, String, __ddb::field::IndexKeyPart>,
         ///`Session::expires_at`, stored as `expires_at`.
         pub expires_at: __ddb::Field<Session, u64, __ddb::field::Stored>,
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for SessionFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "SessionFields", <Session as __ddb::Entity>::LAYOUT)
+        }
     }
     #[automatically_derived]
     impl ::core::clone::Clone for SessionFields {

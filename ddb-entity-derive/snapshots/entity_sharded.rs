@@ -138,7 +138,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
-    #[derive(Debug)]
     pub struct EventFields {
         ///`Event::day`, stored in the key only (read back from it).
         pub day: __ddb::Field<Event, u32, __ddb::field::KeyOnly>,
@@ -148,6 +147,12 @@ const _: () = {
         pub status: __ddb::Field<Event, Status, __ddb::field::IndexKeyPart>,
         ///`Event::region`, stored as `region`.
         pub region: __ddb::Field<Event, String, __ddb::field::IndexKeyPart>,
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for EventFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "EventFields", <Event as __ddb::Entity>::LAYOUT)
+        }
     }
     #[automatically_derived]
     impl ::core::clone::Clone for EventFields {

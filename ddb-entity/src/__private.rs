@@ -68,6 +68,24 @@ pub fn key_matches<T>(
     sort.is_some_and(|sort| read(partition, sort).is_ok())
 }
 
+/// `Debug` of a derived entity's `{Entity}Fields` struct (`name`): each
+/// stored field of `layout`, written as its [`Field`](crate::Field) writes
+/// itself: what `#[derive(Debug)]` writes, without a body per entity.
+pub fn debug_fields(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    layout: &EntityLayout,
+) -> std::fmt::Result {
+    let mut out = f.debug_struct(name);
+    for field in layout.fields {
+        out.field(
+            field.name,
+            &crate::Field::<(), (), ()>::new(field.name, field.attribute),
+        );
+    }
+    out.finish()
+}
+
 /// An update changes a field of `index`'s key template without the
 /// template's other field `field`.
 pub fn missing_key_field(entity: &'static str, index: &'static str, field: &'static str) -> Error {
