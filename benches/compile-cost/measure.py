@@ -21,12 +21,20 @@ It also prints the line count of the derive's `Order` expansion snapshot.
 
 Timings depend on the machine and its load: compare figures taken on one
 machine, one after the other, and report the load (printed).
+
+`--instructions` also counts the instructions of rustc's rebuild of each
+variant under valgrind's callgrind (all its threads; cargo's own work left
+out), which another build on the machine does not move: the figure to
+attribute cost with, e.g. against a variant of the generated code pasted
+in by hand. It takes about a minute more and needs valgrind.
 """
 
 import argparse
 import os
 import pathlib
+import re
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -113,10 +121,52 @@ def build(crate: pathlib.Path, env: dict) -> tuple:
     return elapsed, cpu
 
 
+def instructions(crate: pathlib.Path, env: dict, lib: pathlib.Path, text: str) -> int:
+    """Instructions of rustc's incremental rebuild of `crate` after an edit
+    of `text` (its `EDIT` constant), under callgrind."""
+    lib.write_text(text.replace("pub const EDIT: u32 = ", "pub const EDIT: u32 = 1000 + "))
+    done = subprocess.run(
+        ["cargo", "build", "--verbose", "--offline"],
+        cwd=crate,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        raise SystemExit(f"cargo build failed in {crate}")
+    running = [
+        line.split("Running `", 1)[1].rstrip("`")
+        for line in done.stderr.splitlines()
+        if "Running `" in line and "compile_cost_scratch" in line
+    ]
+    if not running:
+        raise SystemExit("cargo did not rebuild the scratch crate")
+    lib.write_text(text.replace("pub const EDIT: u32 = ", "pub const EDIT: u32 = 2000 + "))
+    counted = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--cache-sim=no", "--callgrind-out-file=/dev/null"]
+        + shlex.split(running[-1]),
+        cwd=crate,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Collected : (\d+)", counted.stderr)
+    if counted.returncode != 0 or not found:
+        sys.stderr.write(counted.stderr)
+        raise SystemExit("callgrind failed")
+    return int(found.group(1))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=40, help="structs per variant")
     parser.add_argument("--runs", type=int, default=3, help="rebuilds, best taken")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count rustc's instructions per rebuild (valgrind callgrind)",
+    )
     parser.add_argument(
         "--dir",
         default=str(ROOT / "target" / "compile-cost"),
@@ -139,6 +189,7 @@ def main() -> int:
     lib = crate / "src" / "lib.rs"
     best = {}
     cpu = {}
+    counts = {}
     for variant in ("base", "serde", "entity"):
         lib.write_text(source(variant, args.n, 0))
         build(crate, env)  # warm: dependencies and the first expansion
@@ -154,6 +205,9 @@ def main() -> int:
             + f" (CPU best {cpu[variant]:.2f} s)",
             flush=True,
         )
+        if args.instructions:
+            counts[variant] = instructions(crate, env, lib, source(variant, args.n, 0))
+            print(f"{variant:>6}: {counts[variant] / 1e9:.3f} G instructions (rustc)", flush=True)
 
     serde = (best["serde"] - best["base"]) / args.n
     entity = (best["entity"] - best["base"]) / args.n
@@ -170,6 +224,13 @@ def main() -> int:
         print(
             f"CPU ratio entity / serde: {entity_cpu / serde_cpu:.2f}x "
             f"({entity_cpu * 1000:.1f} ms against {serde_cpu * 1000:.1f} ms)"
+        )
+    if counts:
+        serde_ins = (counts["serde"] - counts["base"]) / args.n
+        entity_ins = (counts["entity"] - counts["base"]) / args.n
+        print(
+            f"instructions ratio:       {entity_ins / serde_ins:.2f}x "
+            f"({entity_ins / 1e6:.1f} M against {serde_ins / 1e6:.1f} M per struct)"
         )
     print(f"Order expansion snapshot: {lines} lines ({SNAPSHOT.relative_to(ROOT)})")
     print(f"load average:             {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -2,42 +2,33 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_customer_id = <[(); {
-        __p::assert_key_part::<u64>();
-        0
-    }] as __p::KeyType<u64>>::Checked;
-    type __Key_placed = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_order_id_6 = <[(); {
-        if 6usize > <u32 as __p::PaddedInt>::MAX_DIGITS {
-            ::core::panic!(
-                "`{{order_id:6}}` pads to 6 digits, but a `u32` has fewer even at its largest: write a smaller width, or `{{order_id}}` for the type's full width"
-            );
-        }
-        0
-    }] as __p::KeyType<u32>>::Checked;
-    type __Key_open_since = <[(); {
-        __p::assert_key_part::<u32>();
-        0
-    }] as __p::KeyType<u32>>::Checked;
+    type __Key_customer_id = __p::Checked<u64, { __p::assert_key_part::<u64>() }>;
+    type __Key_placed = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_order_id_6 = __p::Checked<
+        u32,
+        {
+            if 6usize > <u32 as __p::PaddedInt>::MAX_DIGITS {
+                ::core::panic!(
+                    "`{{order_id:6}}` pads to 6 digits, but a `u32` has fewer even at its largest: write a smaller width, or `{{order_id}}` for the type's full width"
+                );
+            }
+            0
+        },
+    >;
+    type __Key_open_since = __p::Checked<u32, { __p::assert_key_part::<u32>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -72,7 +63,6 @@ const _: () = {
     const _: () = __p::assert_sorts::<
         __Key_customer_id,
     >("customer_id", "CUST#{customer_id}");
-    #[automatically_derived]
     impl Order {
         ///The primary key of the `Order` with these key fields: `CUST#{customer_id}` / `ORDER#{placed}#{order_id:6}`.
         pub fn key(
@@ -82,16 +72,13 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part(
-                "customer_id",
-                &__p::PartitionPart(__p::key_arg::<__Key_customer_id, _>(&customer_id)),
-            )?;
+            __pk.partition_arg::<__Key_customer_id, _>("customer_id", &customer_id)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = __p::KeyWriter::new("Order");
                     __sk.literal("ORDER");
-                    __sk.part("placed", &__p::key_arg::<__Key_placed, _>(&placed))?;
+                    __sk.arg::<__Key_placed, _>("placed", &placed)?;
                     __sk.part(
                         "order_id",
                         &__p::Padded::<6usize, __Key_order_id_6>(order_id),
@@ -106,10 +93,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("CUST");
-            __pk.part(
-                "customer_id",
-                &__p::PartitionPart(__p::key_arg::<__Key_customer_id, _>(&customer_id)),
-            )?;
+            __pk.partition_arg::<__Key_customer_id, _>("customer_id", &customer_id)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left with `.placed(…)`, then `.order_id(…)`, and stop anywhere for a prefix. `.placed_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -126,10 +110,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Order");
             __pk.literal("OPEN");
-            __pk.part(
-                "open_since",
-                &__p::PartitionPart(__p::key_arg::<__Key_open_since, _>(&open_since)),
-            )?;
+            __pk.partition_arg::<__Key_open_since, _>("open_since", &open_since)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Order` in index `Gsi1` (`CUST#{customer_id}`): fill the holes from the left with `.customer_id(…)`, and stop anywhere for a prefix. `.customer_id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -151,7 +132,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Order {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -178,7 +158,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Order`, for typed updates: `Order::fields()`.
-    #[derive(Debug, Clone, Copy)]
     pub struct OrderFields {
         ///`Order::customer_id`, stored in the key only (read back from it).
         pub customer_id: __ddb::Field<Order, u64, __ddb::field::KeyOnly>,
@@ -193,6 +172,20 @@ const _: () = {
         ///`Order::updated`, stored as `updated`.
         pub updated: __ddb::Field<Order, u64, __ddb::field::Stored>,
     }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for OrderFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "OrderFields", <Order as __ddb::Entity>::LAYOUT)
+        }
+    }
+    #[automatically_derived]
+    impl ::core::clone::Clone for OrderFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for OrderFields {}
     ///Sort-key builder of `Order` in the table (`ORDER#{placed}#{order_id:6}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct OrderSk<const FILLED: __p::usize>(
@@ -206,7 +199,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl OrderSk<0usize> {
         ///Fills `{placed}`.
         pub fn placed(self, placed: impl __ddb::KeyArg<String>) -> OrderSk<1usize> {
@@ -223,7 +215,6 @@ const _: () = {
             self.0.cut::<__Key_placed, C>("placed", &cut)
         }
     }
-    #[automatically_derived]
     impl OrderSk<1usize> {
         ///Fills `{order_id}`.
         pub fn order_id(self, order_id: u32) -> __ddb::SortKey<__ddb::Primary<__Table>> {
@@ -245,7 +236,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl OrderGsi1Sk<0usize> {
         ///Fills `{customer_id}`.
         pub fn customer_id(
@@ -361,43 +351,37 @@ const _: () = {
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: match (&self.open_since,) {
-                        (__p::Some(open_since),) => {
-                            __p::Some(__ddb::IndexKey {
-                                partition: Self::gsi1_partition(
-                                        __p::checked::<__Key_open_since>(open_since),
-                                    )?
-                                    .into_string(),
-                                sort: __p::Some(
-                                    (Self::gsi1_sk()
-                                        .customer_id(
-                                            __p::checked::<__Key_customer_id>(&self.customer_id),
-                                        ))
-                                        .into_value()?,
-                                ),
-                            })
-                        }
-                        _ => __p::None,
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: match (&self.open_since,) {
+                            (__p::Some(open_since),) => {
+                                __p::Some(__ddb::IndexKey {
+                                    partition: Self::gsi1_partition(
+                                            __p::checked::<__Key_open_since>(open_since),
+                                        )?
+                                        .into_string(),
+                                    sort: __p::Some(
+                                        (Self::gsi1_sk()
+                                            .customer_id(
+                                                __p::checked::<__Key_customer_id>(&self.customer_id),
+                                            ))
+                                            .into_value()?,
+                                    ),
+                                })
+                            }
+                            _ => __p::None,
+                        },
                     },
-                });
-            __p::Ok(entries)
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Order {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         fn version(&self) -> __p::u64 {
             <u64 as __p::VersionNumber>::to_u64(self.version)
@@ -414,17 +398,11 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
-            #[allow(unused_mut)]
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             let mut out = __p::Vec::new();
             if changes.touches(&["open_since"]) {
                 let __field_open_since: &Option<u32> = changes
-                    .value_or_removed::<
-                        Option<u32>,
-                    >(
-                        "Order",
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                        "open_since",
-                    )?
+                    .value_or_removed("Order", __index_gsi1.name, "open_since")?
                     .unwrap_or(&__p::None);
                 let open_since: __p::Option<&__Key_open_since> = __field_open_since
                     .as_ref();
@@ -432,7 +410,7 @@ const _: () = {
                     match (open_since,) {
                         (__p::Some(open_since),) => {
                             __p::IndexChange::Set(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                                __index_gsi1,
                                 __ddb::IndexKey {
                                     partition: Self::gsi1_partition(open_since)?.into_string(),
                                     sort: __p::Some(
@@ -441,11 +419,7 @@ const _: () = {
                                 },
                             )
                         }
-                        _ => {
-                            __p::IndexChange::Remove(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                            )
-                        }
+                        _ => __p::IndexChange::Remove(__index_gsi1),
                     },
                 );
             }

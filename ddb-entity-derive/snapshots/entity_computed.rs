@@ -2,34 +2,22 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_id = <[(); {
-        __p::assert_key_part::<u64>();
-        0
-    }] as __p::KeyType<u64>>::Checked;
-    type __Key_day = <[(); {
-        __p::assert_key_part::<NaiveDate>();
-        0
-    }] as __p::KeyType<NaiveDate>>::Checked;
-    type __Key_priority = <[(); {
-        __p::assert_key_part::<u8>();
-        0
-    }] as __p::KeyType<u8>>::Checked;
+    type __Key_id = __p::Checked<u64, { __p::assert_key_part::<u64>() }>;
+    type __Key_day = __p::Checked<NaiveDate, { __p::assert_key_part::<NaiveDate>() }>;
+    type __Key_priority = __p::Checked<u8, { __p::assert_key_part::<u8>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -39,10 +27,10 @@ const _: () = {
     #[cfg(not(doc))]
     type __IndexNamed_gsi2 = Gsi2;
     #[cfg(not(doc))]
-    type __Index_gsi2 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi2, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi2>>::Checked;
+    type __Index_gsi2 = __p::Checked<
+        __IndexNamed_gsi2,
+        { __p::index_of_table::<__IndexNamed_gsi2, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi2 = Gsi2;
     const _: () = ::core::assert!(
@@ -65,13 +53,12 @@ const _: () = {
     };
     const _: () = __p::assert_sorts::<__Key_id>("id", "{id}");
     const _: () = __p::assert_sorts::<__Key_priority>("priority", "{priority}");
-    #[automatically_derived]
     impl Ticket {
         ///The primary key of the `Ticket` with these key fields: `TICKET#{id}` / `TICKET`.
         pub fn key(id: impl __ddb::KeyArg<u64>) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &__p::PartitionPart(__p::key_arg::<__Key_id, _>(&id)))?;
+            __pk.partition_arg::<__Key_id, _>("id", &id)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
@@ -87,7 +74,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("TICKET");
-            __pk.part("id", &__p::PartitionPart(__p::key_arg::<__Key_id, _>(&id)))?;
+            __pk.partition_arg::<__Key_id, _>("id", &id)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///The sort key of every `Ticket` in the table: `TICKET`, a whole key (the template has no holes).
@@ -102,7 +89,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Ticket");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left with `.id(…)`, and stop anywhere for a prefix. `.id_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -135,7 +122,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Ticket {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -155,7 +141,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Ticket`, for typed updates: `Ticket::fields()`.
-    #[derive(Debug, Clone, Copy)]
     pub struct TicketFields {
         ///`Ticket::id`, stored in the key only (read back from it).
         pub id: __ddb::Field<Ticket, u64, __ddb::field::KeyOnly>,
@@ -170,6 +155,20 @@ const _: () = {
             __ddb::field::IndexKeyPart,
         >,
     }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for TicketFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "TicketFields", <Ticket as __ddb::Entity>::LAYOUT)
+        }
+    }
+    #[automatically_derived]
+    impl ::core::clone::Clone for TicketFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for TicketFields {}
     ///Sort-key builder of `Ticket` in index `Gsi1` (`{id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct TicketGsi1Sk<const FILLED: __p::usize>(
@@ -183,7 +182,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl TicketGsi1Sk<0usize> {
         ///Fills `{id}`.
         pub fn id(self, id: impl __ddb::KeyArg<u64>) -> __ddb::SortKey<__Index_gsi1> {
@@ -210,7 +208,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl TicketGsi2Sk<0usize> {
         ///Fills `{priority}`.
         pub fn priority(
@@ -328,56 +325,49 @@ const _: () = {
             Self::key(__p::checked::<__Key_id>(&self.id))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(2usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: match (&ddb_entity::key::date_of(&self.opened),) {
-                        (__p::Some(day),) => {
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: match (&ddb_entity::key::date_of(&self.opened),) {
+                            (__p::Some(day),) => {
+                                __p::Some(__ddb::IndexKey {
+                                    partition: Self::gsi1_partition(
+                                            __p::checked::<__Key_day>(day),
+                                        )?
+                                        .into_string(),
+                                    sort: __p::Some(
+                                        (Self::gsi1_sk().id(__p::checked::<__Key_id>(&self.id)))
+                                            .into_value()?,
+                                    ),
+                                })
+                            }
+                            _ => __p::None,
+                        },
+                    },
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi2 as __ddb::Index>::SCHEMA,
+                        key: if Self::is_open(&self.status) {
                             __p::Some(__ddb::IndexKey {
-                                partition: Self::gsi1_partition(
-                                        __p::checked::<__Key_day>(day),
-                                    )?
-                                    .into_string(),
+                                partition: Self::gsi2_partition()?.into_string(),
                                 sort: __p::Some(
-                                    (Self::gsi1_sk().id(__p::checked::<__Key_id>(&self.id)))
+                                    (Self::gsi2_sk()
+                                        .priority(__p::checked::<__Key_priority>(&self.priority)))
                                         .into_value()?,
                                 ),
                             })
-                        }
-                        _ => __p::None,
+                        } else {
+                            __p::None
+                        },
                     },
-                });
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi2 as __ddb::Index>::SCHEMA,
-                    key: if Self::is_open(&self.status) {
-                        __p::Some(__ddb::IndexKey {
-                            partition: Self::gsi2_partition()?.into_string(),
-                            sort: __p::Some(
-                                (Self::gsi2_sk()
-                                    .priority(__p::checked::<__Key_priority>(&self.priority)))
-                                    .into_value()?,
-                            ),
-                        })
-                    } else {
-                        __p::None
-                    },
-                });
-            __p::Ok(entries)
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Ticket {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -385,13 +375,12 @@ const _: () = {
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let (id,) = &Self::__read_key(key.partition(), key.sort())?;
-            #[allow(unused_mut)]
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
+            let __index_gsi2 = <__Index_gsi2 as __ddb::Index>::SCHEMA;
             let mut out = __p::Vec::new();
             if changes.touches(&["opened"]) {
                 let __field_opened: &Option<DateTime<Utc>> = changes
-                    .value_or_removed::<
-                        Option<DateTime<Utc>>,
-                    >("Ticket", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "opened")?
+                    .value_or_removed("Ticket", __index_gsi1.name, "opened")?
                     .unwrap_or(&__p::None);
                 let __computed_day = ddb_entity::key::date_of(__field_opened);
                 let day: __p::Option<&__Key_day> = __computed_day.as_ref();
@@ -399,39 +388,27 @@ const _: () = {
                     match (day,) {
                         (__p::Some(day),) => {
                             __p::IndexChange::Set(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                                __index_gsi1,
                                 __ddb::IndexKey {
                                     partition: Self::gsi1_partition(day)?.into_string(),
                                     sort: __p::Some((Self::gsi1_sk().id(id)).into_value()?),
                                 },
                             )
                         }
-                        _ => {
-                            __p::IndexChange::Remove(
-                                <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                            )
-                        }
+                        _ => __p::IndexChange::Remove(__index_gsi1),
                     },
                 );
             }
             if changes.touches(&["priority", "status"]) {
                 let __field_status: &Status = changes
-                    .value_of::<
-                        Status,
-                    >("Ticket", <__Index_gsi2 as __ddb::Index>::SCHEMA.name, "status")?;
+                    .value_of("Ticket", __index_gsi2.name, "status")?;
                 if Self::is_open(__field_status) {
                     let __field_priority: &u8 = changes
-                        .value_of::<
-                            u8,
-                        >(
-                            "Ticket",
-                            <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                            "priority",
-                        )?;
+                        .value_of("Ticket", __index_gsi2.name, "priority")?;
                     let priority: &__Key_priority = __field_priority;
                     out.push(
                         __p::IndexChange::Set(
-                            <__Index_gsi2 as __ddb::Index>::SCHEMA,
+                            __index_gsi2,
                             __ddb::IndexKey {
                                 partition: Self::gsi2_partition()?.into_string(),
                                 sort: __p::Some(
@@ -441,17 +418,11 @@ const _: () = {
                         ),
                     );
                 } else {
-                    out.push(
-                        __p::IndexChange::Remove(<__Index_gsi2 as __ddb::Index>::SCHEMA),
-                    );
+                    out.push(__p::IndexChange::Remove(__index_gsi2));
                 }
             } else if changes.creates() {
                 return __p::Err(
-                    __p::missing_key_field(
-                        "Ticket",
-                        <__Index_gsi2 as __ddb::Index>::SCHEMA.name,
-                        "priority",
-                    ),
+                    __p::missing_key_field("Ticket", __index_gsi2.name, "priority"),
                 );
             }
             __p::Ok(out)

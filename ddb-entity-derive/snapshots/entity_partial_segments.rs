@@ -2,42 +2,24 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_repo = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_number = <[(); {
-        __p::assert_key_part::<u32>();
-        0
-    }] as __p::KeyType<u32>>::Checked;
-    type __Key_comment = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_author = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_kind = <[(); {
-        __p::assert_key_part::<Kind>();
-        0
-    }] as __p::KeyType<Kind>>::Checked;
+    type __Key_repo = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_number = __p::Checked<u32, { __p::assert_key_part::<u32>() }>;
+    type __Key_comment = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_author = __p::Checked<String, { __p::assert_key_part::<String>() }>;
+    type __Key_kind = __p::Checked<Kind, { __p::assert_key_part::<Kind>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -86,7 +68,6 @@ const _: () = {
     >("comment", "#ISSUE#{number}-{comment}");
     const _: () = __p::assert_sorts::<__Key_kind>("kind", "{kind}REACT#{number}");
     const _: () = __p::assert_sorts::<__Key_number>("number", "{kind}REACT#{number}");
-    #[automatically_derived]
     impl Comment {
         ///The primary key of the `Comment` with these key fields: `REPO#{repo}` / `#ISSUE#{number}-{comment}`.
         pub fn key(
@@ -96,17 +77,14 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part(
-                "repo",
-                &__p::PartitionPart(__p::key_arg::<__Key_repo, _>(&repo)),
-            )?;
+            __pk.partition_arg::<__Key_repo, _>("repo", &repo)?;
             __ddb::Key::new(
                 __pk.finish_partition()?,
                 {
                     let mut __sk = __p::KeyWriter::new("Comment");
                     __sk.literal("");
                     __sk.literal("ISSUE");
-                    __sk.part("number", &__p::key_arg::<__Key_number, _>(&number))?;
+                    __sk.arg::<__Key_number, _>("number", &number)?;
                     __sk.join_literal("-");
                     __sk.join_part(
                         "comment",
@@ -122,10 +100,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("REPO");
-            __pk.part(
-                "repo",
-                &__p::PartitionPart(__p::key_arg::<__Key_repo, _>(&repo)),
-            )?;
+            __pk.partition_arg::<__Key_repo, _>("repo", &repo)?;
             __ddb::Partition::new(__pk.finish_partition()?)
         }
         ///Starts the sort key of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left with `.number(…)`, then `.comment(…)`, and stop anywhere for a prefix. `.number_prefix(…)`, `.comment_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -143,10 +118,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Comment");
             __pk.literal("AUTHOR");
-            __pk.part(
-                "author",
-                &__p::PartitionPart(__p::key_arg::<__Key_author, _>(&author)),
-            )?;
+            __pk.partition_arg::<__Key_author, _>("author", &author)?;
             __ddb::Partition::new(__pk.finish_index_partition::<__Index_gsi1>()?)
         }
         ///Starts the sort key of `Comment` in index `Gsi1` (`{kind}REACT#{number}`): fill the holes from the left with `.kind(…)`, then `.number(…)`, and stop anywhere for a prefix. `.kind_prefix(…)`, `.number_prefix(…)` cut inside a hole (a year of a date, the first letters of a name). Every stage converts into a [`SortKey`](::ddb_entity::SortKey).
@@ -167,7 +139,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Comment {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -196,7 +167,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Comment`, for typed updates: `Comment::fields()`.
-    #[derive(Debug, Clone, Copy)]
     pub struct CommentFields {
         ///`Comment::repo`, stored in the key only (read back from it).
         pub repo: __ddb::Field<Comment, String, __ddb::field::KeyOnly>,
@@ -209,6 +179,20 @@ const _: () = {
         ///`Comment::kind`, stored as `kind`.
         pub kind: __ddb::Field<Comment, Kind, __ddb::field::IndexKeyPart>,
     }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for CommentFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "CommentFields", <Comment as __ddb::Entity>::LAYOUT)
+        }
+    }
+    #[automatically_derived]
+    impl ::core::clone::Clone for CommentFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for CommentFields {}
     ///Sort-key builder of `Comment` in the table (`#ISSUE#{number}-{comment}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct CommentSk<const FILLED: __p::usize>(
@@ -222,7 +206,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl CommentSk<0usize> {
         ///Fills `{number}`.
         pub fn number(self, number: impl __ddb::KeyArg<u32>) -> CommentSk<1usize> {
@@ -243,7 +226,6 @@ const _: () = {
             self.0.cut::<__Key_number, C>("number", &cut)
         }
     }
-    #[automatically_derived]
     impl CommentSk<1usize> {
         ///Fills `{comment}`.
         pub fn comment(
@@ -275,7 +257,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl CommentGsi1Sk<0usize> {
         ///Fills `{kind}`.
         pub fn kind(self, kind: impl __ddb::KeyArg<Kind>) -> CommentGsi1Sk<1usize> {
@@ -295,7 +276,6 @@ const _: () = {
             self.0.cut::<__Key_kind, C>("kind", &cut)
         }
     }
-    #[automatically_derived]
     impl CommentGsi1Sk<1usize> {
         ///Fills `{number}`.
         pub fn number(
@@ -413,37 +393,31 @@ const _: () = {
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: __p::Some(__ddb::IndexKey {
-                        partition: Self::gsi1_partition(
-                                __p::checked::<__Key_author>(&self.author),
-                            )?
-                            .into_string(),
-                        sort: __p::Some(
-                            (Self::gsi1_sk()
-                                .kind(__p::checked::<__Key_kind>(&self.kind))
-                                .number(__p::checked::<__Key_number>(&self.number)))
-                                .into_value()?,
-                        ),
-                    }),
-                });
-            __p::Ok(entries)
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: __p::Some(__ddb::IndexKey {
+                            partition: Self::gsi1_partition(
+                                    __p::checked::<__Key_author>(&self.author),
+                                )?
+                                .into_string(),
+                            sort: __p::Some(
+                                (Self::gsi1_sk()
+                                    .kind(__p::checked::<__Key_kind>(&self.kind))
+                                    .number(__p::checked::<__Key_number>(&self.number)))
+                                    .into_value()?,
+                            ),
+                        }),
+                    },
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Comment {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -454,22 +428,18 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
-            #[allow(unused_mut)]
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             let mut out = __p::Vec::new();
             if changes.touches(&["author", "kind"]) {
                 let __field_author: &String = changes
-                    .value_of::<
-                        String,
-                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "author")?;
+                    .value_of("Comment", __index_gsi1.name, "author")?;
                 let __field_kind: &Kind = changes
-                    .value_of::<
-                        Kind,
-                    >("Comment", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "kind")?;
+                    .value_of("Comment", __index_gsi1.name, "kind")?;
                 let author: &__Key_author = __field_author;
                 let kind: &__Key_kind = __field_kind;
                 out.push(
                     __p::IndexChange::Set(
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        __index_gsi1,
                         __ddb::IndexKey {
                             partition: Self::gsi1_partition(author)?.into_string(),
                             sort: __p::Some(
@@ -480,11 +450,7 @@ const _: () = {
                 );
             } else if changes.creates() {
                 return __p::Err(
-                    __p::missing_key_field(
-                        "Comment",
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                        "author",
-                    ),
+                    __p::missing_key_field("Comment", __index_gsi1.name, "author"),
                 );
             }
             __p::Ok(out)

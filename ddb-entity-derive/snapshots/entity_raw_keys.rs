@@ -2,32 +2,35 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_session_token = <[(); {
-        __p::assert_key_part::<String>();
-        __p::assert_raw_key::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
-    type __Key_username = <[(); {
-        __p::assert_key_part::<String>();
-        __p::assert_raw_key::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
+    type __Key_session_token = __p::Checked<
+        String,
+        {
+            __p::assert_key_part::<String>();
+            __p::assert_raw_key::<String>();
+            0
+        },
+    >;
+    type __Key_username = __p::Checked<
+        String,
+        {
+            __p::assert_key_part::<String>();
+            __p::assert_raw_key::<String>();
+            0
+        },
+    >;
     #[cfg(not(doc))]
     type __TableNamed = Sessions;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = Sessions;
     #[cfg(not(doc))]
     type __IndexNamed_user_index = UserIndex;
     #[cfg(not(doc))]
-    type __Index_user_index = <[(); {
-        __p::index_of_table::<__IndexNamed_user_index, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_user_index>>::Checked;
+    type __Index_user_index = __p::Checked<
+        __IndexNamed_user_index,
+        { __p::index_of_table::<__IndexNamed_user_index, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_user_index = UserIndex;
     const _: () = ::core::assert!(
@@ -48,7 +51,6 @@ const _: () = {
         .partition_key, "username"),
         "`username` is the partition key of index `UserIndex` itself, so it must be stored under the key attribute's name, but serde stores it as `username`, which is not the name `table!` declares for that key: rename the field, or add #[serde(rename = \"…\")] with the attribute's name"
     );
-    #[automatically_derived]
     impl Session {
         ///The primary key of the `Session` with these key fields: `session_token`.
         pub fn key(
@@ -83,7 +85,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Session {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -97,7 +98,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Session`, for typed updates: `Session::fields()`.
-    #[derive(Debug, Clone, Copy)]
     pub struct SessionFields {
         ///`Session::session_token`, stored as `session_token`.
         pub session_token: __ddb::Field<Session, String, __ddb::field::PrimaryKeyPart>,
@@ -106,6 +106,20 @@ const _: () = {
         ///`Session::expires_at`, stored as `expires_at`.
         pub expires_at: __ddb::Field<Session, u64, __ddb::field::Stored>,
     }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for SessionFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "SessionFields", <Session as __ddb::Entity>::LAYOUT)
+        }
+    }
+    #[automatically_derived]
+    impl ::core::clone::Clone for SessionFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for SessionFields {}
     #[automatically_derived]
     impl __ddb::Entity for Session {
         type Table = __Table;
@@ -151,30 +165,26 @@ const _: () = {
             Self::key(__p::checked::<__Key_session_token>(&self.session_token))
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_user_index as __ddb::Index>::SCHEMA,
-                    key: __p::Some(__ddb::IndexKey {
-                        partition: Self::user_index_partition(
-                                __p::checked::<__Key_username>(&self.username),
-                            )?
-                            .into_string(),
-                        sort: __p::None,
-                    }),
-                });
-            __p::Ok(entries)
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_user_index as __ddb::Index>::SCHEMA,
+                        key: __p::Some(__ddb::IndexKey {
+                            partition: Self::user_index_partition(
+                                    __p::checked::<__Key_username>(&self.username),
+                                )?
+                                .into_string(),
+                            sort: __p::None,
+                        }),
+                    },
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Session {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __sort = "";
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, _: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, __p::Some(""), Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -182,21 +192,15 @@ const _: () = {
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let _ = key;
-            #[allow(unused_mut)]
+            let __index_user_index = <__Index_user_index as __ddb::Index>::SCHEMA;
             let mut out = __p::Vec::new();
             if changes.touches(&["username"]) {
                 let __field_username: &String = changes
-                    .value_of::<
-                        String,
-                    >(
-                        "Session",
-                        <__Index_user_index as __ddb::Index>::SCHEMA.name,
-                        "username",
-                    )?;
+                    .value_of("Session", __index_user_index.name, "username")?;
                 let username: &__Key_username = __field_username;
                 out.push(
                     __p::IndexChange::Set(
-                        <__Index_user_index as __ddb::Index>::SCHEMA,
+                        __index_user_index,
                         __ddb::IndexKey {
                             partition: Self::user_index_partition(username)?
                                 .into_string(),
@@ -208,7 +212,7 @@ const _: () = {
                 return __p::Err(
                     __p::missing_key_field(
                         "Session",
-                        <__Index_user_index as __ddb::Index>::SCHEMA.name,
+                        __index_user_index.name,
                         "username",
                     ),
                 );

@@ -2,38 +2,23 @@
 const _: () = {
     use ::ddb_entity as __ddb;
     use ::ddb_entity::__private as __p;
-    type __Key_day = <[(); {
-        __p::assert_key_part::<u32>();
-        0
-    }] as __p::KeyType<u32>>::Checked;
-    type __Key_event_id = <[(); {
-        __p::assert_key_part::<u64>();
-        0
-    }] as __p::KeyType<u64>>::Checked;
-    type __Key_status = <[(); {
-        __p::assert_key_part::<Status>();
-        0
-    }] as __p::KeyType<Status>>::Checked;
-    type __Key_region = <[(); {
-        __p::assert_key_part::<String>();
-        0
-    }] as __p::KeyType<String>>::Checked;
+    type __Key_day = __p::Checked<u32, { __p::assert_key_part::<u32>() }>;
+    type __Key_event_id = __p::Checked<u64, { __p::assert_key_part::<u64>() }>;
+    type __Key_status = __p::Checked<Status, { __p::assert_key_part::<Status>() }>;
+    type __Key_region = __p::Checked<String, { __p::assert_key_part::<String>() }>;
     #[cfg(not(doc))]
     type __TableNamed = App;
     #[cfg(not(doc))]
-    type __Table = <[(); {
-        __p::assert_table::<__TableNamed>();
-        0
-    }] as __p::KeyType<__TableNamed>>::Checked;
+    type __Table = __p::Checked<__TableNamed, { __p::assert_table::<__TableNamed>() }>;
     #[cfg(doc)]
     type __Table = App;
     #[cfg(not(doc))]
     type __IndexNamed_gsi1 = Gsi1;
     #[cfg(not(doc))]
-    type __Index_gsi1 = <[(); {
-        __p::index_of_table::<__IndexNamed_gsi1, __Table>();
-        0
-    }] as __p::KeyType<__IndexNamed_gsi1>>::Checked;
+    type __Index_gsi1 = __p::Checked<
+        __IndexNamed_gsi1,
+        { __p::index_of_table::<__IndexNamed_gsi1, __Table>() },
+    >;
     #[cfg(doc)]
     type __Index_gsi1 = Gsi1;
     const _: () = ::core::assert!(
@@ -61,7 +46,6 @@ const _: () = {
     };
     const _: () = __p::assert_sorts::<__Key_event_id>("event_id", "EVENT#{event_id}");
     const _: () = __p::assert_sorts::<__Key_day>("day", "{day}");
-    #[automatically_derived]
     impl Event {
         ///The primary key of the `Event` with these key fields: `DAY#{day}#{shard(event_id) % 8}` / `EVENT#{event_id}`.
         pub fn key(
@@ -70,7 +54,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Key<Self>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             let mut __shard = __p::ShardInputs::new("Event");
             __shard.input("event_id", &__p::key_arg::<__Key_event_id, _>(&event_id))?;
             __pk.shard(
@@ -81,10 +65,7 @@ const _: () = {
                 {
                     let mut __sk = __p::KeyWriter::new("Event");
                     __sk.literal("EVENT");
-                    __sk.part(
-                        "event_id",
-                        &__p::key_arg::<__Key_event_id, _>(&event_id),
-                    )?;
+                    __sk.arg::<__Key_event_id, _>("event_id", &event_id)?;
                     __sk.finish_sort()?
                 },
             )
@@ -95,7 +76,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__ddb::Primary<__Table>>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("DAY");
-            __pk.part("day", &__p::PartitionPart(__p::key_arg::<__Key_day, _>(&day)))?;
+            __pk.partition_arg::<__Key_day, _>("day", &day)?;
             __pk.sharded_partition::<
                     __ddb::Primary<__Table>,
                 >(__ddb::shard::ShardSpec::new(8u16, &["event_id"]))
@@ -114,10 +95,7 @@ const _: () = {
         ) -> __ddb::Result<__ddb::Partition<__Index_gsi1>> {
             let mut __pk = __p::KeyWriter::new("Event");
             __pk.literal("STATUS");
-            __pk.part(
-                "status",
-                &__p::PartitionPart(__p::key_arg::<__Key_status, _>(&status)),
-            )?;
+            __pk.partition_arg::<__Key_status, _>("status", &status)?;
             __pk.sharded_partition::<
                     __Index_gsi1,
                 >(__ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]))
@@ -139,7 +117,6 @@ const _: () = {
             }
         }
     }
-    #[automatically_derived]
     impl Event {
         #[allow(unused_variables, clippy::type_complexity)]
         fn __read_key(
@@ -161,7 +138,6 @@ const _: () = {
         }
     }
     ///The stored fields of `Event`, for typed updates: `Event::fields()`.
-    #[derive(Debug, Clone, Copy)]
     pub struct EventFields {
         ///`Event::day`, stored in the key only (read back from it).
         pub day: __ddb::Field<Event, u32, __ddb::field::KeyOnly>,
@@ -172,6 +148,20 @@ const _: () = {
         ///`Event::region`, stored as `region`.
         pub region: __ddb::Field<Event, String, __ddb::field::IndexKeyPart>,
     }
+    #[automatically_derived]
+    impl ::core::fmt::Debug for EventFields {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            __p::debug_fields(f, "EventFields", <Event as __ddb::Entity>::LAYOUT)
+        }
+    }
+    #[automatically_derived]
+    impl ::core::clone::Clone for EventFields {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    #[automatically_derived]
+    impl ::core::marker::Copy for EventFields {}
     ///Sort-key builder of `Event` in the table (`EVENT#{event_id}`): fill the holes from the left and stop anywhere; the result converts into a [`SortKey`](::ddb_entity::SortKey) prefix.
     #[must_use = "a sort-key builder does nothing until it is used as a sort-key condition"]
     pub struct EventSk<const FILLED: __p::usize>(
@@ -185,7 +175,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl EventSk<0usize> {
         ///Fills `{event_id}`.
         pub fn event_id(
@@ -217,7 +206,6 @@ const _: () = {
             stage.0.prefix()
         }
     }
-    #[automatically_derived]
     impl EventGsi1Sk<0usize> {
         ///Fills `{day}`.
         pub fn day(self, day: impl __ddb::KeyArg<u32>) -> __ddb::SortKey<__Index_gsi1> {
@@ -329,62 +317,56 @@ const _: () = {
             )
         }
         fn index_entries(&self) -> __ddb::Result<__p::Vec<__ddb::IndexEntry>> {
-            #[allow(unused_mut)]
-            let mut entries = __p::Vec::with_capacity(1usize);
-            entries
-                .push(__ddb::IndexEntry {
-                    index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
-                    key: __p::Some(__ddb::IndexKey {
-                        partition: {
-                            let mut __pk = __p::KeyWriter::new("Event");
-                            __pk.literal("STATUS");
-                            __pk.part(
-                                "status",
-                                &__p::PartitionPart(
-                                    __p::key_arg::<
-                                        __Key_status,
-                                        _,
-                                    >(&__p::checked::<__Key_status>(&self.status)),
-                                ),
-                            )?;
-                            let mut __shard = __p::ShardInputs::new("Event");
-                            __shard
-                                .input(
-                                    "event_id",
-                                    __p::checked::<__Key_event_id>(&self.event_id),
-                                )?;
-                            __shard
-                                .input(
-                                    "region",
-                                    __p::checked::<__Key_region>(&self.region),
-                                )?;
-                            __pk.shard(
-                                __shard
-                                    .component(
-                                        __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
+            __p::Ok(
+                __p::Vec::from([
+                    __ddb::IndexEntry {
+                        index: <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        key: __p::Some(__ddb::IndexKey {
+                            partition: {
+                                let mut __pk = __p::KeyWriter::new("Event");
+                                __pk.literal("STATUS");
+                                __pk.part(
+                                    "status",
+                                    &__p::PartitionPart(
+                                        __p::key_arg::<
+                                            __Key_status,
+                                            _,
+                                        >(&__p::checked::<__Key_status>(&self.status)),
                                     ),
-                            );
-                            __pk.finish_index_partition::<__Index_gsi1>()?
-                        },
-                        sort: __p::Some(
-                            (Self::gsi1_sk().day(__p::checked::<__Key_day>(&self.day)))
-                                .into_value()?,
-                        ),
-                    }),
-                });
-            __p::Ok(entries)
+                                )?;
+                                let mut __shard = __p::ShardInputs::new("Event");
+                                __shard
+                                    .input(
+                                        "event_id",
+                                        __p::checked::<__Key_event_id>(&self.event_id),
+                                    )?;
+                                __shard
+                                    .input(
+                                        "region",
+                                        __p::checked::<__Key_region>(&self.region),
+                                    )?;
+                                __pk.shard(
+                                    __shard
+                                        .component(
+                                            __ddb::shard::ShardSpec::new(16u16, &["event_id", "region"]),
+                                        ),
+                                );
+                                __pk.finish_index_partition::<__Index_gsi1>()?
+                            },
+                            sort: __p::Some(
+                                (Self::gsi1_sk().day(__p::checked::<__Key_day>(&self.day)))
+                                    .into_value()?,
+                            ),
+                        }),
+                    },
+                ]),
+            )
         }
     }
     #[automatically_derived]
     impl __p::EntityHooks for Event {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, s: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, s, Self::__read_key)
         }
         #[allow(unused_variables)]
         fn index_changes(
@@ -392,21 +374,17 @@ const _: () = {
             changes: &__p::Changes,
         ) -> __ddb::Result<__p::Vec<__p::IndexChange>> {
             let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
-            #[allow(unused_mut)]
+            let __index_gsi1 = <__Index_gsi1 as __ddb::Index>::SCHEMA;
             let mut out = __p::Vec::new();
             if changes.touches(&["status", "region"]) {
                 let __field_status: &Status = changes
-                    .value_of::<
-                        Status,
-                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "status")?;
+                    .value_of("Event", __index_gsi1.name, "status")?;
                 let __field_region: &String = changes
-                    .value_of::<
-                        String,
-                    >("Event", <__Index_gsi1 as __ddb::Index>::SCHEMA.name, "region")?;
+                    .value_of("Event", __index_gsi1.name, "region")?;
                 let status: &__Key_status = __field_status;
                 out.push(
                     __p::IndexChange::Set(
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA,
+                        __index_gsi1,
                         __ddb::IndexKey {
                             partition: {
                                 let mut __pk = __p::KeyWriter::new("Event");
@@ -442,11 +420,7 @@ const _: () = {
                 );
             } else if changes.creates() {
                 return __p::Err(
-                    __p::missing_key_field(
-                        "Event",
-                        <__Index_gsi1 as __ddb::Index>::SCHEMA.name,
-                        "status",
-                    ),
+                    __p::missing_key_field("Event", __index_gsi1.name, "status"),
                 );
             }
             __p::Ok(out)

@@ -18,8 +18,8 @@ pub fn from_tree<E: crate::entity::Entity>(tree: ItemTree<'_>) -> crate::error::
     crate::entity::convert::from_tree(tree)
 }
 pub use crate::entity::{
-    Changes, EntityHooks, InARange, IndexChange, KeyWriter, Lookup, RangeBound, ShardInputs,
-    SortKeyBuilder, Stamp, StoredBody,
+    Changes, EntityHooks, InARange, IndexChange, KeyArgPart, KeyWriter, Lookup, PartitionPart,
+    RangeBound, ShardInputs, SortKeyBuilder, Stamp, StoredBody, key_arg,
 };
 pub use crate::key::{DecodeKeyPart, KeyBuf, KeyError, KeyPart, Padded, PaddedInt, PrefixOf};
 
@@ -36,15 +36,16 @@ pub use core::option::Option::{self, None, Some};
 pub use core::primitive::{bool, str, u64, usize};
 pub use core::result::Result::{Err, Ok};
 
-use crate::entity::{KeyArg, RawKey};
+use crate::entity::RawKey;
 use crate::error::{Error, Repr};
 use crate::layout::{EntityLayout, NO_KEY};
 use crate::table::{Index, IndexKind, Table, Typing};
 
 /// The identity on types, reached through an array whose length holds a
 /// check: generated code names a key type as
-/// `<[(); { check; 0 }] as KeyType<T>>::Checked`, which is `T` when the
-/// check passes and an error type, reported once, when it fails.
+/// `Checked<T, { check::<T>() }>` (each check a const fn returning 0),
+/// which is `T` when the check passes and an error type, reported once,
+/// when it fails.
 pub trait KeyType<T: ?Sized> {
     /// `T`.
     type Checked: ?Sized;
@@ -54,9 +55,43 @@ impl<T: ?Sized> KeyType<T> for [(); 0] {
     type Checked = T;
 }
 
+/// `T`, once the check `CHECK` (a const fn call returning 0) passed: see
+/// [`KeyType`].
+pub type Checked<T, const CHECK: usize> = <[(); CHECK] as KeyType<T>>::Checked;
+
 /// `value` as its checked key type (see [`KeyType`]).
 pub fn checked<T: ?Sized>(value: &T) -> &T {
     value
+}
+
+/// `EntityHooks::key_matches` of a derived entity: whether stored key
+/// values parse with its key reader `read` (the sort value `""` for an
+/// entity without a sort key). An item without a sort value never parses
+/// as an entity with a sort key.
+pub fn key_matches<T>(
+    partition: &str,
+    sort: Option<&str>,
+    read: fn(&str, &str) -> Result<T, KeyError>,
+) -> bool {
+    sort.is_some_and(|sort| read(partition, sort).is_ok())
+}
+
+/// `Debug` of a derived entity's `{Entity}Fields` struct (`name`): each
+/// stored field of `layout`, written as its [`Field`](crate::Field) writes
+/// itself: what `#[derive(Debug)]` writes, without a body per entity.
+pub fn debug_fields(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    layout: &EntityLayout,
+) -> std::fmt::Result {
+    let mut out = f.debug_struct(name);
+    for field in layout.fields {
+        out.field(
+            field.name,
+            &crate::Field::<(), (), ()>::new(field.name, field.attribute),
+        );
+    }
+    out.finish()
 }
 
 /// An update changes a field of `index`'s key template without the
@@ -110,15 +145,19 @@ pub trait IndexOfTable<T> {}
 
 impl<T> IndexOfTable<T> for T {}
 
-/// Compile-time check that an entity's `table = …` names a table.
-pub const fn assert_table<T: Table>() {}
+/// Compile-time check that an entity's `table = …` names a table: 0, the
+/// length of its checked alias's array (see [`KeyType`]).
+pub const fn assert_table<T: Table>() -> usize {
+    0
+}
 
 /// Compile-time check that an index belongs to the entity's table; named so
-/// the error reads well.
-pub const fn index_of_table<I: Index, T: Table>()
+/// the error reads well. 0, the length of its checked alias's array.
+pub const fn index_of_table<I: Index, T: Table>() -> usize
 where
     I::Table: IndexOfTable<T>,
 {
+    0
 }
 
 /// Compile-time check that an entity's `index = …` names a global index:
@@ -164,73 +203,15 @@ impl RawKeyField for std::rc::Rc<str> {}
 /// its key can be read back into.
 pub const fn assert_raw_key<T: RawKeyField>() {}
 
-/// A key builder's argument for a hole of type `T`, as the key part it
-/// stands for. Generated builders take `impl KeyArg<T>`, which holds for
-/// `T` itself even when `T` has no key encoding; the encoding is asked of
-/// `T` only here, in the builder's body, where the derive names `T` through
-/// its checked alias. A hole type without an encoding is so reported once,
-/// at the template, and never again at a call.
-pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
-    arg: &'a A,
-    hole: std::marker::PhantomData<fn(&T)>,
-}
-
-/// `arg` as a key part of the hole type `T`.
-pub fn key_arg<T: ?Sized, A: KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
-    KeyArgPart {
-        arg,
-        hole: std::marker::PhantomData,
-    }
-}
-
-impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A> {
-    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
-    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
-    const PREFIX_FREE: bool = T::PREFIX_FREE;
-    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
-    const ORDERED: bool = T::ORDERED;
-
-    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
-        self.arg.encode_as(out)
-    }
-
-    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
-        self.arg.encode_partition_as(out)
-    }
-}
-
-/// A partition-key hole that ends its segment and declares no width: its
-/// value written by [`KeyPart::encode_partition`] (plain decimals for
-/// integers) and read by [`DecodeKeyPart::decode_partition`]. Generated
-/// code wraps such holes; the type's other promises but order hold.
-pub struct PartitionPart<T>(pub T);
-
-impl<T: KeyPart> KeyPart for PartitionPart<T> {
-    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
-    // A plain decimal's length varies; no length is promised.
-    const FIXED_LEN: Option<usize> = None;
-    const PREFIX_FREE: bool = false;
-    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
-    const ORDERED: bool = false;
-
-    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
-        self.0.encode_partition(out)
-    }
-}
-
-impl<T: DecodeKeyPart> DecodeKeyPart for PartitionPart<T> {
-    fn decode_key(component: &str) -> Result<Self, KeyError> {
-        T::decode_partition(component).map(PartitionPart)
-    }
-}
-
 /// Compile-time check that a hole's type is a key part an entity field can
 /// have, reported at the hole: `u128`/`i128` encode, but the item body
-/// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]).
-pub const fn assert_key_part<T: KeyPart + ?Sized>() {
+/// cannot hold them ([`KeyPart::NOT_AN_ENTITY_FIELD`]). 0, the length of
+/// its checked alias's array.
+pub const fn assert_key_part<T: KeyPart + ?Sized>() -> usize {
     if let Some(why) = T::NOT_AN_ENTITY_FIELD {
         panic!("{}", why);
     }
+    0
 }
 
 /// Compile-time check that a collection member's table (`Self`) is the

@@ -35,6 +35,20 @@ fn ada() -> Employee {
     }
 }
 
+/// `Employee::fields()` prints as `#[derive(Debug)]` would print its
+/// struct (the library writes it from `LAYOUT`): each field, in order, by
+/// its Rust name, with its attribute after serde's renames.
+#[test]
+fn fields_print_as_a_derived_debug_would() {
+    let f = Employee::fields();
+    let derived = format!(
+        "EmployeeFields {{ employee_id: {:?}, department: {:?}, level: {:?}, full_name: {:?}, state: {:?}, salary_cents: {:?} }}",
+        f.employee_id, f.department, f.level, f.full_name, f.state, f.salary_cents
+    );
+    assert_eq!(format!("{f:?}"), derived);
+    assert!(derived.contains(r#"state: Field { name: "state", attribute: "status" }"#));
+}
+
 #[tokio::test]
 async fn set_and_add_change_fields_and_return_the_new_entity_in_one_request() {
     let (_dynamo, db, log) = logged_app_table().await;

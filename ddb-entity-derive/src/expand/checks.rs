@@ -4,8 +4,10 @@
 //! A hole's type is named in generated bodies through a *checked* alias,
 //!
 //! ```text
-//! type __Key_seq_4 = <[(); { /* u16 is an integer of at most 4 digits */; 0 }] as __p::KeyType<u16>>::Checked;
+//! type __Key_seq = __p::Checked<u16, { __p::assert_key_part::<u16>() }>;
 //! ```
+//!
+//! (each check a const fn returning the array's length, 0),
 //!
 //! which is the type itself when the check passes. When it fails, the
 //! compiler reports it inside that one array length, at the template, and
@@ -125,9 +127,11 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
                 }
             });
         let check = match hole.width {
+            None if raw.is_none() => quote_spanned! {hole.span=>
+                { __p::assert_key_part::<#ty>() }
+            },
             None => quote_spanned! {hole.span=>
-                __p::assert_key_part::<#ty>();
-                #raw
+                { __p::assert_key_part::<#ty>(); #raw 0 }
             },
             Some(width) => {
                 let field = name::unraw(hole.field());
@@ -137,14 +141,17 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
                     "`{{{{{field}:{width}}}}}` pads to {width} digits, but a `{ty_name}` has fewer even at its largest: write a smaller width, or `{{{{{field}}}}}` for the type's full width"
                 );
                 quote_spanned! {hole.span=>
-                    if #width > <#ty as __p::PaddedInt>::MAX_DIGITS {
-                        ::core::panic!(#message);
+                    {
+                        if #width > <#ty as __p::PaddedInt>::MAX_DIGITS {
+                            ::core::panic!(#message);
+                        }
+                        0
                     }
                 }
             }
         };
         aliases.push(quote! {
-            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
+            type #alias = __p::Checked<#ty, #check>;
         });
     }
     // A shard hashes its fields' full-width encodings: each must be a key
@@ -157,10 +164,10 @@ pub(super) fn items(model: &Entity<'_>) -> TokenStream {
         }
         seen.push(alias.clone());
         let check = quote_spanned! {input.span=>
-            __p::assert_key_part::<#ty>();
+            __p::assert_key_part::<#ty>()
         };
         aliases.push(quote! {
-            type #alias = <[(); { #check 0 }] as __p::KeyType<#ty>>::Checked;
+            type #alias = __p::Checked<#ty, { #check }>;
         });
     }
     let generic_check = generic_bounds(model, &generic_holes);
@@ -353,13 +360,13 @@ fn index_checks(model: &Entity<'_>) -> TokenStream {
         let path_span = syn::spanned::Spanned::span(path);
         let named = format_ident!("__IndexNamed_{}", name::snake(name), span = path_span);
         let of_table = quote_spanned! {path_span=>
-            __p::index_of_table::<#named, #table>();
+            __p::index_of_table::<#named, #table>()
         };
         quote! {
             #[cfg(not(doc))]
             type #named = #path;
             #[cfg(not(doc))]
-            type #alias = <[(); { #of_table 0 }] as __p::KeyType<#named>>::Checked;
+            type #alias = __p::Checked<#named, { #of_table }>;
             // rustdoc shows a private alias as the type it names: the index.
             #[cfg(doc)]
             type #alias = #path;
@@ -375,13 +382,13 @@ fn table_check(model: &Entity<'_>) -> TokenStream {
     let path = model.table();
     let alias = table_alias();
     let is_table = quote_spanned! {syn::spanned::Spanned::span(path)=>
-        __p::assert_table::<__TableNamed>();
+        __p::assert_table::<__TableNamed>()
     };
     quote! {
         #[cfg(not(doc))]
         type __TableNamed = #path;
         #[cfg(not(doc))]
-        type #alias = <[(); { #is_table 0 }] as __p::KeyType<__TableNamed>>::Checked;
+        type #alias = __p::Checked<__TableNamed, { #is_table }>;
         // rustdoc shows a private alias as the type it names: the table.
         #[cfg(doc)]
         type #alias = #path;

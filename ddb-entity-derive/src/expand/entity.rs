@@ -101,7 +101,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         quote!(<#path as __ddb::Index>::SCHEMA)
     });
     let entries = model.indexes.iter().map(|index| index_entry(model, index));
-    let entry_count = model.indexes.len();
     let type_name = model.type_tag();
     let checks = checks::items(model);
     let delimiter_checks = super::delimiter::checks(model);
@@ -160,7 +159,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
         #delimiter_checks
         #ordered_sort_holes
 
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #inherent_where {
             #[doc = #key_doc]
             #vis fn key(#key_param_list) -> #result<__ddb::Key<Self>> {
@@ -180,7 +178,6 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             #fields_fn
         }
 
-        #[automatically_derived]
         impl #impl_generics #ident #ty_generics #entity_where {
             #key_reader
         }
@@ -202,10 +199,7 @@ pub(crate) fn entity(model: &Entity<'_>) -> TokenStream {
             }
 
             fn index_entries(&self) -> #result<__p::Vec<__ddb::IndexEntry>> {
-                #[allow(unused_mut)]
-                let mut entries = __p::Vec::with_capacity(#entry_count);
-                #(#entries)*
-                __p::Ok(entries)
+                __p::Ok(__p::Vec::from([#(#entries),*]))
             }
         }
 
@@ -354,7 +348,7 @@ fn index_functions(model: &Entity<'_>, index: &Index<'_>) -> (TokenStream, Token
     (quote!(#partition #sk_constructor), sk_items)
 }
 
-/// Pushes this value's `IndexEntry` for `index`: its key, or `None` when an
+/// This value's `IndexEntry` for `index`: its key, or `None` when an
 /// `Option` hole is `None` (the item stays out of the sparse index).
 fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
     let path = checks::index_alias(index);
@@ -396,10 +390,10 @@ fn index_entry(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         None => key,
     };
     quote! {
-        entries.push(__ddb::IndexEntry {
+        __ddb::IndexEntry {
             index: <#path as __ddb::Index>::SCHEMA,
             key: #key,
-        });
+        }
     }
 }
 

@@ -52,12 +52,39 @@ pub(super) fn fields(model: &Entity<'_>) -> (TokenStream, TokenStream) {
     let struct_doc =
         format!("The stored fields of `{ident}`, for typed updates: `{ident}::fields()`.");
     let fn_doc = format!("The stored fields of `{ident}`, to name in an update.");
+    // Debug as derived, written by the library from `LAYOUT`'s fields (the
+    // same list, in the same order) where the entity has no parameters.
+    let (derive_debug, debug) = if params.is_empty() {
+        let name = fields_ty.to_string();
+        let debug = quote! {
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #fields_ty {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    __p::debug_fields(f, #name, <#ident as __ddb::Entity>::LAYOUT)
+                }
+            }
+        };
+        (TokenStream::new(), debug)
+    } else {
+        (quote!(#[derive(Debug)]), TokenStream::new())
+    };
+    // Copied as its fields are, whatever the entity's parameters: not
+    // derived, which would bound them and check each field's type.
     let item = quote! {
         #[doc = #struct_doc]
-        #[derive(Debug, Clone, Copy)]
+        #derive_debug
         #vis struct #fields_ty<#params> #where_clause {
             #(#declarations,)*
         }
+        #debug
+        #[automatically_derived]
+        impl<#params> ::core::clone::Clone for #fields_ty #ty_generics #where_clause {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        #[automatically_derived]
+        impl<#params> ::core::marker::Copy for #fields_ty #ty_generics #where_clause {}
     };
     let constructor = quote! {
         #[doc = #fn_doc]

@@ -56,9 +56,21 @@ pub(super) fn fill(
         let field = hole.field();
         return quote!(#buf.raw(&#field););
     }
-    let hole_value = |hole: &Hole<'_>| {
+    // A whole segment's hole takes the argument as it is (`arg`,
+    // `partition_arg`); a padded or joined one, its key part.
+    let hole_write = |hole: &Hole<'_>, joined: bool| {
         let field = hole.field();
-        part_value(model, hole, &quote!(#field))
+        let name = name::unraw(field);
+        let ty = super::checks::key_type(model, hole);
+        match hole.width {
+            None if !joined && hole.partition => quote!(partition_arg::<#ty, _>(#name, &#field)),
+            None if !joined => quote!(arg::<#ty, _>(#name, &#field)),
+            _ => {
+                let value = part_value(model, hole, &quote!(#field));
+                let method = write_part(joined);
+                quote!(#method(#name, #value))
+            }
+        }
     };
     // A shard input is an argument too: encoded as its field's type.
     let shard_value = |input: &ShardInput<'_>| {
@@ -66,17 +78,18 @@ pub(super) fn fill(
         let ty = super::checks::shard_key_type(model, input);
         quote!(&__p::key_arg::<#ty, _>(&#field))
     };
-    fill_with(model, buf, template, at_shard, hole_value, shard_value)
+    fill_with(model, buf, template, at_shard, hole_write, shard_value)
 }
 
-/// [`fill`] with each hole's value (ready for `KeyWriter::part`) and each
-/// shard input's (a reference) given by the caller.
+/// [`fill`] with each hole's write (the `KeyWriter` method call, given
+/// the hole and whether it continues its segment) and each shard input's
+/// value (a reference) given by the caller.
 pub(super) fn fill_with(
     model: &Entity<'_>,
     buf: &Ident,
     template: &KeyTemplate<'_>,
     at_shard: AtShard,
-    hole_value: impl Fn(&Hole<'_>) -> TokenStream,
+    hole_write: impl Fn(&Hole<'_>, bool) -> TokenStream,
     shard_value: impl Fn(&ShardInput<'_>) -> TokenStream,
 ) -> TokenStream {
     let statements = template
@@ -86,10 +99,8 @@ pub(super) fn fill_with(
             PlacedPart::Literal(text) if placed.joined => quote!(#buf.join_literal(#text);),
             PlacedPart::Literal(text) => quote!(#buf.literal(#text);),
             PlacedPart::Hole(hole) => {
-                let name = name::unraw(hole.field());
-                let value = hole_value(hole);
-                let method = write_part(placed.joined);
-                quote!(#buf.#method(#name, #value)?;)
+                let write = hole_write(hole, placed.joined);
+                quote!(#buf.#write?;)
             }
             PlacedPart::Shard(_) if at_shard == AtShard::Stop => TokenStream::new(),
             PlacedPart::Shard(shard) => {
@@ -166,7 +177,14 @@ pub(super) fn index_key(
             &buf,
             index.pk(),
             AtShard::Compute,
-            |hole| part_value(model, hole, &arg(hole)),
+            |hole, joined| {
+                let (name, value) = (
+                    name::unraw(hole.field()),
+                    part_value(model, hole, &arg(hole)),
+                );
+                let method = write_part(joined);
+                quote!(#method(#name, #value))
+            },
             shard_arg,
         );
         quote! {{
@@ -383,7 +401,6 @@ impl SortKeyBuilder<'_> {
                 }
             };
             quote! {
-                #[automatically_derived]
                 impl #impl_generics #this #where_clause {
                     #[doc = #fill_doc]
                     #vis fn #field(self, #field: #arg) -> #returns {

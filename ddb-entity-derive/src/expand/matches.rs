@@ -15,26 +15,19 @@ use quote::{quote, quote_spanned};
 use super::checks::key_type;
 use crate::ast::Entity;
 
-/// The `EntityHooks` items for matching stored keys.
+/// The `EntityHooks` items for matching stored keys: the key reader's,
+/// through `__p::key_matches`.
 pub(super) fn key_matching(model: &Entity<'_>) -> TokenStream {
     // A table with a sort key stores one on every item; without one the
     // sort value is ignored (there is none).
-    let sort = if model.sk.is_some() {
-        quote! {
-            let __p::Some(__sort) = __sort else {
-                return false;
-            };
-        }
+    let (param, sort) = if model.sk.is_some() {
+        (quote!(s), quote!(s))
     } else {
-        quote!(let __sort = "";)
+        (quote!(_), quote!(__p::Some("")))
     };
     quote! {
-        fn key_matches(
-            __partition: &__p::str,
-            __sort: __p::Option<&__p::str>,
-        ) -> __p::bool {
-            #sort
-            Self::__read_key(__partition, __sort).is_ok()
+        fn key_matches(p: &__p::str, #param: __p::Option<&__p::str>) -> __p::bool {
+            __p::key_matches(p, #sort, Self::__read_key)
         }
     }
 }

@@ -7,7 +7,8 @@
 //! generates sits in one `const _: () = { … };`: its helper types (the
 //! field list, the sort-key stages) take no name in the user's module, and
 //! are reached through the entity (`Order::fields()`, `Order::sk()`).
-//! Every impl is `#[automatically_derived]`.
+//! Every trait impl is `#[automatically_derived]` (rustc rejects the
+//! attribute on inherent impls, where it would mean nothing).
 
 mod checks;
 mod collection;

@@ -24,13 +24,29 @@ pub(super) fn index_changes(model: &Entity<'_>) -> TokenStream {
     } else {
         quote!(let _ = key;)
     };
+    // Each index's schema, bound once: its changes and errors name it.
+    let schemas = model.indexes.iter().map(|index| {
+        let (var, path) = (schema_var(index), super::checks::index_alias(index));
+        quote!(let #var = <#path as __ddb::Index>::SCHEMA;)
+    });
+    if model.indexes.is_empty() {
+        return quote! {
+            #decode
+            __p::Ok(__p::Vec::new())
+        };
+    }
     quote! {
         #decode
-        #[allow(unused_mut)]
+        #(#schemas)*
         let mut out = __p::Vec::new();
         #(#per_index)*
         __p::Ok(out)
     }
+}
+
+/// The binding of an index's schema in `index_changes`: `__index_gsi1`.
+fn schema_var(index: &Index<'_>) -> proc_macro2::Ident {
+    format_ident!("__index_{}", name::snake(&index.name))
 }
 
 fn primary_field_names(model: &Entity<'_>) -> Vec<String> {
@@ -216,14 +232,13 @@ fn read_segment(model: &Entity<'_>, segment: &[Part<'_>]) -> TokenStream {
 /// (else `MissingKeyField`, before sending), except that a `when` found
 /// false removes the item from the index whatever the other fields are.
 fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
-    let path = super::checks::index_alias(index);
     let entity = model.ident.to_string();
     let primary = primary_field_names(model);
     let changed: Vec<String> = reads(index)
         .into_iter()
         .filter(|name| !primary.contains(name))
         .collect();
-    let schema = quote!(<#path as __ddb::Index>::SCHEMA);
+    let schema = schema_var(index);
     // `__field_x: &X` for a changed field, `x` (decoded) for a primary one.
     let input = |name: &str| -> TokenStream {
         if primary.contains(&name.to_owned()) {
@@ -245,14 +260,15 @@ fn index_change(model: &Entity<'_>, index: &Index<'_>) -> TokenStream {
         let binding = format_ident!("__field_{}", name);
         if field.option_inner.is_some() {
             // Removed: `None`, a constant borrowed for as long as needed.
+            // The type looked up is the binding's.
             quote! {
                 let #binding: &#ty = changes
-                    .value_or_removed::<#ty>(#entity, #schema.name, #name)?
+                    .value_or_removed(#entity, #schema.name, #name)?
                     .unwrap_or(&__p::None);
             }
         } else {
             quote! {
-                let #binding: &#ty = changes.value_of::<#ty>(#entity, #schema.name, #name)?;
+                let #binding: &#ty = changes.value_of(#entity, #schema.name, #name)?;
             }
         }
     };

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::key::{KeyError, KeyPart};
+use crate::key::{DecodeKeyPart, KeyError, KeyPart};
 
 /// A value accepted where a key builder asks for a `T`: `T` itself, a
 /// reference to it, and for string-like fields a `&str`. Every accepted
@@ -203,5 +203,71 @@ impl RawKey for Cow<'_, str> {
 impl<T: RawKey + ?Sized> RawKey for &T {
     fn raw_key(&self) -> &str {
         (**self).raw_key()
+    }
+}
+
+// What generated code writes a hole's argument through (reached as
+// `__private::key_arg` and `__private::PartitionPart`).
+
+/// A key builder's argument for a hole of type `T`, as the key part it
+/// stands for. Generated builders take `impl KeyArg<T>`, which holds for
+/// `T` itself even when `T` has no key encoding; the encoding is asked of
+/// `T` only here, in the builder's body, where the derive names `T` through
+/// its checked alias. A hole type without an encoding is so reported once,
+/// at the template, and never again at a call.
+#[doc(hidden)]
+pub struct KeyArgPart<'a, T: ?Sized, A: ?Sized> {
+    arg: &'a A,
+    hole: std::marker::PhantomData<fn(&T)>,
+}
+
+/// `arg` as a key part of the hole type `T`.
+#[doc(hidden)]
+pub fn key_arg<T: ?Sized, A: KeyArg<T> + ?Sized>(arg: &A) -> KeyArgPart<'_, T, A> {
+    KeyArgPart {
+        arg,
+        hole: std::marker::PhantomData,
+    }
+}
+
+impl<T: KeyPart + ?Sized, A: KeyArg<T> + ?Sized> KeyPart for KeyArgPart<'_, T, A> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    const FIXED_LEN: Option<usize> = T::FIXED_LEN;
+    const PREFIX_FREE: bool = T::PREFIX_FREE;
+    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
+    const ORDERED: bool = T::ORDERED;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.arg.encode_as(out)
+    }
+
+    fn encode_partition(&self, out: &mut String) -> Result<(), KeyError> {
+        self.arg.encode_partition_as(out)
+    }
+}
+
+/// A partition-key hole that ends its segment and declares no width: its
+/// value written by [`KeyPart::encode_partition`] (plain decimals for
+/// integers) and read by [`DecodeKeyPart::decode_partition`]. Generated
+/// code wraps such holes; the type's other promises but order hold.
+#[doc(hidden)]
+pub struct PartitionPart<T>(pub T);
+
+impl<T: KeyPart> KeyPart for PartitionPart<T> {
+    const NOT_AN_ENTITY_FIELD: Option<&'static str> = T::NOT_AN_ENTITY_FIELD;
+    // A plain decimal's length varies; no length is promised.
+    const FIXED_LEN: Option<usize> = None;
+    const PREFIX_FREE: bool = false;
+    const CARDINALITY: crate::key::Cardinality = T::CARDINALITY;
+    const ORDERED: bool = false;
+
+    fn encode_key(&self, out: &mut String) -> Result<(), KeyError> {
+        self.0.encode_partition(out)
+    }
+}
+
+impl<T: DecodeKeyPart> DecodeKeyPart for PartitionPart<T> {
+    fn decode_key(component: &str) -> Result<Self, KeyError> {
+        T::decode_partition(component).map(PartitionPart)
     }
 }

@@ -778,6 +778,27 @@ impl KeyWriter {
         Ok(self)
     }
 
+    /// The argument `arg` of hole `field`, written as the hole's key type
+    /// `T` (see [`key_arg`](super::key_arg)): a whole segment.
+    pub fn arg<T: KeyPart + ?Sized, A: super::KeyArg<T> + ?Sized>(
+        &mut self,
+        field: &'static str,
+        arg: &A,
+    ) -> Result<&mut Self> {
+        self.part(field, &super::key_arg::<T, A>(arg))
+    }
+
+    /// [`arg`](Self::arg) for a partition-key hole, written as a
+    /// `PartitionPart` (plain decimals for integers).
+    pub fn partition_arg<T: KeyPart + ?Sized, A: super::KeyArg<T> + ?Sized>(
+        &mut self,
+        field: &'static str,
+        arg: &A,
+    ) -> Result<&mut Self> {
+        let part = super::PartitionPart(super::key_arg::<T, A>(arg));
+        self.part(field, &part)
+    }
+
     pub fn join_literal(&mut self, literal: &str) -> &mut Self {
         self.buf.join_literal(literal);
         self

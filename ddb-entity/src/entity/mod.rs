@@ -21,7 +21,7 @@ use crate::item::Item;
 use crate::layout::EntityLayout;
 use crate::table::{IndexSchema, Table};
 
-pub use arg::{KeyArg, RawKey};
+pub use arg::{KeyArg, KeyArgPart, PartitionPart, RawKey, key_arg};
 pub use field::{
     Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
 };
