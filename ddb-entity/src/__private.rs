@@ -83,6 +83,13 @@ pub fn key_field_value<T: serde::Serialize + ?Sized>(
     })
 }
 
+/// The list `key_fields` fills, room for `capacity` fields: the one the
+/// last read on this thread handed back once decoded, if any (a read
+/// restores key fields for every item it decodes).
+pub fn key_fields_buffer(capacity: usize) -> Vec<(&'static str, KeyFieldValue)> {
+    crate::entity::spare_key_fields(capacity)
+}
+
 /// Whether `field`, a primary-key field of a decoded value, is `value`,
 /// the value its stored key was read back as; only for a key type whose
 /// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
