@@ -95,7 +95,14 @@ pub fn key_fields_buffer(capacity: usize) -> Vec<(&'static str, KeyFieldValue)> 
 /// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
 /// part of the stored key. Always false for any other type.
 pub fn key_field_is<K: KeyPart + serde::Serialize>(field: &K, value: &KeyFieldValue) -> bool {
-    K::CANONICAL && KeyFieldValue::of(field).is_ok_and(|field| field == *value)
+    // Integers compared as such, without the derived comparison's call.
+    K::CANONICAL
+        && match (KeyFieldValue::of(field), value) {
+            (Ok(KeyFieldValue::U64(field)), KeyFieldValue::U64(value)) => field == *value,
+            (Ok(KeyFieldValue::I64(field)), KeyFieldValue::I64(value)) => field == *value,
+            (Ok(field), value) => field == *value,
+            (Err(_), _) => false,
+        }
 }
 
 /// Compile-time check that an index's table (`Self`) is the entity's

@@ -386,10 +386,40 @@ macro_rules! unsigned {
             }
 
             fn decode_partition(component: &str) -> Result<Self, KeyError> {
-                decode_plain(component, stringify!($t))
+                // What `decode_plain` accepts of an unsigned type, without
+                // the standard parser's generality.
+                plain_unsigned(component)
+                    .and_then(|n| <$t>::try_from(n).ok())
+                    .ok_or_else(|| KeyError::malformed(plain_expected(stringify!($t)), component))
             }
         }
     )*};
+}
+
+/// An unsigned integer as `Display` writes it (digits, no leading zero but
+/// `0` itself): its value, `None` for any other text or above `u128::MAX`.
+#[inline]
+fn plain_unsigned(text: &str) -> Option<u128> {
+    let bytes = text.as_bytes();
+    match bytes {
+        [] => return None,
+        [b'0', _, ..] => return None,
+        _ => {}
+    }
+    let digit = |b: u8| {
+        let d = b.wrapping_sub(b'0');
+        (d <= 9).then_some(d)
+    };
+    let (head, tail) = bytes.split_at(bytes.len().min(U64_SAFE_DIGITS));
+    let mut small: u64 = 0;
+    for &b in head {
+        small = small * 10 + u64::from(digit(b)?);
+    }
+    let mut value = u128::from(small);
+    for &b in tail {
+        value = value.checked_mul(10)?.checked_add(u128::from(digit(b)?))?;
+    }
+    Some(value)
 }
 
 macro_rules! signed {
@@ -537,6 +567,52 @@ mod tests {
     /// every value of eight digits at a stride, plain and complemented,
     /// and any one byte replaced by a non-digit (the bytes around `0` and
     /// `9`, `#`, a high byte) refused.
+    #[test]
+    fn plain_unsigned_is_the_plain_decimal_parse() {
+        let texts = [
+            "",
+            "0",
+            "00",
+            "01",
+            "7",
+            "42",
+            "-0",
+            "-1",
+            "+1",
+            " 1",
+            "1 ",
+            "1a",
+            "٣",
+            "18446744073709551615",
+            "18446744073709551616",
+            "4294967295",
+            "4294967296",
+            "99999999999999999999999999999999999999",
+            "340282366920938463463374607431768211455",
+            "340282366920938463463374607431768211456",
+            "1000000000000000000000",
+        ];
+        for text in texts {
+            let ours = |read: Option<u128>| read;
+            let std = |read: Result<u128, KeyError>| read.ok();
+            assert_eq!(
+                ours(plain_unsigned(text)),
+                std(decode_plain::<u128>(text, "u128")),
+                "{text:?}"
+            );
+            assert_eq!(
+                u64::decode_partition(text).ok(),
+                decode_plain::<u64>(text, "u64").ok(),
+                "{text:?}"
+            );
+            assert_eq!(
+                u32::decode_partition(text).ok(),
+                decode_plain::<u32>(text, "u32").ok(),
+                "{text:?}"
+            );
+        }
+    }
+
     #[test]
     fn eight_digits_is_the_digit_loop() {
         let by_loop = |text: &[u8], complement: bool| {

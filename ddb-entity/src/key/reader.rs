@@ -116,25 +116,29 @@ impl<'a> KeyReader<'a> {
     ///     })
     /// );
     /// ```
+    #[inline]
     pub fn literal(&mut self, expected: &str) -> Result<(), KeyError> {
         // The common case without scanning for the segment's end: the rest
         // starts with the literal, and the delimiter (or the key's end)
         // follows. A literal holding `#` never equals a segment, so it
-        // takes the slow path, which reports it.
-        if let Some(after) = self.rest.and_then(|rest| rest.strip_prefix(expected)) {
-            let next = match after.as_bytes().first() {
-                None => Some(None),
-                Some(&HASH) => after.get(1..).map(Some),
-                Some(_) => None,
-            };
-            if let Some(next) = next
-                && !expected.as_bytes().contains(&HASH)
-            {
-                self.rest = next;
-                self.index += 1;
-                return Ok(());
-            }
+        // takes the slow path, which reports it. Inlined where the literal
+        // is a constant (generated key readers): the comparison is then
+        // the literal's bytes, unrolled.
+        if let Some(rest) = self.rest
+            && let Some(next) = after_literal(rest, expected)
+        {
+            self.rest = next;
+            self.index += 1;
+            return Ok(());
         }
+        self.literal_by_segment(expected)
+    }
+
+    /// [`KeyReader::literal`] by reading the segment whole and comparing
+    /// it: where the literal is not at the front, to say what is.
+    #[cold]
+    #[inline(never)]
+    fn literal_by_segment(&mut self, expected: &str) -> Result<(), KeyError> {
         let index = self.index;
         let segment = self.next_segment(|| format!("the literal {expected:?}"))?;
         if segment == expected {
@@ -224,6 +228,25 @@ impl<'a> KeyReader<'a> {
 
 /// The delimiter, as the byte it is.
 const HASH: u8 = DELIMITER as u8;
+
+/// What follows the segment `literal` that `rest` starts with: `Some` of
+/// the rest after its delimiter, or `Some(None)` where the key ends; `None`
+/// if the first segment is not `literal` (or `literal` holds a `#`, which
+/// no segment does). One pass over the literal's bytes.
+#[inline]
+fn after_literal<'a>(rest: &'a str, literal: &str) -> Option<Option<&'a str>> {
+    let (bytes, literal) = (rest.as_bytes(), literal.as_bytes());
+    let head = bytes.get(..literal.len())?;
+    if !head.iter().zip(literal).all(|(&b, &l)| b == l && l != HASH) {
+        return None;
+    }
+    match bytes.get(literal.len()) {
+        None => Some(None),
+        // After an ASCII byte: a character boundary.
+        Some(&HASH) => rest.get(literal.len() + 1..).map(Some),
+        Some(_) => None,
+    }
+}
 
 /// Where the first `#` of `bytes` is: eight bytes a step (a key's integer
 /// segments are 10 to 20 digits), then byte by byte.
