@@ -77,6 +77,7 @@ impl<'a> KeyReader<'a> {
         self.rest
     }
 
+    #[inline]
     fn next_segment(&mut self, expected: impl FnOnce() -> String) -> Result<&'a str, KeyError> {
         let Some(rest) = self.rest else {
             return Err(KeyError::MissingSegment {
@@ -162,16 +163,12 @@ impl<'a> KeyReader<'a> {
     /// assert!(matches!(key.part::<u8>(), Err(KeyError::MissingSegment { index: 1, .. })));
     /// # Ok::<(), KeyError>(())
     /// ```
+    #[inline]
     pub fn part<P: DecodeKeyPart>(&mut self) -> Result<P, KeyError> {
         let index = self.index;
         let expected = std::any::type_name::<P>();
         let segment = self.next_segment(|| expected.to_owned())?;
-        P::decode_key(segment).map_err(|source| KeyError::Segment {
-            index,
-            expected,
-            found: excerpt(segment),
-            source: Box::new(source),
-        })
+        P::decode_key(segment).map_err(|source| segment_error(index, expected, segment, source))
     }
 
     /// Takes the next segment whole, to read a template segment that holds
@@ -228,6 +225,18 @@ impl<'a> KeyReader<'a> {
 
 /// The delimiter, as the byte it is.
 const HASH: u8 = DELIMITER as u8;
+
+/// Segment `index` (`found`) is no `expected`: why, in `source`.
+#[cold]
+#[inline(never)]
+fn segment_error(index: usize, expected: &'static str, found: &str, source: KeyError) -> KeyError {
+    KeyError::Segment {
+        index,
+        expected,
+        found: excerpt(found),
+        source: Box::new(source),
+    }
+}
 
 /// What follows the segment `literal` that `rest` starts with: `Some` of
 /// the rest after its delimiter, or `Some(None)` where the key ends; `None`
