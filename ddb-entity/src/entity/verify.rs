@@ -481,10 +481,11 @@ mod tests {
         // Strings, and (every other subset) a number where a name's index
         // is even: a key that is no string is taken as well.
         for subset in 0u32..(1 << names.len()) {
-            let value = |i: usize, name: &str| match i % 2 == 0 && subset % 2 == 1 {
-                true => AttributeValue::N(i.to_string()),
-                false => AttributeValue::S(format!("{name}={i}")),
-            };
+            let value =
+                |i: usize, name: &str| match i.is_multiple_of(2) && !subset.is_multiple_of(2) {
+                    true => AttributeValue::N(i.to_string()),
+                    false => AttributeValue::S(format!("{name}={i}")),
+                };
             let item: Item = names
                 .iter()
                 .enumerate()
