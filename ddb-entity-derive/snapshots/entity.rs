@@ -434,7 +434,7 @@ const _: () = {
                 key.sort(),
             )?;
             #[allow(unused_mut)]
-            let mut fields = __p::Vec::with_capacity(3usize);
+            let mut fields = __p::key_fields_buffer(3usize);
             fields.push(("customer_id", __p::key_field_value("Order", customer_id)?));
             fields.push(("placed", __p::key_field_value("Order", placed)?));
             fields.push(("order_id", __p::key_field_value("Order", order_id)?));

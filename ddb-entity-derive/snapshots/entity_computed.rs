@@ -433,7 +433,7 @@ const _: () = {
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (id,) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
-            let mut fields = __p::Vec::with_capacity(1usize);
+            let mut fields = __p::key_fields_buffer(1usize);
             fields.push(("id", __p::key_field_value("Ticket", id)?));
             __p::Ok(fields)
         }

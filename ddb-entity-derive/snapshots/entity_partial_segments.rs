@@ -464,7 +464,7 @@ const _: () = {
                 key.sort(),
             )?;
             #[allow(unused_mut)]
-            let mut fields = __p::Vec::with_capacity(3usize);
+            let mut fields = __p::key_fields_buffer(3usize);
             fields.push(("repo", __p::key_field_value("Comment", repo)?));
             fields.push(("number", __p::key_field_value("Comment", number)?));
             fields.push(("comment", __p::key_field_value("Comment", comment)?));

@@ -431,7 +431,7 @@ const _: () = {
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
             #[allow(unused_mut)]
-            let mut fields = __p::Vec::with_capacity(2usize);
+            let mut fields = __p::key_fields_buffer(2usize);
             fields.push(("day", __p::key_field_value("Event", day)?));
             fields.push(("event_id", __p::key_field_value("Event", event_id)?));
             __p::Ok(fields)

@@ -125,12 +125,26 @@ pub fn key_field_value<T: serde::Serialize + ?Sized>(
     })
 }
 
+/// The list `key_fields` fills, room for `capacity` fields: the one the
+/// last read on this thread handed back once decoded, if any (a read
+/// restores key fields for every item it decodes).
+pub fn key_fields_buffer(capacity: usize) -> Vec<(&'static str, KeyFieldValue)> {
+    crate::entity::spare_key_fields(capacity)
+}
+
 /// Whether `field`, a primary-key field of a decoded value, is `value`,
 /// the value its stored key was read back as; only for a key type whose
 /// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
 /// part of the stored key. Always false for any other type.
 pub fn key_field_is<K: KeyPart + serde::Serialize>(field: &K, value: &KeyFieldValue) -> bool {
-    K::CANONICAL && KeyFieldValue::of(field).is_ok_and(|field| field == *value)
+    // Integers compared as such, without the derived comparison's call.
+    K::CANONICAL
+        && match (KeyFieldValue::of(field), value) {
+            (Ok(KeyFieldValue::U64(field)), KeyFieldValue::U64(value)) => field == *value,
+            (Ok(KeyFieldValue::I64(field)), KeyFieldValue::I64(value)) => field == *value,
+            (Ok(field), value) => field == *value,
+            (Err(_), _) => false,
+        }
 }
 
 /// Compile-time check that an index's table (`Self`) is the entity's

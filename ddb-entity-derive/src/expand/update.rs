@@ -503,7 +503,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     quote! {
         #decode
         #[allow(unused_mut)]
-        let mut fields = __p::Vec::with_capacity(#count);
+        let mut fields = __p::key_fields_buffer(#count);
         #(#inserts)*
         __p::Ok(fields)
     }

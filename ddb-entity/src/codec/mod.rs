@@ -177,9 +177,9 @@ pub(crate) fn decode_body<T: DeserializeOwned>(
 /// none named in the tree), as one map — the rules of [`decode_body`].
 pub(crate) fn decode_wire_body<T: DeserializeOwned>(
     mut entries: wire::Entries<'_>,
-    extra: Vec<(&'static str, KeyFieldValue)>,
+    extra: &mut Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
-    entries.extend(extra.into_iter().map(|(name, value)| {
+    entries.extend(extra.drain(..).map(|(name, value)| {
         (
             std::borrow::Cow::Borrowed(name),
             wire::Wire::from_attribute_value(value.into_attribute()),

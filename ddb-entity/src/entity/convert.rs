@@ -275,8 +275,19 @@ pub(crate) fn decode_stored<'de, E: Entity>(
 
 /// Every primary-key field of an item, as read back from its stored key
 /// (none held by the body), when each is an integer: kept aside before
-/// the body is decoded, to find them unchanged in the decoded value.
-struct ReadBack([Option<(&'static str, KeyFieldValue)>; READ_BACK_MAX]);
+/// the body is decoded, to find them unchanged in the decoded value. Plain
+/// numbers, copied and dropped for nothing.
+struct ReadBack {
+    fields: [(&'static str, ReadBackInteger); READ_BACK_MAX],
+    len: usize,
+}
+
+/// An integer key field as [`KeyFieldValue`] holds it.
+#[derive(Clone, Copy)]
+enum ReadBackInteger {
+    U64(u64),
+    I64(i64),
+}
 
 /// The most key fields [`ReadBack`] keeps; a key of more is verified by
 /// writing it.
@@ -292,11 +303,19 @@ impl ReadBack {
         {
             return None;
         }
-        let mut kept = [None, None, None, None];
-        for (slot, (name, value)) in kept.iter_mut().zip(key_fields) {
-            *slot = Some((*name, value.integer()?));
+        let mut kept = ReadBack {
+            fields: [("", ReadBackInteger::U64(0)); READ_BACK_MAX],
+            len: key_fields.len(),
+        };
+        for (slot, (name, value)) in kept.fields.iter_mut().zip(key_fields) {
+            let integer = match *value {
+                KeyFieldValue::U64(n) => ReadBackInteger::U64(n),
+                KeyFieldValue::I64(n) => ReadBackInteger::I64(n),
+                KeyFieldValue::Attribute(_) => return None,
+            };
+            *slot = (*name, integer);
         }
-        Some(ReadBack(kept))
+        Some(kept)
     }
 
     /// Whether `entity` holds every field as it was read back, each of a
@@ -304,10 +323,13 @@ impl ReadBack {
     /// then the stored primary key is exactly the one `entity` writes, as
     /// the key reader matched its literals and left nothing over.
     fn found_in<E: Entity>(&self, entity: &E) -> bool {
-        self.0
-            .iter()
-            .flatten()
-            .all(|(name, value)| entity.key_field_is(name, value))
+        self.fields[..self.len].iter().all(|&(name, integer)| {
+            let value = match integer {
+                ReadBackInteger::U64(n) => KeyFieldValue::U64(n),
+                ReadBackInteger::I64(n) => KeyFieldValue::I64(n),
+            };
+            entity.key_field_is(name, &value)
+        })
     }
 }
 

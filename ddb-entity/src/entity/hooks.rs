@@ -357,9 +357,43 @@ impl<'de> StoredBody<'de> {
     /// Decodes the body as a `T` (the entity, or an earlier shape of it).
     pub fn decode<T: serde::de::DeserializeOwned>(self) -> std::result::Result<T, DecodeError> {
         let mut key_fields = self.key_fields;
-        match self.attributes {
+        let decoded = match self.attributes {
             Attributes::Item(mut item) => crate::codec::decode_body(&mut item, &mut key_fields),
-            Attributes::Wire(entries) => crate::codec::decode_wire_body(entries, key_fields),
-        }
+            Attributes::Wire(entries) => crate::codec::decode_wire_body(entries, &mut key_fields),
+        };
+        recycle_key_fields(key_fields);
+        decoded
     }
+}
+
+thread_local! {
+    /// A key-field list handed back once its body is decoded
+    /// ([`StoredBody::decode`]), for the next item's
+    /// [`EntityHooks::key_fields`]: a read would otherwise allocate and
+    /// free one per item.
+    static SPARE_KEY_FIELDS: std::cell::Cell<Vec<(&'static str, KeyFieldValue)>> =
+        const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most key fields a kept list has room for (a primary key has a few).
+const SPARE_KEY_FIELDS_CAPACITY: usize = 16;
+
+/// An empty key-field list with room for `capacity`: the spare one, or a
+/// new one.
+pub(crate) fn spare_key_fields(capacity: usize) -> Vec<(&'static str, KeyFieldValue)> {
+    let mut fields = SPARE_KEY_FIELDS
+        .try_with(std::cell::Cell::take)
+        .unwrap_or_default();
+    fields.reserve(capacity);
+    fields
+}
+
+/// Keeps `fields`' allocation for the next [`spare_key_fields`] on this
+/// thread (a small one only).
+fn recycle_key_fields(mut fields: Vec<(&'static str, KeyFieldValue)>) {
+    if fields.capacity() == 0 || fields.capacity() > SPARE_KEY_FIELDS_CAPACITY {
+        return;
+    }
+    fields.clear();
+    let _ = SPARE_KEY_FIELDS.try_with(|spare| spare.set(fields));
 }

@@ -25,7 +25,7 @@ pub use arg::{KeyArg, KeyArgPart, PartitionPart, RawKey, key_arg};
 pub use field::{
     Addable, Field, InBody, IndexKeyPart, KeyOnly, PrimaryKeyPart, Settable, Stored, Unkeyed,
 };
-pub(crate) use hooks::{Action, Change};
+pub(crate) use hooks::{Action, Change, spare_key_fields};
 pub use hooks::{Changes, EntityHooks, IndexChange, Lookup, Stamp, StoredBody};
 pub(crate) use keys::check_index_key;
 pub use keys::{

@@ -22,22 +22,28 @@ use super::Entity;
 use super::convert::check_stored_type;
 use super::keys::recycle_key_buffer;
 use crate::codec::ItemTree;
+use crate::codec::wire::Wire;
 use crate::error::{Error, Expected, ItemAt, Repr, Result};
 use crate::item::Item;
 use crate::layout::EntityLayout;
 use crate::table::{Table, TableSchema};
 
-/// The key attributes an item was stored under, taken out of it.
+/// The key attributes an item was stored under, taken out of it. Each is
+/// held as the string it is, `None` where the item holds no string: every
+/// use of a stored key (the type check, reading key fields back,
+/// verification, where the item is) reads its string only, and a value of
+/// another type is a key no entity writes, reported as one that is absent.
 pub(crate) struct StoredKeys {
-    partition: Option<AttributeValue>,
-    sort: Option<AttributeValue>,
+    partition: Option<String>,
+    sort: Option<String>,
     /// The index key attributes the item carries (none but the table's own
-    /// after a read by primary key: see [`keep_keys_found_by`]).
-    index: Vec<(&'static str, AttributeValue)>,
+    /// after a read by primary key: see [`keep_keys_found_by`]), each
+    /// listed even when it is no string (then a mismatch).
+    index: Vec<(&'static str, Option<String>)>,
     /// The type attribute, taken out with the keys (on a table whose
     /// entities write one): what [`StoredKeys::check_type`] reads, so the
     /// item is not searched for it a second time.
-    tag: Option<AttributeValue>,
+    tag: Option<String>,
     /// Whether the decoded value holds every primary-key field exactly as
     /// read back from these keys, each of a key type whose parse is
     /// canonical (see [`StoredKeys::primary_read_back`]).
@@ -90,18 +96,22 @@ impl StoredKeys {
                 item.remove(name)
             }
         };
-        let partition = take(schema.primary.partition_key);
-        let sort = schema.primary.sort_key.and_then(&mut take);
+        let partition = take(schema.primary.partition_key).and_then(string_of);
+        let sort = schema
+            .primary
+            .sort_key
+            .and_then(&mut take)
+            .and_then(string_of);
         let mut index = Vec::new();
         for keys in schema.indexes.iter().map(|index| index.keys) {
             for name in std::iter::once(keys.partition_key).chain(keys.sort_key) {
                 if let Some(value) = take(name) {
-                    index.push((name, value));
+                    index.push((name, string_of(value)));
                 }
             }
         }
         let tag = if schema.typing.writes_type_attribute() {
-            item.remove(schema.type_attribute)
+            item.remove(schema.type_attribute).and_then(string_of)
         } else {
             None
         };
@@ -116,13 +126,15 @@ impl StoredKeys {
 
     /// [`StoredKeys::take`] for an entity with no raw key attribute (every
     /// key attribute leaves the body), in one pass over the item: each name
-    /// compared, none hashed, nothing looked up twice. The write token goes
-    /// too (it is the library's, never the body's). What it takes, and in
-    /// what order the index keys are listed (the schema's), is what
-    /// looking each name up takes.
+    /// compared, none hashed, nothing looked up twice, each string moved
+    /// out as it is. The write token goes too
+    /// (it is the library's, never the body's). What it takes, and in what
+    /// order the index keys are listed (the schema's), is what looking
+    /// each name up takes.
     fn take_in_one_pass(item: &mut Item, schema: &TableSchema) -> Self {
         let primary = schema.primary;
         let tagged = schema.typing.writes_type_attribute();
+        let indexed = !schema.indexes.is_empty();
         let mut stored = StoredKeys {
             partition: None,
             sort: None,
@@ -131,18 +143,27 @@ impl StoredKeys {
             primary_read_back: false,
         };
         let mut unordered = false;
+        // Each attribute the library owns leaves the map, its string moved
+        // into `stored` first (what is left, an empty string, frees
+        // nothing).
         item.retain(|name, value| {
-            let mut take = || std::mem::replace(value, AttributeValue::Null(true));
-            if name == primary.partition_key {
-                stored.partition = Some(take());
-            } else if primary.sort_key == Some(name.as_str()) {
-                stored.sort = Some(take());
-            } else if let Some(attribute) = index_key_attribute(schema, name) {
+            let mut take = || match value {
+                AttributeValue::S(value) => Some(std::mem::take(value)),
+                _ => None,
+            };
+            if same(name, primary.partition_key) {
+                stored.partition = take();
+            } else if primary.sort_key.is_some_and(|sort| same(name, sort)) {
+                stored.sort = take();
+            } else if let Some(attribute) =
+                indexed.then(|| index_key_attribute(schema, name)).flatten()
+            {
                 unordered |= !stored.index.is_empty();
                 stored.index.push((attribute, take()));
-            } else if tagged && name == schema.type_attribute {
-                stored.tag = Some(take());
-            } else if schema.is_token_attribute(name) {
+            } else if tagged && same(name, schema.type_attribute) {
+                stored.tag = take();
+            } else if starts_alike(name, schema.token_attribute) && schema.is_token_attribute(name)
+            {
                 // Dropped.
             } else if name
                 .strip_prefix(SET_ASIDE)
@@ -190,7 +211,12 @@ impl StoredKeys {
         let mut unordered = false;
         tree.entries.retain(|(name, value)| {
             let raw = raw_keys && layout.is_raw_attribute(name);
-            let copy = || value.to_attribute_value();
+            // A key is read as its string only (as `string_of` reads an
+            // SDK value): any other type is a key no entity writes.
+            let copy = || match value {
+                Wire::S(text) => Some(text.clone().into_owned()),
+                _ => None,
+            };
             if name == primary.partition_key {
                 stored.partition = copy();
                 raw
@@ -202,9 +228,7 @@ impl StoredKeys {
                     .is_some_and(|k| k.partition_key == attribute || k.sort_key == Some(attribute))
                 {
                     unordered |= !stored.index.is_empty();
-                    if let Some(value) = copy() {
-                        stored.index.push((attribute, value));
-                    }
+                    stored.index.push((attribute, copy()));
                 }
                 raw
             } else if tagged && name == schema.type_attribute {
@@ -226,44 +250,32 @@ impl StoredKeys {
     /// [`StoredKeys::take`] took out: the item is not searched for them a
     /// second time.
     pub(crate) fn check_type<E: Entity>(&self) -> Result<()> {
-        let tag = self
-            .tag
-            .as_ref()
-            .and_then(|tag| tag.as_s().ok())
-            .map(String::as_str);
-        check_stored_type::<E>(tag, self.strings(), || self.at(&E::Table::SCHEMA))
+        check_stored_type::<E>(self.tag.as_deref(), self.strings(), || {
+            self.at(&E::Table::SCHEMA)
+        })
     }
 
     /// The stored partition and sort key strings (`None` where missing or
     /// not a string).
     pub(crate) fn strings(&self) -> (Option<&str>, Option<&str>) {
-        fn s(value: Option<&AttributeValue>) -> Option<&str> {
-            value.and_then(|v| v.as_s().ok()).map(String::as_str)
-        }
-        (s(self.partition.as_ref()), s(self.sort.as_ref()))
+        (self.partition.as_deref(), self.sort.as_deref())
     }
 
     /// Moves the stored partition and sort key strings out, to lend them
     /// to a [`Key`](super::Key) without copying them; `None` without a
     /// partition key string. [`StoredKeys::put_strings`] puts them back.
     pub(crate) fn take_strings(&mut self) -> Option<(String, Option<String>)> {
-        let Some(AttributeValue::S(partition)) = &mut self.partition else {
-            return None;
-        };
-        let partition = std::mem::take(partition);
-        let sort = match &mut self.sort {
-            Some(AttributeValue::S(sort)) => Some(std::mem::take(sort)),
-            _ => None,
-        };
+        let partition = std::mem::take(self.partition.as_mut()?);
+        let sort = self.sort.as_mut().map(std::mem::take);
         Some((partition, sort))
     }
 
     /// Puts back what [`StoredKeys::take_strings`] took.
     pub(crate) fn put_strings(&mut self, partition: String, sort: Option<String>) {
-        if let Some(AttributeValue::S(stored)) = &mut self.partition {
+        if let Some(stored) = &mut self.partition {
             *stored = partition;
         }
-        if let (Some(AttributeValue::S(stored)), Some(sort)) = (&mut self.sort, sort) {
+        if let (Some(stored), Some(sort)) = (&mut self.sort, sort) {
             *stored = sort;
         }
     }
@@ -282,14 +294,11 @@ impl StoredKeys {
     /// Where the item is stored, for messages.
     pub(crate) fn at(&self, schema: &TableSchema) -> ItemAt {
         ItemAt {
-            partition: (
-                schema.primary.partition_key,
-                string(self.partition.as_ref()),
-            ),
+            partition: (schema.primary.partition_key, self.partition.clone()),
             sort: schema
                 .primary
                 .sort_key
-                .map(|name| (name, string(self.sort.as_ref()))),
+                .map(|name| (name, self.sort.clone())),
         }
     }
 
@@ -310,14 +319,14 @@ impl StoredKeys {
     fn mismatch<E: Entity>(
         &self,
         attribute: &'static str,
-        stored: Option<&AttributeValue>,
+        stored: Option<&String>,
         expected: Expected,
     ) -> Error {
         Error::from(Repr::KeyMismatch {
             entity: E::RUST_NAME,
             at: self.at(&E::Table::SCHEMA),
             attribute,
-            stored: string(stored),
+            stored: stored.cloned(),
             expected,
         })
     }
@@ -362,7 +371,7 @@ impl StoredKeys {
         let (first, stored) = &self.index[0];
         let entries = entity.index_entries().map_err(|err| {
             let expected = Expected::Unbuildable(err.to_string());
-            self.mismatch::<E>(first, Some(stored), expected)
+            self.mismatch::<E>(first, stored.as_ref(), expected)
         })?;
         for (name, stored) in &self.index {
             // As `to_item` writes them: a later index's value wins.
@@ -381,12 +390,12 @@ impl StoredKeys {
                 })
                 .next_back();
             match expected {
-                Some(expected) if holds(Some(stored), expected) => {}
+                Some(expected) if holds(stored.as_ref(), expected) => {}
                 Some(expected) => {
                     let expected = Expected::Value(expected.to_owned());
-                    return Err(self.mismatch::<E>(name, Some(stored), expected));
+                    return Err(self.mismatch::<E>(name, stored.as_ref(), expected));
                 }
-                None => return Err(self.mismatch::<E>(name, Some(stored), Expected::Absent)),
+                None => return Err(self.mismatch::<E>(name, stored.as_ref(), Expected::Absent)),
             }
         }
         Ok(())
@@ -470,8 +479,34 @@ pub(crate) fn item_at(item: &Item, schema: &TableSchema) -> ItemAt {
 }
 
 /// Whether `stored` is the string `expected`.
-fn holds(stored: Option<&AttributeValue>, expected: &str) -> bool {
-    matches!(stored, Some(AttributeValue::S(value)) if value == expected)
+fn holds(stored: Option<&String>, expected: &str) -> bool {
+    stored.is_some_and(|value| value == expected)
+}
+
+/// Whether `name` is `owned`: the lengths and first bytes compared before
+/// the text (most names the one-pass take meets are neither, and are told
+/// so without a call to compare memory).
+#[inline]
+fn same(name: &str, owned: &str) -> bool {
+    name.len() == owned.len() && starts_alike(name, owned) && name == owned
+}
+
+/// Whether `name` and `owned` start with the same byte (or either is
+/// empty): a name unlike `owned` there neither is it nor starts with it.
+#[inline]
+fn starts_alike(name: &str, owned: &str) -> bool {
+    match (name.as_bytes().first(), owned.as_bytes().first()) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The string a stored key attribute holds, if it is one.
+fn string_of(value: AttributeValue) -> Option<String> {
+    match value {
+        AttributeValue::S(value) => Some(value),
+        _ => None,
+    }
 }
 
 fn string(value: Option<&AttributeValue>) -> Option<String> {
@@ -508,12 +543,19 @@ mod tests {
             "_wt", "_wt2", "_wt7", "name", "\0name",
         ];
         let schema = App::SCHEMA;
+        // Strings, and (every other subset) a number where a name's index
+        // is even: a key that is no string is taken as well.
         for subset in 0u32..(1 << names.len()) {
+            let value =
+                |i: usize, name: &str| match i.is_multiple_of(2) && !subset.is_multiple_of(2) {
+                    true => AttributeValue::N(i.to_string()),
+                    false => AttributeValue::S(format!("{name}={i}")),
+                };
             let item: Item = names
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| subset & (1 << i) != 0)
-                .map(|(i, name)| (name.to_string(), AttributeValue::S(format!("{name}={i}"))))
+                .map(|(i, name)| (name.to_string(), value(i, name)))
                 .collect();
             let (mut one, mut other) = (item.clone(), item);
             let a = StoredKeys::take_in_one_pass(&mut one, &schema);

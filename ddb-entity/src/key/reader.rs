@@ -77,6 +77,7 @@ impl<'a> KeyReader<'a> {
         self.rest
     }
 
+    #[inline]
     fn next_segment(&mut self, expected: impl FnOnce() -> String) -> Result<&'a str, KeyError> {
         let Some(rest) = self.rest else {
             return Err(KeyError::MissingSegment {
@@ -84,11 +85,8 @@ impl<'a> KeyReader<'a> {
                 expected: expected(),
             });
         };
-        // A byte scan: keys are short, and a `char` pattern's searcher
-        // costs more to set up than the scan (`#` is ASCII, so the split
-        // is at a character boundary).
-        const HASH: u8 = DELIMITER as u8;
-        let at = rest.bytes().position(|b| b == HASH);
+        // `#` is ASCII, so the split is at a character boundary.
+        let at = find_delimiter(rest.as_bytes());
         let segment = match at.and_then(|at| Some((rest.get(..at)?, rest.get(at + 1..)?))) {
             Some((segment, rest)) => {
                 self.rest = Some(rest);
@@ -119,7 +117,29 @@ impl<'a> KeyReader<'a> {
     ///     })
     /// );
     /// ```
+    #[inline]
     pub fn literal(&mut self, expected: &str) -> Result<(), KeyError> {
+        // The common case without scanning for the segment's end: the rest
+        // starts with the literal, and the delimiter (or the key's end)
+        // follows. A literal holding `#` never equals a segment, so it
+        // takes the slow path, which reports it. Inlined where the literal
+        // is a constant (generated key readers): the comparison is then
+        // the literal's bytes, unrolled.
+        if let Some(rest) = self.rest
+            && let Some(next) = after_literal(rest, expected)
+        {
+            self.rest = next;
+            self.index += 1;
+            return Ok(());
+        }
+        self.literal_by_segment(expected)
+    }
+
+    /// [`KeyReader::literal`] by reading the segment whole and comparing
+    /// it: where the literal is not at the front, to say what is.
+    #[cold]
+    #[inline(never)]
+    fn literal_by_segment(&mut self, expected: &str) -> Result<(), KeyError> {
         let index = self.index;
         let segment = self.next_segment(|| format!("the literal {expected:?}"))?;
         if segment == expected {
@@ -143,16 +163,12 @@ impl<'a> KeyReader<'a> {
     /// assert!(matches!(key.part::<u8>(), Err(KeyError::MissingSegment { index: 1, .. })));
     /// # Ok::<(), KeyError>(())
     /// ```
+    #[inline]
     pub fn part<P: DecodeKeyPart>(&mut self) -> Result<P, KeyError> {
         let index = self.index;
         let expected = std::any::type_name::<P>();
         let segment = self.next_segment(|| expected.to_owned())?;
-        P::decode_key(segment).map_err(|source| KeyError::Segment {
-            index,
-            expected,
-            found: excerpt(segment),
-            source: Box::new(source),
-        })
+        P::decode_key(segment).map_err(|source| segment_error(index, expected, segment, source))
     }
 
     /// Takes the next segment whole, to read a template segment that holds
@@ -205,6 +221,68 @@ impl<'a> KeyReader<'a> {
             }),
         }
     }
+}
+
+/// The delimiter, as the byte it is.
+const HASH: u8 = DELIMITER as u8;
+
+/// Segment `index` (`found`) is no `expected`: why, in `source`.
+#[cold]
+#[inline(never)]
+fn segment_error(index: usize, expected: &'static str, found: &str, source: KeyError) -> KeyError {
+    KeyError::Segment {
+        index,
+        expected,
+        found: excerpt(found),
+        source: Box::new(source),
+    }
+}
+
+/// What follows the segment `literal` that `rest` starts with: `Some` of
+/// the rest after its delimiter, or `Some(None)` where the key ends; `None`
+/// if the first segment is not `literal` (or `literal` holds a `#`, which
+/// no segment does). One pass over the literal's bytes.
+#[inline]
+fn after_literal<'a>(rest: &'a str, literal: &str) -> Option<Option<&'a str>> {
+    let (bytes, literal) = (rest.as_bytes(), literal.as_bytes());
+    let head = bytes.get(..literal.len())?;
+    if !head.iter().zip(literal).all(|(&b, &l)| b == l && l != HASH) {
+        return None;
+    }
+    match bytes.get(literal.len()) {
+        None => Some(None),
+        // After an ASCII byte: a character boundary.
+        Some(&HASH) => rest.get(literal.len() + 1..).map(Some),
+        Some(_) => None,
+    }
+}
+
+/// Where the first `#` of `bytes` is: eight bytes a step (a key's integer
+/// segments are 10 to 20 digits), then byte by byte.
+#[inline]
+fn find_delimiter(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const HASHES: u64 = u64::from_ne_bytes([HASH; 8]);
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        // A byte of `x` is zero where the chunk holds `#`; the lowest such
+        // byte is flagged exactly (a borrow only runs upwards).
+        let x = u64::from_le_bytes(word) ^ HASHES;
+        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == HASH)
+        .map(|i| at + i)
 }
 
 /// One segment of a key read piece by piece: literal text, holes of a fixed
@@ -318,6 +396,71 @@ impl<'a> SegmentReader<'a> {
             Ok(())
         } else {
             Err(self.unexpected(""))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time scan finds the first `#` wherever it is, as a
+    /// byte-by-byte scan does: every position in texts of every length up
+    /// to three words, with and without a second `#`, beside bytes one
+    /// above and below it and high bytes (which a borrow could flag).
+    #[test]
+    fn find_delimiter_is_the_byte_scan() {
+        let fill = [b'0', b'"', b'$', 0xff, 0x80, 0xa3];
+        for len in 0..=24 {
+            for &byte in &fill {
+                let mut text = vec![byte; len];
+                assert_eq!(find_delimiter(&text), None);
+                for first in 0..len {
+                    text.fill(byte);
+                    text[first] = HASH;
+                    assert_eq!(find_delimiter(&text), Some(first));
+                    for second in first + 1..len {
+                        text[second] = HASH;
+                        assert_eq!(find_delimiter(&text), Some(first));
+                        text[second] = byte;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The literal's fast path reads what the segment comparison reads:
+    /// the literal followed by `#` or the end; a literal holding `#`, a
+    /// longer segment or a prefix are refused as before.
+    #[test]
+    fn literal_fast_path_is_the_segment_comparison() {
+        let cases = [
+            ("ORDER#1", "ORDER", Ok(Some("1"))),
+            ("ORDER", "ORDER", Ok(None)),
+            ("ORDER#", "ORDER", Ok(Some(""))),
+            ("ORDERS#1", "ORDER", Err("ORDERS")),
+            ("ORD#1", "ORDER", Err("ORD")),
+            ("A#B#C", "A#B", Err("A")),
+            ("", "", Ok(None)),
+            ("#x", "", Ok(Some("x"))),
+        ];
+        for (key, literal, expected) in cases {
+            let mut reader = KeyReader::new(key);
+            let read = reader.literal(literal);
+            match expected {
+                Ok(rest) => {
+                    assert_eq!(read, Ok(()), "{key:?} {literal:?}");
+                    assert_eq!((reader.rest(), reader.index()), (rest, 1));
+                }
+                Err(found) => assert_eq!(
+                    read,
+                    Err(KeyError::UnexpectedLiteral {
+                        index: 0,
+                        expected: literal.into(),
+                        found: found.into(),
+                    })
+                ),
+            }
         }
     }
 }

@@ -40,15 +40,6 @@ impl KeyFieldValue {
         }
     }
 
-    /// A copy of an integer; `None` for any other value.
-    pub(crate) fn integer(&self) -> Option<Self> {
-        match *self {
-            KeyFieldValue::U64(n) => Some(KeyFieldValue::U64(n)),
-            KeyFieldValue::I64(n) => Some(KeyFieldValue::I64(n)),
-            KeyFieldValue::Attribute(_) => None,
-        }
-    }
-
     /// The attribute the codec writes for this value.
     ///
     /// ```
