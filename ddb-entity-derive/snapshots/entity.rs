@@ -433,36 +433,14 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
-            #[allow(unused_mut)]
             let mut fields = __p::key_fields_buffer(3usize);
             fields.push(("customer_id", __p::key_field_value("Order", customer_id)?));
             fields.push(("placed", __p::key_field_value("Order", placed)?));
             fields.push(("order_id", __p::key_field_value("Order", order_id)?));
             __p::Ok(fields)
         }
-        fn key_field_is(
-            &self,
-            attribute: &__p::str,
-            value: &__p::KeyFieldValue,
-        ) -> __p::bool {
-            match attribute {
-                "customer_id" => {
-                    __p::key_field_is(
-                        __p::checked::<__Key_customer_id>(&self.customer_id),
-                        value,
-                    )
-                }
-                "placed" => {
-                    __p::key_field_is(__p::checked::<__Key_placed>(&self.placed), value)
-                }
-                "order_id" => {
-                    __p::key_field_is(
-                        __p::checked::<__Key_order_id_6>(&self.order_id),
-                        value,
-                    )
-                }
-                _ => false,
-            }
+        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
+            __p::key_field_is(&[&self.customer_id, &self.placed, &self.order_id], i, v)
         }
     }
     #[automatically_derived]

@@ -432,20 +432,12 @@ const _: () = {
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (id,) = &Self::__read_key(key.partition(), key.sort())?;
-            #[allow(unused_mut)]
             let mut fields = __p::key_fields_buffer(1usize);
             fields.push(("id", __p::key_field_value("Ticket", id)?));
             __p::Ok(fields)
         }
-        fn key_field_is(
-            &self,
-            attribute: &__p::str,
-            value: &__p::KeyFieldValue,
-        ) -> __p::bool {
-            match attribute {
-                "id" => __p::key_field_is(__p::checked::<__Key_id>(&self.id), value),
-                _ => false,
-            }
+        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
+            __p::key_field_is(&[&self.id], i, v)
         }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();

@@ -463,33 +463,14 @@ const _: () = {
                 key.partition(),
                 key.sort(),
             )?;
-            #[allow(unused_mut)]
             let mut fields = __p::key_fields_buffer(3usize);
             fields.push(("repo", __p::key_field_value("Comment", repo)?));
             fields.push(("number", __p::key_field_value("Comment", number)?));
             fields.push(("comment", __p::key_field_value("Comment", comment)?));
             __p::Ok(fields)
         }
-        fn key_field_is(
-            &self,
-            attribute: &__p::str,
-            value: &__p::KeyFieldValue,
-        ) -> __p::bool {
-            match attribute {
-                "repo" => {
-                    __p::key_field_is(__p::checked::<__Key_repo>(&self.repo), value)
-                }
-                "number" => {
-                    __p::key_field_is(__p::checked::<__Key_number>(&self.number), value)
-                }
-                "comment" => {
-                    __p::key_field_is(
-                        __p::checked::<__Key_comment>(&self.comment),
-                        value,
-                    )
-                }
-                _ => false,
-            }
+        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
+            __p::key_field_is(&[&self.repo, &self.number, &self.comment], i, v)
         }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();

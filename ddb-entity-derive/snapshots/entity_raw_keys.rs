@@ -224,8 +224,7 @@ const _: () = {
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (session_token,) = &Self::__read_key(key.partition(), key.sort())?;
-            #[allow(unused_mut)]
-            let mut fields = __p::key_fields_buffer(1usize);
+            let fields = __p::key_fields_buffer(1usize);
             __p::Ok(fields)
         }
     }

@@ -430,7 +430,6 @@ const _: () = {
             key: &__ddb::Key<Self>,
         ) -> __ddb::Result<__p::Vec<(&'static __p::str, __p::KeyFieldValue)>> {
             let (day, event_id) = &Self::__read_key(key.partition(), key.sort())?;
-            #[allow(unused_mut)]
             let mut fields = __p::key_fields_buffer(2usize);
             fields.push(("day", __p::key_field_value("Event", day)?));
             fields.push(("event_id", __p::key_field_value("Event", event_id)?));

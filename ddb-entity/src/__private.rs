@@ -132,19 +132,33 @@ pub fn key_fields_buffer(capacity: usize) -> Vec<(&'static str, KeyFieldValue)> 
     crate::entity::spare_key_fields(capacity)
 }
 
-/// Whether `field`, a primary-key field of a decoded value, is `value`,
-/// the value its stored key was read back as; only for a key type whose
-/// parse is canonical ([`KeyPart::CANONICAL`]): then it proves the field's
-/// part of the stored key. Always false for any other type.
-pub fn key_field_is<K: KeyPart + serde::Serialize>(field: &K, value: &KeyFieldValue) -> bool {
-    // Integers compared as such, without the derived comparison's call.
-    K::CANONICAL
-        && match (KeyFieldValue::of(field), value) {
-            (Ok(KeyFieldValue::U64(field)), KeyFieldValue::U64(value)) => field == *value,
-            (Ok(KeyFieldValue::I64(field)), KeyFieldValue::I64(value)) => field == *value,
-            (Ok(field), value) => field == *value,
-            (Err(_), _) => false,
-        }
+/// `EntityHooks::key_field_is` of a derived entity: whether its
+/// primary-key field at `position` (in `key_fields`' order, `fields` the
+/// entity's own) is `value`, as read back from its stored key.
+pub fn key_field_is(fields: &[&dyn KeyFieldIs], position: usize, value: &KeyFieldValue) -> bool {
+    fields.get(position).is_some_and(|field| field.is(value))
+}
+
+/// A primary-key field of a decoded value, to compare with the value its
+/// stored key was read back as (see [`key_field_is`]).
+pub trait KeyFieldIs {
+    /// Whether the field is `value`; only for a key type whose parse is
+    /// canonical ([`KeyPart::CANONICAL`]): then it proves the field's part
+    /// of the stored key. Always false for any other type.
+    fn is(&self, value: &KeyFieldValue) -> bool;
+}
+
+impl<K: KeyPart + serde::Serialize> KeyFieldIs for K {
+    fn is(&self, value: &KeyFieldValue) -> bool {
+        // Integers compared as such, without the derived comparison's call.
+        K::CANONICAL
+            && match (KeyFieldValue::of(self), value) {
+                (Ok(KeyFieldValue::U64(field)), KeyFieldValue::U64(value)) => field == *value,
+                (Ok(KeyFieldValue::I64(field)), KeyFieldValue::I64(value)) => field == *value,
+                (Ok(field), value) => field == *value,
+                (Err(_), _) => false,
+            }
+    }
 }
 
 /// Compile-time check that an index's table (`Self`) is the entity's

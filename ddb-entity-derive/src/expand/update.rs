@@ -428,8 +428,8 @@ pub(super) fn key_field_names(model: &Entity<'_>) -> Vec<String> {
         .collect()
 }
 
-/// `key_field_is(&self, attribute, value)`: whether the value's field
-/// stored under `attribute` is `value`, as `key_fields` reads it back from
+/// `key_field_is(&self, position, value)`: whether the value's field at
+/// `position` of `key_fields`' list is `value`, as `key_fields` reads it back from
 /// a stored key (see `EntityHooks::key_field_is`). Only for a primary key
 /// whose holes are all plain fields, each once, none raw or generic, and no
 /// shard: then those fields are the whole key's variable text, and finding
@@ -446,21 +446,11 @@ pub(super) fn key_field_is(model: &Entity<'_>) -> TokenStream {
     if holes.is_empty() || written != holes.len() || !plain {
         return quote!();
     }
-    let arms = holes.iter().map(|hole| {
-        let field = hole.field();
-        let name = name::unraw(field);
-        let attribute = model
-            .stored_named(&name)
-            .map_or(name, |field| field.attribute.clone());
-        let ty = key_type(model, hole);
-        quote!(#attribute => __p::key_field_is(__p::checked::<#ty>(&self.#field), value),)
-    });
+    // In `key_fields`' order: the position is what `ReadBack` keeps.
+    let fields = holes.iter().map(|hole| hole.field());
     quote! {
-        fn key_field_is(&self, attribute: &__p::str, value: &__p::KeyFieldValue) -> __p::bool {
-            match attribute {
-                #(#arms)*
-                _ => false,
-            }
+        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
+            __p::key_field_is(&[#(&self.#fields),*], i, v)
         }
     }
 }
@@ -495,6 +485,9 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
             }
         });
     let count = holes.len();
+    // Nothing pushed (every hole raw or generic): the list stays as it is.
+    let inserts: Vec<TokenStream> = inserts.collect();
+    let mutable = (!inserts.is_empty()).then(|| quote!(mut));
     let decode = if holes.is_empty() {
         quote!(let _ = key;)
     } else {
@@ -502,8 +495,7 @@ pub(super) fn key_fields(model: &Entity<'_>) -> TokenStream {
     };
     quote! {
         #decode
-        #[allow(unused_mut)]
-        let mut fields = __p::key_fields_buffer(#count);
+        let #mutable fields = __p::key_fields_buffer(#count);
         #(#inserts)*
         __p::Ok(fields)
     }

@@ -278,7 +278,7 @@ pub(crate) fn decode_stored<'de, E: Entity>(
 /// the body is decoded, to find them unchanged in the decoded value. Plain
 /// numbers, copied and dropped for nothing.
 struct ReadBack {
-    fields: [(&'static str, ReadBackInteger); READ_BACK_MAX],
+    fields: [ReadBackInteger; READ_BACK_MAX],
     len: usize,
 }
 
@@ -304,16 +304,15 @@ impl ReadBack {
             return None;
         }
         let mut kept = ReadBack {
-            fields: [("", ReadBackInteger::U64(0)); READ_BACK_MAX],
+            fields: [ReadBackInteger::U64(0); READ_BACK_MAX],
             len: key_fields.len(),
         };
-        for (slot, (name, value)) in kept.fields.iter_mut().zip(key_fields) {
-            let integer = match *value {
+        for (slot, (_, value)) in kept.fields.iter_mut().zip(key_fields) {
+            *slot = match *value {
                 KeyFieldValue::U64(n) => ReadBackInteger::U64(n),
                 KeyFieldValue::I64(n) => ReadBackInteger::I64(n),
                 KeyFieldValue::Attribute(_) => return None,
             };
-            *slot = (*name, integer);
         }
         Some(kept)
     }
@@ -323,12 +322,13 @@ impl ReadBack {
     /// then the stored primary key is exactly the one `entity` writes, as
     /// the key reader matched its literals and left nothing over.
     fn found_in<E: Entity>(&self, entity: &E) -> bool {
-        self.fields[..self.len].iter().all(|&(name, integer)| {
-            let value = match integer {
+        let mut read_back = self.fields[..self.len].iter().enumerate();
+        read_back.all(|(position, integer)| {
+            let value = match *integer {
                 ReadBackInteger::U64(n) => KeyFieldValue::U64(n),
                 ReadBackInteger::I64(n) => KeyFieldValue::I64(n),
             };
-            entity.key_field_is(name, &value)
+            entity.key_field_is(position, &value)
         })
     }
 }

@@ -95,16 +95,17 @@ pub trait EntityHooks: Sized {
         Ok(Vec::new())
     }
 
-    /// Whether this value's primary-key field stored under `attribute` is
-    /// `value` (as [`key_fields`](Self::key_fields) read it back from a
-    /// stored key), for a key type whose parse is canonical
+    /// Whether this value's primary-key field at `position` (in the order
+    /// [`key_fields`](Self::key_fields) returns them) is `value`, as
+    /// `key_fields` read it back from a stored key, for a key type whose
+    /// parse is canonical
     /// ([`KeyPart::CANONICAL`](crate::key::KeyPart::CANONICAL)). Generated
     /// only for a primary key of plain holes, each field once, none raw or
     /// generic, no shard: then, with every field found so, the stored key
     /// is the one the value writes. False by default (verification writes
     /// the key and compares).
-    fn key_field_is(&self, attribute: &str, value: &KeyFieldValue) -> bool {
-        let _ = (attribute, value);
+    fn key_field_is(&self, position: usize, value: &KeyFieldValue) -> bool {
+        let _ = (position, value);
         false
     }
 
