@@ -439,9 +439,6 @@ const _: () = {
             fields.push(("order_id", __p::key_field_value("Order", order_id)?));
             __p::Ok(fields)
         }
-        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
-            __p::key_field_is(&[&self.customer_id, &self.placed, &self.order_id], i, v)
-        }
     }
     #[automatically_derived]
     impl __ddb::Versioned for Order {}

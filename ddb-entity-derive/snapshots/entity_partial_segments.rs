@@ -469,9 +469,6 @@ const _: () = {
             fields.push(("comment", __p::key_field_value("Comment", comment)?));
             __p::Ok(fields)
         }
-        fn key_field_is(&self, i: __p::usize, v: &__p::KeyFieldValue) -> __p::bool {
-            __p::key_field_is(&[&self.repo, &self.number, &self.comment], i, v)
-        }
     }
     const _: () = __p::assert_global_index::<__Index_gsi1>();
 };

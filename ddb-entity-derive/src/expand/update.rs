@@ -429,11 +429,11 @@ pub(super) fn key_field_names(model: &Entity<'_>) -> Vec<String> {
 }
 
 /// `key_field_is(&self, position, value)`: whether the value's field at
-/// `position` of `key_fields`' list is `value`, as `key_fields` reads it back from
-/// a stored key (see `EntityHooks::key_field_is`). Only for a primary key
-/// whose holes are all plain fields, each once, none raw or generic, and no
-/// shard: then those fields are the whole key's variable text, and finding
-/// them all proves it. Nothing otherwise (the default: false).
+/// `position` of `key_fields`' list is `value`, as `key_fields` reads it
+/// back from a stored key (see `EntityHooks::key_field_is`). Only for a
+/// primary key whose holes are all plain integer fields, each once, none
+/// raw, and no shard: then those fields are the whole key's variable text,
+/// and finding them all proves it. Nothing otherwise (the default: false).
 pub(super) fn key_field_is(model: &Entity<'_>) -> TokenStream {
     let holes = keys::params(model.primary());
     let written = model.primary().flat_map(KeyTemplate::holes).count();
@@ -442,7 +442,7 @@ pub(super) fn key_field_is(model: &Entity<'_>) -> TokenStream {
         .all(|template| template.shard().is_none() && template.raw_hole().is_none())
         && holes
             .iter()
-            .all(|hole| hole.computed().is_none() && !model.is_generic(hole.ty()));
+            .all(|hole| hole.computed().is_none() && is_integer(hole.ty()));
     if holes.is_empty() || written != holes.len() || !plain {
         return quote!();
     }
@@ -453,6 +453,28 @@ pub(super) fn key_field_is(model: &Entity<'_>) -> TokenStream {
             __p::key_field_is(&[#(&self.#fields),*], i, v)
         }
     }
+}
+
+/// Whether `ty` is written as one of the library's integers, the key types
+/// whose parse is canonical (`KeyPart::CANONICAL`): `key_field_is` is
+/// generated for those alone, since no other key type can prove a key
+/// (and a type that is no key part at all is reported once, by its own
+/// check, not again by `key_field_is`). An alias of an integer is verified
+/// by writing the key, as any other type.
+fn is_integer(ty: &syn::Type) -> bool {
+    const INTEGERS: [&str; 10] = [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+    ];
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    path.qself.is_none()
+        && path.path.leading_colon.is_none()
+        && path.path.segments.len() == 1
+        && path.path.segments[0].arguments.is_none()
+        && INTEGERS
+            .iter()
+            .any(|name| path.path.segments[0].ident == name)
 }
 
 /// The body of `key_fields(key)`: the primary-key fields, parsed back from
