@@ -11,6 +11,7 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
 use aws_sdk_dynamodb::operation::get_item::GetItemError;
 use aws_sdk_dynamodb::operation::query::QueryError;
 use aws_sdk_dynamodb::operation::scan::ScanError;
@@ -90,6 +91,7 @@ impl Origin {
         match self.operation {
             "Query" => failed::<QueryError>(self, message, response()),
             "GetItem" => failed::<GetItemError>(self, message, response()),
+            "BatchGetItem" => failed::<BatchGetItemError>(self, message, response()),
             _ => failed::<ScanError>(self, message, response()),
         }
     }
