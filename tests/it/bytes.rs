@@ -125,10 +125,7 @@ struct CutQueries;
 
 impl Around for CutQueries {
     fn call(&self, inner: &SharedHttpConnector, request: HttpRequest) -> HttpConnectorFuture {
-        let query = matches!(
-            operation(&request),
-            "Query" | "GetItem" | "BatchGetItem"
-        );
+        let query = matches!(operation(&request), "Query" | "GetItem" | "BatchGetItem");
         let sent = inner.call(request);
         HttpConnectorFuture::new(async move {
             let mut response: HttpResponse = sent.await?;
@@ -201,7 +198,12 @@ async fn a_body_cut_short_fails_a_typed_read_on_the_bytes_path_and_a_count_on_th
             .contains("the BatchGetItem response is not DynamoDB's JSON"),
         "{batched}"
     );
-    let hand = db.batch_get().get(key()).collect::<Whole>().await.unwrap_err();
+    let hand = db
+        .batch_get()
+        .get(key())
+        .collect::<Whole>()
+        .await
+        .unwrap_err();
     assert_eq!(hand.kind(), ErrorKind::UnprocessedKeys, "{hand}");
     assert!(
         !hand.to_string().contains("is not DynamoDB's JSON"),

@@ -538,7 +538,12 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
             }
             let now = self.db.now();
             let items: C = if C::READS_BYTES {
-                found(bytes.iter().map(FoundBytes::parse), &asked, self.include_expired, now)?
+                found(
+                    bytes.iter().map(FoundBytes::parse),
+                    &asked,
+                    self.include_expired,
+                    now,
+                )?
             } else {
                 found(sdk.into_iter().map(Ok), &asked, self.include_expired, now)?
             };
@@ -597,7 +602,9 @@ fn found<'de, C: Collection, I: Routed + Stored<'de>>(
         let key = match item.keys(&schema) {
             (Some(partition), sort) if !partition.is_empty() => match schema.primary.sort_key {
                 None => Some((partition, "")),
-                Some(_) => sort.filter(|sort| !sort.is_empty()).map(|sort| (partition, sort)),
+                Some(_) => sort
+                    .filter(|sort| !sort.is_empty())
+                    .map(|sort| (partition, sort)),
             },
             _ => None,
         };

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
 use aws_sdk_dynamodb::operation::get_item::GetItemError;
 use aws_sdk_dynamodb::operation::query::QueryError;

@@ -140,7 +140,8 @@ fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
                 for key in keys.unwrap_or_default() {
                     let entries = parse_item(key.get()).map_err(|e| format!("{name}: {e}"))?;
                     batch.unprocessed.push(
-                        to_item(&entries).ok_or("a key of an attribute type this version does not know")?,
+                        to_item(&entries)
+                            .ok_or("a key of an attribute type this version does not know")?,
                     );
                 }
             }
@@ -148,9 +149,9 @@ fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
                 let capacities: Vec<&RawValue> =
                     serde_json::from_str(value).map_err(|e| member(name, e))?;
                 for capacity in capacities {
-                    batch.capacity.extend(
-                        wire_capacity(capacity.get()).map_err(|e| member(name, e))?,
-                    );
+                    batch
+                        .capacity
+                        .extend(wire_capacity(capacity.get()).map_err(|e| member(name, e))?);
                 }
             }
             _ => {
@@ -197,7 +198,10 @@ mod tests {
         let origin = Origin::new("BatchGetItem", "t");
         let batch = read_batch(&body, "t", &origin).unwrap();
         let items: Vec<&[u8]> = batch.items.iter().map(|item| &item[..]).collect();
-        assert_eq!(items, [&br#"{"PK":{"S":"a"}}"#[..], br#"{"PK":{"S":"b\u00e9"}}"#]);
+        assert_eq!(
+            items,
+            [&br#"{"PK":{"S":"a"}}"#[..], br#"{"PK":{"S":"b\u00e9"}}"#]
+        );
         assert_eq!(batch.unprocessed.len(), 1);
         assert_eq!(batch.unprocessed[0]["SK"].as_s().unwrap(), "d");
         let units: Vec<_> = batch.capacity.iter().map(|c| c.capacity_units()).collect();
@@ -211,7 +215,10 @@ mod tests {
 
     #[test]
     fn no_item_is_none() {
-        for body in [&br#"{}"#[..], br#"{"ConsumedCapacity":{"CapacityUnits":1.0}}"#] {
+        for body in [
+            &br#"{}"#[..],
+            br#"{"ConsumedCapacity":{"CapacityUnits":1.0}}"#,
+        ] {
             let body = Bytes::from_static(body);
             assert!(read_item(&body, &origin()).unwrap().item.is_none());
         }
