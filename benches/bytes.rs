@@ -25,6 +25,11 @@
 //! - (d) ours from the bytes: `db.query(…).collect()`, the typed read as it
 //!   runs, decoding the entities from the response body through that seam.
 //!
+//! - (g) a get of one order through the SDK: its `AttributeValue` item
+//!   decoded by `from_item`, as a typed get read it before it read the
+//!   bytes; (gs) the same GetItem through the seam, its body taken and
+//!   not decoded; (G) the typed get, decoded from the body.
+//!
 //! `BYTES_ROW=d BYTES_REPS=11 cargo bench --bench bytes` runs one row that
 //! many times after the setup and exits, for instruction counts
 //! (`valgrind --tool=callgrind` at two counts, the difference divided).
@@ -647,6 +652,52 @@ fn bytes_to_entities(c: &mut Criterion) {
     assert_eq!(sdk_read_path.orders, hand.orders);
     assert_eq!(sdk_read_path.addresses, hand.addresses);
 
+    // A get of one order: a GetItem answer of its item, read (g) as the
+    // SDK's item decoded by `from_item`, as a typed get read it before,
+    // and (G) by the typed get, from the bytes.
+    let order = items
+        .iter()
+        .find(|item| item["SK"].as_s().is_ok_and(|sk| sk.starts_with("ORDER#")))
+        .unwrap();
+    let mut get_body = String::from(r#"{"Item":"#);
+    write_item(order, &mut get_body);
+    get_body.push_str(r#","ConsumedCapacity":{"TableName":"app","CapacityUnits":0.5}}"#);
+    let get_client = self::client(get_body.into_bytes());
+    let get_db = Db::<App>::new(get_client.clone(), "app");
+    let get_key = || {
+        let order = Order::from_item(order.clone()).unwrap();
+        Order::key(order.customer_id, order.placed, order.order_id).unwrap()
+    };
+    let sdk_get = || async {
+        let key = get_key();
+        let out = get_client
+            .get_item()
+            .table_name("app")
+            .set_key(Some(key.to_attributes()))
+            .send()
+            .await
+            .unwrap();
+        Order::from_item(out.item.unwrap()).unwrap()
+    };
+    let typed_get = || async { get_db.get(get_key()).await.unwrap().unwrap() };
+    // The same GetItem with the seam's interceptor, its body taken and
+    // not decoded: what the seam costs a request.
+    let seam_get = || async {
+        let slot = seam::Slot::default();
+        get_client
+            .get_item()
+            .table_name("app")
+            .set_key(Some(get_key().to_attributes()))
+            .customize()
+            .interceptor(seam::Capture(slot.clone()))
+            .send()
+            .await
+            .unwrap();
+        let body = slot.lock().unwrap().take().expect("a successful response");
+        body.len()
+    };
+    assert_eq!(runtime.block_on(sdk_get()), runtime.block_on(typed_get()));
+
     // One row, many times, for instruction counts.
     if let (Ok(row), Ok(reps)) = (std::env::var("BYTES_ROW"), std::env::var("BYTES_REPS")) {
         let reps: usize = reps.parse().expect("BYTES_REPS is a count");
@@ -662,6 +713,9 @@ fn bytes_to_entities(c: &mut Criterion) {
                         .block_on(async { query(&stub).send().await.unwrap().count() as usize }),
                     "c'" => runtime.block_on(through_seam(&client)).orders.len(),
                     "d" => runtime.block_on(typed_read(&db)).orders.len(),
+                    "g" => runtime.block_on(sdk_get()).item_count.into(),
+                    "G" => runtime.block_on(typed_get()).item_count.into(),
+                    "gs" => runtime.block_on(seam_get()),
                     other => panic!("no row {other}"),
                 };
             black_box(n);
@@ -710,6 +764,18 @@ fn bytes_to_entities(c: &mut Criterion) {
         "(d) ours from the bytes: the typed read, decoded from the body",
         |b| b.iter(|| black_box(runtime.block_on(typed_read(&db)).orders.len())),
     );
+    group.finish();
+
+    let mut group = c.benchmark_group("a get of one order");
+    group.bench_function("(g) the SDK's item, then from_item", |b| {
+        b.iter(|| black_box(runtime.block_on(sdk_get()).item_count))
+    });
+    group.bench_function("(gs) the same GetItem through the seam, not decoded", |b| {
+        b.iter(|| black_box(runtime.block_on(seam_get())))
+    });
+    group.bench_function("(G) the typed get, decoded from the body", |b| {
+        b.iter(|| black_box(runtime.block_on(typed_get()).item_count))
+    });
     group.finish();
 }
 

@@ -1,5 +1,5 @@
-//! Typed query and scan pages decode their entities from the response
-//! bytes, not from the SDK's `AttributeValue` maps: every kind of value
+//! Typed query and scan pages, typed gets and batch gets decode their
+//! entities from the response bytes, not from the SDK's `AttributeValue` maps: every kind of value
 //! reads back through the real server exactly as a get (the SDK's items)
 //! reads it, and a response body cut short at the HTTP layer fails a
 //! typed read with the bytes path's own error while `count()` and a
@@ -76,15 +76,26 @@ async fn every_kind_of_value_reads_from_the_bytes_as_from_the_sdk_s_items() {
         db.put(value).await.unwrap();
     }
     let partition = || Rich::partition("g \"1\" é".to_owned()).unwrap();
-    // In the partition's order (the sort key's text), each read by a get:
-    // the SDK's item, decoded as before. (The server normalises some
-    // values: `-0` is stored as `0`, a set has no order.)
+    // In the partition's order (the sort key's text), each read by a raw
+    // GetItem: the SDK's item, decoded by `from_item`. (The server
+    // normalises some values: `-0` is stored as `0`, a set has no order.)
     let mut by_key = stored.clone();
     by_key.sort_by_key(|value| value.seq.to_string());
     let mut expected = Vec::new();
     for value in &by_key {
         let key = Rich::key(value.group.clone(), value.seq).unwrap();
-        expected.push(db.get(key).await.unwrap().unwrap());
+        let raw = db
+            .client()
+            .get_item()
+            .table_name(db.table_name())
+            .set_key(Some(key.to_attributes()))
+            .send()
+            .await
+            .unwrap();
+        let item = Rich::from_item(raw.item.unwrap()).unwrap();
+        // A typed get reads the same value from the bytes.
+        assert_eq!(db.get(key).await.unwrap().as_ref(), Some(&item));
+        expected.push(item);
     }
     let queried: Vec<Rich> = db.query(partition()).all().await.unwrap();
     assert_eq!(queried, expected);
@@ -108,12 +119,13 @@ async fn every_kind_of_value_reads_from_the_bytes_as_from_the_sdk_s_items() {
     assert_eq!(scanned, expected);
 }
 
-/// Cuts every successful Query's answer in half.
+/// Cuts every successful Query's, GetItem's and BatchGetItem's answer in
+/// half.
 struct CutQueries;
 
 impl Around for CutQueries {
     fn call(&self, inner: &SharedHttpConnector, request: HttpRequest) -> HttpConnectorFuture {
-        let query = operation(&request) == "Query";
+        let query = matches!(operation(&request), "Query" | "GetItem" | "BatchGetItem");
         let sent = inner.call(request);
         HttpConnectorFuture::new(async move {
             let mut response: HttpResponse = sent.await?;
@@ -160,6 +172,45 @@ async fn a_body_cut_short_fails_a_typed_read_on_the_bytes_path_and_a_count_on_th
         !counted.to_string().contains("is not DynamoDB's JSON"),
         "{counted}"
     );
+    // A get reads its item from the bytes: the bytes path's error.
+    let key = || Rich::key("g \"1\" é".to_owned(), 1).unwrap();
+    let got = db.get(key()).await.unwrap_err();
+    assert_eq!(got.kind(), ErrorKind::Service, "{got}");
+    assert!(
+        got.to_string()
+            .contains("the GetItem response is not DynamoDB's JSON"),
+        "{got}"
+    );
+    assert!(clean.get(key()).await.unwrap().is_some());
+    // So does a batch get into a derived collection (the request's error
+    // stops the batch: its keys are unprocessed); a hand-written one keeps
+    // the SDK's items, and its error.
+    let batched = db
+        .batch_get()
+        .get(key())
+        .collect::<Vec<Rich>>()
+        .await
+        .unwrap_err();
+    assert_eq!(batched.kind(), ErrorKind::UnprocessedKeys, "{batched}");
+    assert!(
+        batched
+            .to_string()
+            .contains("the BatchGetItem response is not DynamoDB's JSON"),
+        "{batched}"
+    );
+    let hand = db
+        .batch_get()
+        .get(key())
+        .collect::<Whole>()
+        .await
+        .unwrap_err();
+    assert_eq!(hand.kind(), ErrorKind::UnprocessedKeys, "{hand}");
+    assert!(
+        !hand.to_string().contains("is not DynamoDB's JSON"),
+        "{hand}"
+    );
+    let read: Vec<Rich> = clean.batch_get().get(key()).collect().await.unwrap();
+    assert_eq!(read.len(), 1);
     // The clean client reads them all.
     assert_eq!(
         clean.query(partition()).all::<Rich>().await.unwrap().len(),
@@ -211,6 +262,16 @@ async fn a_hand_written_collection_receives_every_item_whole_from_the_sdk() {
         assert_eq!(item, &got);
         assert!(item.contains_key(schema.type_attribute));
         assert!(item.contains_key("text"));
+    }
+    // A batch get into it receives the same items whole.
+    let mut batch = db.batch_get();
+    for value in &stored {
+        batch = batch.get(Rich::key(value.group.clone(), value.seq).unwrap());
+    }
+    let batched = batch.collect::<Whole>().await.unwrap();
+    assert_eq!(batched.0.len(), 5);
+    for item in &batched.0 {
+        assert!(whole.0.contains(item));
     }
     // A derived collection of the same items decodes them from the bytes.
     let typed: Vec<Rich> = db.query(partition()).all().await.unwrap();

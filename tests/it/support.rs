@@ -168,7 +168,13 @@ pub fn operation(request: &HttpRequest) -> &'static str {
     let name = target.rsplit('.').next().unwrap_or_default();
     WRITES
         .into_iter()
-        .chain(["GetItem", "Query", "CreateTable", "DescribeTable"])
+        .chain([
+            "GetItem",
+            "BatchGetItem",
+            "Query",
+            "CreateTable",
+            "DescribeTable",
+        ])
         .find(|op| *op == name)
         .unwrap_or("other")
 }

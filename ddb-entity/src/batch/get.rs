@@ -12,16 +12,18 @@ use super::engine::{self, Attempt, Entry, Failure};
 use super::retry::BatchRetry;
 use super::{DEFAULT_CONCURRENCY, EntityNames, key_of, lock};
 use crate::capacity::Spent;
-use crate::collection::{Collection, UnknownItems, demultiplex};
+use crate::collection::{Collection, Routed, UnknownItems, demultiplex};
 use crate::db::Db;
-use crate::entity::verify::keep_keys_found_by;
+use crate::entity::stored::Stored;
 use crate::entity::{Entity, Key};
 use crate::error::{Error, PendingKey, Repr, Result};
 use crate::expr::Placeholders;
-use crate::item::{self, Item, ttl};
+use crate::item::Item;
 use crate::key::KeyError;
+use crate::read::engine::found::{FoundBytes, Origin};
+use crate::read::engine::single::{Body, read_batch};
 use crate::read::{Projected, ReadShape, Whole, projection};
-use crate::table::{Table, Typing};
+use crate::table::{KeySchema, Table, Typing};
 
 /// Keys per BatchGetItem request: DynamoDB's limit.
 const MAX_KEYS: usize = 100;
@@ -446,38 +448,68 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
                             .into(),
                         )
                     })?;
-                match client
+                let sent = client
                     .batch_get_item()
                     .request_items(table, request)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send()
-                    .await
-                {
-                    Ok(mut output) => {
-                        lock(spent).read(output.consumed_capacity());
-                        let unprocessed = output
-                            .unprocessed_keys
-                            .and_then(|mut tables| tables.remove(table))
-                            .map(|left| left.keys)
-                            .unwrap_or_default()
-                            .iter()
-                            .filter_map(|key| {
-                                key_of(key, schema).map(|(p, s)| (p.to_owned(), s.to_owned()))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total);
+                // A collection that reads bytes decodes its items from the
+                // response's body (the seam); a hand-written one receives
+                // the SDK's items, as before.
+                if !C::READS_BYTES {
+                    return match sent.send().await {
+                        Ok(mut output) => {
+                            lock(spent).read(output.consumed_capacity());
+                            let items = output
+                                .responses
+                                .as_mut()
+                                .and_then(|tables| tables.remove(table))
+                                .unwrap_or_default();
+                            let left = output
+                                .unprocessed_keys
+                                .and_then(|mut tables| tables.remove(table))
+                                .map(|left| left.keys)
+                                .unwrap_or_default();
+                            Ok(Attempt {
+                                unprocessed: unprocessed(&left, schema),
+                                output: items.into_iter().map(Answered::Item).collect::<Vec<_>>(),
                             })
-                            .collect();
-                        let items = output
-                            .responses
-                            .as_mut()
-                            .and_then(|tables| tables.remove(table))
-                            .unwrap_or_default();
-                        Ok(Attempt {
-                            unprocessed,
-                            output: items,
-                        })
-                    }
+                        }
+                        Err(err) => {
+                            lock(spent).failed();
+                            Err(Failure::classify("BatchGetItem", table, err))
+                        }
+                    };
+                }
+                let body = Body::default();
+                let sent = sent.customize().interceptor(body.capture()).send().await;
+                let origin = Origin::new("BatchGetItem", table);
+                let read = match sent {
+                    Ok(_) => body
+                        .take(&origin)
+                        .and_then(|bytes| read_batch(&bytes, table, &origin)),
                     Err(err) => {
                         lock(spent).failed();
-                        Err(Failure::classify("BatchGetItem", table, err))
+                        return Err(Failure::classify("BatchGetItem", table, err));
+                    }
+                };
+                match read {
+                    Ok(batch) => {
+                        lock(spent).read(&batch.capacity);
+                        Ok(Attempt {
+                            unprocessed: unprocessed(&batch.unprocessed, schema),
+                            output: batch
+                                .items
+                                .into_iter()
+                                .map(|bytes| {
+                                    Answered::Bytes(FoundBytes::new(bytes, None, None, &origin))
+                                })
+                                .collect(),
+                        })
+                    }
+                    // As the SDK's failure to parse a response.
+                    Err(err) => {
+                        lock(spent).failed();
+                        Err(Failure::Fatal(err))
                     }
                 }
             };
@@ -497,8 +529,24 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
                 .into());
             }
 
-            let outputs = report.outputs.into_iter().flatten();
-            let items: C = found(outputs, &asked, self.include_expired, self.db.now())?;
+            let (mut sdk, mut bytes) = (Vec::new(), Vec::new());
+            for answered in report.outputs.into_iter().flatten() {
+                match answered {
+                    Answered::Item(item) => sdk.push(item),
+                    Answered::Bytes(found) => bytes.push(found),
+                }
+            }
+            let now = self.db.now();
+            let items: C = if C::READS_BYTES {
+                found(
+                    bytes.iter().map(FoundBytes::parse),
+                    &asked,
+                    self.include_expired,
+                    now,
+                )?
+            } else {
+                found(sdk.into_iter().map(Ok), &asked, self.include_expired, now)?
+            };
             let outcome = if report.unprocessed.is_empty() {
                 Outcome::Complete
             } else {
@@ -518,13 +566,28 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
     }
 }
 
-/// The one decoding of a batch read's answers: items past their time to
+/// An item a BatchGetItem returned: the SDK's (a hand-written
+/// collection), or its bytes, parsed once when decoded.
+enum Answered {
+    Item(Item),
+    Bytes(FoundBytes),
+}
+
+/// The keys of `left` (a table's `UnprocessedKeys`), to send again.
+fn unprocessed(left: &[Item], schema: KeySchema) -> Vec<(String, String)> {
+    left.iter()
+        .filter_map(|key| key_of(key, schema).map(|(p, s)| (p.to_owned(), s.to_owned())))
+        .collect()
+}
+
+/// The one decoding of a batch read's answers, held as the SDK parsed
+/// them or as parsed from the response's bytes: items past their time to
 /// live hidden (unless `include_expired`), each item checked to be of the
 /// entity type its key was asked as (`asked`: its place in the order of
 /// the keys, its entity and type), then demultiplexed in the order of the
 /// keys, stored keys verified.
-fn found<C: Collection>(
-    outputs: impl Iterator<Item = Item>,
+fn found<'de, C: Collection, I: Routed + Stored<'de>>(
+    outputs: impl Iterator<Item = Result<I>>,
     asked: &HashMap<(String, String), (usize, &'static str, &'static str)>,
     include_expired: bool,
     now: std::time::SystemTime,
@@ -532,18 +595,28 @@ fn found<C: Collection>(
     let schema = C::Table::SCHEMA;
     let mut found = Vec::new();
     for item in outputs {
-        if !include_expired && ttl::is_expired(&item, &schema, now) {
+        let item = item?;
+        if !include_expired && item.is_expired(&schema, now) {
             continue;
         }
-        let Some(&(position, entity, entity_type)) = key_of(&item, schema.primary)
-            .and_then(|(p, s)| asked.get(&(p.to_owned(), s.to_owned())))
+        let key = match item.keys(&schema) {
+            (Some(partition), sort) if !partition.is_empty() => match schema.primary.sort_key {
+                None => Some((partition, "")),
+                Some(_) => sort
+                    .filter(|sort| !sort.is_empty())
+                    .map(|sort| (partition, sort)),
+            },
+            _ => None,
+        };
+        let Some(&(position, entity, entity_type)) =
+            key.and_then(|(p, s)| asked.get(&(p.to_owned(), s.to_owned())))
         else {
             tracing::warn!("BatchGetItem returned an item for a key that was not asked");
             continue;
         };
         // On a table typed by key the key asked for is the type:
         // demultiplexing parses it against the members' templates.
-        match item::type_tag(&item, &schema) {
+        match item.tag(&schema) {
             _ if schema.typing == Typing::Key => {}
             None if schema.typing.reads_keys() => {}
             Some(found) if found == entity_type => {}
@@ -563,7 +636,7 @@ fn found<C: Collection>(
     let mut items = C::default();
     for (_, mut item) in found {
         // Read by primary key: that is the key verified on decoding.
-        keep_keys_found_by(&mut item, &schema, None);
+        item.found_by_table(&schema);
         demultiplex(&mut items, item, UnknownItems::Error)?;
     }
     Ok(items)

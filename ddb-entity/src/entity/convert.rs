@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::stored::{Stored, Version};
-use super::verify::{StoredKeys, item_at, keep_keys_found_by};
+use super::verify::{StoredKeys, item_at};
 use super::{Entity, Key, keys};
 use crate::codec::{self, ItemTree, KeyFieldValue};
 use crate::error::{Expected, Repr, Result};
@@ -383,12 +383,16 @@ pub(crate) fn from_tree<E: Entity>(tree: ItemTree<'_>) -> Result<E> {
     Ok(entity)
 }
 
-/// Decodes an item read by its primary key (a get, a write's returned
-/// item): its index keys are not how it was found, so a stale one does not
-/// fail the read; its table key is verified.
-pub(crate) fn from_item_by_key<E: Entity>(mut item: Item) -> Result<E> {
-    keep_keys_found_by(&mut item, &E::Table::SCHEMA, None);
-    E::from_item(item)
+/// Decodes an item read by its primary key (a get, a batch get, a
+/// transaction's get, a write's returned item), whether the SDK parsed it
+/// or it was parsed from the response's bytes: its index keys are not how
+/// it was found, so a stale one does not fail the read; its type is
+/// checked and its table key verified, as [`from_item`] does.
+pub(crate) fn from_item_by_key<'de, E: Entity>(mut item: impl Stored<'de>) -> Result<E> {
+    item.found_by_table(&E::Table::SCHEMA);
+    let (entity, stored) = decode_stored::<E>(item, true)?;
+    stored.verify(&entity)?;
+    Ok(entity)
 }
 
 /// The one check every typed read makes before decoding: the item is an

@@ -9,7 +9,7 @@ mod keys;
 mod path;
 mod range;
 pub(crate) mod schema_version;
-mod stored;
+pub(crate) mod stored;
 mod timestamp;
 pub(crate) mod verify;
 

@@ -7,13 +7,15 @@
 //! over this trait; each representation only says how its attributes are
 //! taken out and looked at.
 
+use std::time::SystemTime;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::StoredBody;
-use super::verify::StoredKeys;
+use super::verify::{StoredKeys, keep_keys_found_by};
 use crate::codec::wire::Wire;
 use crate::codec::{ItemTree, KeyFieldValue};
-use crate::item::{Item, SCHEMA_VERSION_ATTRIBUTE};
+use crate::item::{Item, SCHEMA_VERSION_ATTRIBUTE, ttl};
 use crate::layout::EntityLayout;
 use crate::table::TableSchema;
 
@@ -46,6 +48,24 @@ pub(crate) trait Stored<'de>: Sized {
     /// The body, with the key fields read back from the key that it does
     /// not hold.
     fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'de>;
+
+    /// The text of the top-level number attribute `name` (`None`: missing,
+    /// or not a number).
+    fn number(&self, name: &str) -> Option<&str>;
+
+    /// Marks the item as read by its table key (a get, a batch get, a
+    /// transaction's get, a write's returned item): its index keys are not
+    /// how it was found, so a stale one does not fail the read
+    /// ([`keep_keys_found_by`](super::verify::keep_keys_found_by)'s rule).
+    fn found_by_table(&mut self, schema: &TableSchema);
+
+    /// Whether the item is past its time to live at `now`
+    /// ([`ttl::expired`]'s rule, whatever holds the item).
+    fn is_expired(&self, schema: &TableSchema, now: SystemTime) -> bool {
+        schema
+            .ttl_attribute
+            .is_some_and(|attribute| ttl::expired(self.number(attribute), now))
+    }
 }
 
 impl Stored<'static> for Item {
@@ -71,6 +91,16 @@ impl Stored<'static> for Item {
 
     fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'static> {
         StoredBody::new(self, key_fields)
+    }
+
+    fn number(&self, name: &str) -> Option<&str> {
+        self.get(name)
+            .and_then(|value| value.as_n().ok())
+            .map(String::as_str)
+    }
+
+    fn found_by_table(&mut self, schema: &TableSchema) {
+        keep_keys_found_by(self, schema, None);
     }
 }
 
@@ -103,5 +133,19 @@ impl<'de> Stored<'de> for ItemTree<'de> {
 
     fn into_body(self, key_fields: Vec<(&'static str, KeyFieldValue)>) -> StoredBody<'de> {
         StoredBody::wire(self.entries, key_fields)
+    }
+
+    fn number(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+            .and_then(|value| match value {
+                Wire::N(n) => Some(&**n),
+                _ => None,
+            })
+    }
+
+    fn found_by_table(&mut self, _: &TableSchema) {
+        self.found_by = None;
     }
 }

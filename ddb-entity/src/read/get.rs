@@ -6,13 +6,15 @@ use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use tracing::Instrument;
 
 use crate::db::Db;
+use crate::entity::stored::Stored;
 use crate::entity::{Entity, Key, convert};
 use crate::error::{Error, Result};
 use crate::expr::Placeholders;
 use crate::future::into_future;
-use crate::item::{Item, ttl};
 use crate::table::Table;
 
+use super::engine::found::Origin;
+use super::engine::single::{Body, read_item};
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
 use super::query::projection;
 use super::shape::{Projected, ReadShape, Whole};
@@ -202,6 +204,9 @@ impl<E: Entity, S: ReadShape> Get<'_, E, S> {
                 .as_ref()
                 .map(|attributes| projection(&schema, schema.primary, &[], attributes, &mut p));
             let mut charge = self.db.charge();
+            // The item is decoded from the response's bytes (the seam),
+            // not from the SDK's `AttributeValue`s.
+            let body = Body::default();
             let output = self
                 .db
                 .client()
@@ -212,19 +217,30 @@ impl<E: Entity, S: ReadShape> Get<'_, E, S> {
                 .set_projection_expression(projected)
                 .set_expression_attribute_names(p.names_or_none())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .customize()
+                .interceptor(body.capture())
                 .send()
                 .await;
-            let output = match output {
-                Ok(output) => {
-                    charge.read(output.consumed_capacity());
-                    output
-                }
+            let origin = Origin::new("GetItem", table);
+            // A failed request, or a body that is not DynamoDB's JSON, was
+            // sent and is charged as a request.
+            let bytes = match output.map_err(|err| Error::service("GetItem", table, err)) {
+                Ok(_) => body.take(&origin),
+                Err(err) => Err(err),
+            };
+            let answer = bytes.and_then(|bytes| {
+                let answer = read_item(&bytes, &origin)?;
+                charge.read(answer.capacity.as_ref());
+                let found = found::<E>(answer.item, self.include_expired, self.db.now());
+                Ok(found)
+            });
+            let found = match answer {
+                Ok(found) => found?,
                 Err(err) => {
                     charge.failed();
-                    return Err(Error::service("GetItem", table, err));
+                    return Err(err);
                 }
             };
-            let found = found::<E>(output.item, self.include_expired, self.db.now())?;
             tracing::Span::current().record("found", found.is_some());
             Ok(found.map(S::of))
         }
@@ -233,15 +249,17 @@ impl<E: Entity, S: ReadShape> Get<'_, E, S> {
     }
 }
 
-/// The one decoding of a GetItem's answer: an item past its time to live
-/// hidden (unless `include_expired`), the rest decoded as an `E` read by
-/// its key (stored keys verified).
-fn found<E: Entity>(
-    item: Option<Item>,
+/// The one decoding of an item read by its key (a get, a batch get, a
+/// transaction's get), held as the SDK parsed it or as parsed from the
+/// response's bytes: an item past its time to live hidden (unless
+/// `include_expired`), the rest decoded as an `E` read by its key (type
+/// checked, stored keys verified).
+pub(crate) fn found<'de, E: Entity>(
+    item: Option<impl Stored<'de>>,
     include_expired: bool,
     now: std::time::SystemTime,
 ) -> Result<Option<E>> {
-    item.filter(|item| include_expired || !ttl::is_expired(item, &E::Table::SCHEMA, now))
+    item.filter(|item| include_expired || !item.is_expired(&E::Table::SCHEMA, now))
         .map(convert::from_item_by_key)
         .transpose()
 }

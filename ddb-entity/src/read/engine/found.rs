@@ -9,7 +9,10 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
+use aws_sdk_dynamodb::operation::get_item::GetItemError;
 use aws_sdk_dynamodb::operation::query::QueryError;
 use aws_sdk_dynamodb::operation::scan::ScanError;
 use aws_smithy_runtime_api::http::StatusCode;
@@ -74,17 +77,22 @@ impl Origin {
             "the {} response is not DynamoDB's JSON: {detail}",
             self.operation
         );
+        fn failed<E>(origin: &Origin, message: String, response: HttpResponse) -> Error
+        where
+            E: ProvideErrorMetadata,
+            SdkError<E, HttpResponse>: Into<aws_sdk_dynamodb::Error>,
+        {
+            Error::service(
+                origin.operation,
+                &origin.table,
+                SdkError::<E, HttpResponse>::response_error(message, response),
+            )
+        }
         match self.operation {
-            "Query" => Error::service(
-                self.operation,
-                &self.table,
-                SdkError::<QueryError, HttpResponse>::response_error(message, response()),
-            ),
-            _ => Error::service(
-                self.operation,
-                &self.table,
-                SdkError::<ScanError, HttpResponse>::response_error(message, response()),
-            ),
+            "Query" => failed::<QueryError>(self, message, response()),
+            "GetItem" => failed::<GetItemError>(self, message, response()),
+            "BatchGetItem" => failed::<BatchGetItemError>(self, message, response()),
+            _ => failed::<ScanError>(self, message, response()),
         }
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod found;
 pub(crate) mod page;
 pub(crate) mod run;
 mod seam;
+pub(crate) mod single;
 mod split;
 
 pub(crate) use page::{Operation, Rendered, Target};

@@ -17,7 +17,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCa
 
 use super::found::{Found, FoundBytes, Origin};
 use super::seam::{Capture, Slot};
-use super::split::split;
+use super::split::{split, wire_capacity};
 use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
 use crate::entity::verify::keep_keys_found_by;
@@ -375,17 +375,6 @@ fn from_body(slot: &Slot, items: Items, origin: Arc<Origin>) -> Result<Raw> {
     page.map_err(|detail: String| origin.malformed(&detail))
 }
 
-/// The capacity units a response reports (what [`Spent`] reads).
-#[derive(serde::Deserialize)]
-struct WireCapacity {
-    #[serde(rename = "CapacityUnits")]
-    total: Option<f64>,
-    #[serde(rename = "ReadCapacityUnits")]
-    read: Option<f64>,
-    #[serde(rename = "WriteCapacityUnits")]
-    write: Option<f64>,
-}
-
 fn read_page(
     body: bytes::Bytes,
     items: Items,
@@ -427,23 +416,13 @@ fn read_page(
                         .ok_or("a start key of an attribute type this version does not know")?,
                 );
             }
-            "ConsumedCapacity" => {
-                capacity = serde_json::from_str::<Option<WireCapacity>>(value)
-                    .map_err(|e| member(name, e))?;
-            }
+            "ConsumedCapacity" => capacity = wire_capacity(value).map_err(|e| member(name, e))?,
             _ => {
                 serde_json::from_str::<serde::de::IgnoredAny>(value)
                     .map_err(|e| member(name, e))?;
             }
         }
     }
-    let capacity = capacity.map(|c: WireCapacity| {
-        ConsumedCapacity::builder()
-            .set_capacity_units(c.total)
-            .set_read_capacity_units(c.read)
-            .set_write_capacity_units(c.write)
-            .build()
-    });
     Ok(Raw {
         capacity,
         items: Some(found),

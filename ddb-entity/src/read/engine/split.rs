@@ -23,6 +23,32 @@ pub(crate) struct Split<'a> {
 
 type Scan<T> = Result<T, String>;
 
+/// The capacity units a response reports (what [`Spent`](crate::capacity::Spent) reads).
+#[derive(serde::Deserialize)]
+struct WireCapacity {
+    #[serde(rename = "CapacityUnits")]
+    total: Option<f64>,
+    #[serde(rename = "ReadCapacityUnits")]
+    read: Option<f64>,
+    #[serde(rename = "WriteCapacityUnits")]
+    write: Option<f64>,
+}
+
+/// A response's `ConsumedCapacity` member (one object), as the SDK holds
+/// it: the units [`Spent`](crate::capacity::Spent) reads.
+pub(crate) fn wire_capacity(
+    value: &str,
+) -> Result<Option<aws_sdk_dynamodb::types::ConsumedCapacity>, serde_json::Error> {
+    let capacity = serde_json::from_str::<Option<WireCapacity>>(value)?;
+    Ok(capacity.map(|c| {
+        aws_sdk_dynamodb::types::ConsumedCapacity::builder()
+            .set_capacity_units(c.total)
+            .set_read_capacity_units(c.read)
+            .set_write_capacity_units(c.write)
+            .build()
+    }))
+}
+
 /// Splits the page `text`.
 pub(crate) fn split(text: &str) -> Scan<Split<'_>> {
     let b = text.as_bytes();

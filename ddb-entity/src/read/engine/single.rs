@@ -1,0 +1,226 @@
+//! The response bodies of reads by key, read from their bytes. A
+//! GetItem's: its item (`Item`), parsed once into an [`ItemTree`] whose
+//! strings are borrowed from the body, and `ConsumedCapacity`. A
+//! BatchGetItem's: each of the table's items kept as its slice of the body
+//! (no copy, parsed once when decoded), the table's `UnprocessedKeys` as
+//! the SDK holds them (retried as before), and `ConsumedCapacity`. The
+//! body's structure is checked by the page's split ([`split`]): a body cut
+//! short is an error.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+use bytes::Bytes;
+use serde_json::value::RawValue;
+
+use super::found::Origin;
+use super::seam::{Capture, Slot};
+use super::split::{split, wire_capacity};
+use crate::codec::ItemTree;
+use crate::codec::wire::{parse_item, to_item};
+use crate::error::Error;
+use crate::item::Item;
+
+/// The body of one request's successful response, taken by the seam.
+#[derive(Debug, Default)]
+pub(crate) struct Body(Slot);
+
+impl Body {
+    /// The interceptor to add to the request (`customize().interceptor`).
+    pub(crate) fn capture(&self) -> Capture {
+        Capture(Arc::clone(&self.0))
+    }
+
+    /// The body's bytes, once the request succeeded.
+    pub(crate) fn take(&self, origin: &Origin) -> Result<Bytes, Error> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| origin.malformed("the response body was not read"))
+    }
+}
+
+/// What a GetItem's body holds.
+pub(crate) struct OneItem<'a> {
+    pub(crate) item: Option<ItemTree<'a>>,
+    pub(crate) capacity: Option<ConsumedCapacity>,
+}
+
+/// Reads a GetItem's `body`; one that is not DynamoDB's JSON fails as the
+/// SDK fails a response it cannot parse.
+pub(crate) fn read_item<'a>(body: &'a Bytes, origin: &Origin) -> Result<OneItem<'a>, Error> {
+    read(body).map_err(|detail| origin.malformed(&detail))
+}
+
+fn read(body: &Bytes) -> Result<OneItem<'_>, String> {
+    // UTF-8 checked once for the body, not string by string.
+    let text = std::str::from_utf8(body).map_err(|err| err.to_string())?;
+    let page = split(text)?;
+    if !page.items.is_empty() {
+        return Err("a GetItem response holds no `Items`".to_owned());
+    }
+    let mut one = OneItem {
+        item: None,
+        capacity: None,
+    };
+    for (name, value) in page.members {
+        match name {
+            "Item" if value != "null" => {
+                let entries = parse_item(value).map_err(|err| format!("Item: {err}"))?;
+                one.item = Some(ItemTree {
+                    entries,
+                    found_by: None,
+                });
+            }
+            "ConsumedCapacity" => {
+                one.capacity = wire_capacity(value).map_err(|err| format!("{name}: {err}"))?;
+            }
+            _ => {
+                serde_json::from_str::<serde::de::IgnoredAny>(value)
+                    .map_err(|err| format!("{name}: {err}"))?;
+            }
+        }
+    }
+    Ok(one)
+}
+
+/// What a BatchGetItem's body holds for one table.
+pub(crate) struct BatchItems {
+    /// Each item's bytes, a slice of the body.
+    pub(crate) items: Vec<Bytes>,
+    /// The keys left unprocessed, as the SDK holds them.
+    pub(crate) unprocessed: Vec<Item>,
+    pub(crate) capacity: Vec<ConsumedCapacity>,
+}
+
+/// Reads a BatchGetItem's `body`, for `table`; one that is not DynamoDB's
+/// JSON fails as the SDK fails a response it cannot parse.
+pub(crate) fn read_batch(body: &Bytes, table: &str, origin: &Origin) -> Result<BatchItems, Error> {
+    read_batch_text(body, table).map_err(|detail| origin.malformed(&detail))
+}
+
+/// The `UnprocessedKeys` of one table (its other members, the request's
+/// settings, are the request's own).
+#[derive(serde::Deserialize)]
+struct WireKeys<'a> {
+    #[serde(rename = "Keys", borrow)]
+    keys: Vec<&'a RawValue>,
+}
+
+fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
+    let text = std::str::from_utf8(body).map_err(|err| err.to_string())?;
+    let page = split(text)?;
+    if !page.items.is_empty() {
+        return Err("a BatchGetItem response holds no `Items`".to_owned());
+    }
+    let mut batch = BatchItems {
+        items: Vec::new(),
+        unprocessed: Vec::new(),
+        capacity: Vec::new(),
+    };
+    let member = |name: &str, err: serde_json::Error| format!("{name}: {err}");
+    for (name, value) in page.members {
+        match name {
+            "Responses" => {
+                let mut tables: HashMap<String, Vec<&RawValue>> =
+                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                batch.items = tables
+                    .remove(table)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|item| body.slice_ref(item.get().as_bytes()))
+                    .collect();
+            }
+            "UnprocessedKeys" => {
+                let mut tables: HashMap<String, WireKeys<'_>> =
+                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                let keys = tables.remove(table).map(|left| left.keys);
+                for key in keys.unwrap_or_default() {
+                    let entries = parse_item(key.get()).map_err(|e| format!("{name}: {e}"))?;
+                    batch.unprocessed.push(
+                        to_item(&entries)
+                            .ok_or("a key of an attribute type this version does not know")?,
+                    );
+                }
+            }
+            "ConsumedCapacity" => {
+                let capacities: Vec<&RawValue> =
+                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                for capacity in capacities {
+                    batch
+                        .capacity
+                        .extend(wire_capacity(capacity.get()).map_err(|e| member(name, e))?);
+                }
+            }
+            _ => {
+                serde_json::from_str::<serde::de::IgnoredAny>(value)
+                    .map_err(|e| member(name, e))?;
+            }
+        }
+    }
+    Ok(batch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin() -> Arc<Origin> {
+        Origin::new("GetItem", "t")
+    }
+
+    #[test]
+    fn an_item_and_its_capacity_are_read_and_a_cut_body_is_an_error() {
+        let body = Bytes::from_static(
+            br#"{"Item":{"PK":{"S":"a\"b"},"n":{"N":"1"}},"ConsumedCapacity":{"TableName":"t","CapacityUnits":0.5}}"#,
+        );
+        let one = read_item(&body, &origin()).unwrap();
+        let item = one.item.unwrap();
+        assert_eq!(item.string("PK"), Some("a\"b"));
+        assert_eq!(one.capacity.unwrap().capacity_units(), Some(0.5));
+        for cut in 0..body.len() {
+            let err = read_item(&body.slice(..cut), &origin()).err().unwrap();
+            assert!(
+                err.to_string()
+                    .contains("the GetItem response is not DynamoDB's JSON"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_batch_s_items_unprocessed_keys_and_capacity_are_read() {
+        let body = Bytes::from_static(
+            br#"{"Responses":{"other":[{"PK":{"S":"x"}}],"t":[{"PK":{"S":"a"}},{"PK":{"S":"b\u00e9"}}]},"UnprocessedKeys":{"t":{"Keys":[{"PK":{"S":"c"},"SK":{"S":"d"}}],"ConsistentRead":true}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":1.5},{"TableName":"other","CapacityUnits":0.5}]}"#,
+        );
+        let origin = Origin::new("BatchGetItem", "t");
+        let batch = read_batch(&body, "t", &origin).unwrap();
+        let items: Vec<&[u8]> = batch.items.iter().map(|item| &item[..]).collect();
+        assert_eq!(
+            items,
+            [&br#"{"PK":{"S":"a"}}"#[..], br#"{"PK":{"S":"b\u00e9"}}"#]
+        );
+        assert_eq!(batch.unprocessed.len(), 1);
+        assert_eq!(batch.unprocessed[0]["SK"].as_s().unwrap(), "d");
+        let units: Vec<_> = batch.capacity.iter().map(|c| c.capacity_units()).collect();
+        assert_eq!(units, [Some(1.5), Some(0.5)]);
+        for cut in 0..body.len() {
+            assert!(read_batch(&body.slice(..cut), "t", &origin).is_err());
+        }
+        let empty = read_batch(&Bytes::from_static(b"{}"), "t", &origin).unwrap();
+        assert!(empty.items.is_empty() && empty.unprocessed.is_empty());
+    }
+
+    #[test]
+    fn no_item_is_none() {
+        for body in [
+            &br#"{}"#[..],
+            br#"{"ConsumedCapacity":{"CapacityUnits":1.0}}"#,
+        ] {
+            let body = Bytes::from_static(body);
+            assert!(read_item(&body, &origin()).unwrap().item.is_none());
+        }
+    }
+}
