@@ -21,7 +21,8 @@ use crate::expr::Placeholders;
 use crate::item::Item;
 use crate::key::KeyError;
 use crate::read::engine::found::{FoundBytes, Origin};
-use crate::read::engine::single::{Body, read_batch};
+use crate::read::engine::seam::Body;
+use crate::read::engine::single::read_batch;
 use crate::read::{Projected, ReadShape, Whole, projection};
 use crate::table::{KeySchema, Table, Typing};
 

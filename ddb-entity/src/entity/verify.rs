@@ -33,6 +33,7 @@ use crate::table::{Table, TableSchema};
 /// use of a stored key (the type check, reading key fields back,
 /// verification, where the item is) reads its string only, and a value of
 /// another type is a key no entity writes, reported as one that is absent.
+#[derive(Default)]
 pub(crate) struct StoredKeys {
     partition: Option<String>,
     sort: Option<String>,
@@ -120,7 +121,7 @@ impl StoredKeys {
             sort,
             index,
             tag,
-            primary_read_back: false,
+            ..StoredKeys::default()
         }
     }
 
@@ -135,13 +136,7 @@ impl StoredKeys {
         let primary = schema.primary;
         let tagged = schema.typing.writes_type_attribute();
         let indexed = !schema.indexes.is_empty();
-        let mut stored = StoredKeys {
-            partition: None,
-            sort: None,
-            index: Vec::new(),
-            tag: None,
-            primary_read_back: false,
-        };
+        let mut stored = StoredKeys::default();
         let mut unordered = false;
         // Each attribute the library owns leaves the map, its string moved
         // into `stored` first (what is left, an empty string, frees
@@ -201,13 +196,7 @@ impl StoredKeys {
             .found_by
             .and_then(|name| schema.index(name))
             .map(|index| index.keys);
-        let mut stored = StoredKeys {
-            partition: None,
-            sort: None,
-            index: Vec::new(),
-            tag: None,
-            primary_read_back: false,
-        };
+        let mut stored = StoredKeys::default();
         let mut unordered = false;
         tree.entries.retain(|(name, value)| {
             let raw = raw_keys && layout.is_raw_attribute(name);

@@ -14,7 +14,8 @@ use crate::future::into_future;
 use crate::table::Table;
 
 use super::engine::found::Origin;
-use super::engine::single::{Body, read_item};
+use super::engine::seam::Body;
+use super::engine::single::read_item;
 use super::plan::{ReadOperation, ReadPlan, SortCondition};
 use super::query::projection;
 use super::shape::{Projected, ReadShape, Whole};

@@ -9,7 +9,7 @@ pub(crate) mod finish;
 pub(crate) mod found;
 pub(crate) mod page;
 pub(crate) mod run;
-mod seam;
+pub(crate) mod seam;
 pub(crate) mod single;
 mod split;
 

@@ -16,7 +16,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
 
 use super::found::{Found, FoundBytes, Origin};
-use super::seam::{Capture, Slot};
+use super::seam::Body;
 use super::split::{split, wire_capacity};
 use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
@@ -209,8 +209,8 @@ async fn send_once(
     // A typed read of entities that read bytes decodes them from the
     // response's body; a count (no items), a raw read and a hand-written
     // collection take the SDK's output.
-    let slot = match items {
-        Items::Typed { bytes: true, .. } if !rendered.count => Some(Slot::default()),
+    let body = match items {
+        Items::Typed { bytes: true, .. } if !rendered.count => Some(Body::default()),
         _ => None,
     };
     let raw = match &rendered.operation {
@@ -234,13 +234,8 @@ async fn send_once(
                 .set_expression_attribute_names(rendered.names.clone())
                 .set_expression_attribute_values(rendered.values.clone())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total);
-            let sent = match &slot {
-                Some(slot) => {
-                    sent.customize()
-                        .interceptor(Capture(Arc::clone(slot)))
-                        .send()
-                        .await
-                }
+            let sent = match &body {
+                Some(body) => sent.customize().interceptor(body.capture()).send().await,
                 None => sent.send().await,
             };
             let raw = sent.map(|o| Raw {
@@ -253,8 +248,8 @@ async fn send_once(
                 scanned: o.scanned_count,
             });
             raw.map_err(|err| Error::service("Query", target.table, err))
-                .and_then(|raw| match &slot {
-                    Some(slot) => from_body(slot, items, Origin::new("Query", target.table)),
+                .and_then(|raw| match &body {
+                    Some(body) => from_body(body, items, Origin::new("Query", target.table)),
                     None => Ok(raw),
                 })
         }
@@ -282,13 +277,8 @@ async fn send_once(
                 .set_expression_attribute_names(rendered.names.clone())
                 .set_expression_attribute_values(rendered.values.clone())
                 .return_consumed_capacity(ReturnConsumedCapacity::Total);
-            let sent = match &slot {
-                Some(slot) => {
-                    sent.customize()
-                        .interceptor(Capture(Arc::clone(slot)))
-                        .send()
-                        .await
-                }
+            let sent = match &body {
+                Some(body) => sent.customize().interceptor(body.capture()).send().await,
                 None => sent.send().await,
             };
             let raw = sent.map(|o| Raw {
@@ -301,8 +291,8 @@ async fn send_once(
                 scanned: o.scanned_count,
             });
             raw.map_err(|err| Error::service("Scan", target.table, err))
-                .and_then(|raw| match &slot {
-                    Some(slot) => from_body(slot, items, Origin::new("Scan", target.table)),
+                .and_then(|raw| match &body {
+                    Some(body) => from_body(body, items, Origin::new("Scan", target.table)),
                     None => Ok(raw),
                 })
         }
@@ -367,12 +357,9 @@ async fn send_once(
 /// kept as its bytes (a slice of the body's, no copy), parsed once when it
 /// is handed out. A body that is not such a page fails as the SDK fails a
 /// response it cannot parse.
-fn from_body(slot: &Slot, items: Items, origin: Arc<Origin>) -> Result<Raw> {
-    let body = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-    let page = body
-        .ok_or_else(|| "the response body was not read".to_owned())
-        .and_then(|body| read_page(body, items, &origin));
-    page.map_err(|detail: String| origin.malformed(&detail))
+fn from_body(body: &Body, items: Items, origin: Arc<Origin>) -> Result<Raw> {
+    let body = body.take(&origin)?;
+    read_page(body, items, &origin).map_err(|detail| origin.malformed(&detail))
 }
 
 fn read_page(

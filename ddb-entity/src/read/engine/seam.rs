@@ -19,14 +19,37 @@ use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::ConfigBag;
 use bytes::{Bytes, BytesMut};
-use http_body::{Body, Frame};
+use http_body::{Body as HttpBody, Frame};
+
+use super::found::Origin;
+use crate::error::Error;
 
 /// Where the body of a request's successful response goes.
-pub(crate) type Slot = Arc<Mutex<Option<Bytes>>>;
+type Slot = Arc<Mutex<Option<Bytes>>>;
+
+/// The body of one request's successful response, taken by the seam.
+#[derive(Debug, Default)]
+pub(crate) struct Body(Slot);
+
+impl Body {
+    /// The interceptor to add to the request (`customize().interceptor`).
+    pub(crate) fn capture(&self) -> Capture {
+        Capture(Arc::clone(&self.0))
+    }
+
+    /// The body's bytes, once the request succeeded.
+    pub(crate) fn take(&self, origin: &Origin) -> Result<Bytes, Error> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| origin.malformed("the response body was not read"))
+    }
+}
 
 /// The interceptor of one request.
 #[derive(Debug)]
-pub(crate) struct Capture(pub(crate) Slot);
+pub(crate) struct Capture(Slot);
 
 impl Intercept for Capture {
     fn name(&self) -> &'static str {
@@ -62,7 +85,7 @@ struct Tap {
     done: bool,
 }
 
-impl Body for Tap {
+impl HttpBody for Tap {
     type Data = Bytes;
     type Error = BoxError;
 

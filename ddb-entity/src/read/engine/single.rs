@@ -8,39 +8,17 @@
 //! short is an error.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::ConsumedCapacity;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 
 use super::found::Origin;
-use super::seam::{Capture, Slot};
 use super::split::{split, wire_capacity};
 use crate::codec::ItemTree;
 use crate::codec::wire::{parse_item, to_item};
 use crate::error::Error;
 use crate::item::Item;
-
-/// The body of one request's successful response, taken by the seam.
-#[derive(Debug, Default)]
-pub(crate) struct Body(Slot);
-
-impl Body {
-    /// The interceptor to add to the request (`customize().interceptor`).
-    pub(crate) fn capture(&self) -> Capture {
-        Capture(Arc::clone(&self.0))
-    }
-
-    /// The body's bytes, once the request succeeded.
-    pub(crate) fn take(&self, origin: &Origin) -> Result<Bytes, Error> {
-        self.0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-            .ok_or_else(|| origin.malformed("the response body was not read"))
-    }
-}
 
 /// What a GetItem's body holds.
 pub(crate) struct OneItem<'a> {
@@ -165,6 +143,8 @@ fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
 
     fn origin() -> Arc<Origin> {
