@@ -390,7 +390,7 @@ impl<'de> de::Deserializer<'de> for Str<'de> {
 /// A map key (or an enum's variant name) of a wire value: lent for the
 /// body's lifetime when borrowed from it, for the call otherwise.
 #[derive(Clone, Copy)]
-struct Key<'a, 'de>(&'a Cow<'de, str>);
+pub(super) struct Key<'a, 'de>(pub(super) &'a Cow<'de, str>);
 
 impl<'de> KeyText<'de> for Key<'_, 'de> {
     fn as_str(&self) -> &str {
