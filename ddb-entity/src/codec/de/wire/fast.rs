@@ -272,20 +272,20 @@ mod tests {
                 prop_assert_eq!(Some(entries), by_serde(&text));
             }
             for cut in 0..text.len() {
-                if let Some(part) = text.get(..cut) {
-                    if let Some(entries) = parse_item(part) {
-                        prop_assert_eq!(Some(entries), by_serde(part));
-                    }
+                if let Some(part) = text.get(..cut)
+                    && let Some(entries) = parse_item(part)
+                {
+                    prop_assert_eq!(Some(entries), by_serde(part));
                 }
             }
             let mut bytes = text.clone().into_bytes();
             if !bytes.is_empty() {
                 let at = change.0 % bytes.len();
                 bytes[at] = change.1 % 128;
-                if let Ok(changed) = std::str::from_utf8(&bytes) {
-                    if let Some(entries) = parse_item(changed) {
-                        prop_assert_eq!(Some(entries), by_serde(changed), "{}", changed);
-                    }
+                if let Ok(changed) = std::str::from_utf8(&bytes)
+                    && let Some(entries) = parse_item(changed)
+                {
+                    prop_assert_eq!(Some(entries), by_serde(changed), "{}", changed);
                 }
             }
         }
