@@ -487,7 +487,7 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
                 let read = match sent {
                     Ok(_) => body
                         .take(&origin)
-                        .and_then(|bytes| read_batch(&bytes, table, &origin)),
+                        .and_then(|bytes| read_batch(bytes, table, &origin)),
                     Err(err) => {
                         lock(spent).failed();
                         return Err(Failure::classify("BatchGetItem", table, err));
@@ -501,8 +501,8 @@ impl<'db, T: Table, S: ReadShape> BatchGet<'db, T, S> {
                             output: batch
                                 .items
                                 .into_iter()
-                                .map(|bytes| {
-                                    Answered::Bytes(FoundBytes::new(bytes, None, None, &origin))
+                                .map(|text| {
+                                    Answered::Bytes(FoundBytes::new(text, None, None, &origin))
                                 })
                                 .collect(),
                         })

@@ -179,13 +179,10 @@ pub(crate) fn decode_wire_body<T: DeserializeOwned>(
     mut entries: wire::Entries<'_>,
     extra: &mut Vec<(&'static str, KeyFieldValue)>,
 ) -> Result<T, DecodeError> {
-    entries.extend(extra.drain(..).map(|(name, value)| {
-        (
-            std::borrow::Cow::Borrowed(name),
-            wire::Wire::from_attribute_value(value.into_attribute()),
-        )
-    }));
-    T::deserialize(de::Value(&mut wire::Wire::M(entries)))
+    T::deserialize(de::WireBody {
+        entries: &mut entries,
+        extra,
+    })
 }
 
 /// Encodes an entity's body: top-level `None`s (`NULL`s) left out, and the

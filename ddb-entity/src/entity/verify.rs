@@ -198,7 +198,11 @@ impl StoredKeys {
             .map(|index| index.keys);
         let mut stored = StoredKeys::default();
         let mut unordered = false;
+        let sought = Sought::of(schema);
         tree.entries.retain(|(name, value)| {
+            if !sought.may_be(name) {
+                return true;
+            }
             let raw = raw_keys && layout.is_raw_attribute(name);
             // A key is read as its string only (as `string_of` reads an
             // SDK value): any other type is a key no entity writes.
@@ -438,6 +442,46 @@ fn index_key_attribute(schema: &TableSchema, name: &str) -> Option<&'static str>
         return None;
     }
     index_key_attributes(schema).find(|attribute| *attribute == name)
+}
+
+/// The lengths and first bytes of the names a take out of a tree looks
+/// for (the key attributes, the type attribute, the write tokens): a name
+/// of another length or first byte is body, told so without comparing
+/// its text with each.
+struct Sought {
+    lengths: u64,
+    firsts: u64,
+}
+
+impl Sought {
+    fn of(schema: &TableSchema) -> Self {
+        let mut sought = Sought {
+            lengths: 0,
+            firsts: 0,
+        };
+        let mut add = |name: &str, len: usize| {
+            sought.lengths |= 1 << (len % 64);
+            sought.firsts |= 1 << (name.as_bytes().first().copied().unwrap_or(0) % 64);
+        };
+        let token = schema.token_attribute;
+        let names = [schema.primary.partition_key, schema.type_attribute, token];
+        for name in names.into_iter().chain(schema.primary.sort_key) {
+            add(name, name.len());
+        }
+        for name in index_key_attributes(schema) {
+            add(name, name.len());
+        }
+        // A write token's history: the name and one digit.
+        add(token, token.len() + 1);
+        sought
+    }
+
+    /// Whether `name` may be one of them.
+    #[inline]
+    fn may_be(&self, name: &str) -> bool {
+        let first = name.as_bytes().first().copied().unwrap_or(0);
+        self.lengths & (1 << (name.len() % 64)) != 0 && self.firsts & (1 << (first % 64)) != 0
+    }
 }
 
 /// Where `name` is first among the index key attributes.

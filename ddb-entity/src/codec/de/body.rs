@@ -16,10 +16,13 @@ use std::collections::hash_map;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 
+use std::borrow::Cow;
+
 use super::key_field::KeyFieldValue;
 use super::owned::Transient;
 use super::value::Map;
-use super::{KeyDe, Result, Value};
+use super::wire::{Entries, Key as WireKey, Wire};
+use super::{KeyDe, KeyText, Result, Source, Value};
 use crate::codec::error::DecodeError;
 use crate::item::Item;
 
@@ -32,7 +35,7 @@ pub(crate) struct Body<'a> {
 impl<'a> Body<'a> {
     /// Both, as one map's entries: the item's read as any `M`'s, then the
     /// key fields, each deserializing itself.
-    fn entries(self) -> BodyMap<'a> {
+    fn entries(self) -> BodyMap<'a, ItemEntries<'a>, Transient<'a>, &'a mut AttributeValue> {
         BodyMap {
             item: Map {
                 iter: ItemEntries(self.item.iter_mut()),
@@ -54,6 +57,60 @@ impl<'a> Body<'a> {
     }
 }
 
+/// The body of an item parsed from a response's bytes: its entries'
+/// attributes and then `extra`'s, none named in both — read by the rules
+/// of [`Body`].
+pub(crate) struct WireBody<'a, 'de> {
+    pub(crate) entries: &'a mut Entries<'de>,
+    pub(crate) extra: &'a mut Vec<(&'static str, KeyFieldValue)>,
+}
+
+impl<'a, 'de> WireBody<'a, 'de> {
+    /// Both, as one map's entries: the item's read as any `M`'s, then the
+    /// key fields, each deserializing itself (integers as such, never
+    /// written out as text and parsed again).
+    fn entries(self) -> BodyMap<'a, WireEntries<'a, 'de>, WireKey<'a, 'de>, &'a mut Wire<'de>> {
+        BodyMap {
+            item: Map {
+                iter: WireEntries(self.entries.iter_mut()),
+                entry: None,
+            },
+            extra: self.extra.drain(..),
+            pending: None,
+        }
+    }
+
+    /// Both in one `M`: the key fields added to the entries.
+    fn whole(self) -> Wire<'de> {
+        let mut entries = std::mem::take(self.entries);
+        entries.extend(self.extra.drain(..).map(|(name, value)| {
+            (
+                Cow::Borrowed(name),
+                Wire::from_attribute_value(value.into_attribute()),
+            )
+        }));
+        Wire::M(entries)
+    }
+}
+
+/// A parsed item's entries, as the codec's map reads them.
+struct WireEntries<'a, 'de>(std::slice::IterMut<'a, (Cow<'de, str>, Wire<'de>)>);
+
+impl<'a, 'de> Iterator for WireEntries<'a, 'de> {
+    type Item = (WireKey<'a, 'de>, &'a mut Wire<'de>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(name, value)| (WireKey(name), value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for WireEntries<'_, '_> {}
+
 /// The item's entries, as the codec's map reads them.
 struct ItemEntries<'a>(hash_map::IterMut<'a, String, AttributeValue>);
 
@@ -73,14 +130,19 @@ impl<'a> Iterator for ItemEntries<'a> {
 impl ExactSizeIterator for ItemEntries<'_> {}
 
 /// The item's entries (read exactly as any `M`'s), then the key fields.
-struct BodyMap<'a> {
-    item: Map<ItemEntries<'a>, Transient<'a>, &'a mut AttributeValue>,
+struct BodyMap<'a, I, K, S> {
+    item: Map<I, K, S>,
     extra: std::vec::Drain<'a, (&'static str, KeyFieldValue)>,
     /// The key field whose name was just read.
     pending: Option<(&'static str, KeyFieldValue)>,
 }
 
-impl<'de> MapAccess<'de> for BodyMap<'_> {
+impl<'de, I, K, S> MapAccess<'de> for BodyMap<'_, I, K, S>
+where
+    I: ExactSizeIterator<Item = (K, S)>,
+    K: KeyText<'de>,
+    S: Source<'de>,
+{
     type Error = DecodeError;
 
     #[inline]
@@ -120,72 +182,86 @@ macro_rules! whole_methods {
     )*};
 }
 
-impl<'de> de::Deserializer<'de> for Body<'_> {
-    type Error = DecodeError;
+/// A body's `Deserializer`: a struct, a map or anything self-described
+/// walks its entries and then the key fields; any other request is
+/// answered by the whole `M`.
+macro_rules! body_deserializer {
+    ($body:ty) => {
+        impl<'de> de::Deserializer<'de> for $body {
+            type Error = DecodeError;
 
-    #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(self.entries())
-    }
+            #[inline]
+            fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                visitor.visit_map(self.entries())
+            }
 
-    #[inline]
-    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_map(self.entries())
-    }
+            #[inline]
+            fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                visitor.visit_map(self.entries())
+            }
 
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_map(self.entries())
-    }
+            #[inline]
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _name: &'static str,
+                _fields: &'static [&'static str],
+                visitor: V,
+            ) -> Result<V::Value> {
+                visitor.visit_map(self.entries())
+            }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        visitor.visit_newtype_struct(self)
-    }
+            fn deserialize_newtype_struct<V: Visitor<'de>>(
+                self,
+                _name: &'static str,
+                visitor: V,
+            ) -> Result<V::Value> {
+                visitor.visit_newtype_struct(self)
+            }
 
-    whole_methods! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
-        deserialize_unit deserialize_seq deserialize_identifier deserialize_ignored_any
-    }
+            whole_methods! {
+                deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+                deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+                deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+                deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
+                deserialize_unit deserialize_seq deserialize_identifier deserialize_ignored_any
+            }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.whole()).deserialize_unit_struct(name, visitor)
-    }
+            fn deserialize_unit_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                visitor: V,
+            ) -> Result<V::Value> {
+                Value(&mut self.whole()).deserialize_unit_struct(name, visitor)
+            }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        Value(&mut self.whole()).deserialize_tuple(len, visitor)
-    }
+            fn deserialize_tuple<V: Visitor<'de>>(
+                self,
+                len: usize,
+                visitor: V,
+            ) -> Result<V::Value> {
+                Value(&mut self.whole()).deserialize_tuple(len, visitor)
+            }
 
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.whole()).deserialize_tuple_struct(name, len, visitor)
-    }
+            fn deserialize_tuple_struct<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                len: usize,
+                visitor: V,
+            ) -> Result<V::Value> {
+                Value(&mut self.whole()).deserialize_tuple_struct(name, len, visitor)
+            }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.whole()).deserialize_enum(name, variants, visitor)
-    }
+            fn deserialize_enum<V: Visitor<'de>>(
+                self,
+                name: &'static str,
+                variants: &'static [&'static str],
+                visitor: V,
+            ) -> Result<V::Value> {
+                Value(&mut self.whole()).deserialize_enum(name, variants, visitor)
+            }
+        }
+    };
 }
+
+body_deserializer!(Body<'_>);
+body_deserializer!(WireBody<'_, 'de>);

@@ -36,7 +36,7 @@ mod owned;
 mod value;
 pub(crate) mod wire;
 
-pub(crate) use body::Body;
+pub(crate) use body::{Body, WireBody};
 pub use key_field::KeyFieldValue;
 pub(crate) use value::Value;
 

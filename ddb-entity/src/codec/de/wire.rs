@@ -46,8 +46,14 @@ pub(crate) enum Wire<'de> {
 /// A map's (or an item's) attributes in the body's order.
 pub(crate) type Entries<'de> = Vec<(Cow<'de, str>, Wire<'de>)>;
 
-/// Parses one item (`{"name": {"S": "…"}, …}`) of DynamoDB JSON.
+mod fast;
+
+/// Parses one item (`{"name": {"S": "…"}, …}`) of DynamoDB JSON: the
+/// common item by a reader of its own ([`fast`]), any other by serde_json.
 pub(crate) fn parse_item(json: &str) -> Result<Entries<'_>> {
+    if let Some(entries) = fast::parse_item(json) {
+        return Ok(entries);
+    }
     let mut de = serde_json::Deserializer::from_str(json);
     let item = WireItem::deserialize(&mut de).and_then(|item| de.end().map(|()| item));
     item.map(|item| item.0)
@@ -390,7 +396,7 @@ impl<'de> de::Deserializer<'de> for Str<'de> {
 /// A map key (or an enum's variant name) of a wire value: lent for the
 /// body's lifetime when borrowed from it, for the call otherwise.
 #[derive(Clone, Copy)]
-struct Key<'a, 'de>(&'a Cow<'de, str>);
+pub(super) struct Key<'a, 'de>(pub(super) &'a Cow<'de, str>);
 
 impl<'de> KeyText<'de> for Key<'_, 'de> {
     fn as_str(&self) -> &str {

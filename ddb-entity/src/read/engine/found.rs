@@ -5,6 +5,7 @@
 //! routing, stored-key verification and the body's decode all read that
 //! one tree.
 
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -34,10 +35,45 @@ pub(crate) enum Found {
     Bytes(FoundBytes),
 }
 
-/// An item's bytes, parsed when handed out.
+/// A response's body, checked once to be UTF-8 (its items' texts are
+/// spans of it: never checked again).
+pub(crate) type BodyText = Arc<String>;
+
+/// The body `bytes` as text (no copy where the bytes own their buffer
+/// alone; the error, where they are not UTF-8).
+pub(crate) fn body_text(bytes: Bytes) -> std::result::Result<BodyText, String> {
+    String::from_utf8(Vec::from(bytes))
+        .map(Arc::new)
+        .map_err(|err| err.utf8_error().to_string())
+}
+
+/// One item's text: a span of its response's body.
+#[derive(Debug, Clone)]
+pub(crate) struct ItemText {
+    body: BodyText,
+    span: Range<usize>,
+}
+
+impl ItemText {
+    /// The item `span` of `body`: both ends on the item's braces.
+    pub(crate) fn new(body: &BodyText, span: Range<usize>) -> Self {
+        ItemText {
+            body: Arc::clone(body),
+            span,
+        }
+    }
+
+    /// The text (empty if the span were not on character boundaries,
+    /// which a span of braces always is: then the item fails to parse).
+    pub(crate) fn as_str(&self) -> &str {
+        self.body.get(self.span.clone()).unwrap_or_default()
+    }
+}
+
+/// An item's text, parsed when handed out.
 #[derive(Debug)]
 pub(crate) struct FoundBytes {
-    bytes: Bytes,
+    text: ItemText,
     /// The index whose keys the item was found by (what
     /// `keep_keys_found_by` marks on an SDK item).
     found_by: Option<&'static str>,
@@ -98,19 +134,19 @@ impl Origin {
 }
 
 impl FoundBytes {
-    /// The item `bytes` (checked to be JSON) of a response to `origin`;
+    /// The item `text` (checked to be JSON) of a response to `origin`;
     /// with `merged_by`, that attribute's string is read out now.
     pub(crate) fn new(
-        bytes: Bytes,
+        text: ItemText,
         found_by: Option<&'static str>,
         merged_by: Option<&'static str>,
         origin: &Arc<Origin>,
     ) -> Self {
         let sort = merged_by
-            .and_then(|name| skim(text(&bytes)?, name))
+            .and_then(|name| skim(text.as_str(), name))
             .and_then(|value| value.as_s().map(Box::from));
         FoundBytes {
-            bytes,
+            text,
             found_by,
             sort,
             origin: Arc::clone(origin),
@@ -119,9 +155,7 @@ impl FoundBytes {
 
     /// The one parse of the item.
     pub(crate) fn parse(&self) -> Result<ItemTree<'_>> {
-        let text = std::str::from_utf8(&self.bytes)
-            .map_err(|err| self.origin.malformed(&err.to_string()))?;
-        match parse_item(text) {
+        match parse_item(self.text.as_str()) {
             Ok(entries) => Ok(ItemTree {
                 entries,
                 found_by: self.found_by,
@@ -130,16 +164,16 @@ impl FoundBytes {
         }
     }
 
-    /// The item's bytes (a slice of the response's body: a cheap copy).
-    pub(crate) fn bytes(&self) -> &Bytes {
-        &self.bytes
+    /// The item's text (a span of the response's body: a cheap copy).
+    pub(crate) fn text(&self) -> &ItemText {
+        &self.text
     }
 }
 
-/// The attributes `names` of the item `bytes`, as the SDK holds them
+/// The attributes `names` of the item `text`, as the SDK holds them
 /// (where a cursor resumes after it).
-pub(crate) fn attributes_of(bytes: &[u8], names: &[&str]) -> Item {
-    let Some(Ok(entries)) = text(bytes).map(parse_item) else {
+pub(crate) fn attributes_of(text: &ItemText, names: &[&str]) -> Item {
+    let Ok(entries) = parse_item(text.as_str()) else {
         return Item::new();
     };
     entries
@@ -158,7 +192,7 @@ impl Found {
                 let Some(attribute) = schema.ttl_attribute else {
                     return false;
                 };
-                let value = text(&found.bytes).and_then(|text| skim(text, attribute));
+                let value = skim(found.text.as_str(), attribute);
                 let number = match &value {
                     Some(Wire::N(n)) => Some(&**n),
                     _ => None,
@@ -193,11 +227,4 @@ impl Found {
                 .unwrap_or_default(),
         }
     }
-}
-
-/// An item's bytes as text: checked once per item, as a whole (the page
-/// checked them already; a string-by-string check while parsing costs
-/// several times more).
-fn text(bytes: &[u8]) -> Option<&str> {
-    std::str::from_utf8(bytes).ok()
 }

@@ -15,7 +15,7 @@ use std::time::{Instant, SystemTime};
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
 
-use super::found::{Found, FoundBytes, Origin};
+use super::found::{Found, FoundBytes, ItemText, Origin, body_text};
 use super::seam::Body;
 use super::split::{split, wire_capacity};
 use crate::batch::{BatchRetry, Jitter, backoff};
@@ -375,15 +375,16 @@ fn read_page(
     else {
         unreachable!("only a typed read takes the bytes");
     };
-    // UTF-8 checked once for the page, not string by string.
-    let text = std::str::from_utf8(&body).map_err(|err| err.to_string())?;
-    let page = split(text)?;
+    // UTF-8 checked once for the page, not string by string nor item by
+    // item.
+    let body = body_text(body)?;
+    let page = split(&body)?;
     let found = page
         .items
         .into_iter()
         .map(|span| {
             Found::Bytes(FoundBytes::new(
-                body.slice(span),
+                ItemText::new(&body, span),
                 found_by,
                 merged_by,
                 origin,

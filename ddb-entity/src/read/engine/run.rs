@@ -33,7 +33,7 @@ use std::sync::Arc;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use super::bounded::bounded;
-use super::found::{Found, attributes_of};
+use super::found::{Found, ItemText, attributes_of};
 use super::page::{self, Answer, Items, Rendered, Request, Target, Totals};
 use crate::batch::BatchRetry;
 use crate::cursor::ShardPosition;
@@ -118,7 +118,7 @@ pub(crate) struct Lane {
     /// The last item handed out was read from these bytes, and the lane
     /// stands right after it: its keys are read out only when a cursor
     /// asks ([`Lane::position`]), not for every item.
-    after: Option<bytes::Bytes>,
+    after: Option<ItemText>,
     totals: Totals,
     /// Items counted (`Count`) by `Select=COUNT` requests.
     counted: usize,
@@ -261,7 +261,7 @@ impl Lane {
                         .collect(),
                 ),
                 Found::Bytes(found) => {
-                    self.after = Some(found.bytes().clone());
+                    self.after = Some(found.text().clone());
                     ShardPosition::Start
                 }
             }
@@ -272,7 +272,7 @@ impl Lane {
     /// Where the lane stands (its keys `keys`).
     fn position(&self, keys: &[&str]) -> ShardPosition {
         match &self.after {
-            Some(bytes) => ShardPosition::After(attributes_of(bytes, keys)),
+            Some(text) => ShardPosition::After(attributes_of(text, keys)),
             None => self.position.clone(),
         }
     }

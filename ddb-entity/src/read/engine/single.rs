@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 use bytes::Bytes;
 use serde_json::value::RawValue;
 
-use super::found::Origin;
+use super::found::{ItemText, Origin, body_text};
 use super::split::{split, wire_capacity};
 use crate::codec::ItemTree;
 use crate::codec::wire::{parse_item, to_item};
@@ -66,8 +66,8 @@ fn read(body: &Bytes) -> Result<OneItem<'_>, String> {
 
 /// What a BatchGetItem's body holds for one table.
 pub(crate) struct BatchItems {
-    /// Each item's bytes, a slice of the body.
-    pub(crate) items: Vec<Bytes>,
+    /// Each item's text, a span of the body.
+    pub(crate) items: Vec<ItemText>,
     /// The keys left unprocessed, as the SDK holds them.
     pub(crate) unprocessed: Vec<Item>,
     pub(crate) capacity: Vec<ConsumedCapacity>,
@@ -75,7 +75,7 @@ pub(crate) struct BatchItems {
 
 /// Reads a BatchGetItem's `body`, for `table`; one that is not DynamoDB's
 /// JSON fails as the SDK fails a response it cannot parse.
-pub(crate) fn read_batch(body: &Bytes, table: &str, origin: &Origin) -> Result<BatchItems, Error> {
+pub(crate) fn read_batch(body: Bytes, table: &str, origin: &Origin) -> Result<BatchItems, Error> {
     read_batch_text(body, table).map_err(|detail| origin.malformed(&detail))
 }
 
@@ -87,8 +87,9 @@ struct WireKeys<'a> {
     keys: Vec<&'a RawValue>,
 }
 
-fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
-    let text = std::str::from_utf8(body).map_err(|err| err.to_string())?;
+fn read_batch_text(body: Bytes, table: &str) -> Result<BatchItems, String> {
+    let body = body_text(body)?;
+    let text = body.as_str();
     let page = split(text)?;
     if !page.items.is_empty() {
         return Err("a BatchGetItem response holds no `Items`".to_owned());
@@ -108,7 +109,11 @@ fn read_batch_text(body: &Bytes, table: &str) -> Result<BatchItems, String> {
                     .remove(table)
                     .unwrap_or_default()
                     .into_iter()
-                    .map(|item| body.slice_ref(item.get().as_bytes()))
+                    .map(|item| {
+                        // The item's place in the body it was read from.
+                        let start = item.get().as_ptr() as usize - text.as_ptr() as usize;
+                        ItemText::new(&body, start..start + item.get().len())
+                    })
                     .collect();
             }
             "UnprocessedKeys" => {
@@ -176,20 +181,17 @@ mod tests {
             br#"{"Responses":{"other":[{"PK":{"S":"x"}}],"t":[{"PK":{"S":"a"}},{"PK":{"S":"b\u00e9"}}]},"UnprocessedKeys":{"t":{"Keys":[{"PK":{"S":"c"},"SK":{"S":"d"}}],"ConsistentRead":true}},"ConsumedCapacity":[{"TableName":"t","CapacityUnits":1.5},{"TableName":"other","CapacityUnits":0.5}]}"#,
         );
         let origin = Origin::new("BatchGetItem", "t");
-        let batch = read_batch(&body, "t", &origin).unwrap();
-        let items: Vec<&[u8]> = batch.items.iter().map(|item| &item[..]).collect();
-        assert_eq!(
-            items,
-            [&br#"{"PK":{"S":"a"}}"#[..], br#"{"PK":{"S":"b\u00e9"}}"#]
-        );
+        let batch = read_batch(body.clone(), "t", &origin).unwrap();
+        let items: Vec<&str> = batch.items.iter().map(ItemText::as_str).collect();
+        assert_eq!(items, [r#"{"PK":{"S":"a"}}"#, r#"{"PK":{"S":"b\u00e9"}}"#]);
         assert_eq!(batch.unprocessed.len(), 1);
         assert_eq!(batch.unprocessed[0]["SK"].as_s().unwrap(), "d");
         let units: Vec<_> = batch.capacity.iter().map(|c| c.capacity_units()).collect();
         assert_eq!(units, [Some(1.5), Some(0.5)]);
         for cut in 0..body.len() {
-            assert!(read_batch(&body.slice(..cut), "t", &origin).is_err());
+            assert!(read_batch(body.slice(..cut), "t", &origin).is_err());
         }
-        let empty = read_batch(&Bytes::from_static(b"{}"), "t", &origin).unwrap();
+        let empty = read_batch(Bytes::from_static(b"{}"), "t", &origin).unwrap();
         assert!(empty.items.is_empty() && empty.unprocessed.is_empty());
     }
 
