@@ -173,15 +173,6 @@ where
     }
 }
 
-/// The requests answered by the whole `M`.
-macro_rules! whole_methods {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            Value(&mut self.whole()).$method(visitor)
-        }
-    )*};
-}
-
 /// A body's `Deserializer`: a struct, a map or anything self-described
 /// walks its entries and then the key fields; any other request is
 /// answered by the whole `M`.
@@ -218,46 +209,18 @@ macro_rules! body_deserializer {
                 visitor.visit_newtype_struct(self)
             }
 
-            whole_methods! {
-                deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-                deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-                deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-                deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
-                deserialize_unit deserialize_seq deserialize_identifier deserialize_ignored_any
-            }
-
-            fn deserialize_unit_struct<V: Visitor<'de>>(
-                self,
-                name: &'static str,
-                visitor: V,
-            ) -> Result<V::Value> {
-                Value(&mut self.whole()).deserialize_unit_struct(name, visitor)
-            }
-
-            fn deserialize_tuple<V: Visitor<'de>>(
-                self,
-                len: usize,
-                visitor: V,
-            ) -> Result<V::Value> {
-                Value(&mut self.whole()).deserialize_tuple(len, visitor)
-            }
-
-            fn deserialize_tuple_struct<V: Visitor<'de>>(
-                self,
-                name: &'static str,
-                len: usize,
-                visitor: V,
-            ) -> Result<V::Value> {
-                Value(&mut self.whole()).deserialize_tuple_struct(name, len, visitor)
-            }
-
-            fn deserialize_enum<V: Visitor<'de>>(
-                self,
-                name: &'static str,
-                variants: &'static [&'static str],
-                visitor: V,
-            ) -> Result<V::Value> {
-                Value(&mut self.whole()).deserialize_enum(name, variants, visitor)
+            through_value! { whole;
+                deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+                deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
+                deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
+                deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+                deserialize_bytes() deserialize_byte_buf() deserialize_option()
+                deserialize_unit() deserialize_seq() deserialize_identifier()
+                deserialize_ignored_any()
+                deserialize_unit_struct(name: &'static str)
+                deserialize_tuple(len: usize)
+                deserialize_tuple_struct(name: &'static str, len: usize)
+                deserialize_enum(name: &'static str, variants: &'static [&'static str])
             }
         }
     };

@@ -58,15 +58,6 @@ impl KeyFieldValue {
     }
 }
 
-/// Answers a request through the attribute the codec would have read.
-macro_rules! through_attribute {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            Value(&mut self.into_attribute()).$method(visitor)
-        }
-    )*};
-}
-
 /// An integer request: visited directly when the value fits the asked
 /// type (what parsing its text gives), through the text otherwise (the
 /// codec's error).
@@ -131,50 +122,16 @@ impl<'de> de::Deserializer<'de> for KeyFieldValue {
         visitor.visit_newtype_struct(self)
     }
 
-    through_attribute! {
-        deserialize_bool deserialize_i128 deserialize_u128 deserialize_f32 deserialize_f64
-        deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.into_attribute()).deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
-        Value(&mut self.into_attribute()).deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.into_attribute()).deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.into_attribute()).deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value> {
-        Value(&mut self.into_attribute()).deserialize_enum(name, variants, visitor)
+    through_value! { into_attribute;
+        deserialize_bool() deserialize_i128() deserialize_u128() deserialize_f32()
+        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+        deserialize_bytes() deserialize_byte_buf() deserialize_unit() deserialize_seq()
+        deserialize_map() deserialize_identifier() deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     }
 }
 

@@ -29,6 +29,19 @@
 //! Where serde_dynamo panics (an `AttributeValue` variant newer than the
 //! SDK it was built against) this returns an error.
 
+/// `Deserializer` requests answered by the codec's [`Value`] over the
+/// attribute `self.$to()` makes of the deserializer: how a body (its
+/// whole `M`) and a key field (its attribute) forward what they do not
+/// answer themselves. Each method is listed with its arguments before
+/// the visitor.
+macro_rules! through_value {
+    ($to:ident; $($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value> {
+            Value(&mut self.$to()).$method($($arg,)* visitor)
+        }
+    )*};
+}
+
 mod body;
 pub(super) mod borrowed;
 mod key_field;
