@@ -106,51 +106,42 @@ impl<'de> Reader<'de> {
 
     /// An object of attributes (an item, or an `M`'s value).
     fn item(&mut self, depth: usize) -> Option<Entries<'de>> {
-        if depth > DEPTH {
-            return None;
-        }
-        self.eat(b'{')?;
-        self.ws();
         // What serde_json's map gives the visitor as its size hint (none).
-        let mut entries = Vec::with_capacity(8);
-        if self.eat(b'}').is_some() {
-            return Some(entries);
-        }
-        loop {
-            let name = self.string()?;
-            self.ws();
-            self.eat(b':')?;
-            self.ws();
-            let value = self.value(depth + 1)?;
-            entries.push((Cow::Borrowed(name), value));
-            self.ws();
-            match self.peek()? {
-                b',' => {
-                    self.at += 1;
-                    self.ws();
-                }
-                b'}' => {
-                    self.at += 1;
-                    return Some(entries);
-                }
-                _ => return None,
-            }
-        }
+        self.sequence(depth, [b'{', b'}'], 8, |reader, depth| {
+            let name = reader.string()?;
+            reader.ws();
+            reader.eat(b':')?;
+            reader.ws();
+            Some((Cow::Borrowed(name), reader.value(depth)?))
+        })
     }
 
     /// An array, each element read by `element`.
     fn list<T>(
         &mut self,
         depth: usize,
+        element: impl FnMut(&mut Self, usize) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        self.sequence(depth, [b'[', b']'], 0, element)
+    }
+
+    /// An object's members or an array's elements between `brackets`,
+    /// separated by commas, each read by `element` one level deeper.
+    #[inline]
+    fn sequence<T>(
+        &mut self,
+        depth: usize,
+        [open, close]: [u8; 2],
+        capacity: usize,
         mut element: impl FnMut(&mut Self, usize) -> Option<T>,
     ) -> Option<Vec<T>> {
         if depth > DEPTH {
             return None;
         }
-        self.eat(b'[')?;
+        self.eat(open)?;
         self.ws();
-        let mut list = Vec::new();
-        if self.eat(b']').is_some() {
+        let mut list = Vec::with_capacity(capacity);
+        if self.eat(close).is_some() {
             return Some(list);
         }
         loop {
@@ -161,7 +152,7 @@ impl<'de> Reader<'de> {
                     self.at += 1;
                     self.ws();
                 }
-                b']' => {
+                c if c == close => {
                     self.at += 1;
                     return Some(list);
                 }
