@@ -543,3 +543,39 @@ impl<'de> ItemTree<'de> {
             .collect()
     }
 }
+
+/// Random values in DynamoDB's JSON, for the property tests of what reads
+/// it: every attribute type, nested, strings of any text (quotes,
+/// backslashes, brackets, unicode), and some values that are no attribute
+/// value at all.
+#[cfg(test)]
+pub(crate) fn arbitrary_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    let text = r#"[\\"{}\[\]a-z :,]{0,12}|\PC{0,12}"#;
+    let leaf = prop_oneof![
+        text.prop_map(|s| serde_json::json!({ "S": s })),
+        any::<i64>().prop_map(|n| serde_json::json!({ "N": n.to_string() })),
+        any::<bool>().prop_map(|b| serde_json::json!({ "BOOL": b })),
+        any::<bool>().prop_map(|b| serde_json::json!({ "NULL": b })),
+        proptest::collection::vec(text, 0..3).prop_map(|s| serde_json::json!({ "SS": s })),
+        proptest::collection::vec(any::<u8>().prop_map(|n| n.to_string()), 0..3)
+            .prop_map(|s| serde_json::json!({ "NS": s })),
+        "[A-Za-z0-9+/=]{0,9}".prop_map(|s| serde_json::json!({ "B": s })),
+        proptest::collection::vec("[A-Za-z0-9+/]{4}", 0..3)
+            .prop_map(|s| serde_json::json!({ "BS": s })),
+        Just(serde_json::json!({ "X": {"a": [1, null]} })),
+        Just(serde_json::json!({})),
+        Just(serde_json::json!({ "S": "a", "N": "1" })),
+        Just(serde_json::json!({ "S": 1 })),
+        Just(serde_json::json!("S")),
+    ];
+    leaf.prop_recursive(4, 32, 4, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|l| serde_json::json!({ "L": l })),
+            proptest::collection::vec((text, inner), 0..4).prop_map(|m| {
+                serde_json::json!({ "M": serde_json::Value::Object(m.into_iter().collect()) })
+            }),
+        ]
+    })
+}

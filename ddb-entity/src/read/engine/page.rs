@@ -17,7 +17,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCa
 
 use super::found::{Found, FoundBytes, ItemText, Origin, body_text};
 use super::seam::Body;
-use super::split::{split, wire_capacity};
+use super::split::{member, member_error, split, wire_capacity};
 use crate::batch::{BatchRetry, Jitter, backoff};
 use crate::capacity::{Capacity, Spent};
 use crate::entity::verify::keep_keys_found_by;
@@ -392,11 +392,10 @@ fn read_page(
         })
         .collect();
     let (mut count, mut scanned, mut last_key, mut capacity) = (0, 0, None, None);
-    let member = |name: &str, err: serde_json::Error| format!("{name}: {err}");
     for (name, value) in page.members {
         match name {
-            "Count" => count = serde_json::from_str(value).map_err(|e| member(name, e))?,
-            "ScannedCount" => scanned = serde_json::from_str(value).map_err(|e| member(name, e))?,
+            "Count" => count = member(name, value)?,
+            "ScannedCount" => scanned = member(name, value)?,
             "LastEvaluatedKey" if value != "null" => {
                 let key = crate::codec::wire::parse_item(value).map_err(|err| err.to_string())?;
                 last_key = Some(
@@ -404,11 +403,10 @@ fn read_page(
                         .ok_or("a start key of an attribute type this version does not know")?,
                 );
             }
-            "ConsumedCapacity" => capacity = wire_capacity(value).map_err(|e| member(name, e))?,
-            _ => {
-                serde_json::from_str::<serde::de::IgnoredAny>(value)
-                    .map_err(|e| member(name, e))?;
+            "ConsumedCapacity" => {
+                capacity = wire_capacity(value).map_err(|e| member_error(name, e))?
             }
+            _ => member::<serde::de::IgnoredAny>(name, value).map(drop)?,
         }
     }
     Ok(Raw {

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use serde_json::value::RawValue;
 
 use super::found::{ItemText, Origin, body_text};
-use super::split::{split, wire_capacity};
+use super::split::{member, member_error, split, wire_capacity};
 use crate::codec::ItemTree;
 use crate::codec::wire::{parse_item, to_item};
 use crate::error::Error;
@@ -53,12 +53,9 @@ fn read(body: &Bytes) -> Result<OneItem<'_>, String> {
                 });
             }
             "ConsumedCapacity" => {
-                one.capacity = wire_capacity(value).map_err(|err| format!("{name}: {err}"))?;
+                one.capacity = wire_capacity(value).map_err(|err| member_error(name, err))?;
             }
-            _ => {
-                serde_json::from_str::<serde::de::IgnoredAny>(value)
-                    .map_err(|err| format!("{name}: {err}"))?;
-            }
+            _ => member::<serde::de::IgnoredAny>(name, value).map(drop)?,
         }
     }
     Ok(one)
@@ -99,12 +96,10 @@ fn read_batch_text(body: Bytes, table: &str) -> Result<BatchItems, String> {
         unprocessed: Vec::new(),
         capacity: Vec::new(),
     };
-    let member = |name: &str, err: serde_json::Error| format!("{name}: {err}");
     for (name, value) in page.members {
         match name {
             "Responses" => {
-                let mut tables: HashMap<String, Vec<&RawValue>> =
-                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                let mut tables: HashMap<String, Vec<&RawValue>> = member(name, value)?;
                 batch.items = tables
                     .remove(table)
                     .unwrap_or_default()
@@ -117,11 +112,10 @@ fn read_batch_text(body: Bytes, table: &str) -> Result<BatchItems, String> {
                     .collect();
             }
             "UnprocessedKeys" => {
-                let mut tables: HashMap<String, WireKeys<'_>> =
-                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                let mut tables: HashMap<String, WireKeys<'_>> = member(name, value)?;
                 let keys = tables.remove(table).map(|left| left.keys);
                 for key in keys.unwrap_or_default() {
-                    let entries = parse_item(key.get()).map_err(|e| format!("{name}: {e}"))?;
+                    let entries = parse_item(key.get()).map_err(|e| member_error(name, e))?;
                     batch.unprocessed.push(
                         to_item(&entries)
                             .ok_or("a key of an attribute type this version does not know")?,
@@ -129,18 +123,14 @@ fn read_batch_text(body: Bytes, table: &str) -> Result<BatchItems, String> {
                 }
             }
             "ConsumedCapacity" => {
-                let capacities: Vec<&RawValue> =
-                    serde_json::from_str(value).map_err(|e| member(name, e))?;
+                let capacities: Vec<&RawValue> = member(name, value)?;
                 for capacity in capacities {
                     batch
                         .capacity
-                        .extend(wire_capacity(capacity.get()).map_err(|e| member(name, e))?);
+                        .extend(wire_capacity(capacity.get()).map_err(|e| member_error(name, e))?);
                 }
             }
-            _ => {
-                serde_json::from_str::<serde::de::IgnoredAny>(value)
-                    .map_err(|e| member(name, e))?;
-            }
+            _ => member::<serde::de::IgnoredAny>(name, value).map(drop)?,
         }
     }
     Ok(batch)
